@@ -1,0 +1,33 @@
+# The two commands a user needs: `make run` and `make test`.
+# Both install missing Debian packages, configure a Release build with CMake and build it.
+BUILD      ?= build
+# GPU architectures the kernels are compiled for (CMake's CUDA_ARCHITECTURES syntax).
+CUDA_ARCHS ?= 90
+CMAKE_ARGS ?=
+NVCC       ?= $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
+
+.PHONY: all deps configure build run test gpu-test clean
+
+all: build
+
+deps:
+	@tools/install-deps.sh
+
+configure: deps
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release \
+	  -DCMAKE_CUDA_COMPILER=$(NVCC) -DCMAKE_CUDA_ARCHITECTURES="$(CUDA_ARCHS)" $(CMAKE_ARGS) >/dev/null
+
+build: configure
+	@cmake --build $(BUILD)
+
+run: build
+	./$(BUILD)/gemmscope $(ARGS)
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure --timeout 600
+
+gpu-test: build
+	cd $(BUILD) && ctest --output-on-failure -L gpu
+
+clean:
+	rm -rf $(BUILD)

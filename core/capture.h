@@ -1,0 +1,125 @@
+// The capture: everything one recording on a GPU produced, as plain immutable data.
+// Schema "gemmscope-capture/1" (DESIGN.md). The window, `shot` and the tests read only this;
+// a live GPU session produces the same structures, so replay and live views share one code path.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gs {
+
+inline constexpr const char* kCaptureSchema = "gemmscope-capture/1";
+
+struct DeviceInfo {
+  std::string name;             // "NVIDIA H100 80GB HBM3"
+  int cc_major = 0, cc_minor = 0;
+  int sm_count = 0;
+  int64_t l2_bytes = 0;
+  int64_t smem_per_sm_bytes = 0;
+  int sm_clock_mhz = 0;         // max SM clock the driver reports
+  int mem_clock_mhz = 0;
+  std::string driver;           // "580.159.04" (or the CUDA driver API version where NVML is absent)
+  std::string cuda_runtime;     // "13.0"
+};
+
+// A ceiling to compare a kernel against, with where the number came from.
+struct Peak {
+  std::string name;    // "fp32", "tensor_f16_f32", "tf32", "dram"
+  double value = 0;    // in unit
+  std::string unit;    // "TFLOP/s" or "TB/s"
+  std::string source;  // "measured: cuBLAS SGEMM 4096^3 in this capture" / "datasheet"
+};
+
+// One kernel timed at one shape, beside cuBLAS of the same dtype in the same process.
+struct RunRecord {
+  std::string kernel;  // "sgemm/01_naive"
+  int m = 0, n = 0, k = 0;
+  std::string dtype;   // "f32", "f16.f32" (fp16 in, fp32 accumulate), "f16.f16", "tf32"
+  double median_ms = 0;
+  double tflops = 0;
+  double cublas_tflops = 0;
+  double rel_err = 0;  // relative Frobenius error against cuBLAS
+  std::vector<double> samples_ms;
+};
+
+// Which matrix element one lane's fragment slot holds.
+struct LayoutCell {
+  int lane = 0, elem = 0, row = 0, col = 0;
+  bool operator==(const LayoutCell& o) const {
+    return lane == o.lane && elem == o.elem && row == o.row && col == o.col;
+  }
+};
+
+struct FragmentLayout {
+  std::string op;       // "mma.m16n8k16.f16", "wmma.m16n16k16.f16"
+  std::string operand;  // "A", "B" or "C"
+  std::string source;   // "documented" (PTX ISA formulas) or "traced" (probe kernel on the GPU)
+  int rows = 0, cols = 0;
+  std::vector<LayoutCell> cells;  // sorted by lane, then elem
+};
+
+// One warp's shared-memory access at one site: the byte offset each lane touched.
+struct SmemAccess {
+  std::string kernel;
+  std::string site;     // the probe's name for the access: "As store", "ldmatrix A"
+  int warp = 0, iteration = 0;
+  std::string kind;     // "load", "store", "ldmatrix", "cp.async"
+  int width = 4;        // bytes per lane
+  std::array<std::optional<uint32_t>, 32> addr{};  // nullopt: lane inactive
+};
+
+// One threadblock: where and when it ran.
+struct BlockRecord {
+  std::string kernel;
+  int launch = 0;                  // blockIdx.x + blockIdx.y * gridDim.x
+  int bx = 0, by = 0;
+  int tile_m = 0, tile_n = 0;      // the output tile it computed
+  int smid = 0;
+  uint64_t start_ns = 0, end_ns = 0;  // %globaltimer
+};
+
+// One warp's time in one stage of its main loop (clock64 of its SM).
+struct StageRecord {
+  std::string kernel;
+  int block = 0, warp = 0;
+  std::string stage;
+  uint64_t start = 0, end = 0;
+};
+
+struct Capture {
+  std::string schema = kCaptureSchema;
+  std::string recorded_at;  // ISO 8601 UTC, "2026-11-21T07:30:00Z"
+  std::string tool;         // "gemmscope 0.1.0"
+  DeviceInfo device;
+  std::vector<Peak> peaks;
+  std::vector<RunRecord> runs;
+  std::vector<FragmentLayout> layouts;
+  std::vector<SmemAccess> smem;
+  std::vector<BlockRecord> blocks;
+  std::vector<StageRecord> stages;
+};
+
+// What a reader says about a file it will not load: one line naming the file and the first problem.
+class CaptureError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+std::string capture_to_json(const Capture& c);
+// `name` only labels messages ("assets/captures/h100.json: runs[2].m: expected an integer").
+Capture parse_capture(const std::string& text, const std::string& name);
+Capture read_capture(const std::string& path);
+// Writes to a temporary file beside `path` and renames it over `path`.
+void write_capture(const Capture& c, const std::string& path);
+
+// Look-ups the views use.
+const FragmentLayout* find_layout(const Capture& c, const std::string& op, const std::string& operand,
+                                  const std::string& source);
+// Runs of one kernel, ordered by size (m*n*k).
+std::vector<const RunRecord*> runs_of(const Capture& c, const std::string& kernel);
+
+}  // namespace gs

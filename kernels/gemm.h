@@ -1,0 +1,107 @@
+// The public face of kernels/: the registry of ladder rungs and a GPU session that runs them.
+// No CUDA type appears here, so app/ and viz/ compile with the host compiler alone.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/capture.h"
+
+namespace gs {
+
+// Input type and accumulator type of a GEMM; the capture's "dtype" string.
+enum class Precision { F32, F16_F32, F16_F16, TF32 };
+const char* precision_name(Precision p);  // "f32", "f16.f32", "f16.f16", "tf32"
+bool parse_precision(const std::string& s, Precision* out);
+// Relative Frobenius error a correct kernel stays under, against cuBLAS of the same precision.
+double error_bound(Precision p);
+
+// One rung of a ladder, as registered (kernels/registry.cu) in ladder order.
+struct KernelInfo {
+  std::string name;        // "sgemm/01_naive"
+  std::string family;      // "sgemm", "wmma", "mma_f16", "mma_tf32", "hopper"
+  std::string title;       // "Naive: one thread per output element"
+  std::string adds;        // two or three lines: what this rung adds over the previous one and why
+  std::vector<Precision> precisions;  // first is the default
+  int block_m = 0, block_n = 0;       // output tile of one threadblock
+  int threads = 0;                     // threads per block
+  // Shapes the rung cannot run, e.g. "M and N must be multiples of 16": empty when any shape works.
+  std::string shape_rule;
+};
+
+const std::vector<KernelInfo>& kernel_registry();
+const KernelInfo* find_kernel(const std::string& name);
+// Comma-separated names ("sgemm/01_naive,wmma/01_naive"); "all" or empty means every rung.
+// Returns false with `error` naming the first unknown kernel.
+bool select_kernels(const std::string& list, std::vector<const KernelInfo*>* out, std::string* error);
+
+struct GemmShape {
+  int m = 0, n = 0, k = 0;
+  double flops() const { return 2.0 * m * n * k; }
+};
+// "MxNxK" -> shape; false on anything else (sizes must be positive).
+bool parse_shape(const std::string& s, GemmShape* out);
+
+struct RunOptions {
+  int warmup = 3;
+  int repeats = 10;    // median of at least this many timed launches
+  float alpha = 1.0f, beta = 0.0f;
+  uint64_t seed = 0x9e3779b97f4a7c15ull;
+  bool time = true;    // false: verify only
+};
+
+struct RunResult {
+  std::string kernel;
+  Precision precision = Precision::F32;
+  GemmShape shape;
+  bool ok = false;        // ran and matched cuBLAS within error_bound
+  bool skipped = false;   // the rung cannot run this shape (error says why)
+  std::string error;      // one line when !ok
+  double median_ms = 0, tflops = 0;
+  double cublas_ms = 0, cublas_tflops = 0;
+  double rel_err = 0;
+  std::vector<double> samples_ms;
+  RunRecord record() const;
+};
+
+// What a traced run of one kernel recorded.
+struct TraceResult {
+  RunResult run;  // outputs of the traced launch are verified too
+  std::vector<BlockRecord> blocks;
+  std::vector<StageRecord> stages;
+  std::vector<SmemAccess> smem;
+};
+
+// Number of CUDA devices; 0 with `why` set when there is none or no driver.
+int cuda_device_count(std::string* why);
+
+// One GPU, its cuBLAS handle and scratch buffers. Not thread-safe: one thread (the window's GPU
+// worker, or the CLI) owns a session.
+class GpuSession {
+ public:
+  // nullptr with `error` set when the device cannot be opened.
+  static std::unique_ptr<GpuSession> open(int device, std::string* error);
+  virtual ~GpuSession() = default;
+
+  virtual DeviceInfo device() const = 0;
+  // Verifies the kernel against cuBLAS on fresh random inputs (output poisoned first),
+  // then, if opt.time, times both. Never throws: failures come back in RunResult::error.
+  virtual RunResult run(const KernelInfo& k, Precision p, GemmShape s, const RunOptions& opt) = 0;
+  // Runs the kernel once with TraceProbe and decodes what it recorded.
+  virtual TraceResult trace(const KernelInfo& k, Precision p, GemmShape s) = 0;
+  // Fragment layouts discovered on this GPU by probe kernels: wmma m16n16k16 A, B, C and
+  // every documented mma op's A, B, C (source "traced").
+  virtual std::vector<FragmentLayout> trace_layouts() = 0;
+  // Ceilings measured on this GPU (cuBLAS at 4096^3 per precision, device-to-device copy).
+  virtual std::vector<Peak> measure_peaks() = 0;
+};
+
+// Records a whole capture: device, peaks, every selected kernel at `shape` (timed and traced),
+// traced layouts. `progress` gets one line per step.
+Capture record_capture(GpuSession& gpu, const std::vector<const KernelInfo*>& kernels, GemmShape shape,
+                       const std::function<void(const std::string&)>& progress);
+
+}  // namespace gs

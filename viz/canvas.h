@@ -1,0 +1,79 @@
+// One drawing code, two outputs: views draw onto a Canvas; the ImGui back end puts it on screen,
+// the SVG back end writes it for slides. What is on screen is what is exported.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gs {
+
+struct Vec2 {
+  float x = 0, y = 0;
+};
+inline Vec2 operator+(Vec2 a, Vec2 b) { return {a.x + b.x, a.y + b.y}; }
+inline Vec2 operator-(Vec2 a, Vec2 b) { return {a.x - b.x, a.y - b.y}; }
+inline Vec2 operator*(Vec2 a, float s) { return {a.x * s, a.y * s}; }
+
+struct Rect {
+  Vec2 min, max;
+  float w() const { return max.x - min.x; }
+  float h() const { return max.y - min.y; }
+  bool contains(Vec2 p) const { return p.x >= min.x && p.x < max.x && p.y >= min.y && p.y < max.y; }
+};
+
+struct Color {
+  uint8_t r = 0, g = 0, b = 0, a = 255;
+  static Color rgb(uint32_t hex, uint8_t alpha = 255) {
+    return {uint8_t(hex >> 16), uint8_t(hex >> 8), uint8_t(hex), alpha};
+  }
+  Color with_alpha(uint8_t alpha) const { return {r, g, b, alpha}; }
+};
+
+enum class Align { Left, Center, Right };
+enum class Font { Sans, Mono };
+
+class Canvas {
+ public:
+  virtual ~Canvas() = default;
+  virtual void rect_filled(Rect r, Color c, float rounding = 0) = 0;
+  virtual void rect(Rect r, Color c, float thickness = 1, float rounding = 0) = 0;
+  virtual void line(Vec2 a, Vec2 b, Color c, float thickness = 1) = 0;
+  virtual void polyline(const std::vector<Vec2>& pts, Color c, float thickness = 1) = 0;
+  virtual void polygon_filled(const std::vector<Vec2>& pts, Color c) = 0;
+  virtual void circle_filled(Vec2 center, float radius, Color c) = 0;
+  // `pos` is the text's top edge, and its left edge, centre or right edge per `align`.
+  virtual void text(Vec2 pos, std::string_view s, Color c, float size, Align align = Align::Left,
+                    Font font = Font::Sans) = 0;
+  virtual Vec2 text_size(std::string_view s, float size, Font font = Font::Sans) const = 0;
+  virtual void push_clip(Rect r) = 0;
+  virtual void pop_clip() = 0;
+};
+
+// Writes an SVG document of the given size; `finish()` returns it.
+class SvgCanvas : public Canvas {
+ public:
+  SvgCanvas(float width, float height, Color background);
+  void rect_filled(Rect r, Color c, float rounding = 0) override;
+  void rect(Rect r, Color c, float thickness = 1, float rounding = 0) override;
+  void line(Vec2 a, Vec2 b, Color c, float thickness = 1) override;
+  void polyline(const std::vector<Vec2>& pts, Color c, float thickness = 1) override;
+  void polygon_filled(const std::vector<Vec2>& pts, Color c) override;
+  void circle_filled(Vec2 center, float radius, Color c) override;
+  void text(Vec2 pos, std::string_view s, Color c, float size, Align align = Align::Left,
+            Font font = Font::Sans) override;
+  Vec2 text_size(std::string_view s, float size, Font font = Font::Sans) const override;
+  void push_clip(Rect r) override;
+  void pop_clip() override;
+  std::string finish();
+
+ private:
+  float width_, height_;
+  std::string body_;
+  int clip_ids_ = 0;
+  int open_groups_ = 0;
+};
+
+}  // namespace gs

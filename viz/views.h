@@ -1,0 +1,77 @@
+// The views: each draws core/ data onto a Canvas inside a rectangle. They hold no state of their
+// own; the window passes what the user selected and gets back what the mouse is over.
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "core/capture.h"
+#include "core/layout.h"
+#include "viz/canvas.h"
+
+namespace gs {
+
+struct Theme {
+  bool dark = true;
+  Color bg, panel, text, text_dim, grid, accent, good, warn, bad;
+  static const Theme& Dark();
+  static const Theme& Light();
+  static const Theme* ByName(const std::string& name);  // "dark" / "light", nullptr otherwise
+};
+
+// One colour per lane; lanes 4q..4q+3 (one mma quad) share a hue family, lighter to darker.
+Color lane_color(int lane, const Theme& t);
+// Black or white, whichever reads better on `bg`.
+Color text_on(Color bg);
+
+// ---- Fragment layout -------------------------------------------------------------------------
+struct LayoutViewInput {
+  const MmaOp* op = nullptr;
+  // Index by Operand (A, B, C); nullptr where the source has no layout for it.
+  std::array<const FragmentLayout*, 3> documented{};
+  std::array<const FragmentLayout*, 3> traced{};
+  std::string traced_from;  // "NVIDIA H100 80GB HBM3, 2026-11-21" or empty
+};
+struct LayoutViewState {
+  bool show_documented = true;  // documented column
+  bool show_traced = true;      // traced column (where present)
+  int highlight_lane = -1;      // clicked lane: its cells are outlined in A, B and C
+};
+struct LayoutHover {
+  bool valid = false;
+  int operand = 0;              // Operand as int
+  bool traced = false;
+  int row = 0, col = 0;
+  std::vector<LayoutCell> holders;  // every (lane, elem) slot that holds this element
+};
+// Draws operands A, B and C of one op as grids, cells coloured by lane and labelled "lane:elem";
+// with both sources, documented and traced side by side, mismatching cells marked.
+void draw_layout_view(Canvas& c, Rect r, const Theme& t, const LayoutViewInput& in,
+                      const LayoutViewState& st, Vec2 mouse, LayoutHover* hover);
+
+// ---- Performance -----------------------------------------------------------------------------
+struct PerfBar {
+  std::string kernel;   // "sgemm/01_naive"
+  std::string dtype;
+  double tflops = 0, cublas_tflops = 0;
+  double rel_err = 0;
+  bool ok = true;       // verified against cuBLAS
+  bool selected = false;
+};
+struct PerfSeries {     // one kernel's TFLOP/s over time (live) or over size
+  std::string label;
+  std::vector<Vec2> points;  // (x, TFLOP/s)
+  bool selected = false;
+};
+struct PerfViewInput {
+  std::string shape_label;  // "4096x4096x4096"
+  std::vector<PerfBar> bars;          // ladder order
+  std::vector<PerfSeries> series;     // may be empty
+  std::string series_x_label;         // "seconds" or "size"
+  std::string device_label;           // "NVIDIA H100 80GB HBM3, 1980 MHz, driver 580.159.04"
+};
+// Bars of TFLOP/s per kernel with the % of cuBLAS beside each; below them, the series as lines.
+void draw_perf_view(Canvas& c, Rect r, const Theme& t, const PerfViewInput& in);
+
+}  // namespace gs
