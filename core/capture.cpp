@@ -1,0 +1,305 @@
+#include "core/capture.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "core/files.h"
+
+namespace gs {
+
+using json = nlohmann::ordered_json;
+
+namespace {
+
+// ---- Writing ----------------------------------------------------------------------------------
+
+json device_json(const DeviceInfo& d) {
+  return {{"name", d.name},
+          {"compute_capability", std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)},
+          {"sm_count", d.sm_count},
+          {"l2_bytes", d.l2_bytes},
+          {"smem_per_sm_bytes", d.smem_per_sm_bytes},
+          {"sm_clock_mhz", d.sm_clock_mhz},
+          {"mem_clock_mhz", d.mem_clock_mhz},
+          {"driver", d.driver},
+          {"cuda_runtime", d.cuda_runtime}};
+}
+
+json layout_json(const FragmentLayout& l) {
+  // Cells as [lane, elem, row, col] rows keep a 512-cell layout readable and small.
+  json cells = json::array();
+  for (const LayoutCell& c : l.cells) cells.push_back({c.lane, c.elem, c.row, c.col});
+  return {{"op", l.op}, {"operand", l.operand}, {"source", l.source},
+          {"rows", l.rows}, {"cols", l.cols}, {"cells", std::move(cells)}};
+}
+
+json smem_json(const SmemAccess& s) {
+  json addr = json::array();
+  for (const auto& a : s.addr) addr.push_back(a ? json(*a) : json(nullptr));
+  return {{"kernel", s.kernel}, {"site", s.site}, {"warp", s.warp}, {"iteration", s.iteration},
+          {"kind", s.kind}, {"width", s.width}, {"addr", std::move(addr)}};
+}
+
+// ---- Reading: every accessor names the path of what it reads, so the first problem is precise. --
+
+class Reader {
+ public:
+  explicit Reader(std::string file) : file_(std::move(file)) {}
+
+  [[noreturn]] void fail(const std::string& where, const std::string& what) const {
+    throw CaptureError(file_ + ": " + (where.empty() ? "" : where + ": ") + what);
+  }
+
+  const json& field(const json& obj, const std::string& where, const char* key) const {
+    if (!obj.is_object()) fail(where, "expected an object");
+    auto it = obj.find(key);
+    if (it == obj.end()) fail(where, std::string("missing field \"") + key + "\"");
+    return *it;
+  }
+  std::string str(const json& obj, const std::string& where, const char* key) const {
+    const json& v = field(obj, where, key);
+    if (!v.is_string()) fail(join(where, key), "expected a string");
+    return v.get<std::string>();
+  }
+  int64_t integer(const json& obj, const std::string& where, const char* key, int64_t lo = 0,
+                  int64_t hi = INT64_MAX) const {
+    return as_int(field(obj, where, key), join(where, key), lo, hi);
+  }
+  int64_t as_int(const json& v, const std::string& where, int64_t lo = 0, int64_t hi = INT64_MAX) const {
+    if (!v.is_number_integer()) fail(where, "expected an integer");
+    const int64_t x = v.is_number_unsigned() ? int64_t(v.get<uint64_t>()) : v.get<int64_t>();
+    if (x < lo || x > hi)
+      fail(where, std::to_string(x) + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    return x;
+  }
+  double number(const json& obj, const std::string& where, const char* key) const {
+    const json& v = field(obj, where, key);
+    if (!v.is_number()) fail(join(where, key), "expected a number");
+    return v.get<double>();
+  }
+  const json& array(const json& obj, const std::string& where, const char* key) const {
+    const json& v = field(obj, where, key);
+    if (!v.is_array()) fail(join(where, key), "expected an array");
+    return v;
+  }
+  static std::string join(const std::string& where, const char* key) {
+    return where.empty() ? key : where + "." + key;
+  }
+  static std::string at(const std::string& where, size_t i) { return where + "[" + std::to_string(i) + "]"; }
+
+ private:
+  std::string file_;
+};
+
+DeviceInfo read_device(const Reader& r, const json& d) {
+  const std::string w = "device";
+  DeviceInfo out;
+  out.name = r.str(d, w, "name");
+  const std::string cc = r.str(d, w, "compute_capability");
+  if (std::sscanf(cc.c_str(), "%d.%d", &out.cc_major, &out.cc_minor) != 2)
+    r.fail(w + ".compute_capability", "expected \"MAJOR.MINOR\", got \"" + cc + "\"");
+  out.sm_count = int(r.integer(d, w, "sm_count", 1, 100000));
+  out.l2_bytes = r.integer(d, w, "l2_bytes");
+  out.smem_per_sm_bytes = r.integer(d, w, "smem_per_sm_bytes");
+  out.sm_clock_mhz = int(r.integer(d, w, "sm_clock_mhz", 0, 100000));
+  out.mem_clock_mhz = int(r.integer(d, w, "mem_clock_mhz", 0, 100000));
+  out.driver = r.str(d, w, "driver");
+  out.cuda_runtime = r.str(d, w, "cuda_runtime");
+  return out;
+}
+
+FragmentLayout read_layout(const Reader& r, const json& j, const std::string& w) {
+  FragmentLayout l;
+  l.op = r.str(j, w, "op");
+  l.operand = r.str(j, w, "operand");
+  if (l.operand != "A" && l.operand != "B" && l.operand != "C")
+    r.fail(w + ".operand", "expected \"A\", \"B\" or \"C\", got \"" + l.operand + "\"");
+  l.source = r.str(j, w, "source");
+  if (l.source != "documented" && l.source != "traced")
+    r.fail(w + ".source", "expected \"documented\" or \"traced\", got \"" + l.source + "\"");
+  l.rows = int(r.integer(j, w, "rows", 1, 256));
+  l.cols = int(r.integer(j, w, "cols", 1, 256));
+  const json& cells = r.array(j, w, "cells");
+  for (size_t i = 0; i < cells.size(); ++i) {
+    const std::string cw = Reader::at(w + ".cells", i);
+    if (!cells[i].is_array() || cells[i].size() != 4) r.fail(cw, "expected [lane, elem, row, col]");
+    LayoutCell c;
+    c.lane = int(r.as_int(cells[i][0], cw + "[0] (lane)", 0, 31));
+    c.elem = int(r.as_int(cells[i][1], cw + "[1] (elem)", 0, 1023));
+    // A traced slot that decoded to no element is stored as row/col -1 so a view can mark it.
+    c.row = int(r.as_int(cells[i][2], cw + "[2] (row)", -1, l.rows - 1));
+    c.col = int(r.as_int(cells[i][3], cw + "[3] (col)", -1, l.cols - 1));
+    l.cells.push_back(c);
+  }
+  return l;
+}
+
+}  // namespace
+
+std::string capture_to_json(const Capture& c) {
+  json j;
+  j["schema"] = c.schema;
+  j["recorded_at"] = c.recorded_at;
+  j["tool"] = c.tool;
+  j["device"] = device_json(c.device);
+  j["peaks"] = json::array();
+  for (const Peak& p : c.peaks)
+    j["peaks"].push_back({{"name", p.name}, {"value", p.value}, {"unit", p.unit}, {"source", p.source}});
+  j["runs"] = json::array();
+  for (const RunRecord& r : c.runs)
+    j["runs"].push_back({{"kernel", r.kernel}, {"m", r.m}, {"n", r.n}, {"k", r.k}, {"dtype", r.dtype},
+                         {"median_ms", r.median_ms}, {"tflops", r.tflops},
+                         {"cublas_tflops", r.cublas_tflops}, {"rel_err", r.rel_err},
+                         {"samples_ms", r.samples_ms}});
+  j["layouts"] = json::array();
+  for (const FragmentLayout& l : c.layouts) j["layouts"].push_back(layout_json(l));
+  j["smem"] = json::array();
+  for (const SmemAccess& s : c.smem) j["smem"].push_back(smem_json(s));
+  j["blocks"] = json::array();
+  for (const BlockRecord& b : c.blocks)
+    j["blocks"].push_back({{"kernel", b.kernel}, {"launch", b.launch}, {"block", {b.bx, b.by}},
+                           {"tile", {b.tile_m, b.tile_n}}, {"smid", b.smid},
+                           {"start_ns", b.start_ns}, {"end_ns", b.end_ns}});
+  j["stages"] = json::array();
+  for (const StageRecord& s : c.stages)
+    j["stages"].push_back({{"kernel", s.kernel}, {"block", s.block}, {"warp", s.warp}, {"stage", s.stage},
+                           {"start", s.start}, {"end", s.end}});
+  // Short arrays inline would be nicer to read, but one indent level keeps diffs of captures usable.
+  return j.dump(1) + "\n";
+}
+
+Capture parse_capture(const std::string& text, const std::string& name) {
+  const Reader r(name);
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    // nlohmann's message carries the byte offset; keep only its explanation.
+    std::string what = e.what();
+    const auto pos = what.find("parse error");
+    r.fail("", "not valid JSON: " + (pos == std::string::npos ? what : what.substr(pos)));
+  }
+  if (!j.is_object()) r.fail("", "expected a JSON object at the top level");
+  Capture c;
+  c.schema = r.str(j, "", "schema");
+  if (c.schema != kCaptureSchema)
+    r.fail("schema", "unknown schema \"" + c.schema + "\" (this gemmscope reads \"" + kCaptureSchema + "\")");
+  c.recorded_at = r.str(j, "", "recorded_at");
+  c.tool = r.str(j, "", "tool");
+  c.device = read_device(r, r.field(j, "", "device"));
+
+  const json& peaks = r.array(j, "", "peaks");
+  for (size_t i = 0; i < peaks.size(); ++i) {
+    const std::string w = Reader::at("peaks", i);
+    c.peaks.push_back({r.str(peaks[i], w, "name"), r.number(peaks[i], w, "value"), r.str(peaks[i], w, "unit"),
+                       r.str(peaks[i], w, "source")});
+  }
+  const json& runs = r.array(j, "", "runs");
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const std::string w = Reader::at("runs", i);
+    const json& x = runs[i];
+    RunRecord run;
+    run.kernel = r.str(x, w, "kernel");
+    run.m = int(r.integer(x, w, "m", 1, 1 << 20));
+    run.n = int(r.integer(x, w, "n", 1, 1 << 20));
+    run.k = int(r.integer(x, w, "k", 1, 1 << 20));
+    run.dtype = r.str(x, w, "dtype");
+    run.median_ms = r.number(x, w, "median_ms");
+    run.tflops = r.number(x, w, "tflops");
+    run.cublas_tflops = r.number(x, w, "cublas_tflops");
+    run.rel_err = r.number(x, w, "rel_err");
+    const json& samples = r.array(x, w, "samples_ms");
+    for (size_t s = 0; s < samples.size(); ++s) {
+      if (!samples[s].is_number()) r.fail(Reader::at(w + ".samples_ms", s), "expected a number");
+      run.samples_ms.push_back(samples[s].get<double>());
+    }
+    c.runs.push_back(std::move(run));
+  }
+  const json& layouts = r.array(j, "", "layouts");
+  for (size_t i = 0; i < layouts.size(); ++i) c.layouts.push_back(read_layout(r, layouts[i], Reader::at("layouts", i)));
+
+  const json& smem = r.array(j, "", "smem");
+  for (size_t i = 0; i < smem.size(); ++i) {
+    const std::string w = Reader::at("smem", i);
+    const json& x = smem[i];
+    SmemAccess s;
+    s.kernel = r.str(x, w, "kernel");
+    s.site = r.str(x, w, "site");
+    s.warp = int(r.integer(x, w, "warp", 0, 1024));
+    s.iteration = int(r.integer(x, w, "iteration", 0, 1 << 30));
+    s.kind = r.str(x, w, "kind");
+    s.width = int(r.integer(x, w, "width", 1, 16));
+    const json& addr = r.array(x, w, "addr");
+    if (addr.size() != 32) r.fail(w + ".addr", "expected 32 entries (one per lane), got " + std::to_string(addr.size()));
+    for (size_t lane = 0; lane < 32; ++lane)
+      if (!addr[lane].is_null())
+        s.addr[lane] = uint32_t(r.as_int(addr[lane], Reader::at(w + ".addr", lane), 0, UINT32_MAX));
+    c.smem.push_back(std::move(s));
+  }
+  const json& blocks = r.array(j, "", "blocks");
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    const std::string w = Reader::at("blocks", i);
+    const json& x = blocks[i];
+    BlockRecord b;
+    b.kernel = r.str(x, w, "kernel");
+    b.launch = int(r.integer(x, w, "launch", 0, INT32_MAX));
+    const json& blk = r.array(x, w, "block");
+    const json& tile = r.array(x, w, "tile");
+    if (blk.size() != 2) r.fail(w + ".block", "expected [x, y]");
+    if (tile.size() != 2) r.fail(w + ".tile", "expected [m, n]");
+    b.bx = int(r.as_int(blk[0], w + ".block[0]", 0, INT32_MAX));
+    b.by = int(r.as_int(blk[1], w + ".block[1]", 0, INT32_MAX));
+    b.tile_m = int(r.as_int(tile[0], w + ".tile[0]", -1, INT32_MAX));
+    b.tile_n = int(r.as_int(tile[1], w + ".tile[1]", -1, INT32_MAX));
+    b.smid = int(r.integer(x, w, "smid", 0, 100000));
+    b.start_ns = uint64_t(r.integer(x, w, "start_ns"));
+    b.end_ns = uint64_t(r.integer(x, w, "end_ns"));
+    if (b.end_ns < b.start_ns) r.fail(w, "end_ns is before start_ns");
+    c.blocks.push_back(std::move(b));
+  }
+  const json& stages = r.array(j, "", "stages");
+  for (size_t i = 0; i < stages.size(); ++i) {
+    const std::string w = Reader::at("stages", i);
+    const json& x = stages[i];
+    StageRecord s;
+    s.kernel = r.str(x, w, "kernel");
+    s.block = int(r.integer(x, w, "block", 0, INT32_MAX));
+    s.warp = int(r.integer(x, w, "warp", 0, 1024));
+    s.stage = r.str(x, w, "stage");
+    s.start = uint64_t(r.integer(x, w, "start"));
+    s.end = uint64_t(r.integer(x, w, "end"));
+    c.stages.push_back(std::move(s));
+  }
+  return c;
+}
+
+Capture read_capture(const std::string& path) {
+  std::string text;
+  try {
+    text = read_file(path);
+  } catch (const std::exception& e) {
+    throw CaptureError(e.what());
+  }
+  return parse_capture(text, path);
+}
+
+void write_capture(const Capture& c, const std::string& path) { write_file_atomic(path, capture_to_json(c)); }
+
+const FragmentLayout* find_layout(const Capture& c, const std::string& op, const std::string& operand,
+                                  const std::string& source) {
+  for (const FragmentLayout& l : c.layouts)
+    if (l.op == op && l.operand == operand && l.source == source) return &l;
+  return nullptr;
+}
+
+std::vector<const RunRecord*> runs_of(const Capture& c, const std::string& kernel) {
+  std::vector<const RunRecord*> out;
+  for (const RunRecord& r : c.runs)
+    if (r.kernel == kernel) out.push_back(&r);
+  std::stable_sort(out.begin(), out.end(), [](const RunRecord* a, const RunRecord* b) {
+    return double(a->m) * a->n * a->k < double(b->m) * b->n * b->k;
+  });
+  return out;
+}
+
+}  // namespace gs

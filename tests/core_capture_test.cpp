@@ -1,0 +1,165 @@
+// Capture JSON: what `record` writes, the window reads back unchanged; what it cannot read, it names.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "core/capture.h"
+#include "core/files.h"
+
+namespace gs {
+namespace {
+
+Capture sample_capture() {
+  Capture c;
+  c.recorded_at = "2026-11-21T07:00:00Z";
+  c.tool = "gemmscope test";
+  c.device = {"NVIDIA H100 80GB HBM3", 9, 0, 132, 52428800, 233472, 1980, 2619, "580.159.04", "13.0"};
+  c.peaks.push_back({"fp32", 51.4, "TFLOP/s", "measured: cuBLAS SGEMM pedantic 4096^3"});
+  RunRecord r;
+  r.kernel = "sgemm/01_naive";
+  r.m = 4096, r.n = 2048, r.k = 1024;
+  r.dtype = "f32";
+  r.median_ms = 12.5;
+  r.tflops = 1.37;
+  r.cublas_tflops = 51.0;
+  r.rel_err = 3.2e-7;
+  r.samples_ms = {12.4, 12.5, 12.6};
+  c.runs.push_back(r);
+  FragmentLayout l{"wmma.m16n16k16.f16", "C", "traced", 16, 16, {}};
+  for (int lane = 0; lane < 32; ++lane)
+    for (int e = 0; e < 8; ++e) l.cells.push_back({lane, e, (lane * 8 + e) / 16, (lane * 8 + e) % 16});
+  c.layouts.push_back(l);
+  SmemAccess s;
+  s.kernel = "mma_f16/09_ldmatrix";
+  s.site = "ldmatrix A";
+  s.kind = "ldmatrix";
+  s.width = 16;
+  for (int lane = 0; lane < 32; ++lane)
+    if (lane % 3) s.addr[lane] = uint32_t(lane * 144);
+  c.smem.push_back(s);
+  c.blocks.push_back({"sgemm/01_naive", 5, 1, 2, 2, 1, 77, 1000000000123ull, 1000000050000ull});
+  c.stages.push_back({"sgemm/01_naive", 5, 3, "k-loop", 100, 9000});
+  return c;
+}
+
+std::string rejection(const std::string& text) {
+  try {
+    parse_capture(text, "bad.json");
+  } catch (const CaptureError& e) {
+    return e.what();
+  }
+  return "(accepted)";
+}
+
+TEST(Capture, JsonRoundTripKeepsEveryField) {
+  const Capture c = sample_capture();
+  const std::string text = capture_to_json(c);
+  const Capture back = parse_capture(text, "mem");
+  EXPECT_EQ(capture_to_json(back), text);  // a second trip is byte-identical
+  EXPECT_EQ(back.device.name, c.device.name);
+  EXPECT_EQ(back.device.cc_major, 9);
+  EXPECT_EQ(back.device.l2_bytes, 52428800);
+  ASSERT_EQ(back.runs.size(), 1u);
+  EXPECT_EQ(back.runs[0].kernel, "sgemm/01_naive");
+  EXPECT_EQ(back.runs[0].n, 2048);
+  EXPECT_DOUBLE_EQ(back.runs[0].rel_err, 3.2e-7);
+  EXPECT_EQ(back.runs[0].samples_ms, c.runs[0].samples_ms);
+  ASSERT_EQ(back.layouts.size(), 1u);
+  EXPECT_EQ(back.layouts[0].cells, c.layouts[0].cells);
+  ASSERT_EQ(back.smem.size(), 1u);
+  EXPECT_FALSE(back.smem[0].addr[0].has_value());  // inactive lane stays inactive
+  EXPECT_EQ(*back.smem[0].addr[31], 31u * 144u);
+  ASSERT_EQ(back.blocks.size(), 1u);
+  EXPECT_EQ(back.blocks[0].end_ns, 1000000050000ull);
+  EXPECT_EQ(back.blocks[0].tile_n, 1);
+  ASSERT_EQ(back.stages.size(), 1u);
+  EXPECT_EQ(back.stages[0].stage, "k-loop");
+}
+
+TEST(Capture, WriteIsAtomicAndReadable) {
+  const auto dir = std::filesystem::temp_directory_path() / ("gs_capture_test_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "c.json").string();
+  write_capture(sample_capture(), path);
+  EXPECT_EQ(read_capture(path).runs.size(), 1u);
+  // Only the target is left: the temporary was renamed, not copied.
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator{}), 1);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Capture, WriteToMissingFolderSaysWhich) {
+  try {
+    write_capture(sample_capture(), "/nonexistent-folder/c.json");
+    FAIL() << "expected an error";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent-folder/c.json"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Capture, RejectsMalformedFilesWithOneClearLine) {
+  EXPECT_EQ(rejection("{"), rejection("{"));  // deterministic
+  EXPECT_NE(rejection("{").find("bad.json: not valid JSON"), std::string::npos) << rejection("{");
+  EXPECT_EQ(rejection("[1,2]"), "bad.json: expected a JSON object at the top level");
+  EXPECT_EQ(rejection("{}"), "bad.json: missing field \"schema\"");
+
+  std::string text = capture_to_json(sample_capture());
+  auto replaced = [&](const std::string& from, const std::string& to) {
+    std::string t = text;
+    const auto pos = t.find(from);
+    EXPECT_NE(pos, std::string::npos) << from;
+    return t.replace(pos, from.size(), to);
+  };
+  EXPECT_EQ(rejection(replaced("gemmscope-capture/1", "gemmscope-capture/9")),
+            "bad.json: schema: unknown schema \"gemmscope-capture/9\" (this gemmscope reads \"gemmscope-capture/1\")");
+  EXPECT_EQ(rejection(replaced("\"m\": 4096", "\"m\": \"big\"")), "bad.json: runs[0].m: expected an integer");
+  EXPECT_EQ(rejection(replaced("\"m\": 4096", "\"m\": -4")), "bad.json: runs[0].m: -4 is out of range [1, 1048576]");
+  EXPECT_EQ(rejection(replaced("\"sm_count\": 132,", "")), "bad.json: device: missing field \"sm_count\"");
+  EXPECT_EQ(rejection(replaced("\"operand\": \"C\"", "\"operand\": \"Q\"")),
+            "bad.json: layouts[0].operand: expected \"A\", \"B\" or \"C\", got \"Q\"");
+}
+
+TEST(Capture, RejectsCellsOutsideTheOperand) {
+  Capture c = sample_capture();
+  c.layouts[0].cells[7].col = 16;
+  const std::string msg = rejection(capture_to_json(c));
+  EXPECT_EQ(msg, "bad.json: layouts[0].cells[7][3] (col): 16 is out of range [-1, 15]");
+}
+
+TEST(Capture, ReadingAMissingFileNamesIt) {
+  try {
+    read_capture("no/such/capture.json");
+    FAIL() << "expected an error";
+  } catch (const CaptureError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("no/such/capture.json: cannot open", 0), 0u) << e.what();
+  }
+}
+
+TEST(Capture, BundledCapturesLoad) {
+  // Every capture shipped in assets/ must load: the window opens one when there is no GPU.
+  int found = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(GEMMSCOPE_ASSETS "/captures")) {
+    if (entry.path().extension() != ".json") continue;
+    ++found;
+    const Capture c = read_capture(entry.path().string());
+    EXPECT_FALSE(c.device.name.empty()) << entry.path();
+    EXPECT_FALSE(c.runs.empty()) << entry.path();
+    EXPECT_FALSE(c.layouts.empty()) << entry.path();
+  }
+  EXPECT_GE(found, 1) << "no capture bundled under assets/captures";
+}
+
+TEST(Capture, RunsOfOrdersBySize) {
+  Capture c = sample_capture();
+  RunRecord small = c.runs[0];
+  small.m = small.n = small.k = 256;
+  c.runs.push_back(small);
+  const auto runs = runs_of(c, "sgemm/01_naive");
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0]->m, 256);
+  EXPECT_TRUE(runs_of(c, "nope").empty());
+}
+
+}  // namespace
+}  // namespace gs
