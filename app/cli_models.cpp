@@ -1,0 +1,30 @@
+// `banks` and `swizzle`: the pure models of core/, on the command line.
+#include <iostream>
+
+#include "app/cli.h"
+#include "core/banks.h"
+#include "core/swizzle.h"
+
+namespace gs {
+
+int cmd_banks(const BanksArgs& a) {
+  const SmemOp op = *parse_smem_op(a.op);  // CLI11 already restricted --op to the known spellings
+  LaneOffsets offsets;
+  std::string error;
+  if (!parse_lane_offsets(std::cin, a.width, op, &offsets, &error)) return fail("banks", error, kExitUsage);
+  const BankReport r = bank_report(offsets, a.width, op);
+  std::cout << "wavefronts=" << r.wavefronts << " ideal=" << r.ideal << " conflicts=" << r.conflicts << "\n";
+  return 0;
+}
+
+int cmd_swizzle(const SwizzleArgs& a) {
+  int tiles_m = 0, tiles_n = 0;
+  SwizzleScheme scheme;
+  std::string error;
+  if (!parse_tiles(a.tiles, &tiles_m, &tiles_n, &error)) return fail("swizzle", "--tiles: " + error, kExitUsage);
+  if (!parse_swizzle_scheme(a.scheme, &scheme, &error)) return fail("swizzle", "--scheme: " + error, kExitUsage);
+  std::cout << swizzle_csv(launch_order(tiles_m, tiles_n, scheme));
+  return 0;
+}
+
+}  // namespace gs

@@ -1,0 +1,69 @@
+// Shared-memory bank model: how many wavefronts one warp's shared-memory load needs, and which lanes
+// each wavefront serves. The numbers are meant to be read beside Nsight Compute's
+// l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld (W) and ..._bank_conflicts_... (C = W - I);
+// banks.cpp says where each rule comes from and where the model may differ from the profiler.
+//
+// Shared memory on Volta..Hopper: 32 banks of 4-byte words, word w lives in bank w % 32. One wavefront
+// reads at most one word per bank (128 bytes); lanes that read the same word share it (broadcast).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gs {
+
+inline constexpr int kSmemBanks = 32;
+inline constexpr int kSmemBankBytes = 4;
+inline constexpr int kWavefrontBytes = kSmemBanks * kSmemBankBytes;  // 128
+// Largest shared memory a block can use on the GPUs gemmscope targets (H100/H200: 227 KiB per block of
+// 228 KiB per SM); a byte offset at or past this cannot be a shared-memory address.
+inline constexpr uint32_t kMaxSmemBytes = 228u * 1024u;
+
+// One byte offset per lane of a warp; nullopt: the lane did not take part (predicated off or exited).
+using LaneOffsets = std::array<std::optional<uint32_t>, 32>;
+
+enum class SmemOp { Lds, LdmatrixX1, LdmatrixX2, LdmatrixX4 };
+
+std::optional<SmemOp> parse_smem_op(std::string_view s);  // "lds", "ldmatrix.x1", ".x2", ".x4"
+const char* smem_op_name(SmemOp op);                       // the same spellings
+int ldmatrix_matrices(SmemOp op);                          // 8x8 matrices an ldmatrix loads; 0 for lds
+
+inline int bank_of(uint32_t byte_offset) { return static_cast<int>((byte_offset / kSmemBankBytes) % kSmemBanks); }
+
+struct BankReport {
+  int wavefronts = 0;  // W: wavefronts the model schedules
+  int ideal = 0;       // I: lds: max(1, ceil(distinct bytes / 128)); ldmatrix: matrices loaded
+  int conflicts = 0;   // C = W - I, Nsight Compute's bank-conflict count for this instruction
+  // Lanes each wavefront served, in issue order, ascending within a wavefront. A lane whose 8- or 16-byte
+  // access spans banks served in different wavefronts appears in each of them. For ldmatrix the lanes are
+  // those that supplied a row address (the data itself lands in every lane's fragment).
+  std::vector<std::vector<int>> wavefront_lanes;
+};
+
+// Wavefronts for one warp-wide access. width_bytes: 4, 8 or 16 for lds (each lane reads
+// [offset, offset + width)); ignored for ldmatrix, whose rows are always 16 bytes. Throws
+// std::invalid_argument for another width. A warp with no active lane makes no request: {0, 0, 0}.
+BankReport bank_report(const LaneOffsets& byte_offsets, int width_bytes, SmemOp op);
+
+// Alignment the hardware requires of each lane's address: the access width for lds, 16 bytes for an
+// ldmatrix row.
+int required_alignment(int width_bytes, SmemOp op);
+
+// Reads exactly 32 whitespace-separated tokens, one per lane: decimal or 0x hex byte offsets below
+// kMaxSmemBytes, or "-" for an inactive lane. On failure returns false and sets *error to one line
+// ("expected 32 offsets, got 31", "token 5 'x12' is not a number"); tokens count from 1, lanes from 0.
+bool parse_lane_offsets(std::istream& in, LaneOffsets* out, std::string* error);
+
+// "lane 3: offset 6 is not aligned to 4 bytes" for the first active lane whose offset is not a multiple
+// of required_alignment(width_bytes, op).
+bool check_lane_alignment(const LaneOffsets& offsets, int width_bytes, SmemOp op, std::string* error);
+
+// parse_lane_offsets, then check_lane_alignment: what `gemmscope banks` needs.
+bool parse_lane_offsets(std::istream& in, int width_bytes, SmemOp op, LaneOffsets* out, std::string* error);
+
+}  // namespace gs

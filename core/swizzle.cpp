@@ -1,0 +1,166 @@
+#include "core/swizzle.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+
+namespace gs {
+
+namespace {
+
+// Digits only, at most 9 of them (no sign, no overflow); false otherwise.
+bool parse_count(std::string_view s, long* value) {
+  if (s.empty() || s.size() > 9) return false;
+  long v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+    v = v * 10 + (c - '0');
+  }
+  *value = v;
+  return true;
+}
+
+void check_tiles(int tiles_m, int tiles_n) {
+  if (tiles_m < 1 || tiles_n < 1 || tiles_m > kMaxTilesPerSide || tiles_n > kMaxTilesPerSide ||
+      static_cast<long>(tiles_m) * tiles_n > kMaxTiles)
+    throw std::invalid_argument("launch_order: " + std::to_string(tiles_m) + "x" + std::to_string(tiles_n) +
+                                " tiles is outside 1..65535 per side and 2^20 in all");
+}
+
+}  // namespace
+
+bool parse_swizzle_scheme(std::string_view s, SwizzleScheme* out, std::string* error) {
+  if (s == "none") {
+    *out = SwizzleScheme{};
+    return true;
+  }
+  const auto param_after = [&s](std::string_view prefix, long* v) {
+    return s.substr(0, prefix.size()) == prefix && parse_count(s.substr(prefix.size()), v);
+  };
+  long v = 0;
+  if (s.substr(0, 8) == "cutlass:") {
+    if (!param_after("cutlass:", &v) || v > kMaxCutlassLog) {
+      *error = "scheme '" + std::string(s) + "': cutlass:L needs L (log2 of the swizzle tile) from 0 to " +
+               std::to_string(kMaxCutlassLog);
+      return false;
+    }
+    *out = SwizzleScheme{SwizzleScheme::Kind::Cutlass, static_cast<int>(v)};
+    return true;
+  }
+  if (s.substr(0, 7) == "triton:") {
+    if (!param_after("triton:", &v) || v < 1 || v > kMaxTritonGroup) {
+      *error = "scheme '" + std::string(s) + "': triton:G needs G (GROUP_SIZE_M) from 1 to " +
+               std::to_string(kMaxTritonGroup);
+      return false;
+    }
+    *out = SwizzleScheme{SwizzleScheme::Kind::Triton, static_cast<int>(v)};
+    return true;
+  }
+  *error = "unknown swizzle scheme '" + std::string(s) + "' (expected none, cutlass:L or triton:G)";
+  return false;
+}
+
+std::string swizzle_scheme_name(const SwizzleScheme& s) {
+  switch (s.kind) {
+    case SwizzleScheme::Kind::None: return "none";
+    case SwizzleScheme::Kind::Cutlass: return "cutlass:" + std::to_string(s.param);
+    case SwizzleScheme::Kind::Triton: return "triton:" + std::to_string(s.param);
+  }
+  return "?";
+}
+
+bool parse_tiles(std::string_view s, int* tiles_m, int* tiles_n, std::string* error) {
+  const size_t x = s.find('x');
+  long m = 0, n = 0;
+  if (x == std::string_view::npos || !parse_count(s.substr(0, x), &m) || !parse_count(s.substr(x + 1), &n)) {
+    *error = "tiles '" + std::string(s) + "' must be MxN, two whole numbers, e.g. 8x16";
+    return false;
+  }
+  if (m < 1 || n < 1 || m > kMaxTilesPerSide || n > kMaxTilesPerSide) {
+    *error = "tiles '" + std::string(s) + "': M and N must be from 1 to " + std::to_string(kMaxTilesPerSide);
+    return false;
+  }
+  if (m * n > kMaxTiles) {
+    *error = "tiles '" + std::string(s) + "': " + std::to_string(m * n) + " tiles is more than " +
+             std::to_string(kMaxTiles);
+    return false;
+  }
+  *tiles_m = static_cast<int>(m);
+  *tiles_n = static_cast<int>(n);
+  return true;
+}
+
+std::vector<LaunchedTile> launch_order(int tiles_m, int tiles_n, const SwizzleScheme& scheme) {
+  check_tiles(tiles_m, tiles_n);
+  const int M = tiles_m, N = tiles_n;
+  std::vector<LaunchedTile> order;
+  order.reserve(static_cast<size_t>(M) * N);
+
+  switch (scheme.kind) {
+    case SwizzleScheme::Kind::None:
+      // grid (N, M): blockIdx.x walks a row of C, so launch order is row-major over tiles.
+      for (int launch = 0; launch < M * N; ++launch) order.push_back({launch, launch / N, launch % N});
+      break;
+
+    case SwizzleScheme::Kind::Cutlass: {
+      const int L = scheme.param;
+      if (L < 0 || L > kMaxCutlassLog) throw std::invalid_argument("launch_order: cutlass:L needs 0 <= L <= 8");
+      const int tile = 1 << L;
+      const int grid_x = M << L;                // every row of C, 2^L times: one per column of its band
+      const int grid_y = (N + tile - 1) / tile;  // bands of 2^L columns; the last may overhang N
+      for (int by = 0; by < grid_y; ++by) {
+        for (int bx = 0; bx < grid_x; ++bx) {
+          const int tile_n = (by << L) + (bx & (tile - 1));
+          // An overhanging block still launches (and takes a launch number) but returns at once.
+          if (tile_n < N) order.push_back({bx + by * grid_x, bx >> L, tile_n});
+        }
+      }
+      break;
+    }
+
+    case SwizzleScheme::Kind::Triton: {
+      const int G = scheme.param;
+      if (G < 1 || G > kMaxTritonGroup) throw std::invalid_argument("launch_order: triton:G needs G >= 1");
+      // Triton tutorial 03 "Matrix Multiplication", section "L2 Cache Optimizations" (current form):
+      // programs come in groups of G rows of C times all N columns, column-major inside a group. The
+      // last group is shorter when G does not divide M. The row inside the group is taken from the
+      // program's index within its group; the tutorial's first versions took pid % group_size_m instead,
+      // which differs only in a short last group (both visit every tile once).
+      const int64_t in_group = static_cast<int64_t>(G) * N;  // programs per group; 64-bit: G may be 65535
+      for (int pid = 0; pid < M * N; ++pid) {
+        const int64_t group_id = pid / in_group;
+        const int64_t first_m = group_id * G;
+        const int64_t group_m = std::min<int64_t>(M - first_m, G);
+        const int64_t r = pid % in_group;
+        order.push_back({pid, static_cast<int>(first_m + r % group_m), static_cast<int>(r / group_m)});
+      }
+      break;
+    }
+  }
+  return order;
+}
+
+std::string swizzle_csv(const std::vector<LaunchedTile>& order) {
+  std::string out = "launch,tile_m,tile_n\n";
+  out.reserve(out.size() + order.size() * 12);
+  for (const LaunchedTile& t : order)
+    out += std::to_string(t.launch) + ',' + std::to_string(t.tile_m) + ',' + std::to_string(t.tile_n) + '\n';
+  return out;
+}
+
+Footprint window_footprint(const std::vector<LaunchedTile>& order, int first, int count) {
+  const size_t begin = static_cast<size_t>(std::clamp<long>(first, 0, static_cast<long>(order.size())));
+  const size_t end = std::min(order.size(), begin + static_cast<size_t>(std::max(count, 0)));
+  std::vector<int> rows, cols;
+  for (size_t i = begin; i < end; ++i) {
+    rows.push_back(order[i].tile_m);
+    cols.push_back(order[i].tile_n);
+  }
+  const auto distinct = [](std::vector<int>& v) {
+    std::sort(v.begin(), v.end());
+    return static_cast<int>(std::unique(v.begin(), v.end()) - v.begin());
+  };
+  return Footprint{distinct(rows), distinct(cols)};
+}
+
+}  // namespace gs

@@ -1,0 +1,65 @@
+// Threadblock launch-order models: which output tile the block with each launch index computes under a
+// threadblock swizzle. The hardware starts blocks roughly in launch order (blockIdx.x fastest), so
+// blocks close in launch order run together and share what they load from A and B through L2; a swizzle
+// changes which tiles are close. `gemmscope swizzle` prints these orders, the swizzle view draws them
+// and compares them with the launch order the probes trace (BlockRecord).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gs {
+
+// One launched block that maps to a tile. launch = blockIdx.x + blockIdx.y * gridDim.x, the index the
+// probes record; tile_m indexes the A row-panel it reads, tile_n the B column-panel.
+struct LaunchedTile {
+  int launch = 0, tile_m = 0, tile_n = 0;
+};
+
+struct SwizzleScheme {
+  enum class Kind { None, Cutlass, Triton };
+  Kind kind = Kind::None;
+  int param = 0;  // cutlass: L, log2 of the tile (CUTLASS's log_tile); triton: G, GROUP_SIZE_M; none: 0
+};
+
+inline constexpr int kMaxCutlassLog = 8;          // CUTLASS's get_log_tile picks 0..3; 8 leaves room to explore
+inline constexpr int kMaxTilesPerSide = 65535;    // gridDim.y's limit, which `none` puts M on
+inline constexpr long kMaxTiles = 1L << 20;       // M * N: a million tiles is a 64k x 64k GEMM of 64x64 tiles
+inline constexpr int kMaxTritonGroup = kMaxTilesPerSide;
+
+// "none", "cutlass:L" (0 <= L <= kMaxCutlassLog), "triton:G" (1 <= G <= kMaxTritonGroup). On failure
+// returns false and sets *error to one line naming the bad part.
+bool parse_swizzle_scheme(std::string_view s, SwizzleScheme* out, std::string* error);
+std::string swizzle_scheme_name(const SwizzleScheme& s);  // the spelling parse accepts: "cutlass:2"
+
+// "MxN" output tiles (M along the rows of C, N along its columns), each 1..kMaxTilesPerSide and
+// M * N <= kMaxTiles.
+bool parse_tiles(std::string_view s, int* tiles_m, int* tiles_n, std::string* error);
+
+// Every launched block that maps to a tile, in launch order (DESIGN.md, `swizzle`):
+// - none: grid (N, M); tile_m = launch / N, tile_n = launch % N: row-major over C.
+// - cutlass:L: grid (M << L, ceil(N / 2^L)); tile_m = bx >> L, tile_n = (by << L) + (bx & (2^L - 1)):
+//   C is cut into bands of 2^L columns; a band's 2^L tiles of one row launch together, then the same band
+//   of the next row, down all M rows, before the next band. Blocks whose tile_n falls past N (N not a
+//   multiple of 2^L) compute nothing and are left out; launch numbers still count them, as the hardware
+//   does. CUTLASS's GemmIdentityThreadblockSwizzle (get_grid_shape, get_tile_offset(log_tile)).
+// - triton:G: 1-D grid of M * N, the grouped ordering of Triton's matmul tutorial with GROUP_SIZE_M = G:
+//   column-major inside bands of G rows of C.
+// Each tile appears exactly once. Throws std::invalid_argument for tiles or a scheme outside the limits.
+std::vector<LaunchedTile> launch_order(int tiles_m, int tiles_n, const SwizzleScheme& scheme);
+
+// "launch,tile_m,tile_n" header and one line per entry, in the order given.
+std::string swizzle_csv(const std::vector<LaunchedTile>& order);
+
+// What a window of `count` consecutive entries of `order` (from index `first`, clamped to the end) reads:
+// distinct A row-panels (tile_m) and B column-panels (tile_n). Blocks that run together share these
+// through L2, so fewer panels per window means more reuse: for 9x9 tiles and a window of 9, none reads
+// 1 + 9 panels and triton:3 reads 3 + 3, the tutorial's 90 vs 54 blocks loaded with K = 9 tiles deep.
+struct Footprint {
+  int a_panels = 0, b_panels = 0;
+  int total() const { return a_panels + b_panels; }
+};
+Footprint window_footprint(const std::vector<LaunchedTile>& order, int first, int count);
+
+}  // namespace gs

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# `banks` and `swizzle` print what DESIGN.md says they print, for cases worked out by hand.
+set -euo pipefail
+bin=$1
+check() {  # check WANT GOT WHAT
+  [ "$1" = "$2" ] || { echo "FAIL: $3: got '$2', wanted '$1'"; exit 1; }
+  echo "ok: $3: $2"
+}
+offsets() { local s=$1; for l in $(seq 0 31); do printf '%d ' $((l * s)); done; }
+# One warp's 4-byte loads at a 128-byte stride: every lane in bank 0 (Nsight Compute: 32 wavefronts).
+check "wavefronts=32 ideal=1 conflicts=31" "$(offsets 128 | "$bin" banks --width 4)" "lds stride 128"
+# Padding the row by one word spreads the lanes over all 32 banks.
+check "wavefronts=1 ideal=1 conflicts=0" "$(offsets 132 | "$bin" banks --width 4)" "lds stride 132"
+# Every lane reading one word is a broadcast.
+check "wavefronts=1 ideal=1 conflicts=0" "$(printf '0x40 %.0s' $(seq 32) | "$bin" banks --width 4)" "broadcast"
+# Inactive lanes ('-') request nothing.
+check "wavefronts=1 ideal=1 conflicts=0" "$( (printf '0 '; printf -- '- %.0s' $(seq 31)) | "$bin" banks --width 4)" "one lane"
+# Too few offsets: one line, usage error.
+if err=$(printf '0 4 8' | "$bin" banks --width 4 2>&1); then echo "FAIL: 3 offsets accepted"; exit 1; fi
+echo "ok: short input rejected: $err"
+
+check "launch,tile_m,tile_n
+0,0,0
+1,0,1
+2,0,2
+3,1,0
+4,1,1
+5,1,2" "$("$bin" swizzle --tiles 2x3 --scheme none)" "swizzle none 2x3"
+# cutlass:1 on 2x3 tiles: grid (4, 2); bx>>1 is the row, (by<<1)+(bx&1) the column; column 3 does not exist.
+check "launch,tile_m,tile_n
+0,0,0
+1,0,1
+2,1,0
+3,1,1
+4,0,2
+6,1,2" "$("$bin" swizzle --tiles 2x3 --scheme cutlass:1)" "swizzle cutlass:1 2x3"
+if err=$("$bin" swizzle --tiles 2x3 --scheme zigzag 2>&1); then echo "FAIL: unknown scheme accepted"; exit 1; fi
+echo "ok: unknown scheme rejected: $err"

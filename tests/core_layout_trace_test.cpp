@@ -1,0 +1,263 @@
+// The host half of the layout probes, with no GPU: a CPU model of mma.sync stands in for the
+// tensor cores, so the decoder is checked both on a GPU that agrees with the PTX ISA and on one
+// that deliberately does not.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/layout.h"
+#include "core/layout_trace.h"
+
+namespace gs {
+namespace {
+
+std::vector<const MmaOp*> documented_ops() {
+  std::vector<const MmaOp*> ops;
+  for (const MmaOp& op : mma_ops())
+    if (op.documented) ops.push_back(&op);
+  return ops;
+}
+
+const MmaOp& op_named(const char* name) {
+  const MmaOp* op = find_mma_op(name);
+  if (!op) throw std::runtime_error(std::string("core has no op ") + name);
+  return *op;
+}
+
+FragmentLayout& layout_of(MmaLayouts& l, Operand o) { return o == Operand::A ? l.a : o == Operand::B ? l.b : l.c; }
+const FragmentLayout& layout_of(const MmaLayouts& l, Operand o) {
+  return o == Operand::A ? l.a : o == Operand::B ? l.b : l.c;
+}
+
+// Word `reg` of `lane` in experiment `e` of a [experiment][lane][reg] array.
+uint32_t word(const std::vector<uint32_t>& w, int regs, int e, int lane, int reg) {
+  return w[(static_cast<size_t>(e) * 32 + lane) * regs + reg];
+}
+
+TEST(LayoutTrace, HalfBitsAreExactForSmallIntegers) {
+  EXPECT_EQ(half_bits(0), 0x0000);
+  EXPECT_EQ(half_bits(1), 0x3C00);
+  EXPECT_EQ(half_bits(-2), 0xC000);
+  EXPECT_EQ(half_bits(8), 0x4800);
+  EXPECT_EQ(half_bits(511), 0x5FFC);
+  EXPECT_EQ(half_bits(1024), 0x6400);
+  EXPECT_EQ(half_bits(2048), 0x6800);
+  for (int v = -2048; v <= 2048; ++v) ASSERT_EQ(half_value(half_bits(v)), static_cast<float>(v)) << v;
+  EXPECT_THROW(half_bits(2049), std::invalid_argument);
+  EXPECT_THROW(half_bits(-2049), std::invalid_argument);
+}
+
+TEST(LayoutTrace, HalfValueDecodesSpecialPatterns) {
+  EXPECT_EQ(half_value(0x0001), std::ldexp(1.0f, -24));  // smallest subnormal
+  EXPECT_EQ(half_value(0x3555), 0.333251953125f);
+  EXPECT_TRUE(std::isinf(half_value(0x7C00)));
+  EXPECT_TRUE(std::isnan(half_value(0x7E00)));
+  EXPECT_TRUE(std::isnan(half_value(0xFFFF)));  // the probe's poison, read as two halves
+}
+
+TEST(LayoutTrace, DecodeCoordinateAcceptsOnlyIndicesInside) {
+  int r = 0, c = 0;
+  ASSERT_TRUE(decode_coordinate(13, 4, 8, &r, &c));
+  EXPECT_EQ(r, 1);
+  EXPECT_EQ(c, 5);
+  EXPECT_FALSE(decode_coordinate(32, 4, 8, &r, &c));
+  EXPECT_FALSE(decode_coordinate(-1, 4, 8, &r, &c));
+  EXPECT_FALSE(decode_coordinate(2.5, 4, 8, &r, &c));
+  EXPECT_FALSE(decode_coordinate(std::nan(""), 4, 8, &r, &c));
+}
+
+TEST(LayoutTrace, CoordinateMatricesHoldTheirOwnIndex) {
+  const std::vector<uint16_t> h = coordinate_matrix_f16(16, 32);
+  ASSERT_EQ(h.size(), 512u);
+  EXPECT_EQ(h[3 * 32 + 5], half_bits(101));
+  EXPECT_EQ(half_value(h.back()), 511.0f);
+  const std::vector<float> f = coordinate_matrix_f32(32, 8);
+  EXPECT_EQ(f[7 * 8 + 2], 58.0f);
+  EXPECT_NO_THROW(coordinate_matrix_f16(32, 64));  // largest index 2047
+  EXPECT_THROW(coordinate_matrix_f16(64, 64), std::invalid_argument);
+}
+
+TEST(LayoutTrace, WmmaDecodeNamesEachSlotsElement) {
+  const MmaOp& op = op_named("wmma.m16n16k16.f16");
+  // A made-up accumulator layout: lane L elem E holds row-major element 8L + E.
+  std::vector<float> values(32 * 8);
+  for (int i = 0; i < 256; ++i) values[i] = static_cast<float>(i);
+  values[5 * 8 + 3] = std::nanf("");  // never written: the probe's NaN poison
+  values[6 * 8 + 1] = 256;            // outside the 16x16 operand
+  const FragmentLayout l = decode_wmma_trace(op, Operand::C, values);
+  EXPECT_EQ(l.op, "wmma.m16n16k16.f16");
+  EXPECT_EQ(l.operand, "C");
+  EXPECT_EQ(l.source, "traced");
+  EXPECT_EQ(l.rows, 16);
+  EXPECT_EQ(l.cols, 16);
+  ASSERT_EQ(l.cells.size(), 256u);
+  EXPECT_EQ(l.cells[2 * 8 + 4], (LayoutCell{2, 4, 1, 4}));  // element 20
+  EXPECT_EQ(l.cells[5 * 8 + 3], (LayoutCell{5, 3, -1, -1}));
+  EXPECT_EQ(l.cells[6 * 8 + 1], (LayoutCell{6, 1, -1, -1}));
+  EXPECT_FALSE(check_coverage(l).ok);
+  values.pop_back();
+  EXPECT_THROW(decode_wmma_trace(op, Operand::C, values), std::invalid_argument);
+}
+
+// The registers the batch feeds m16n8k16, checked against the PTX ISA's fragment pictures by hand.
+TEST(LayoutTrace, PlanPacksRegistersAsPtxExpects) {
+  const MmaOp& op = op_named("mma.m16n8k16.f16");
+  const MmaTraceBatch bt = plan_mma_trace(op, documented_mma_layouts(op));
+  EXPECT_EQ(bt.regs_a, 4);
+  EXPECT_EQ(bt.regs_b, 2);
+  EXPECT_EQ(bt.regs_c, 4);
+  EXPECT_EQ(bt.experiments, 1 + 32 * 8 + 32 * 4);
+  EXPECT_EQ(bt.a.size(), 385u * 32 * 4);
+  EXPECT_EQ(bt.b.size(), 385u * 32 * 2);
+  EXPECT_EQ(bt.c.size(), 385u * 32 * 4);
+  for (uint32_t w : bt.c) ASSERT_EQ(w, 0u);
+  // D trace, A[r][0] = 1, A[r][1] = r: a0 (low half) and a1 of lane 4 (group 1) are (1,0), (1,1).
+  EXPECT_EQ(word(bt.a, 4, 0, 0, 0), 0x00003C00u);
+  EXPECT_EQ(word(bt.a, 4, 0, 4, 0), 0x3C003C00u);
+  EXPECT_EQ(word(bt.a, 4, 0, 4, 1), uint32_t{half_bits(9)} << 16 | half_bits(1));  // a2,a3: row g + 8 = 9
+  // B[0][c] = c, B[1][c] = n = 8: b0,b1 of lane 4 (column 1) are 1 and 8.
+  EXPECT_EQ(word(bt.b, 2, 0, 0, 0), 0x48000000u);
+  EXPECT_EQ(word(bt.b, 2, 0, 4, 0), 0x48003C00u);
+  // A trace of lane 0 elem 1 (experiment 2): only the high half of lane 0's a0 register is 1.
+  for (int lane = 0; lane < 32; ++lane)
+    for (int reg = 0; reg < 4; ++reg)
+      ASSERT_EQ(word(bt.a, 4, 2, lane, reg), lane == 0 && reg == 0 ? 0x3C000000u : 0u) << lane << " " << reg;
+  // ... with B[k][c] = k + 1: lane 1 (t = 1) holds k = 2, 3 in b0 and k = 10, 11 in b1.
+  EXPECT_EQ(word(bt.b, 2, 2, 1, 0), uint32_t{half_bits(4)} << 16 | half_bits(3));
+  EXPECT_EQ(word(bt.b, 2, 2, 1, 1), uint32_t{half_bits(12)} << 16 | half_bits(11));
+}
+
+TEST(LayoutTrace, PlanPacksS8BytesLowFirst) {
+  const MmaOp& op = op_named("mma.m8n8k16.s8");
+  const MmaTraceBatch bt = plan_mma_trace(op, documented_mma_layouts(op));
+  ASSERT_EQ(bt.regs_a, 1);
+  ASSERT_EQ(bt.regs_b, 1);
+  ASSERT_EQ(bt.regs_c, 2);
+  // A trace of lane 3 elem 2 (experiment 1 + 3 * 4 + 2): byte 2 of lane 3's only A register.
+  EXPECT_EQ(word(bt.a, 1, 15, 3, 0), 0x00010000u);
+  // ... with B[k][c] = k + 1: lane 1 (t = 1) holds k = 4..7, values 5..8.
+  EXPECT_EQ(word(bt.b, 1, 15, 1, 0), 0x08070605u);
+}
+
+// A GPU that agrees with the PTX ISA: every operand decodes to its documented layout.
+TEST(LayoutTrace, DocumentedHardwareDecodesToDocumentedLayouts) {
+  for (const MmaOp* op : documented_ops()) {
+    SCOPED_TRACE(op->name);
+    const MmaLayouts doc = documented_mma_layouts(*op);
+    const MmaTraceBatch bt = plan_mma_trace(*op, doc);
+    const std::vector<FragmentLayout> traced = decode_mma_trace(*op, doc, simulate_mma_trace(*op, doc, bt));
+    ASSERT_EQ(traced.size(), 3u);
+    const FragmentLayout* want[3] = {&doc.a, &doc.b, &doc.c};
+    for (int i = 0; i < 3; ++i) {
+      EXPECT_EQ(traced[i].source, "traced");
+      EXPECT_EQ(layout_difference(traced[i], *want[i]), "");
+      EXPECT_TRUE(check_coverage(traced[i]).ok) << check_coverage(traced[i]).problem;
+    }
+  }
+}
+
+// A GPU whose layout of one operand disagrees with the formula (two cells' elements exchanged):
+// that operand's trace, made through the other two (still right), reports what the GPU does.
+TEST(LayoutTrace, WrongFormulaShowsUpAsMismatch) {
+  for (const MmaOp* op : documented_ops())
+    for (Operand o : {Operand::A, Operand::B, Operand::C}) {
+      SCOPED_TRACE(op->name + " " + operand_name(o));
+      const MmaLayouts doc = documented_mma_layouts(*op);
+      MmaLayouts hw = doc;
+      std::vector<LayoutCell>& cells = layout_of(hw, o).cells;
+      LayoutCell &x = cells.front(), &y = cells[cells.size() / 2 + 1];
+      ASSERT_FALSE(x.row == y.row && x.col == y.col);
+      std::swap(x.row, y.row);
+      std::swap(x.col, y.col);
+
+      const MmaTraceBatch bt = plan_mma_trace(*op, doc);
+      const std::vector<FragmentLayout> traced = decode_mma_trace(*op, doc, simulate_mma_trace(*op, hw, bt));
+      const FragmentLayout& t = traced[static_cast<int>(o)];
+      FragmentLayout truth = layout_of(hw, o);
+      truth.source = "traced";
+      EXPECT_EQ(layout_difference(t, truth), "");
+      const std::string diff = layout_difference(t, layout_of(doc, o));
+      EXPECT_EQ(diff.rfind("lane 0 elem 0: traced ", 0), 0u) << diff;
+    }
+}
+
+TEST(LayoutTrace, UnwrittenOutputDecodesToImpossibleCells) {
+  for (const char* name : {"mma.m16n8k8.tf32", "mma.m16n8k32.s8"}) {
+    const MmaOp& op = op_named(name);
+    SCOPED_TRACE(op.name);
+    const MmaLayouts doc = documented_mma_layouts(op);
+    const MmaTraceBatch bt = plan_mma_trace(op, doc);
+    const std::vector<uint32_t> poison(static_cast<size_t>(bt.experiments) * 32 * bt.regs_c, 0xFFFFFFFFu);
+    for (const FragmentLayout& l : decode_mma_trace(op, doc, poison)) {
+      for (const LayoutCell& c : l.cells) ASSERT_TRUE(c.row == -1 && c.col == -1) << c.lane << " " << c.elem;
+      EXPECT_FALSE(check_coverage(l).ok);
+    }
+  }
+}
+
+// An A experiment whose lit row has one element moved to another row (the count of lit elements
+// and their columns still look right) and a B experiment whose column has a hole: only those two
+// slots become impossible.
+TEST(LayoutTrace, IncoherentExperimentMarksOnlyItsSlot) {
+  const MmaOp& op = op_named("mma.m16n8k16.f16");
+  const MmaLayouts doc = documented_mma_layouts(op);
+  const MmaTraceBatch bt = plan_mma_trace(op, doc);
+  std::vector<uint32_t> d = simulate_mma_trace(op, doc, bt);
+  const auto c = [&](int e, int lane, int elem) -> uint32_t& {
+    return d[(static_cast<size_t>(e) * 32 + lane) * bt.regs_c + elem];
+  };
+  // A trace of lane 5 elem 3 ((g 1, t 1) -> row 9, k 3) lights row 9 with 4.0. D's (9,3) is lane 5's
+  // c3; (0,3) is lane 1's c1.
+  const int ea = 1 + 5 * op.elems_a + 3;
+  ASSERT_EQ(c(ea, 5, 3), 0x40800000u);
+  ASSERT_EQ(c(ea, 1, 1), 0u);
+  std::swap(c(ea, 5, 3), c(ea, 1, 1));
+  // B trace of lane 2 elem 1 ((g 0, t 2) -> k 5, column 0) lights column 0 with 6.0; (0,0) is lane 0's c0.
+  const int eb = 1 + 32 * op.elems_a + 2 * op.elems_b + 1;
+  ASSERT_EQ(c(eb, 0, 0), 0x40C00000u);
+  c(eb, 0, 0) = 0;
+  const std::vector<FragmentLayout> traced = decode_mma_trace(op, doc, d);
+  for (const LayoutCell& x : traced[0].cells) {
+    if (x.lane == 5 && x.elem == 3) EXPECT_EQ(x, (LayoutCell{5, 3, -1, -1}));
+    else ASSERT_EQ(x, doc.a.cells[x.lane * op.elems_a + x.elem]);
+  }
+  for (const LayoutCell& x : traced[1].cells) {
+    if (x.lane == 2 && x.elem == 1) EXPECT_EQ(x, (LayoutCell{2, 1, -1, -1}));
+    else ASSERT_EQ(x, doc.b.cells[x.lane * op.elems_b + x.elem]);
+  }
+  EXPECT_EQ(layout_difference(traced[2], doc.c), "");
+  d.pop_back();
+  EXPECT_THROW(decode_mma_trace(op, doc, d), std::invalid_argument);
+}
+
+TEST(LayoutTrace, LayoutsNamingNoSlotAreRejected) {
+  const MmaOp& op = op_named("mma.m16n8k8.f16");
+  MmaLayouts bad = documented_mma_layouts(op);
+  bad.b.cells[3].lane = 32;
+  EXPECT_THROW(plan_mma_trace(op, bad), std::invalid_argument);
+  bad = documented_mma_layouts(op);
+  bad.c.cells[0].row = 16;
+  EXPECT_THROW(plan_mma_trace(op, bad), std::invalid_argument);
+}
+
+TEST(LayoutTrace, LayoutDifferenceNamesTheFirstCell) {
+  const MmaOp& op = op_named("mma.m16n8k8.tf32");
+  const FragmentLayout doc = documented_layout(op, Operand::A);
+  FragmentLayout t = doc;
+  t.source = "traced";
+  EXPECT_EQ(layout_difference(t, doc), "");
+  t.cells[6].col = 7;  // lane 1 elem 2 is (0,5)
+  EXPECT_EQ(layout_difference(t, doc), "lane 1 elem 2: traced (0,7), documented (0,5)");
+  FragmentLayout u = doc;
+  u.cells.pop_back();
+  EXPECT_EQ(layout_difference(u, doc), "first documented has 127 cells, second documented 128");
+  u.rows = 8;
+  EXPECT_EQ(layout_difference(u, doc), "extent: first documented 8x8, second documented 16x8");
+}
+
+}  // namespace
+}  // namespace gs

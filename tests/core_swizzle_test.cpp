@@ -1,0 +1,222 @@
+// Launch-order models against orders worked out by hand from DESIGN.md's `swizzle` formulas, CUTLASS's
+// GemmIdentityThreadblockSwizzle and Triton's matmul tutorial.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/swizzle.h"
+
+namespace gs {
+namespace {
+
+SwizzleScheme scheme(const char* s) {
+  SwizzleScheme sc;
+  std::string err;
+  if (!parse_swizzle_scheme(s, &sc, &err)) throw std::runtime_error(err);
+  return sc;
+}
+
+using Tiles = std::vector<std::pair<int, int>>;  // (tile_m, tile_n) in launch order
+
+Tiles tiles_of(const std::vector<LaunchedTile>& order) {
+  Tiles t;
+  for (const LaunchedTile& l : order) t.emplace_back(l.tile_m, l.tile_n);
+  return t;
+}
+
+std::vector<int> launches_of(const std::vector<LaunchedTile>& order) {
+  std::vector<int> v;
+  for (const LaunchedTile& l : order) v.push_back(l.launch);
+  return v;
+}
+
+TEST(Swizzle, EverySchemeVisitsEveryTileOnce) {
+  const std::pair<int, int> shapes[] = {{1, 1}, {4, 4}, {5, 3}, {3, 7}, {9, 9}, {16, 10}, {1, 13}, {13, 1}};
+  const char* schemes[] = {"none", "cutlass:0", "cutlass:1", "cutlass:2", "cutlass:3",
+                           "triton:1", "triton:2", "triton:3", "triton:5", "triton:100"};
+  for (auto [m, n] : shapes) {
+    for (const char* s : schemes) {
+      SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n) + " " + s);
+      const std::vector<LaunchedTile> order = launch_order(m, n, scheme(s));
+      ASSERT_EQ(static_cast<int>(order.size()), m * n);
+      std::set<std::pair<int, int>> seen;
+      int last_launch = -1;
+      for (const LaunchedTile& t : order) {
+        EXPECT_GE(t.tile_m, 0);
+        EXPECT_LT(t.tile_m, m);
+        EXPECT_GE(t.tile_n, 0);
+        EXPECT_LT(t.tile_n, n);
+        EXPECT_TRUE(seen.insert({t.tile_m, t.tile_n}).second) << "tile " << t.tile_m << "," << t.tile_n << " twice";
+        EXPECT_GT(t.launch, last_launch);  // launch order, each launch once
+        last_launch = t.launch;
+      }
+    }
+  }
+}
+
+TEST(Swizzle, NoneIsRowMajor) {
+  const std::vector<LaunchedTile> order = launch_order(2, 3, scheme("none"));
+  EXPECT_EQ(tiles_of(order), (Tiles{{0, 0}, {0, 1}, {0, 2}, {1, 0}, {1, 1}, {1, 2}}));
+  EXPECT_EQ(launches_of(order), (std::vector<int>{0, 1, 2, 3, 4, 5}));
+}
+
+TEST(Swizzle, CutlassZeroIsNoneTransposed) {
+  // L = 0: grid (M, N), tile_m = bx, tile_n = by: blockIdx.x walks down a column of C (CUTLASS puts M on
+  // x), so launch order is column-major, where none (N on x) is row-major. The two agree only through
+  // a transpose: cutlass:0 on MxN visits (i, j) in the order none on NxM visits (j, i).
+  const std::vector<LaunchedTile> c0 = launch_order(2, 3, scheme("cutlass:0"));
+  EXPECT_EQ(tiles_of(c0), (Tiles{{0, 0}, {1, 0}, {0, 1}, {1, 1}, {0, 2}, {1, 2}}));
+  EXPECT_EQ(launches_of(c0), (std::vector<int>{0, 1, 2, 3, 4, 5}));
+  for (auto [m, n] : {std::pair{5, 3}, std::pair{4, 4}, std::pair{1, 7}}) {
+    Tiles transposed;
+    for (auto [i, j] : tiles_of(launch_order(n, m, scheme("none")))) transposed.emplace_back(j, i);
+    EXPECT_EQ(tiles_of(launch_order(m, n, scheme("cutlass:0"))), transposed) << m << "x" << n;
+    // One Triton group covering every row is the same column-major walk.
+    EXPECT_EQ(tiles_of(launch_order(m, n, scheme("triton:8"))), transposed) << m << "x" << n;
+  }
+  // With one row or one column of tiles there is nothing to reorder.
+  EXPECT_EQ(tiles_of(launch_order(1, 6, scheme("cutlass:0"))), tiles_of(launch_order(1, 6, scheme("none"))));
+}
+
+TEST(Swizzle, Cutlass1On4x4ByHand) {
+  // grid (8, 2). by = 0 covers columns 0-1: bx = 0..7 -> (bx >> 1, bx & 1); by = 1 columns 2-3.
+  const std::vector<LaunchedTile> order = launch_order(4, 4, scheme("cutlass:1"));
+  EXPECT_EQ(tiles_of(order), (Tiles{{0, 0}, {0, 1}, {1, 0}, {1, 1}, {2, 0}, {2, 1}, {3, 0}, {3, 1},
+                                    {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 2}, {2, 3}, {3, 2}, {3, 3}}));
+  EXPECT_EQ(launches_of(order), (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}));
+}
+
+TEST(Swizzle, CutlassOverhangingBlocksMapToNoTile) {
+  // 3x5 tiles, L = 1: grid (6, 3) = 18 blocks for 15 tiles. Band by = 2 holds column 4 and a phantom
+  // column 5: blocks 13, 15 and 17 launch, find tile_n = 5 >= N and do nothing.
+  const std::vector<LaunchedTile> order = launch_order(3, 5, scheme("cutlass:1"));
+  ASSERT_EQ(order.size(), 15u);
+  EXPECT_EQ(launches_of(order), (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16}));
+  EXPECT_EQ(tiles_of(std::vector<LaunchedTile>(order.end() - 3, order.end())), (Tiles{{0, 4}, {1, 4}, {2, 4}}));
+  // L = 2 on 2x3: grid (8, 1); bx & 3 = 3 is column 3, past N = 3, in every row.
+  EXPECT_EQ(launches_of(launch_order(2, 3, scheme("cutlass:2"))), (std::vector<int>{0, 1, 2, 4, 5, 6}));
+}
+
+TEST(Swizzle, Triton2On4x4ByHand) {
+  // Groups of G = 2 rows x 4 columns = 8 programs, column-major inside a group.
+  const std::vector<LaunchedTile> order = launch_order(4, 4, scheme("triton:2"));
+  EXPECT_EQ(tiles_of(order), (Tiles{{0, 0}, {1, 0}, {0, 1}, {1, 1}, {0, 2}, {1, 2}, {0, 3}, {1, 3},
+                                    {2, 0}, {3, 0}, {2, 1}, {3, 1}, {2, 2}, {3, 2}, {2, 3}, {3, 3}}));
+  EXPECT_EQ(launches_of(order), (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}));
+}
+
+TEST(Swizzle, TritonShortLastGroupFollowsTheCurrentTutorial) {
+  // 5x1 tiles, G = 3: group 1 holds rows 3-4 (group_size_m = 2). The tutorial's current form takes the
+  // row from the index inside the group, (pid % 3) % 2 -> rows 3, 4; its first versions used pid % 2,
+  // which gives 4, 3 here.
+  EXPECT_EQ(tiles_of(launch_order(5, 1, scheme("triton:3"))), (Tiles{{0, 0}, {1, 0}, {2, 0}, {3, 0}, {4, 0}}));
+  // G = 1 is row-major, the same as none; G >= M is one group: column-major over all of C.
+  EXPECT_EQ(tiles_of(launch_order(3, 4, scheme("triton:1"))), tiles_of(launch_order(3, 4, scheme("none"))));
+  EXPECT_EQ(tiles_of(launch_order(2, 2, scheme("triton:100"))), (Tiles{{0, 0}, {1, 0}, {0, 1}, {1, 1}}));
+}
+
+TEST(Swizzle, FootprintOfTheTutorialExample) {
+  // Triton's tutorial: 9x9 tiles, the first 9 programs. Row-major reads 1 A row-panel and 9 B
+  // column-panels (90 blocks at 9 blocks per panel); grouped with G = 3 reads 3 + 3 (54 blocks).
+  const auto none = launch_order(9, 9, scheme("none"));
+  const auto grouped = launch_order(9, 9, scheme("triton:3"));
+  const Footprint fn = window_footprint(none, 0, 9), fg = window_footprint(grouped, 0, 9);
+  EXPECT_EQ(fn.a_panels, 1);
+  EXPECT_EQ(fn.b_panels, 9);
+  EXPECT_EQ(fg.a_panels, 3);
+  EXPECT_EQ(fg.b_panels, 3);
+  EXPECT_EQ(9 * fn.total(), 90);
+  EXPECT_EQ(9 * fg.total(), 54);
+  // cutlass:2: the first 9 blocks are rows 0-1 x columns 0-3, then row 2 column 0.
+  const Footprint fc = window_footprint(launch_order(9, 9, scheme("cutlass:2")), 0, 9);
+  EXPECT_EQ(fc.a_panels, 3);
+  EXPECT_EQ(fc.b_panels, 4);
+}
+
+TEST(Swizzle, FootprintWindowIsClamped) {
+  const auto order = launch_order(9, 9, scheme("none"));
+  const Footprint tail = window_footprint(order, 80, 9);  // only the last tile is left
+  EXPECT_EQ(tail.a_panels, 1);
+  EXPECT_EQ(tail.b_panels, 1);
+  EXPECT_EQ(window_footprint(order, 0, 0).total(), 0);
+  EXPECT_EQ(window_footprint(order, 200, 5).total(), 0);
+  const Footprint all = window_footprint(order, -3, 1000);
+  EXPECT_EQ(all.a_panels, 9);
+  EXPECT_EQ(all.b_panels, 9);
+}
+
+TEST(Swizzle, Csv) {
+  EXPECT_EQ(swizzle_csv(launch_order(2, 2, scheme("none"))), "launch,tile_m,tile_n\n0,0,0\n1,0,1\n2,1,0\n3,1,1\n");
+  EXPECT_EQ(swizzle_csv(launch_order(1, 3, scheme("cutlass:1"))), "launch,tile_m,tile_n\n0,0,0\n1,0,1\n2,0,2\n");
+  EXPECT_EQ(swizzle_csv({}), "launch,tile_m,tile_n\n");
+}
+
+TEST(SwizzleParse, Schemes) {
+  SwizzleScheme s;
+  std::string err;
+  ASSERT_TRUE(parse_swizzle_scheme("none", &s, &err));
+  EXPECT_EQ(s.kind, SwizzleScheme::Kind::None);
+  ASSERT_TRUE(parse_swizzle_scheme("cutlass:3", &s, &err));
+  EXPECT_EQ(s.kind, SwizzleScheme::Kind::Cutlass);
+  EXPECT_EQ(s.param, 3);
+  ASSERT_TRUE(parse_swizzle_scheme("cutlass:0", &s, &err));
+  ASSERT_TRUE(parse_swizzle_scheme("cutlass:8", &s, &err));
+  ASSERT_TRUE(parse_swizzle_scheme("triton:8", &s, &err));
+  EXPECT_EQ(s.kind, SwizzleScheme::Kind::Triton);
+  EXPECT_EQ(s.param, 8);
+  for (const char* name : {"none", "cutlass:0", "cutlass:2", "triton:1", "triton:16"}) {
+    ASSERT_TRUE(parse_swizzle_scheme(name, &s, &err)) << name;
+    EXPECT_EQ(swizzle_scheme_name(s), name);
+  }
+}
+
+TEST(SwizzleParse, SchemeErrors) {
+  SwizzleScheme s;
+  std::string err;
+  for (const char* bad : {"cutlass:9", "cutlass:", "cutlass:-1", "cutlass:x", "cutlass:1.5"}) {
+    EXPECT_FALSE(parse_swizzle_scheme(bad, &s, &err)) << bad;
+    EXPECT_EQ(err, "scheme '" + std::string(bad) + "': cutlass:L needs L (log2 of the swizzle tile) from 0 to 8");
+  }
+  for (const char* bad : {"triton:0", "triton:", "triton:-2", "triton:99999999999"}) {
+    EXPECT_FALSE(parse_swizzle_scheme(bad, &s, &err)) << bad;
+    EXPECT_EQ(err, "scheme '" + std::string(bad) + "': triton:G needs G (GROUP_SIZE_M) from 1 to 65535");
+  }
+  for (const char* bad : {"", "None", "cutlass", "CUTLASS:1", "triton", "hilbert:2", "none:1"}) {
+    EXPECT_FALSE(parse_swizzle_scheme(bad, &s, &err)) << bad;
+    EXPECT_EQ(err, "unknown swizzle scheme '" + std::string(bad) + "' (expected none, cutlass:L or triton:G)");
+  }
+}
+
+TEST(SwizzleParse, Tiles) {
+  int m = 0, n = 0;
+  std::string err;
+  ASSERT_TRUE(parse_tiles("4x16", &m, &n, &err)) << err;
+  EXPECT_EQ(m, 4);
+  EXPECT_EQ(n, 16);
+  ASSERT_TRUE(parse_tiles("1024x1024", &m, &n, &err)) << err;
+  for (const char* bad : {"4", "4x", "x4", "4x4x4", "-1x4", "4X4", "a x b", "4 x4", ""}) {
+    EXPECT_FALSE(parse_tiles(bad, &m, &n, &err)) << bad;
+    EXPECT_EQ(err, "tiles '" + std::string(bad) + "' must be MxN, two whole numbers, e.g. 8x16");
+  }
+  EXPECT_FALSE(parse_tiles("0x4", &m, &n, &err));
+  EXPECT_EQ(err, "tiles '0x4': M and N must be from 1 to 65535");
+  EXPECT_FALSE(parse_tiles("70000x1", &m, &n, &err));
+  EXPECT_EQ(err, "tiles '70000x1': M and N must be from 1 to 65535");
+  EXPECT_FALSE(parse_tiles("2048x1024", &m, &n, &err));
+  EXPECT_EQ(err, "tiles '2048x1024': 2097152 tiles is more than 1048576");
+  EXPECT_EQ(m, 1024);  // untouched by the failures
+}
+
+TEST(SwizzleParse, LaunchOrderRejectsWhatParseRejects) {
+  EXPECT_THROW(launch_order(0, 4, scheme("none")), std::invalid_argument);
+  EXPECT_THROW(launch_order(2048, 1024, scheme("none")), std::invalid_argument);
+  EXPECT_THROW(launch_order(4, 4, SwizzleScheme{SwizzleScheme::Kind::Cutlass, 9}), std::invalid_argument);
+  EXPECT_THROW(launch_order(4, 4, SwizzleScheme{SwizzleScheme::Kind::Triton, 0}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace gs
