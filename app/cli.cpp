@@ -1,0 +1,405 @@
+#include "app/cli.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <unistd.h>
+
+#include "app/gpu_worker.h"
+#include "app/render.h"
+#include "app/window.h"
+#include "core/capture.h"
+#include "core/files.h"
+#include "core/layout.h"
+#include "kernels/gemm.h"
+#include "viz/canvas_imgui.h"
+
+#include <imgui.h>
+
+namespace fs = std::filesystem;
+
+namespace gs {
+
+int fail(const std::string& sub, const std::string& message, int code) {
+  std::cerr << "gemmscope" << (sub.empty() ? "" : " " + sub) << ": " << message << std::endl;
+  return code;
+}
+
+namespace {
+
+// ---- Where captures come from -----------------------------------------------------------------
+
+fs::path exe_dir() {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::path(".") : exe.parent_path();
+}
+
+// The bundled capture: copied beside the binary at build time; the source tree's assets/ as a
+// fallback for a binary run from elsewhere. Sorted by name, so the choice is stable.
+std::string bundled_capture_path() {
+  for (const fs::path& dir : {exe_dir() / "captures", fs::path(GEMMSCOPE_SOURCE_DIR) / "assets" / "captures"}) {
+    std::error_code ec;
+    std::vector<fs::path> found;
+    for (const auto& e : fs::directory_iterator(dir, ec))
+      if (e.path().extension() == ".json") found.push_back(e.path());
+    std::sort(found.begin(), found.end());
+    if (!found.empty()) return found.front().string();
+  }
+  return {};
+}
+
+std::string recorded_on(const Capture& c) {
+  return c.device.name + " (sm_" + std::to_string(c.device.cc_major) + std::to_string(c.device.cc_minor) +
+         ", driver " + c.device.driver + ") on " + c.recorded_at.substr(0, 10);
+}
+
+// Loads --replay FILE, or the bundled capture. False with a one-line message in `error`.
+bool load_capture(const std::string& replay, Capture* out, std::string* banner, std::string* error) {
+  const std::string path = replay.empty() ? bundled_capture_path() : replay;
+  if (path.empty()) {
+    *error = "no bundled capture found (looked in captures/ beside the binary and assets/captures/)";
+    return false;
+  }
+  try {
+    *out = read_capture(path);
+  } catch (const CaptureError& e) {
+    *error = e.what();
+    return false;
+  }
+  const std::string name = fs::path(path).filename().string();
+  *banner = (replay.empty() ? "Bundled capture " : "Replaying ") + name + ": recorded on " + recorded_on(*out);
+  return true;
+}
+
+bool shapes_from_list(const std::string& list, std::vector<GemmShape>* out, std::string* error) {
+  std::stringstream ss(list);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    GemmShape s;
+    if (item.find('x') == std::string::npos) item = item + "x" + item + "x" + item;  // "4096" means square
+    if (!parse_shape(item, &s)) {
+      *error = "--sizes: '" + item + "' is not N or MxNxK with positive sizes";
+      return false;
+    }
+    out->push_back(s);
+  }
+  if (out->empty()) *error = "--sizes: no size given";
+  return !out->empty();
+}
+
+std::unique_ptr<GpuSession> open_gpu(int device, std::string* error) {
+  std::string why;
+  const int n = cuda_device_count(&why);
+  if (n == 0) {
+    *error = "no CUDA device: " + why;
+    return nullptr;
+  }
+  if (device >= n) {
+    *error = "--device " + std::to_string(device) + ": this machine has " + std::to_string(n) + " CUDA device" +
+             (n == 1 ? "" : "s");
+    return nullptr;
+  }
+  return GpuSession::open(device, error);
+}
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+std::string ends_with_ext(const std::string& path) {
+  return fs::path(path).extension().string();
+}
+
+}  // namespace
+
+// ---- gemmscope (the window) ------------------------------------------------------------------
+
+int cmd_window(const WindowArgs& a) {
+  Capture replayed;
+  std::string banner, error;
+  std::unique_ptr<GpuWorker> worker;
+  if (!a.replay.empty()) {
+    if (!load_capture(a.replay, &replayed, &banner, &error)) return fail("", error, kExitRuntime);
+  } else {
+    std::string why;
+    const int n = cuda_device_count(&why);
+    if (n > 0) {
+      if (a.device >= n) return fail("", "--device " + std::to_string(a.device) + ": only " + std::to_string(n) +
+                                             " CUDA device(s)", kExitUsage);
+      worker = std::make_unique<GpuWorker>(a.device, GemmShape{4096, 4096, 4096});
+    } else {
+      if (!load_capture("", &replayed, &banner, &error)) return fail("", error, kExitRuntime);
+      banner = "No CUDA device (" + why + "). " + banner;
+    }
+  }
+
+  Gui gui;
+  if (!gui_open(&gui, "gemmscope", 1600, 900, true, 1.0f, true, &error)) return fail("", error, kExitRuntime);
+  MainWindow window(gui);
+  ViewState st;
+  run_window_loop(gui, [&] {
+    Frame f;
+    std::shared_ptr<const LiveSnapshot> live;
+    if (worker) {
+      live = worker->latest();  // one lock per frame; the snapshot stays valid while we draw
+      f.live = true;
+      f.live_state = live.get();
+      f.capture = live->capture.get();
+      f.banner = f.capture ? "Live on " + f.capture->device.name + " (driver " + f.capture->device.driver + ")"
+                           : "Opening the GPU...";
+      const KernelInfo* k = find_kernel(selected_kernel(st));
+      if (k) worker->set_live_kernel(k->name, k->precisions.front());
+    } else {
+      f.capture = &replayed;
+      f.banner = banner;
+    }
+    window.Draw(f, st);
+  });
+  gui_close(&gui);
+  return 0;
+}
+
+// ---- record ----------------------------------------------------------------------------------
+
+int cmd_record(const RecordArgs& a) {
+  std::vector<const KernelInfo*> kernels;
+  std::string error;
+  if (!select_kernels(a.kernels, &kernels, &error)) return fail("record", "--kernels: " + error, kExitUsage);
+  GemmShape shape;
+  if (!parse_shape(a.size, &shape)) return fail("record", "--size: '" + a.size + "' is not MxNxK", kExitUsage);
+  std::unique_ptr<GpuSession> gpu = open_gpu(a.device, &error);
+  if (!gpu) return fail("record", error, kExitRuntime);
+  const Capture c = record_capture(*gpu, kernels, shape, [](const std::string& line) {
+    std::cerr << line << std::endl;
+  });
+  try {
+    write_capture(c, a.out);
+  } catch (const std::exception& e) {
+    return fail("record", e.what(), kExitRuntime);
+  }
+  std::cerr << "wrote " << a.out << ": " << c.runs.size() << " runs, " << c.layouts.size() << " layouts, "
+            << c.blocks.size() << " block records" << std::endl;
+  // The capture is kept either way (nothing lost), but a kernel that disagrees with cuBLAS fails the command.
+  for (const RunRecord& r : c.runs) {
+    Precision p{};
+    const bool known = parse_precision(r.dtype, &p);
+    if (!known || !(r.rel_err < error_bound(p)))
+      return fail("record", r.kernel + " " + r.dtype + " did not match cuBLAS (rel_err " + fmt("%.3g", r.rel_err) + ")",
+                  kExitRuntime);
+  }
+  return 0;
+}
+
+// ---- bench -----------------------------------------------------------------------------------
+
+int cmd_bench(const BenchArgs& a) {
+  std::vector<const KernelInfo*> kernels;
+  std::vector<GemmShape> shapes;
+  std::string error;
+  if (!select_kernels(a.kernels, &kernels, &error)) return fail("bench", "--kernels: " + error, kExitUsage);
+  if (!shapes_from_list(a.sizes, &shapes, &error)) return fail("bench", error, kExitUsage);
+  std::unique_ptr<GpuSession> gpu = open_gpu(a.device, &error);
+  if (!gpu) return fail("bench", error, kExitRuntime);
+  const DeviceInfo dev = gpu->device();
+  std::printf("%s, sm_%d%d, %d SMs, %d MHz max SM clock, driver %s, CUDA %s\n", dev.name.c_str(), dev.cc_major,
+              dev.cc_minor, dev.sm_count, dev.sm_clock_mhz, dev.driver.c_str(), dev.cuda_runtime.c_str());
+  std::printf("%-26s %-8s %-16s %9s %9s %7s %9s\n", "kernel", "dtype", "size", "TFLOP/s", "cuBLAS", "ratio",
+              "rel_err");
+  nlohmann::ordered_json results = nlohmann::ordered_json::array();
+  bool all_ok = true;
+  RunOptions opt;
+  opt.repeats = a.repeats;
+  for (const GemmShape& s : shapes) {
+    for (const KernelInfo* k : kernels) {
+      for (Precision p : k->precisions) {
+        const RunResult r = gpu->run(*k, p, s, opt);
+        const std::string size = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+        if (r.skipped) {
+          std::printf("%-26s %-8s %-16s skipped: %s\n", k->name.c_str(), precision_name(p), size.c_str(),
+                      r.error.c_str());
+          continue;
+        }
+        const double ratio = r.cublas_tflops > 0 ? r.tflops / r.cublas_tflops : 0;
+        std::printf("%-26s %-8s %-16s %9.2f %9.2f %6.1f%% %9.2e%s\n", k->name.c_str(), precision_name(p),
+                    size.c_str(), r.tflops, r.cublas_tflops, 100 * ratio, r.rel_err,
+                    r.ok ? "" : ("  FAILED: " + r.error).c_str());
+        std::fflush(stdout);
+        all_ok = all_ok && r.ok;
+        results.push_back({{"kernel", k->name}, {"dtype", precision_name(p)}, {"m", s.m}, {"n", s.n}, {"k", s.k},
+                           {"tflops", r.tflops}, {"cublas_tflops", r.cublas_tflops}, {"ratio", ratio},
+                           {"rel_err", r.rel_err}, {"ok", r.ok}});
+      }
+    }
+  }
+  if (!a.json.empty()) {
+    nlohmann::ordered_json doc;
+    char when[32];
+    const std::time_t now = std::time(nullptr);
+    std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+    doc["device"] = {{"name", dev.name},
+                     {"compute_capability", std::to_string(dev.cc_major) + "." + std::to_string(dev.cc_minor)},
+                     {"sm_count", dev.sm_count},
+                     {"sm_clock_mhz", dev.sm_clock_mhz},
+                     {"mem_clock_mhz", dev.mem_clock_mhz},
+                     {"driver", dev.driver},
+                     {"cuda_runtime", dev.cuda_runtime},
+                     {"date", when}};
+    doc["results"] = results;
+    try {
+      write_file_atomic(a.json, doc.dump(1) + "\n");
+    } catch (const std::exception& e) {
+      return fail("bench", e.what(), kExitRuntime);
+    }
+  }
+  if (!all_ok) return fail("bench", "some kernels did not match cuBLAS (see FAILED above)", kExitRuntime);
+  return 0;
+}
+
+// ---- layout ----------------------------------------------------------------------------------
+
+namespace {
+
+// Draws one operand's layout (documented or traced) as a picture: SVG directly, PNG through the
+// same view on an offscreen ImGui frame.
+LayoutViewInput single_operand(const MmaOp& op, Operand o, const FragmentLayout& l, const std::string& traced_from) {
+  LayoutViewInput in;
+  in.op = &op;
+  (l.source == "traced" ? in.traced : in.documented)[int(o)] = &l;
+  in.traced_from = traced_from;
+  return in;
+}
+
+}  // namespace
+
+int cmd_layout(const LayoutArgs& a) {
+  const MmaOp* op = find_mma_op(a.op);
+  if (!op) return fail("layout", "--op: unknown operation '" + a.op + "' (known: " + mma_op_names() + ")", kExitUsage);
+  const Operand operand = *parse_operand(a.operand);
+  if (a.format != "csv" && a.out.empty())
+    return fail("layout", "--format " + a.format + " needs -o FILE", kExitUsage);
+
+  FragmentLayout layout;
+  std::string traced_from;
+  if (a.source == "documented") {
+    if (!op->documented)
+      return fail("layout", a.op + ": PTX leaves the wmma fragment layout unspecified; use --source traced",
+                  kExitUsage);
+    layout = documented_layout(*op, operand);
+  } else {
+    Capture c;
+    std::string banner, error;
+    if (!a.replay.empty()) {
+      if (!load_capture(a.replay, &c, &banner, &error)) return fail("layout", error, kExitRuntime);
+    } else {
+      std::unique_ptr<GpuSession> gpu = open_gpu(a.device, &error);
+      if (!gpu) return fail("layout", error + "; give --replay FILE to read a traced layout from a capture",
+                            kExitRuntime);
+      c.device = gpu->device();
+      c.layouts = gpu->trace_layouts();
+    }
+    const FragmentLayout* l = find_layout(c, a.op, a.operand, "traced");
+    if (!l) return fail("layout", "no traced " + a.op + " " + a.operand + " layout in " +
+                                      (a.replay.empty() ? "this GPU's trace" : a.replay), kExitRuntime);
+    layout = *l;
+    traced_from = c.device.name;
+  }
+
+  std::string bytes;
+  if (a.format == "csv") {
+    bytes = layout_csv(layout);
+  } else {
+    const Theme& theme = *Theme::ByName(a.theme);
+    const LayoutViewInput in = single_operand(*op, operand, layout, traced_from);
+    const int w = 1200, h = 900;
+    if (a.format == "svg") {
+      SvgCanvas svg(float(w), float(h), theme.bg);
+      draw_layout_view(svg, Rect{{0, 0}, {float(w), float(h)}}, theme, in, LayoutViewState{}, {-1e9f, -1e9f}, nullptr);
+      bytes = svg.finish();
+    } else {
+      Gui gui;
+      std::string error;
+      if (!gui_open(&gui, "gemmscope", 64, 64, false, 1.0f, a.theme == "dark", &error))
+        return fail("layout", error, kExitRuntime);
+      const bool ok = render_png(gui, w, h, 2, [&] {
+        ImGuiCanvas canvas(ImGui::GetBackgroundDrawList(), gui.sans, gui.mono, gui.bold);
+        draw_layout_view(canvas, Rect{{0, 0}, {float(w), float(h)}}, theme, in, LayoutViewState{}, {-1e9f, -1e9f},
+                         nullptr);
+      }, a.out, &error);
+      gui_close(&gui);
+      if (!ok) return fail("layout", error, kExitRuntime);
+      return 0;
+    }
+  }
+  if (a.out.empty()) {
+    std::cout << bytes;
+    return std::cout.good() ? 0 : kExitRuntime;
+  }
+  try {
+    write_file_atomic(a.out, bytes);
+  } catch (const std::exception& e) {
+    return fail("layout", e.what(), kExitRuntime);
+  }
+  return 0;
+}
+
+// ---- shot ------------------------------------------------------------------------------------
+
+int cmd_shot(const ShotArgs& a) {
+  if (!view_exists(a.view)) {
+    bool known = false;
+    for (const ViewName& v : view_names()) known = known || a.view == v.name;
+    return fail("shot", "--view: " + (known ? "the '" + a.view + "' view does not exist yet"
+                                            : "unknown view '" + a.view + "'") +
+                            " (available: " + existing_view_names() + ")", kExitUsage);
+  }
+  const std::string ext = ends_with_ext(a.out);
+  if (ext != ".png" && ext != ".svg")
+    return fail("shot", "-o: '" + a.out + "' must end in .png or .svg", kExitUsage);
+  if (!a.kernel.empty() && !find_kernel(a.kernel)) {
+    std::string known;
+    for (const KernelInfo& k : kernel_registry()) known += (known.empty() ? "" : ", ") + k.name;
+    return fail("shot", "--kernel: unknown kernel '" + a.kernel + "' (known: " + known + ")", kExitUsage);
+  }
+  if (!find_mma_op(a.op)) return fail("shot", "--op: unknown operation '" + a.op + "' (known: " + mma_op_names() + ")",
+                                      kExitUsage);
+
+  Capture c;
+  std::string banner, error;
+  if (!load_capture(a.replay, &c, &banner, &error)) return fail("shot", error, kExitRuntime);
+  Frame f;
+  f.capture = &c;
+  f.banner = banner;
+  ViewState st;
+  st.kernel = a.kernel;
+  st.dark = a.theme == "dark";
+  st.layout_op = a.op;
+  const int w = int(std::lround(1600 * a.scale)), h = int(std::lround(900 * a.scale));
+
+  if (ext == ".svg") {
+    try {
+      write_file_atomic(a.out, view_svg(a.view, f, st, w, h));
+    } catch (const std::exception& e) {
+      return fail("shot", e.what(), kExitRuntime);
+    }
+    return 0;
+  }
+  Gui gui;
+  if (!gui_open(&gui, "gemmscope", 64, 64, false, a.scale, st.dark, &error)) return fail("shot", error, kExitRuntime);
+  MainWindow window(gui);
+  // Several frames: tables and child windows size themselves from the previous frame.
+  const bool ok = render_png(gui, w, h, 4, [&] { window.DrawView(a.view, f, st); }, a.out, &error);
+  gui_close(&gui);
+  if (!ok) return fail("shot", error, kExitRuntime);
+  return 0;
+}
+
+}  // namespace gs

@@ -1,0 +1,144 @@
+#include "app/gpu_worker.h"
+
+#include <chrono>
+#include <functional>
+
+namespace gs {
+
+GpuWorker::GpuWorker(int device, GemmShape shape) : shape_(shape) {
+  snapshot_ = std::make_shared<LiveSnapshot>();
+  thread_ = std::thread([this, device] { loop(device); });
+}
+
+GpuWorker::~GpuWorker() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  thread_.join();
+}
+
+std::shared_ptr<const LiveSnapshot> GpuWorker::latest() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return snapshot_;
+}
+
+void GpuWorker::set_live_kernel(const std::string& kernel, Precision p) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (kernel == live_kernel_ && p == live_precision_) return;
+    live_kernel_ = kernel;
+    live_precision_ = p;
+  }
+  wake_.notify_all();
+}
+
+void GpuWorker::rerun_ladder(GemmShape shape) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    shape_ = shape;
+    ladder_pending_ = true;
+  }
+  wake_.notify_all();
+}
+
+void GpuWorker::publish(const std::function<void(LiveSnapshot&)>& edit) {
+  // Copy-on-write: readers keep whatever snapshot they hold; the next frame sees the new one.
+  std::lock_guard<std::mutex> lock(mu_);
+  auto next = std::make_shared<LiveSnapshot>(*snapshot_);
+  edit(*next);
+  snapshot_ = std::move(next);
+}
+
+void GpuWorker::loop(int device) {
+  publish([](LiveSnapshot& s) { s.status = "opening the GPU"; });
+  std::string error;
+  std::unique_ptr<GpuSession> gpu = GpuSession::open(device, &error);
+  if (!gpu) {
+    publish([&](LiveSnapshot& s) { s.status.clear(); s.error = error; });
+    return;
+  }
+  auto capture = std::make_shared<Capture>();
+  capture->device = gpu->device();
+  capture->tool = std::string("gemmscope ") + GEMMSCOPE_VERSION + " (live)";
+  publish([&](LiveSnapshot& s) {
+    s.capture = capture;
+    s.status = "tracing fragment layouts";
+  });
+  capture = std::make_shared<Capture>(*capture);
+  capture->layouts = gpu->trace_layouts();
+  publish([&](LiveSnapshot& s) { s.capture = capture; });
+
+  const auto t0 = std::chrono::steady_clock::now();
+  std::string series_key;
+  for (;;) {
+    std::string kernel;
+    Precision precision;
+    GemmShape shape;
+    bool ladder;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      // Idle until there is something to measure; the live plot runs back to back.
+      wake_.wait(lock, [&] { return stop_ || ladder_pending_ || !live_kernel_.empty(); });
+      if (stop_) return;
+      kernel = live_kernel_;
+      precision = live_precision_;
+      shape = shape_;
+      ladder = ladder_pending_;
+      ladder_pending_ = false;
+    }
+    if (ladder) {
+      auto next = std::make_shared<Capture>(*capture);
+      next->runs.clear();
+      size_t step = 0, steps = 0;
+      for (const KernelInfo& k : kernel_registry()) steps += k.precisions.size();
+      for (const KernelInfo& k : kernel_registry()) {
+        for (Precision p : k.precisions) {
+          ++step;
+          publish([&](LiveSnapshot& s) {
+            s.status = "measuring the ladder: " + k.name + " " + precision_name(p) + " (" + std::to_string(step) +
+                       "/" + std::to_string(steps) + ")";
+          });
+          RunResult r = gpu->run(k, p, shape, RunOptions{});
+          if (r.skipped) continue;
+          if (!r.ok) publish([&](LiveSnapshot& s) { s.error = k.name + ": " + r.error; });
+          next->runs.push_back(r.record());
+          capture = next;
+          publish([&](LiveSnapshot& s) { s.capture = capture; });
+          next = std::make_shared<Capture>(*capture);
+        }
+        std::lock_guard<std::mutex> lock(mu_);
+        if (stop_) return;
+      }
+      publish([&](LiveSnapshot& s) { s.status.clear(); });
+      continue;
+    }
+    const KernelInfo* info = find_kernel(kernel);
+    if (!info) {
+      publish([&](LiveSnapshot& s) { s.error = "unknown kernel '" + kernel + "'"; live_kernel_.clear(); });
+      continue;
+    }
+    // The live plot uses a smaller problem than the ladder so that it updates several times a second.
+    const GemmShape live_shape{2048, 2048, 2048};
+    RunOptions opt;
+    opt.repeats = 10;
+    const RunResult r = gpu->run(*info, precision, live_shape, opt);
+    const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const std::string key = kernel + " " + precision_name(precision) + " 2048^3";
+    publish([&](LiveSnapshot& s) {
+      if (key != series_key) s.series.clear();
+      s.series_kernel = key;
+      if (r.ok) {
+        s.series.push_back({t, r.tflops, r.cublas_tflops});
+        if (s.series.size() > kSeriesCapacity) s.series.erase(s.series.begin());
+      } else {
+        s.error = kernel + ": " + r.error;
+        live_kernel_.clear();  // stop hammering a kernel that fails (publish holds mu_)
+      }
+    });
+    series_key = key;
+  }
+}
+
+}  // namespace gs

@@ -1,1 +1,94 @@
-int main(){}
+// gemmscope: see why each GEMM optimization works.
+// Parses the command line (DESIGN.md's contract) and hands over to one subcommand.
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "app/cli.h"
+#include "core/layout.h"
+
+int main(int argc, char** argv) {
+  using namespace gs;
+  CLI::App app{"gemmscope: launch GEMM kernels on the GPU and see why each optimization works.\n"
+               "With no subcommand, opens the window (live on a CUDA GPU, else the bundled capture)."};
+  app.set_version_flag("--version", std::string("gemmscope ") + GEMMSCOPE_VERSION);
+
+  WindowArgs win;
+  app.add_option("--replay", win.replay, "Open this capture instead of running on the GPU")->check(CLI::ExistingFile);
+  app.add_option("--device", win.device, "CUDA device index")->check(CLI::NonNegativeNumber);
+
+  RecordArgs rec;
+  CLI::App* record = app.add_subcommand("record", "Run the registered kernels on the GPU and write a capture");
+  record->add_option("-o,--output", rec.out, "Capture file to write (JSON)")->required();
+  record->add_option("--kernels", rec.kernels, "Comma-separated kernel names (default: all)");
+  record->add_option("--size", rec.size, "Problem size MxNxK")->capture_default_str();
+  record->add_option("--device", rec.device, "CUDA device index")->check(CLI::NonNegativeNumber);
+
+  BenchArgs bench;
+  CLI::App* benchc = app.add_subcommand("bench", "Time kernels against cuBLAS in one process");
+  benchc->add_option("--kernels", bench.kernels, "Comma-separated kernel names (default: all)");
+  benchc->add_option("--sizes", bench.sizes, "Comma-separated sizes: N (square) or MxNxK")->capture_default_str();
+  benchc->add_option("--json", bench.json, "Also write the results as JSON to this file");
+  benchc->add_option("--repeats", bench.repeats, "Timed launches per kernel (median; at least 10)")
+      ->check(CLI::Range(10, 10000))->capture_default_str();
+  benchc->add_option("--device", bench.device, "CUDA device index")->check(CLI::NonNegativeNumber);
+
+  LayoutArgs lay;
+  CLI::App* layout = app.add_subcommand("layout", "Print or draw a tensor-core fragment layout");
+  layout->add_option("--op", lay.op, "Operation: " + mma_op_names())->required();
+  layout->add_option("--operand", lay.operand, "A, B or C")->required()->check(CLI::IsMember({"A", "B", "C"}));
+  layout->add_option("--source", lay.source, "documented (PTX ISA) or traced (GPU or --replay)")
+      ->check(CLI::IsMember({"documented", "traced"}))->capture_default_str();
+  layout->add_option("--format", lay.format, "csv, svg or png")->check(CLI::IsMember({"csv", "svg", "png"}))
+      ->capture_default_str();
+  layout->add_option("-o,--output", lay.out, "File to write (default: standard output for csv)");
+  layout->add_option("--replay", lay.replay, "Read traced layouts from this capture")->check(CLI::ExistingFile);
+  layout->add_option("--theme", lay.theme, "dark or light (svg, png)")->check(CLI::IsMember({"dark", "light"}))
+      ->capture_default_str();
+  layout->add_option("--device", lay.device, "CUDA device index for --source traced")->check(CLI::NonNegativeNumber);
+
+  BanksArgs banks;
+  CLI::App* banksc = app.add_subcommand("banks", "Count shared-memory wavefronts for 32 lane offsets read from stdin");
+  banksc->add_option("--width", banks.width, "Bytes per lane: 4, 8 or 16")->required()
+      ->check(CLI::IsMember({4, 8, 16}));
+  banksc->add_option("--op", banks.op, "lds, ldmatrix.x1, ldmatrix.x2 or ldmatrix.x4")
+      ->check(CLI::IsMember({"lds", "ldmatrix.x1", "ldmatrix.x2", "ldmatrix.x4"}))->capture_default_str();
+
+  SwizzleArgs sw;
+  CLI::App* swizzle = app.add_subcommand("swizzle", "Print the tile each launched threadblock computes");
+  swizzle->add_option("--tiles", sw.tiles, "Output tiles MxN")->required();
+  swizzle->add_option("--scheme", sw.scheme, "none, cutlass:L or triton:G")->capture_default_str();
+
+  ShotArgs shot;
+  CLI::App* shotc = app.add_subcommand("shot", "Render a view offscreen to PNG or SVG (needs a display or Xvfb for PNG)");
+  shotc->add_option("--view", shot.view, "layout, banks, swizzle, perf, roofline, timeline, code or all")->required();
+  shotc->add_option("--kernel", shot.kernel, "Kernel to select");
+  shotc->add_option("--op", shot.op, "Operation the layout view shows")->capture_default_str();
+  shotc->add_option("--replay", shot.replay, "Capture to draw (default: the bundled one)")->check(CLI::ExistingFile);
+  shotc->add_option("--theme", shot.theme, "dark or light")->check(CLI::IsMember({"dark", "light"}))->capture_default_str();
+  shotc->add_option("--scale", shot.scale, "Size multiplier of the 1600x900 picture")->check(CLI::Range(0.25f, 4.0f))
+      ->capture_default_str();
+  shotc->add_option("-o,--output", shot.out, "FILE.png or FILE.svg")->required();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::string sub;
+    for (const CLI::App* s : app.get_subcommands()) sub = s->get_name();
+    return fail(sub, e.what(), kExitUsage);
+  }
+
+  if (*record) return cmd_record(rec);
+  if (*benchc) return cmd_bench(bench);
+  if (*layout) return cmd_layout(lay);
+  if (*banksc) return cmd_banks(banks);
+  if (*swizzle) return cmd_swizzle(sw);
+  if (*shotc) return cmd_shot(shot);
+  return cmd_window(win);
+}

@@ -1,0 +1,206 @@
+#include "app/render.h"
+
+#include <glad/gl.h>
+// glad must come before GLFW so GLFW does not pull in the system GL header.
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+#include <stb_image_write.h>
+
+#include <cfloat>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "core/files.h"
+#include "viz/views.h"
+
+namespace gs {
+namespace {
+
+std::string g_glfw_error;  // GLFW reports errors through a callback; keep the last for our message.
+
+void on_glfw_error(int code, const char* description) {
+  g_glfw_error = std::string(description) + " (GLFW error " + std::to_string(code) + ")";
+}
+
+// Fonts come from Debian's fonts-dejavu-core; ImGui's built-in font is the fallback.
+constexpr const char* kSansFont = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+constexpr const char* kMonoFont = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
+constexpr const char* kBoldFont = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf";
+
+ImFont* load_font(const char* path, float size) {
+  FILE* f = std::fopen(path, "rb");
+  if (!f) return nullptr;
+  std::fclose(f);
+  ImFontConfig cfg;
+  cfg.OversampleH = 2;  // crisper text when views draw it at sizes other than the base size
+  return ImGui::GetIO().Fonts->AddFontFromFileTTF(path, size, &cfg);
+}
+
+ImVec4 to_vec4(Color c) { return ImVec4(c.r / 255.f, c.g / 255.f, c.b / 255.f, c.a / 255.f); }
+
+}  // namespace
+
+void apply_style(bool dark, float scale) {
+  ImGuiStyle style;
+  if (dark) ImGui::StyleColorsDark(&style); else ImGui::StyleColorsLight(&style);
+  const Theme& t = dark ? Theme::Dark() : Theme::Light();
+  style.Colors[ImGuiCol_WindowBg] = to_vec4(t.bg);
+  style.Colors[ImGuiCol_ChildBg] = to_vec4(t.panel);
+  style.Colors[ImGuiCol_Text] = to_vec4(t.text);
+  style.Colors[ImGuiCol_TextDisabled] = to_vec4(t.text_dim);
+  style.WindowRounding = 0;
+  style.ChildRounding = 4;
+  style.FrameRounding = 3;
+  style.WindowPadding = ImVec2(8, 8);
+  style.ItemSpacing = ImVec2(8, 5);
+  style.ScaleAllSizes(scale);
+  ImGui::GetStyle() = style;
+}
+
+bool gui_open(Gui* gui, const std::string& title, int width, int height, bool visible, float scale,
+              bool dark, std::string* error) {
+  glfwSetErrorCallback(on_glfw_error);
+  if (!glfwInit()) {
+    *error = "cannot open a display: " + (g_glfw_error.empty() ? std::string("glfwInit failed") : g_glfw_error) +
+             (std::getenv("DISPLAY") ? "" : " (DISPLAY is not set; run under xvfb-run for headless use)");
+    return false;
+  }
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_VISIBLE, visible ? GLFW_TRUE : GLFW_FALSE);
+  gui->window = glfwCreateWindow(width, height, title.c_str(), nullptr, nullptr);
+  if (!gui->window) {
+    *error = "cannot create an OpenGL 3.3 window: " + g_glfw_error;
+    glfwTerminate();
+    return false;
+  }
+  glfwMakeContextCurrent(gui->window);
+  if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(glfwGetProcAddress))) {
+    *error = "cannot load OpenGL 3.3 functions";
+    glfwDestroyWindow(gui->window);
+    glfwTerminate();
+    return false;
+  }
+  glfwSwapInterval(1);
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // layout is code, not a file left in the user's folder
+  gui->scale = scale;
+  gui->sans = load_font(kSansFont, 15.0f * scale);
+  gui->mono = load_font(kMonoFont, 14.0f * scale);
+  gui->bold = load_font(kBoldFont, 15.0f * scale);
+  if (!gui->sans) {
+    ImFontConfig cfg;
+    cfg.SizePixels = 13.0f * scale;
+    gui->sans = io.Fonts->AddFontDefault(&cfg);
+  }
+  if (!gui->mono) gui->mono = gui->sans;
+  if (!gui->bold) gui->bold = gui->sans;
+  apply_style(dark, scale);
+  ImGui_ImplGlfw_InitForOpenGL(gui->window, true);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+  return true;
+}
+
+void gui_close(Gui* gui) {
+  if (!gui->window) return;
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(gui->window);
+  glfwTerminate();
+  gui->window = nullptr;
+}
+
+void run_window_loop(Gui& gui, const std::function<void()>& frame) {
+  while (!glfwWindowShouldClose(gui.window)) {
+    glfwPollEvents();
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
+    frame();
+    ImGui::Render();
+    int w = 0, h = 0;
+    glfwGetFramebufferSize(gui.window, &w, &h);
+    glViewport(0, 0, w, h);
+    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    glClearColor(bg.x, bg.y, bg.z, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    glfwSwapBuffers(gui.window);
+  }
+}
+
+bool render_png(Gui& gui, int width, int height, int frames, const std::function<void()>& frame,
+                const std::string& path, std::string* error) {
+  GLint max_size = 0;
+  glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &max_size);
+  if (width > max_size || height > max_size) {
+    *error = "image " + std::to_string(width) + "x" + std::to_string(height) + " is larger than this OpenGL allows (" +
+             std::to_string(max_size) + ")";
+    return false;
+  }
+  GLuint fbo = 0, color = 0;
+  glGenFramebuffers(1, &fbo);
+  glGenRenderbuffers(1, &color);
+  glBindRenderbuffer(GL_RENDERBUFFER, color);
+  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, color);
+  const bool complete = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+  std::vector<unsigned char> pixels(size_t(width) * height * 4);
+  if (complete) {
+    ImGuiIO& io = ImGui::GetIO();
+    for (int i = 0; i < frames; ++i) {
+      // No ImGui_ImplGlfw_NewFrame: it would reset DisplaySize to the (hidden) window's size.
+      ImGui_ImplOpenGL3_NewFrame();
+      io.DisplaySize = ImVec2(float(width), float(height));
+      io.DisplayFramebufferScale = ImVec2(1, 1);
+      io.DeltaTime = 1.0f / 60.0f;
+      io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+      ImGui::NewFrame();
+      frame();
+      ImGui::Render();
+      glViewport(0, 0, width, height);
+      const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+      glClearColor(bg.x, bg.y, bg.z, 1.0f);
+      glClear(GL_COLOR_BUFFER_BIT);
+      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    }
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+  }
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glDeleteRenderbuffers(1, &color);
+  glDeleteFramebuffers(1, &fbo);
+  if (!complete) {
+    *error = "cannot create an offscreen framebuffer";
+    return false;
+  }
+  // GL's rows run bottom-up; PNG's top-down. The image is opaque: drop alpha noise from blending.
+  for (size_t i = 3; i < pixels.size(); i += 4) pixels[i] = 255;
+  std::string png;
+  auto sink = [](void* ctx, void* data, int size) {
+    static_cast<std::string*>(ctx)->append(static_cast<const char*>(data), size_t(size));
+  };
+  stbi_flip_vertically_on_write(1);
+  if (!stbi_write_png_to_func(sink, &png, width, height, 4, pixels.data(), width * 4)) {
+    *error = "PNG encoding failed";
+    return false;
+  }
+  try {
+    write_file_atomic(path, png);
+  } catch (const std::exception& e) {
+    *error = e.what();
+    return false;
+  }
+  return true;
+}
+
+}  // namespace gs

@@ -1,0 +1,410 @@
+#include "app/window.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "core/files.h"
+#include "core/layout.h"
+#include "kernels/gemm.h"
+#include "viz/canvas_imgui.h"
+
+namespace gs {
+namespace {
+
+const Theme& theme_of(const ViewState& st) { return st.dark ? Theme::Dark() : Theme::Light(); }
+
+ImU32 im_color(Color c) { return IM_COL32(c.r, c.g, c.b, c.a); }
+
+// The kernels the list shows: the registry in ladder order, then any other kernel the capture has
+// (a capture recorded by a build with more rungs still shows all of them).
+std::vector<std::string> kernel_names(const Capture* c) {
+  std::vector<std::string> names;
+  for (const KernelInfo& k : kernel_registry()) names.push_back(k.name);
+  if (c)
+    for (const RunRecord& r : c->runs)
+      if (std::find(names.begin(), names.end(), r.kernel) == names.end()) names.push_back(r.kernel);
+  return names;
+}
+
+// The run a kernel's numbers come from: the largest shape measured for that dtype.
+const RunRecord* main_run(const Capture* c, const std::string& kernel, const std::string& dtype) {
+  if (!c) return nullptr;
+  const RunRecord* best = nullptr;
+  for (const RunRecord* r : runs_of(*c, kernel))
+    if (dtype.empty() || r->dtype == dtype) best = r;  // runs_of sorts by size: the last is largest
+  return best;
+}
+
+std::vector<std::string> dtypes_of(const Capture* c, const std::string& kernel) {
+  std::vector<std::string> out;
+  if (c)
+    for (const RunRecord& r : c->runs)
+      if (r.kernel == kernel && std::find(out.begin(), out.end(), r.dtype) == out.end()) out.push_back(r.dtype);
+  return out;
+}
+
+std::string shape_label(const RunRecord& r) {
+  return std::to_string(r.m) + "x" + std::to_string(r.n) + "x" + std::to_string(r.k);
+}
+
+std::string date_of(const Capture& c) { return c.recorded_at.substr(0, 10); }
+
+// Documented layouts are pure functions of the op: computed once per op, kept for the session.
+const std::array<FragmentLayout, 3>* documented_layouts(const MmaOp& op) {
+  static std::map<std::string, std::array<FragmentLayout, 3>> cache;
+  if (!op.documented) return nullptr;
+  auto it = cache.find(op.name);
+  if (it == cache.end()) {
+    std::array<FragmentLayout, 3> ls{documented_layout(op, Operand::A), documented_layout(op, Operand::B),
+                                     documented_layout(op, Operand::C)};
+    it = cache.emplace(op.name, std::move(ls)).first;
+  }
+  return &it->second;
+}
+
+// A canvas view as an ImGui item: reserves the rect, reports the mouse in canvas coordinates.
+struct CanvasItem {
+  Rect rect;
+  Vec2 mouse{-1e9f, -1e9f};
+  bool hovered = false, clicked = false;
+};
+CanvasItem canvas_item(const char* id, ImVec2 size) {
+  CanvasItem item;
+  size.x = std::max(size.x, 16.0f);
+  size.y = std::max(size.y, 16.0f);
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton(id, size);
+  item.rect = Rect{{p.x, p.y}, {p.x + size.x, p.y + size.y}};
+  item.hovered = ImGui::IsItemHovered();
+  item.clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
+  if (item.hovered) item.mouse = Vec2{ImGui::GetIO().MousePos.x, ImGui::GetIO().MousePos.y};
+  return item;
+}
+
+void export_svg(const std::string& view, const Frame& f, ViewState& st, const std::string& detail) {
+  const std::string path = "gemmscope-" + view + (detail.empty() ? "" : "-" + detail) + ".svg";
+  try {
+    write_file_atomic(path, view_svg(view, f, st, 1600, 900));
+    st.message = "wrote " + path;
+  } catch (const std::exception& e) {
+    st.message = std::string("export failed: ") + e.what();
+  }
+}
+
+}  // namespace
+
+const std::vector<ViewName>& view_names() {
+  static const std::vector<ViewName> names = {
+      {"layout", true},    {"banks", false},    {"swizzle", false}, {"perf", true},
+      {"roofline", false}, {"timeline", false}, {"code", false},    {"all", true}};
+  return names;
+}
+
+bool view_exists(const std::string& name) {
+  for (const ViewName& v : view_names())
+    if (name == v.name) return v.exists;
+  return false;
+}
+
+std::string existing_view_names() {
+  std::string out;
+  for (const ViewName& v : view_names())
+    if (v.exists) out += (out.empty() ? "" : ", ") + std::string(v.name);
+  return out;
+}
+
+std::string selected_kernel(const ViewState& st) {
+  if (!st.kernel.empty()) return st.kernel;
+  return kernel_registry().empty() ? std::string() : kernel_registry().front().name;
+}
+
+PerfViewInput perf_input(const Frame& f, const ViewState& st) {
+  PerfViewInput in;
+  const Capture* c = f.capture;
+  const std::string selected = selected_kernel(st);
+  if (c) {
+    in.device_label = c->device.name + ", " + std::to_string(c->device.sm_clock_mhz) + " MHz, driver " +
+                      c->device.driver + (f.live ? "" : ", recorded " + date_of(*c));
+  }
+  for (const std::string& name : kernel_names(c)) {
+    for (const std::string& dtype : dtypes_of(c, name)) {
+      const RunRecord* r = main_run(c, name, dtype);
+      if (!r) continue;
+      if (in.shape_label.empty()) in.shape_label = shape_label(*r);
+      PerfBar b;
+      b.kernel = name;
+      b.dtype = dtype;
+      b.tflops = r->tflops;
+      b.cublas_tflops = r->cublas_tflops;
+      b.rel_err = r->rel_err;
+      b.ok = std::isfinite(r->rel_err) && r->tflops > 0;
+      b.selected = name == selected;
+      in.bars.push_back(b);
+    }
+  }
+  if (f.live && f.live_state && !f.live_state->series.empty()) {
+    // Live: the selected kernel measured back to back, with cuBLAS on the same size beside it.
+    PerfSeries k{f.live_state->series_kernel, {}, true}, ref{"cuBLAS, same size", {}, false};
+    for (const LivePoint& p : f.live_state->series) {
+      k.points.push_back({float(p.t), float(p.tflops)});
+      ref.points.push_back({float(p.t), float(p.cublas_tflops)});
+    }
+    in.series = {k, ref};
+    in.series_x_label = "seconds";
+  } else if (c) {
+    // Replay: TFLOP/s over size for every kernel measured at more than one size.
+    for (const std::string& name : kernel_names(c)) {
+      for (const std::string& dtype : dtypes_of(c, name)) {
+        PerfSeries s{name + " " + dtype, {}, name == selected};
+        for (const RunRecord* r : runs_of(*c, name))
+          if (r->dtype == dtype) s.points.push_back({float(r->m), float(r->tflops)});
+        if (s.points.size() >= 2) in.series.push_back(std::move(s));
+      }
+    }
+    in.series_x_label = "M = N = K";
+  }
+  return in;
+}
+
+LayoutViewInput layout_input(const Frame& f, const ViewState& st) {
+  LayoutViewInput in;
+  in.op = find_mma_op(st.layout_op);
+  if (!in.op) return in;
+  if (const auto* doc = documented_layouts(*in.op))
+    for (int i = 0; i < 3; ++i) in.documented[i] = &(*doc)[i];
+  if (f.capture) {
+    for (int i = 0; i < 3; ++i)
+      in.traced[i] = find_layout(*f.capture, in.op->name, operand_name(Operand(i)), "traced");
+    if (in.traced[0] || in.traced[1] || in.traced[2])
+      in.traced_from = f.capture->device.name + (f.live ? ", live" : ", " + date_of(*f.capture));
+  }
+  return in;
+}
+
+std::string view_svg(const std::string& view, const Frame& f, const ViewState& st, int width, int height) {
+  const Theme& t = theme_of(st);
+  SvgCanvas svg(float(width), float(height), t.bg);
+  const Rect all{{0, 0}, {float(width), float(height)}};
+  if (view == "perf") {
+    draw_perf_view(svg, all, t, perf_input(f, st));
+  } else if (view == "layout") {
+    draw_layout_view(svg, all, t, layout_input(f, st), st.layout, {-1e9f, -1e9f}, nullptr);
+  } else if (view == "all") {
+    const float top = 28;
+    svg.text({12, 6}, f.banner, t.text, 15);
+    const float mid = float(width) * 0.42f;
+    draw_perf_view(svg, Rect{{0, top}, {mid, float(height)}}, t, perf_input(f, st));
+    draw_layout_view(svg, Rect{{mid, top}, {float(width), float(height)}}, t, layout_input(f, st), st.layout,
+                     {-1e9f, -1e9f}, nullptr);
+  }
+  return svg.finish();
+}
+
+// ---- Panels ----------------------------------------------------------------------------------
+
+void KernelListPanel::Draw(const Frame& f, ViewState& st) {
+  const std::string selected = selected_kernel(st);
+  const Theme& t = theme_of(st);
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_ScrollY;
+  const float list_h = ImGui::GetContentRegionAvail().y * 0.62f;
+  if (ImGui::BeginTable("##kernels", 3, flags, ImVec2(0, list_h))) {
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("Kernel", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("GFLOP/s", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 4.6f);
+    ImGui::TableSetupColumn("cuBLAS", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 3.4f);
+    ImGui::TableHeadersRow();
+    std::string family;
+    for (const std::string& name : kernel_names(f.capture)) {
+      const KernelInfo* info = find_kernel(name);
+      const std::string fam = info ? info->family : name.substr(0, name.find('/'));
+      if (fam != family) {
+        family = fam;
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        ImGui::TextColored(ImVec4(t.accent.r / 255.f, t.accent.g / 255.f, t.accent.b / 255.f, 1), "%s", fam.c_str());
+      }
+      const std::vector<std::string> dtypes = dtypes_of(f.capture, name);
+      // One row per measured dtype; a kernel not measured yet still gets its row.
+      const size_t rows = std::max<size_t>(1, dtypes.size());
+      for (size_t i = 0; i < rows; ++i) {
+        const RunRecord* r = dtypes.empty() ? nullptr : main_run(f.capture, name, dtypes[i]);
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        ImGui::PushID((name + std::to_string(i)).c_str());
+        const std::string label = "  " + name.substr(name.find('/') + 1) + (r ? "  " + r->dtype : "");
+        if (ImGui::Selectable(label.c_str(), name == selected, ImGuiSelectableFlags_SpanAllColumns)) st.kernel = name;
+        if (ImGui::IsItemHovered() && info) ImGui::SetTooltip("%s\n%s", info->title.c_str(), info->adds.c_str());
+        ImGui::PopID();
+        ImGui::TableSetColumnIndex(1);
+        if (r) ImGui::Text("%8.0f", r->tflops * 1000.0);
+        else ImGui::TextDisabled("%s", f.live ? "..." : "-");
+        ImGui::TableSetColumnIndex(2);
+        if (r && r->cublas_tflops > 0) ImGui::Text("%5.1f%%", 100.0 * r->tflops / r->cublas_tflops);
+      }
+    }
+    ImGui::EndTable();
+  }
+  // What the selected rung adds: the first lines of its source file, as the registry holds them.
+  if (const KernelInfo* info = find_kernel(selected)) {
+    ImGui::Separator();
+    ImGui::TextUnformatted(info->name.c_str());
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted(info->title.c_str());
+    ImGui::TextDisabled("%s", info->adds.c_str());
+    ImGui::Text("block tile %dx%d, %d threads", info->block_m, info->block_n, info->threads);
+    if (!info->shape_rule.empty()) ImGui::TextDisabled("shapes: %s", info->shape_rule.c_str());
+    ImGui::PopTextWrapPos();
+  }
+}
+
+void PerfPanel::Draw(const Gui& gui, const Frame& f, ViewState& st) {
+  ImGui::TextUnformatted("Throughput");
+  ImGui::SameLine(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("Export SVG").x - 8);
+  if (ImGui::SmallButton("Export SVG")) export_svg("perf", f, st, "");
+  const CanvasItem item = canvas_item("##perf", ImGui::GetContentRegionAvail());
+  ImGuiCanvas canvas(ImGui::GetWindowDrawList(), gui.sans, gui.mono, gui.bold);
+  draw_perf_view(canvas, item.rect, theme_of(st), perf_input(f, st));
+}
+
+void LayoutPanel::Draw(const Gui& gui, const Frame& f, ViewState& st) {
+  ImGui::TextUnformatted("Fragment layout");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 13);
+  if (ImGui::BeginCombo("##op", st.layout_op.c_str())) {
+    for (const MmaOp& op : mma_ops()) {
+      if (ImGui::Selectable(op.name.c_str(), op.name == st.layout_op)) {
+        st.layout_op = op.name;
+        st.layout.highlight_lane = -1;
+      }
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  ImGui::Checkbox("documented", &st.layout.show_documented);
+  ImGui::SameLine();
+  ImGui::Checkbox("traced", &st.layout.show_traced);
+  ImGui::SameLine();
+  if (st.layout.highlight_lane >= 0) {
+    ImGui::Text("lane %d", st.layout.highlight_lane);
+    ImGui::SameLine();
+    if (ImGui::SmallButton("clear")) st.layout.highlight_lane = -1;
+    ImGui::SameLine();
+  }
+  ImGui::SameLine(ImGui::GetContentRegionAvail().x + ImGui::GetCursorPosX() - ImGui::CalcTextSize("Export SVG").x - 8);
+  std::string detail = st.layout_op;
+  if (ImGui::SmallButton("Export SVG")) export_svg("layout", f, st, detail);
+
+  const CanvasItem item = canvas_item("##layout", ImGui::GetContentRegionAvail());
+  ImGuiCanvas canvas(ImGui::GetWindowDrawList(), gui.sans, gui.mono, gui.bold);
+  hover_ = LayoutHover{};
+  const LayoutViewInput in = layout_input(f, st);
+  if (!in.op) {
+    canvas.text(item.rect.min + Vec2{10, 10}, "unknown op " + st.layout_op, theme_of(st).bad, 16);
+    return;
+  }
+  draw_layout_view(canvas, item.rect, theme_of(st), in, st.layout, item.mouse, &hover_);
+  if (item.hovered && hover_.valid && !hover_.holders.empty()) {
+    ImGui::BeginTooltip();
+    const Operand o = Operand(hover_.operand);
+    ImGui::Text("%s[%d][%d]  (%s)", operand_name(o), hover_.row, hover_.col, hover_.traced ? "traced" : "documented");
+    for (const LayoutCell& h : hover_.holders) {
+      const RegSlot reg = register_of(*in.op, o, h.elem);
+      ImGui::Text("lane %2d  elem %2d  reg %d%s", h.lane, h.elem, reg.reg,
+                  reg.parts > 1 ? (reg.part == 0 ? " (low)" : reg.parts == 2 ? " (high)" : " (byte)") : "");
+    }
+    ImGui::TextDisabled("click: highlight this lane in A, B and C");
+    ImGui::EndTooltip();
+    if (item.clicked) {
+      const int lane = hover_.holders.front().lane;
+      st.layout.highlight_lane = st.layout.highlight_lane == lane ? -1 : lane;
+    }
+  } else if (item.clicked) {
+    st.layout.highlight_lane = -1;
+  }
+}
+
+// ---- The window ------------------------------------------------------------------------------
+
+void MainWindow::DrawBanner(const Frame& f, ViewState& st) {
+  const Theme& t = theme_of(st);
+  const bool replay = !f.live;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float h = ImGui::GetFrameHeight() + 4;
+  const float w = ImGui::GetContentRegionAvail().x;
+  dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), im_color((replay ? t.warn : t.good).with_alpha(60)), 4);
+  ImGui::SetCursorScreenPos(ImVec2(p.x + 8, p.y + 2));
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(f.banner.c_str());
+  if (f.live_state) {
+    if (!f.live_state->status.empty()) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("· %s", f.live_state->status.c_str());
+    }
+    if (!f.live_state->error.empty()) {
+      ImGui::SameLine();
+      ImGui::TextColored(ImVec4(t.bad.r / 255.f, t.bad.g / 255.f, t.bad.b / 255.f, 1), "· %s",
+                         f.live_state->error.c_str());
+    }
+  }
+  if (!st.message.empty()) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("· %s", st.message.c_str());
+  }
+  ImGui::SameLine(w - ImGui::CalcTextSize("light theme").x - ImGui::GetFrameHeight() - 8);
+  bool light = !st.dark;
+  if (ImGui::Checkbox("light theme", &light)) {
+    st.dark = !light;
+    apply_style(st.dark, gui_.scale);
+  }
+  ImGui::SetCursorScreenPos(ImVec2(p.x, p.y + h + 6));
+}
+
+void MainWindow::Draw(const Frame& f, ViewState& st) {
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(vp->Pos);
+  ImGui::SetNextWindowSize(vp->Size);
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+  ImGui::Begin("gemmscope", nullptr, flags);
+  DrawBanner(f, st);
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  const float list_w = std::max(260.0f * gui_.scale, avail.x * 0.2f);
+  const float view_w = (avail.x - list_w - 2 * gap) / 2;
+  ImGui::BeginChild("kernels", ImVec2(list_w, avail.y), true);
+  kernels_.Draw(f, st);
+  ImGui::EndChild();
+  ImGui::SameLine();
+  ImGui::BeginChild("perf", ImVec2(view_w * 0.85f, avail.y), true, ImGuiWindowFlags_NoScrollbar);
+  perf_.Draw(gui_, f, st);
+  ImGui::EndChild();
+  ImGui::SameLine();
+  ImGui::BeginChild("layout", ImVec2(0, avail.y), true, ImGuiWindowFlags_NoScrollbar);
+  layout_.Draw(gui_, f, st);
+  ImGui::EndChild();
+  ImGui::End();
+}
+
+bool MainWindow::DrawView(const std::string& view, const Frame& f, ViewState& st) {
+  if (!view_exists(view)) return false;
+  if (view == "all") {
+    Draw(f, st);
+    return true;
+  }
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(vp->Pos);
+  ImGui::SetNextWindowSize(vp->Size);
+  ImGui::Begin(view.c_str(), nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings);
+  if (view == "perf") perf_.Draw(gui_, f, st);
+  else if (view == "layout") layout_.Draw(gui_, f, st);
+  ImGui::End();
+  return true;
+}
+
+}  // namespace gs

@@ -1,0 +1,883 @@
+// The viz library through its SVG back end: the document is well-formed, the lane palette has the
+// quad structure it promises, and the views draw what a reader of the slide needs (one coloured,
+// labelled cell per element, mismatches marked, ratios to cuBLAS, failures) without overlapping text.
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <regex>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "viz/canvas_imgui.h"
+#include "viz/views.h"
+
+namespace gs {
+namespace {
+
+// ---- A minimal XML reader: enough to check structure and pull out elements -------------------
+
+struct Element {
+  std::string name;
+  std::map<std::string, std::string> attr;
+  std::string text;  // character data up to the next tag, entities decoded
+};
+
+std::string decode(const std::string& s) {
+  static const std::pair<const char*, const char*> kEntities[] = {
+      {"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&apos;", "'"}, {"&amp;", "&"}};
+  std::string out;
+  for (size_t i = 0; i < s.size();) {
+    bool hit = false;
+    for (auto [e, c] : kEntities)
+      if (s.compare(i, std::strlen(e), e) == 0) {
+        out += c;
+        i += std::strlen(e);
+        hit = true;
+        break;
+      }
+    if (!hit) out += s[i++];
+  }
+  return out;
+}
+
+// Parses `svg`; returns the first structural problem, or "" when well-formed.
+std::string parse(const std::string& svg, std::vector<Element>* out) {
+  std::vector<std::string> open;
+  std::vector<size_t> open_index;  // where each open element sits in *out
+  size_t i = 0;
+  auto check_text = [](const std::string& t) -> std::string {
+    static const std::regex kEntity("^&(lt|gt|amp|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);");
+    for (size_t k = 0; k < t.size(); ++k) {
+      if (t[k] == '>') return "raw '>' in character data";
+      if (t[k] == '&' && !std::regex_search(t.substr(k, 12), kEntity)) return "bare '&' in: " + t;
+    }
+    return "";
+  };
+  while (i < svg.size()) {
+    size_t lt = svg.find('<', i);
+    std::string chars = svg.substr(i, lt == std::string::npos ? std::string::npos : lt - i);
+    if (auto e = check_text(chars); !e.empty()) return e;
+    if (out && !open_index.empty()) (*out)[open_index.back()].text += decode(chars);
+    if (lt == std::string::npos) break;
+    if (svg.compare(lt, 5, "<?xml") == 0) {
+      i = svg.find("?>", lt) + 2;
+      continue;
+    }
+    size_t gt = svg.find('>', lt);
+    if (gt == std::string::npos) return "unterminated tag";
+    std::string tag = svg.substr(lt + 1, gt - lt - 1);
+    if (tag.find('<') != std::string::npos) return "'<' inside a tag";
+    i = gt + 1;
+    if (tag[0] == '/') {
+      if (open.empty() || open.back() != tag.substr(1)) return "unbalanced </" + tag.substr(1) + ">";
+      open.pop_back();
+      if (out) open_index.pop_back();
+      continue;
+    }
+    bool self_closing = tag.back() == '/';
+    if (self_closing) tag.pop_back();
+    Element el;
+    size_t k = tag.find_first_of(" \n");
+    el.name = tag.substr(0, k);
+    static const std::regex kAttr("\\s*([a-zA-Z_:][a-zA-Z0-9_:.-]*)=\"([^\"]*)\"");
+    std::string rest = k == std::string::npos ? "" : tag.substr(k);
+    auto begin = std::sregex_iterator(rest.begin(), rest.end(), kAttr);
+    size_t consumed = 0;
+    for (auto it = begin; it != std::sregex_iterator(); ++it) {
+      if (size_t(it->position()) != consumed) return "junk in tag <" + tag + ">";
+      consumed += it->length();
+      if (el.attr.count((*it)[1])) return "duplicate attribute in <" + tag + ">";
+      if (auto e = check_text((*it)[2]); !e.empty()) return e;
+      el.attr[(*it)[1]] = decode((*it)[2]);
+    }
+    if (rest.find_first_not_of(" \n", consumed) != std::string::npos) return "junk in tag <" + tag + ">";
+    if (out) out->push_back(el);
+    if (!self_closing) {
+      open.push_back(el.name);
+      if (out) open_index.push_back(out->size() - 1);
+    }
+  }
+  return open.empty() ? "" : "unclosed <" + open.back() + ">";
+}
+
+std::vector<Element> elements(const std::string& svg, const std::string& name) {
+  std::vector<Element> all, some;
+  std::string err = parse(svg, &all);
+  EXPECT_EQ(err, "");
+  for (auto& e : all)
+    if (e.name == name) some.push_back(e);
+  return some;
+}
+
+std::string hex(Color c) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "#%02x%02x%02x", c.r, c.g, c.b);
+  return buf;
+}
+
+float num(const Element& e, const char* a) { return e.attr.count(a) ? std::stof(e.attr.at(a)) : 0; }
+Rect rect_of(const Element& e) {
+  return {{num(e, "x"), num(e, "y")}, {num(e, "x") + num(e, "width"), num(e, "y") + num(e, "height")}};
+}
+
+// ---- Synthetic layouts: a made-up 8x8x4 op, 32 lanes, built by hand -------------------------
+
+MmaOp test_op(bool documented = true) {
+  MmaOp op;
+  op.name = documented ? "mma.m8n8k4.test" : "wmma.m8n8k4.test";
+  op.m = 8, op.n = 8, op.k = 4;
+  op.a_type = "f16", op.c_type = "f32";
+  op.documented = documented;
+  op.elems_a = 1, op.elems_b = 1, op.elems_c = 2;
+  return op;
+}
+
+// A 8x4: lane l holds (l/4, l%4); B 4x8: (l%4, l/4); C 8x8: lane l, elem e holds (l/4, 2*(l%4)+e).
+FragmentLayout layout(const std::string& operand, const std::string& source) {
+  FragmentLayout l;
+  l.op = "mma.m8n8k4.test", l.operand = operand, l.source = source;
+  for (int lane = 0; lane < 32; ++lane) {
+    if (operand == "A") l.cells.push_back({lane, 0, lane / 4, lane % 4});
+    if (operand == "B") l.cells.push_back({lane, 0, lane % 4, lane / 4});
+    if (operand == "C")
+      for (int e = 0; e < 2; ++e) l.cells.push_back({lane, e, lane / 4, 2 * (lane % 4) + e});
+  }
+  l.rows = operand == "B" ? 4 : 8;
+  l.cols = operand == "A" ? 4 : 8;
+  return l;
+}
+
+struct Layouts {
+  FragmentLayout a = layout("A", "documented"), b = layout("B", "documented"), c = layout("C", "documented");
+  LayoutViewInput input(const MmaOp& op) const {
+    LayoutViewInput in;
+    in.op = &op;
+    in.documented = {&a, &b, &c};
+    return in;
+  }
+};
+
+std::string draw_layout(const LayoutViewInput& in, const Theme& t, LayoutViewState st = {},
+                        Vec2 mouse = {-1, -1}, LayoutHover* hover = nullptr, float w = 1200, float h = 800) {
+  SvgCanvas c(w, h, t.bg);
+  draw_layout_view(c, {{0, 0}, {w, h}}, t, in, st, mouse, hover);
+  return c.finish();
+}
+
+// Lane-coloured cell rectangles: the biggest lane-coloured squares (legend swatches are smaller).
+std::vector<std::pair<int, Rect>> lane_cells(const std::string& svg, const Theme& t) {
+  std::map<std::string, int> lane_of;
+  for (int l = 0; l < 32; ++l) lane_of[hex(lane_color(l, t))] = l;
+  std::vector<std::pair<int, Rect>> cells;
+  float biggest = 0;
+  for (const Element& e : elements(svg, "rect")) {
+    auto f = e.attr.find("fill");
+    if (f == e.attr.end() || !lane_of.count(f->second)) continue;
+    cells.push_back({lane_of[f->second], rect_of(e)});
+    biggest = std::max(biggest, cells.back().second.w());
+  }
+  cells.erase(std::remove_if(cells.begin(), cells.end(),
+                             [&](const auto& c) { return c.second.w() < biggest * 0.9f; }),
+              cells.end());
+  return cells;
+}
+
+std::vector<std::string> texts(const std::string& svg) {
+  std::vector<std::string> v;
+  for (const Element& e : elements(svg, "text")) v.push_back(e.text);
+  return v;
+}
+
+int count_if_contains(const std::vector<std::string>& v, const std::string& needle) {
+  return int(std::count_if(v.begin(), v.end(),
+                           [&](const std::string& s) { return s.find(needle) != std::string::npos; }));
+}
+
+// Text boxes from the SVG (baseline, anchor and em size undone), measured as SvgCanvas measures.
+std::vector<std::pair<std::string, Rect>> text_boxes(const std::string& svg) {
+  SvgCanvas measure(1, 1, {});
+  const float em_per_line = 2048.0f / (1901 + 483), ascent = 1901.0f / (1901 + 483);
+  std::vector<std::pair<std::string, Rect>> boxes;
+  for (const Element& e : elements(svg, "text")) {
+    float size = num(e, "font-size") / em_per_line;
+    Font f = e.attr.at("font-family").find("Mono") != std::string::npos ? Font::Mono
+             : e.attr.count("font-weight")                              ? Font::SansBold
+                                                                        : Font::Sans;
+    float w = measure.text_size(e.text, size, f).x, x = num(e, "x"), top = num(e, "y") - ascent * size;
+    std::string anchor = e.attr.count("text-anchor") ? e.attr.at("text-anchor") : "start";
+    if (anchor == "middle") x -= w / 2;
+    if (anchor == "end") x -= w;
+    boxes.push_back({e.text, {{x, top}, {x + w, top + size}}});
+  }
+  return boxes;
+}
+
+// "" when no two text boxes overlap (by more than a pixel's slack), else the first pair.
+std::string overlapping_text(const std::string& svg) {
+  auto boxes = text_boxes(svg);
+  for (size_t i = 0; i < boxes.size(); ++i)
+    for (size_t j = i + 1; j < boxes.size(); ++j) {
+      Rect a = boxes[i].second.inset(0.75f), b = boxes[j].second.inset(0.75f);
+      if (a.min.x < b.max.x && b.min.x < a.max.x && a.min.y < b.max.y && b.min.y < a.max.y)
+        return "'" + boxes[i].first + "' overlaps '" + boxes[j].first + "'";
+    }
+  return "";
+}
+
+// Everything drawn stays inside the canvas.
+std::string outside(const std::string& svg, float w, float h) {
+  for (const auto& [s, r] : text_boxes(svg))
+    if (r.min.x < -0.5f || r.min.y < -0.5f || r.max.x > w + 0.5f || r.max.y > h + 0.5f) return s;
+  return "";
+}
+
+TEST(Checks, OverlapAndOutsideDetectorsFire) {
+  SvgCanvas c(100, 50, {});
+  c.text({10, 10}, "overlapping", Color::rgb(0xffffff), 12);
+  c.text({30, 14}, "text", Color::rgb(0xffffff), 12);
+  c.text({95, 40}, "past the edge", Color::rgb(0xffffff), 12);
+  std::string svg = c.finish();
+  EXPECT_EQ(overlapping_text(svg), "'overlapping' overlaps 'text'");
+  EXPECT_EQ(outside(svg, 100, 50), "past the edge");
+  EXPECT_NE(parse("<svg><g></svg>", nullptr), "");
+  EXPECT_NE(parse("<svg><text>a & b</text></svg>", nullptr), "");
+}
+
+// ---- SvgCanvas -----------------------------------------------------------------------------
+
+TEST(SvgCanvas, WellFormedWithNamespaceSizeAndEscapedText) {
+  SvgCanvas c(320, 200, Color::rgb(0x101010));
+  c.rect_filled({{1, 2}, {30, 40}}, Color::rgb(0xff0000), 2);
+  c.rect({{1, 2}, {30, 40}}, Color::rgb(0x00ff00), 1.5f);
+  c.line({0, 0}, {10, 10}, Color::rgb(0x0000ff), 2);
+  c.polyline({{0, 0}, {5, 5}, {10, 0}}, Color::rgb(0x123456));
+  c.polygon_filled({{0, 0}, {5, 5}, {10, 0}}, Color::rgb(0x654321));
+  c.circle_filled({50, 50}, 4, Color::rgb(0xabcdef));
+  c.push_clip({{10, 10}, {100, 100}});
+  c.push_clip({{20, 20}, {90, 90}});
+  c.text({20, 20}, "a<b & \"c\" 'd' >", Color::rgb(0xffffff), 14);
+  c.pop_clip();
+  c.text({20, 40}, "x", Color::rgb(0xffffff), 14);  // second clip left open: finish() closes it
+  std::string svg = c.finish();
+
+  std::vector<Element> all;
+  ASSERT_EQ(parse(svg, &all), "") << svg;
+  ASSERT_FALSE(all.empty());
+  EXPECT_EQ(all[0].name, "svg");
+  EXPECT_EQ(all[0].attr["xmlns"], "http://www.w3.org/2000/svg");
+  EXPECT_EQ(all[0].attr["width"], "320");
+  EXPECT_EQ(all[0].attr["height"], "200");
+  EXPECT_EQ(all[0].attr["viewBox"], "0 0 320 200");
+  EXPECT_NE(svg.find("a&lt;b &amp; &quot;c&quot; &apos;d&apos; &gt;"), std::string::npos);
+  EXPECT_EQ(svg.find("a<b"), std::string::npos);
+  EXPECT_EQ(texts(svg)[0], "a<b & \"c\" 'd' >");
+  // Two clip paths, each group referring to its own.
+  EXPECT_EQ(elements(svg, "clipPath").size(), 2u);
+  EXPECT_NE(svg.find("clip-path=\"url(#clip1)\""), std::string::npos);
+  EXPECT_NE(svg.find("clip-path=\"url(#clip2)\""), std::string::npos);
+}
+
+TEST(SvgCanvas, UnbalancedPopKeepsDocumentWellFormed) {
+  SvgCanvas c(10, 10, {});
+  c.pop_clip();
+  EXPECT_EQ(parse(c.finish(), nullptr), "");
+}
+
+TEST(SvgCanvas, ControlCharactersAreDropped) {
+  SvgCanvas c(10, 10, {});
+  c.text({0, 0},
+         std::string("a\x01"
+                     "b"),
+         Color::rgb(0xffffff), 10);
+  EXPECT_EQ(texts(c.finish())[0], "ab");
+}
+
+TEST(SvgCanvas, TextIsAnchoredByAlignAndPlacedBelowItsTopEdge) {
+  SvgCanvas c(200, 100, {});
+  c.text({100, 10}, "left", Color::rgb(0xffffff), 20, Align::Left, Font::Sans);
+  c.text({100, 40}, "mid", Color::rgb(0xffffff), 20, Align::Center, Font::Mono);
+  c.text({100, 70}, "right", Color::rgb(0xffffff, 128), 20, Align::Right, Font::SansBold);
+  auto t = elements(c.finish(), "text");
+  ASSERT_EQ(t.size(), 3u);
+  EXPECT_EQ(t[0].attr.count("text-anchor"), 0u);  // start is SVG's default
+  EXPECT_EQ(t[1].attr["text-anchor"], "middle");
+  EXPECT_EQ(t[2].attr["text-anchor"], "end");
+  EXPECT_NE(t[0].attr["font-family"].find("DejaVu Sans"), std::string::npos);
+  EXPECT_NE(t[0].attr["font-family"].find("sans-serif"), std::string::npos);
+  EXPECT_NE(t[1].attr["font-family"].find("DejaVu Sans Mono"), std::string::npos);
+  EXPECT_NE(t[1].attr["font-family"].find("monospace"), std::string::npos);
+  EXPECT_EQ(t[2].attr["font-weight"], "bold");
+  EXPECT_EQ(t[2].attr["fill-opacity"], "0.5");
+  // The baseline sits inside the line: below the top edge, above the bottom.
+  for (int i = 0; i < 3; ++i) {
+    float top = 10 + 30 * i, y = num(t[i], "y");
+    EXPECT_GT(y, top + 20 * 0.6f);
+    EXPECT_LT(y, top + 20 * 0.95f);
+  }
+}
+
+TEST(SvgCanvas, TextSizeFollowsCharactersAndSize) {
+  SvgCanvas c(10, 10, {});
+  Vec2 m = c.text_size("0123456789", 20, Font::Mono);
+  EXPECT_EQ(m.y, 20);
+  EXPECT_NEAR(m.x, 10 * 20 * 0.517f, 1.0f);  // DejaVu Sans Mono: 0.602 em, 1.164 em per line
+  EXPECT_NEAR(c.text_size("0123456789", 40, Font::Mono).x, 2 * m.x, 0.01f);
+  EXPECT_GT(c.text_size("MMMM", 20).x, 2 * c.text_size("iiii", 20).x);
+  EXPECT_GT(c.text_size("Bold", 20, Font::SansBold).x, c.text_size("Bold", 20).x);
+  // U+00D7 is one character, not two.
+  EXPECT_LT(c.text_size("\xC3\x97", 20).x, 20 * 0.8f);
+  EXPECT_EQ(c.text_size("", 20).x, 0);
+}
+
+// ---- Theme and palette -----------------------------------------------------------------------
+
+struct Hsv {
+  float h, s, v;
+};
+Hsv hsv(Color c) {
+  float r = c.r / 255.f, g = c.g / 255.f, b = c.b / 255.f;
+  float mx = std::max({r, g, b}), mn = std::min({r, g, b}), d = mx - mn, h = 0;
+  if (d > 0) {
+    if (mx == r)
+      h = 60 * std::fmod((g - b) / d + 6, 6.0f);
+    else if (mx == g)
+      h = 60 * ((b - r) / d + 2);
+    else
+      h = 60 * ((r - g) / d + 4);
+  }
+  return {h, mx > 0 ? d / mx : 0, mx};
+}
+float hue_distance(float a, float b) {
+  float d = std::fabs(a - b);
+  return std::min(d, 360 - d);
+}
+float luminance(Color c) { return 0.2126f * c.r + 0.7152f * c.g + 0.0722f * c.b; }
+
+TEST(Theme, ByNameFindsBothThemesAndNothingElse) {
+  EXPECT_EQ(Theme::ByName("dark"), &Theme::Dark());
+  EXPECT_EQ(Theme::ByName("light"), &Theme::Light());
+  EXPECT_EQ(Theme::ByName("solarized"), nullptr);
+  EXPECT_TRUE(Theme::Dark().dark);
+  EXPECT_FALSE(Theme::Light().dark);
+  EXPECT_LT(luminance(Theme::Dark().bg), luminance(Theme::Dark().text));
+  EXPECT_GT(luminance(Theme::Light().bg), luminance(Theme::Light().text));
+}
+
+TEST(LaneColor, ThirtyTwoDistinctColoursInEachTheme) {
+  for (const Theme* t : {&Theme::Dark(), &Theme::Light()}) {
+    std::set<std::string> seen;
+    for (int l = 0; l < 32; ++l) seen.insert(hex(lane_color(l, *t)));
+    EXPECT_EQ(seen.size(), 32u);
+    // Distinct to the eye too, not only in the last bit.
+    for (int a = 0; a < 32; ++a)
+      for (int b = a + 1; b < 32; ++b) {
+        Color x = lane_color(a, *t), y = lane_color(b, *t);
+        float d = std::sqrt(
+            float((x.r - y.r) * (x.r - y.r) + (x.g - y.g) * (x.g - y.g) + (x.b - y.b) * (x.b - y.b)));
+        EXPECT_GT(d, 25) << "lanes " << a << " and " << b;
+      }
+  }
+}
+
+TEST(LaneColor, QuadSharesOneHueFamilyLighterToDarker) {
+  for (const Theme* t : {&Theme::Dark(), &Theme::Light()}) {
+    float quad_hue[8];
+    for (int q = 0; q < 8; ++q) {
+      quad_hue[q] = hsv(lane_color(4 * q, *t)).h;
+      for (int i = 1; i < 4; ++i) {
+        EXPECT_LT(hue_distance(hsv(lane_color(4 * q + i, *t)).h, quad_hue[q]), 8) << "lane " << 4 * q + i;
+        EXPECT_LT(luminance(lane_color(4 * q + i, *t)), luminance(lane_color(4 * q + i - 1, *t)));
+      }
+    }
+    for (int a = 0; a < 8; ++a)
+      for (int b = a + 1; b < 8; ++b) EXPECT_GT(hue_distance(quad_hue[a], quad_hue[b]), 20) << a << " " << b;
+  }
+}
+
+TEST(LaneColor, LanesWrapModulo32) {
+  EXPECT_EQ(hex(lane_color(33, Theme::Dark())), hex(lane_color(1, Theme::Dark())));
+  EXPECT_EQ(hex(lane_color(-1, Theme::Dark())), hex(lane_color(31, Theme::Dark())));
+}
+
+TEST(TextOn, PicksTheReadableSide) {
+  EXPECT_EQ(hex(text_on(Color::rgb(0x000080))), "#ffffff");
+  EXPECT_EQ(hex(text_on(Color::rgb(0xffee58))), "#000000");
+  // Every lane colour gets a label colour with a contrast ratio of at least 4.5 (WCAG AA).
+  auto lin = [](uint8_t v) {
+    float c = v / 255.f;
+    return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f);
+  };
+  auto rel = [&](Color c) { return 0.2126f * lin(c.r) + 0.7152f * lin(c.g) + 0.0722f * lin(c.b); };
+  for (const Theme* t : {&Theme::Dark(), &Theme::Light()})
+    for (int l = 0; l < 32; ++l) {
+      Color bg = lane_color(l, *t), fg = text_on(bg);
+      float a = rel(bg), b = rel(fg);
+      EXPECT_GE((std::max(a, b) + 0.05f) / (std::min(a, b) + 0.05f), 4.5f) << "lane " << l;
+    }
+}
+
+// ---- Layout view -----------------------------------------------------------------------------
+
+TEST(LayoutView, OneCellPerElementInItsLanesColourWithLaneLabels) {
+  MmaOp op = test_op();
+  Layouts ls;
+  for (const Theme* t : {&Theme::Dark(), &Theme::Light()}) {
+    std::string svg = draw_layout(ls.input(op), *t);
+    auto cells = lane_cells(svg, *t);
+    // A 8x4 + B 4x8 + C 8x8 elements, each one held once.
+    ASSERT_EQ(cells.size(), 32u + 32u + 64u);
+    std::map<int, int> per_lane;
+    for (auto& [lane, r] : cells) {
+      ++per_lane[lane];
+      EXPECT_NEAR(r.w(), r.h(), 0.01f);  // square cells
+    }
+    for (int l = 0; l < 32; ++l) EXPECT_EQ(per_lane[l], 4) << "lane " << l;  // 1 in A, 1 in B, 2 in C
+    auto labels = texts(svg);
+    for (int l = 0; l < 32; ++l) {
+      EXPECT_EQ(std::count(labels.begin(), labels.end(), std::to_string(l) + ":0"), 3) << "lane " << l;
+      EXPECT_EQ(std::count(labels.begin(), labels.end(), std::to_string(l) + ":1"), 1) << "lane " << l;
+    }
+    EXPECT_EQ(count_if_contains(labels, "documented (PTX ISA)"), 1);
+    EXPECT_EQ(count_if_contains(labels,
+                                "A  8\xC3\x97"
+                                "4 (m\xC3\x97k)"),
+              1);
+    EXPECT_EQ(count_if_contains(labels, "f32 \xC2\xB7 2 elements/lane"), 1);
+    EXPECT_EQ(count_if_contains(labels, "lanes 28-31"), 1);  // the legend
+  }
+}
+
+TEST(LayoutView, HoverReturnsTheHoldersOfTheCellUnderTheMouse) {
+  MmaOp op = test_op();
+  Layouts ls;
+  const Theme& t = Theme::Dark();
+  std::string svg = draw_layout(ls.input(op), t);
+  // Lane 13, elem 1 holds C(3, 3); find its label and the lane-coloured cell under it.
+  auto boxes = text_boxes(svg);
+  auto label = std::find_if(boxes.begin(), boxes.end(), [](auto& b) { return b.first == "13:1"; });
+  ASSERT_NE(label, boxes.end());
+  Vec2 at = label->second.center();
+  Rect cell{};
+  for (auto& [lane, r] : lane_cells(svg, t))
+    if (lane == 13 && r.contains(at)) cell = r;
+  ASSERT_GT(cell.w(), 0);
+
+  LayoutHover hover;
+  draw_layout(ls.input(op), t, {}, cell.center(), &hover);
+  ASSERT_TRUE(hover.valid);
+  EXPECT_EQ(hover.operand, int(Operand::C));
+  EXPECT_FALSE(hover.traced);
+  EXPECT_EQ(hover.row, 3);
+  EXPECT_EQ(hover.col, 3);
+  ASSERT_EQ(hover.holders.size(), 1u);
+  EXPECT_EQ(hover.holders[0], (LayoutCell{13, 1, 3, 3}));
+
+  draw_layout(ls.input(op), t, {}, {-5, -5}, &hover);
+  EXPECT_FALSE(hover.valid);
+}
+
+TEST(LayoutView, ElementsHeldTwiceAreStripedAndHoverListsBothHolders) {
+  // Traced only, like wmma: A's element (l%16)/4, l%4 is held by lanes l and l+16.
+  MmaOp op = test_op(false);
+  FragmentLayout a = layout("A", "traced"), b = layout("B", "traced"), c = layout("C", "traced");
+  a.cells.clear();
+  for (int lane = 0; lane < 32; ++lane) a.cells.push_back({lane, 0, (lane % 16) / 4, lane % 4});
+  a.rows = 8;  // rows 4..7 are held by nobody
+  LayoutViewInput in;
+  in.op = &op;
+  in.traced = {&a, &b, &c};
+  in.traced_from = "Test GPU, 2026-01-01";
+  const Theme& t = Theme::Light();
+  std::string svg = draw_layout(in, t);
+  auto labels = texts(svg);
+  EXPECT_EQ(count_if_contains(labels, "traced on Test GPU, 2026-01-01"), 1);
+  EXPECT_EQ(count_if_contains(labels, "PTX leaves the wmma fragment layout unspecified"), 1);
+  EXPECT_EQ(count_if_contains(labels, "documented"), 0);
+
+  // Lane 5's and lane 21's stripes of A(1, 1), half a cell each, one above the other.
+  std::map<std::string, int> lane_of;
+  for (int l = 0; l < 32; ++l) lane_of[hex(lane_color(l, t))] = l;
+  std::vector<Rect> five, twenty_one;
+  for (const Element& e : elements(svg, "rect")) {
+    auto f = e.attr.find("fill");
+    if (f == e.attr.end() || !lane_of.count(f->second)) continue;
+    Rect r = rect_of(e);
+    if (r.w() < 2 * r.h() - 0.5f) continue;  // stripes are twice as wide as tall
+    if (lane_of[f->second] == 5) five.push_back(r);
+    if (lane_of[f->second] == 21) twenty_one.push_back(r);
+  }
+  ASSERT_EQ(five.size(), 1u);
+  ASSERT_EQ(twenty_one.size(), 1u);
+  EXPECT_NEAR(five[0].min.x, twenty_one[0].min.x, 0.01f);
+  EXPECT_NEAR(five[0].max.y, twenty_one[0].min.y, 0.01f);
+
+  LayoutHover hover;
+  draw_layout(in, t, {}, {five[0].center().x, five[0].max.y}, &hover);
+  ASSERT_TRUE(hover.valid);
+  EXPECT_TRUE(hover.traced);
+  EXPECT_EQ(hover.operand, int(Operand::A));
+  EXPECT_EQ(hover.row, 1);
+  EXPECT_EQ(hover.col, 1);
+  ASSERT_EQ(hover.holders.size(), 2u);
+  EXPECT_EQ(hover.holders[0], (LayoutCell{5, 0, 1, 1}));
+  EXPECT_EQ(hover.holders[1], (LayoutCell{21, 0, 1, 1}));
+}
+
+TEST(LayoutView, MarksWhereTracedDisagreesWithDocumented) {
+  MmaOp op = test_op();
+  Layouts doc;
+  FragmentLayout ta = layout("A", "traced"), tb = layout("B", "traced"), tc = layout("C", "traced");
+  LayoutViewInput in = doc.input(op);
+  in.traced = {&ta, &tb, &tc};
+  in.traced_from = "Test GPU";
+  const Theme& t = Theme::Dark();
+  auto bad_frames = [&](const std::string& svg) {
+    int n = 0;
+    for (const Element& e : elements(svg, "rect"))
+      if (e.attr.count("stroke") && e.attr.at("stroke") == hex(t.bad)) ++n;
+    return n;
+  };
+
+  std::string same = draw_layout(in, t);
+  EXPECT_EQ(bad_frames(same), 0);
+  auto labels = texts(same);
+  EXPECT_EQ(count_if_contains(labels, "traced on Test GPU"), 1);
+  EXPECT_EQ(count_if_contains(labels, "mismatch"), 0);
+  EXPECT_EQ(count_if_contains(labels, "matches PTX"), 3);
+  // Both columns carry every label.
+  EXPECT_EQ(std::count(labels.begin(), labels.end(), "13:1"), 2);
+
+  // Lanes 0 and 1 swap their C elements 0: two elements disagree, marked in both columns.
+  std::swap(tc.cells[0].lane, tc.cells[2].lane);
+  std::sort(tc.cells.begin(), tc.cells.end(),
+            [](auto& x, auto& y) { return std::tie(x.lane, x.elem) < std::tie(y.lane, y.elem); });
+  std::string diff = draw_layout(in, t);
+  EXPECT_EQ(bad_frames(diff), 2 * 2);
+  labels = texts(diff);
+  EXPECT_EQ(count_if_contains(labels, "2 mismatches"), 1);
+  EXPECT_EQ(count_if_contains(labels, "matches PTX"), 2);  // A and B still agree
+  EXPECT_EQ(count_if_contains(labels, "2 cells differ from PTX"), 1);
+}
+
+TEST(LayoutView, HighlightedLaneIsOutlinedInAllThreeOperands) {
+  MmaOp op = test_op();
+  Layouts ls;
+  const Theme& t = Theme::Dark();
+  LayoutViewState st;
+  st.highlight_lane = 6;
+  std::string svg = draw_layout(ls.input(op), t, st);
+  float cell = lane_cells(svg, t)[0].second.w();
+  int outlines = 0;
+  for (const Element& e : elements(svg, "rect"))
+    if (e.attr.count("stroke") && e.attr.at("stroke") == hex(t.text) && num(e, "width") > cell * 0.8f)
+      ++outlines;
+  EXPECT_EQ(outlines, 4);  // 1 in A, 1 in B, 2 in C
+  // Other lanes are dimmed: their fill is no longer their lane colour.
+  std::map<int, int> per_lane;
+  for (auto& [lane, r] : lane_cells(svg, t)) ++per_lane[lane];
+  EXPECT_EQ(per_lane.size(), 1u);
+  EXPECT_EQ(per_lane[6], 4);
+}
+
+TEST(LayoutView, TextNeverOverlapsAndStaysOnTheCanvas) {
+  MmaOp op = test_op();
+  Layouts doc;
+  FragmentLayout ta = layout("A", "traced"), tb = layout("B", "traced"), tc = layout("C", "traced");
+  std::swap(tc.cells[0].lane, tc.cells[2].lane);
+  LayoutViewInput in = doc.input(op);
+  in.traced = {&ta, &tb, &tc};
+  in.traced_from = "NVIDIA H100 80GB HBM3, 2026-11-21";
+  for (Vec2 size : {Vec2{1600, 900}, Vec2{800, 450}, Vec2{480, 320}})
+    for (const Theme* t : {&Theme::Dark(), &Theme::Light()}) {
+      std::string svg = draw_layout(in, *t, {}, {-1, -1}, nullptr, size.x, size.y);
+      EXPECT_EQ(overlapping_text(svg), "") << size.x << "x" << size.y;
+      EXPECT_EQ(outside(svg, size.x, size.y), "") << size.x << "x" << size.y;
+    }
+}
+
+// m16n8k16 as the PTX ISA gives it (groupID = lane / 4, threadID_in_group = lane % 4), and a
+// wmma-like 16x16x16 whose A and B hold every element twice: the sizes the window really shows.
+FragmentLayout formula_layout(const std::string& operand, int rows, int cols, int elems,
+                              LayoutCell (*f)(int g, int t, int e)) {
+  FragmentLayout l;
+  l.operand = operand, l.rows = rows, l.cols = cols;
+  for (int lane = 0; lane < 32; ++lane)
+    for (int e = 0; e < elems; ++e) {
+      LayoutCell c = f(lane / 4, lane % 4, e);
+      l.cells.push_back({lane, e, c.row, c.col});
+    }
+  return l;
+}
+LayoutCell m16n8k16_a(int g, int t, int e) {
+  return {0, 0, g + (e % 4 >= 2 ? 8 : 0), 2 * t + (e & 1) + (e >= 4 ? 8 : 0)};
+}
+LayoutCell m16n8k16_b(int g, int t, int e) { return {0, 0, 2 * t + (e & 1) + (e >= 2 ? 8 : 0), g}; }
+LayoutCell m16n8k16_c(int g, int t, int e) { return {0, 0, g + (e >= 2 ? 8 : 0), 2 * t + (e & 1)}; }
+
+TEST(LayoutView, RealSizedOpsKeepTextApartInEverySize) {
+  MmaOp mma{"mma.m16n8k16.f16", 16, 8, 16, "f16", "f32", true, 8, 4, 4, 2, 4};
+  FragmentLayout da = formula_layout("A", 16, 16, 8, m16n8k16_a),
+                 db = formula_layout("B", 16, 8, 4, m16n8k16_b),
+                 dc = formula_layout("C", 16, 8, 4, m16n8k16_c);
+  FragmentLayout ta = da, tb = db, tc = dc;
+  std::swap(tc.cells[0].lane, tc.cells[4].lane);
+  LayoutViewInput both;
+  both.op = &mma;
+  both.documented = {&da, &db, &dc};
+  both.traced = {&ta, &tb, &tc};
+  both.traced_from = "NVIDIA H100 80GB HBM3, 2026-11-21";
+
+  // wmma 16x16x16: A holds each element in two lanes (lane l and l ^ 16 share an element).
+  MmaOp wmma{"wmma.m16n16k16.f16", 16, 16, 16, "f16", "f32", false, 16, 16, 8, 2, 4};
+  FragmentLayout wa, wb, wc;
+  wa.rows = wa.cols = wb.rows = wb.cols = wc.rows = wc.cols = 16;
+  for (int lane = 0; lane < 32; ++lane) {
+    int g = (lane % 16) / 4, t = lane % 4;
+    for (int e = 0; e < 16; ++e) {
+      LayoutCell c = m16n8k16_a(g + 4 * (e / 8), t, e % 8);
+      wa.cells.push_back({lane, e, c.row, c.col});
+      wb.cells.push_back({lane, e, c.col, c.row});
+    }
+    for (int e = 0; e < 8; ++e) {
+      LayoutCell c = m16n8k16_c(lane / 4, t, e % 4);
+      wc.cells.push_back({lane, e, c.row, c.col + (e >= 4 ? 8 : 0)});
+    }
+  }
+  LayoutViewInput traced_only;
+  traced_only.op = &wmma;
+  traced_only.traced = {&wa, &wb, &wc};
+  traced_only.traced_from = "NVIDIA H200, 2026-11-21";
+
+  LayoutViewState st;
+  st.highlight_lane = 9;
+  for (const LayoutViewInput* in : {&both, &traced_only})
+    for (Vec2 size : {Vec2{1600, 900}, Vec2{800, 450}, Vec2{800, 860}, Vec2{1920, 1080}})
+      for (const Theme* t : {&Theme::Dark(), &Theme::Light()}) {
+        std::string svg = draw_layout(*in, *t, st, {-1, -1}, nullptr, size.x, size.y);
+        EXPECT_EQ(overlapping_text(svg), "") << in->op->name << " " << size.x << "x" << size.y;
+        EXPECT_EQ(outside(svg, size.x, size.y), "") << in->op->name << " " << size.x << "x" << size.y;
+        // Every slot keeps at least its lane number; at 800x450 only elements held once do (an
+        // element held twice gets two 5-pixel stripes there, too thin for digits).
+        std::regex label("^[0-9]+(:[0-9]+)?$");
+        int labels = 0;
+        for (const std::string& s : texts(svg)) labels += std::regex_match(s, label);
+        bool tiny = size.y < 500;
+        int slots = 0;
+        for (const auto& source : {in->documented, in->traced})
+          for (const FragmentLayout* l : source)
+            if (l && (!tiny || int(l->cells.size()) <= l->rows * l->cols)) slots += int(l->cells.size());
+        EXPECT_GE(labels, slots) << in->op->name << " " << size.x << "x" << size.y;
+      }
+}
+
+TEST(LayoutView, SaysWhatIsMissing) {
+  MmaOp op = test_op();
+  LayoutViewInput in;
+  in.op = &op;
+  auto labels = texts(draw_layout(in, Theme::Dark()));
+  EXPECT_EQ(count_if_contains(labels, "No layout recorded"), 1);
+  in.op = nullptr;
+  labels = texts(draw_layout(in, Theme::Dark()));
+  EXPECT_EQ(count_if_contains(labels, "No op selected"), 1);
+}
+
+// ---- Performance view ------------------------------------------------------------------------
+
+PerfViewInput perf_input() {
+  PerfViewInput in;
+  in.shape_label = "4096x4096x4096";
+  in.device_label = "Test GPU, 1980 MHz, driver 1.2.3";
+  in.bars = {{"sgemm/01_naive", "f32", 0.6, 51.4, 1e-7, true, false},
+             {"sgemm/05_blocktile_2d", "f32", 12.3, 51.4, 1e-7, true, true},
+             {"wmma/03_warp_4x2", "f16.f32", 260, 753, 0.31, false, false},
+             {"mma_f16/09_multistage", "f16.f32", 610, 753, 1e-4, true, false}};
+  return in;
+}
+
+std::string draw_perf(const PerfViewInput& in, const Theme& t, float w = 1600, float h = 900) {
+  SvgCanvas c(w, h, t.bg);
+  draw_perf_view(c, {{0, 0}, {w, h}}, t, in);
+  return c.finish();
+}
+
+TEST(PerfView, EveryBarSaysItsShareOfCublasAndFailuresSayFailed) {
+  const Theme& t = Theme::Light();
+  std::string svg = draw_perf(perf_input(), t);
+  auto labels = texts(svg);
+  EXPECT_EQ(count_if_contains(labels, "% of cuBLAS"), 4);
+  EXPECT_EQ(count_if_contains(labels, "24% of cuBLAS"), 1);   // 12.3 / 51.4
+  EXPECT_EQ(count_if_contains(labels, "1.2% of cuBLAS"), 1);  // 0.6 / 51.4
+  EXPECT_EQ(count_if_contains(labels, "12.3 TFLOP/s"), 1);
+  EXPECT_EQ(count_if_contains(labels, "FAILED"), 1);
+  EXPECT_EQ(count_if_contains(labels,
+                              "4096\xC3\x97"
+                              "4096\xC3\x97"
+                              "4096"),
+            1);
+  EXPECT_EQ(count_if_contains(labels, "Test GPU, 1980 MHz"), 1);
+  for (const char* k :
+       {"sgemm/01_naive", "sgemm/05_blocktile_2d", "wmma/03_warp_4x2", "mma_f16/09_multistage"})
+    EXPECT_EQ(std::count(labels.begin(), labels.end(), k), 1) << k;
+
+  // Each bar sits beside its kernel's name, all from one origin, length proportional to TFLOP/s;
+  // the failed one in the bad colour.
+  auto boxes = text_boxes(svg);
+  auto bar_of = [&](const std::string& kernel) {
+    auto label = std::find_if(boxes.begin(), boxes.end(), [&](auto& b) { return b.first == kernel; });
+    EXPECT_NE(label, boxes.end()) << kernel;
+    std::vector<Element> found;
+    for (const Element& e : elements(svg, "rect")) {
+      Rect r = rect_of(e);
+      if (e.attr.count("fill") && e.attr.at("fill") != hex(t.panel) && e.attr.at("fill") != "none" &&
+          r.min.x > label->second.max.x && std::fabs(r.center().y - label->second.center().y) < 1.5f)
+        found.push_back(e);
+    }
+    EXPECT_EQ(found.size(), 1u) << kernel;
+    return found.empty() ? Element{} : found[0];
+  };
+  Element naive = bar_of("sgemm/01_naive"), b12 = bar_of("sgemm/05_blocktile_2d"),
+          failed = bar_of("wmma/03_warp_4x2"), b610 = bar_of("mma_f16/09_multistage");
+  EXPECT_EQ(failed.attr["fill"], hex(t.bad));
+  EXPECT_NE(b610.attr["fill"], hex(t.bad));
+  EXPECT_NEAR(rect_of(naive).min.x, rect_of(b610).min.x, 0.01f);
+  EXPECT_NEAR(rect_of(b610).w() / rect_of(b12).w(), 610 / 12.3, 0.5);
+  EXPECT_NEAR(rect_of(failed).w() / rect_of(b12).w(), 260 / 12.3, 0.5);
+}
+
+TEST(PerfView, SeriesAreLinesWithTheSelectedOneThicker) {
+  PerfViewInput in = perf_input();
+  in.series_x_label = "seconds";
+  for (int s = 0; s < 3; ++s) {
+    PerfSeries ps{"series " + std::to_string(s), {}, s == 1};
+    for (int i = 0; i < 40; ++i) ps.points.push_back({i * 0.25f, float(100 * (s + 1) + i)});
+    in.series.push_back(ps);
+  }
+  std::string svg = draw_perf(in, Theme::Dark());
+  auto lines = elements(svg, "polyline");
+  ASSERT_EQ(lines.size(), 3u);
+  // Unselected first, the selected one last (on top) and thickest.
+  EXPECT_GT(num(lines[2], "stroke-width"), num(lines[0], "stroke-width"));
+  EXPECT_GT(num(lines[2], "stroke-width"), num(lines[1], "stroke-width"));
+  auto labels = texts(svg);
+  for (const char* l : {"series 0", "series 1", "series 2", "seconds"})
+    EXPECT_GE(count_if_contains(labels, l), 1) << l;
+}
+
+TEST(PerfView, TextNeverOverlapsAndStaysOnTheCanvas) {
+  PerfViewInput in = perf_input();
+  for (int i = 0; i < 20; ++i)
+    in.bars.push_back(
+        {"mma_f16/" + std::to_string(10 + i) + "_rung", "f16.f32", 50.0 * i, 753, 1e-4, true, false});
+  in.series_x_label = "seconds";
+  for (int s = 0; s < 4; ++s) {
+    PerfSeries ps{"mma_f16/1" + std::to_string(s) + "_rung", {}, s == 0};
+    for (int i = 0; i < 20; ++i) ps.points.push_back({float(i), float(100 * s + 5 * i)});
+    in.series.push_back(ps);
+  }
+  for (Vec2 size : {Vec2{1600, 900}, Vec2{800, 450}})
+    for (const Theme* t : {&Theme::Dark(), &Theme::Light()}) {
+      std::string svg = draw_perf(in, *t, size.x, size.y);
+      EXPECT_EQ(overlapping_text(svg), "") << size.x << "x" << size.y;
+      EXPECT_EQ(outside(svg, size.x, size.y), "") << size.x << "x" << size.y;
+    }
+}
+
+TEST(PerfView, NoRunsSaysSo) {
+  PerfViewInput in;
+  auto labels = texts(draw_perf(in, Theme::Dark()));
+  EXPECT_EQ(count_if_contains(labels, "No runs yet"), 1);
+}
+
+// ---- ImGui back end: the same views on a draw list ---------------------------------------------
+
+// A headless ImGui frame (no renderer: the draw lists are only built, as imgui's null example does).
+struct ImGuiFrame {
+  ImGuiFrame() {
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(1600, 900);
+    io.IniFilename = nullptr;
+  }
+  void begin() {
+    unsigned char* pixels;
+    int w, h;
+    ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    ImGui::NewFrame();
+  }
+  ~ImGuiFrame() {
+    ImGui::Render();
+    ImGui::DestroyContext();
+  }
+};
+
+TEST(ImGuiCanvas, DrawsBothViewsAndLeavesTheClipStackAsItFoundIt) {
+  ImGuiFrame frame;
+  frame.begin();
+  ImDrawList* dl = ImGui::GetForegroundDrawList();
+  ImGuiCanvas c(dl, nullptr, nullptr);
+  const int clips = dl->_ClipRectStack.Size;
+  MmaOp op = test_op();
+  Layouts ls;
+  LayoutHover hover;
+  LayoutViewState st;
+  st.highlight_lane = 3;
+  draw_layout_view(c, {{0, 0}, {800, 900}}, Theme::Dark(), ls.input(op), st, {-1, -1}, &hover);
+  const int after_layout = dl->VtxBuffer.Size;
+  EXPECT_GT(after_layout, 1000);
+  EXPECT_EQ(dl->_ClipRectStack.Size, clips);
+  PerfViewInput in = perf_input();
+  draw_perf_view(c, {{800, 0}, {1600, 900}}, Theme::Dark(), in);
+  EXPECT_GT(dl->VtxBuffer.Size, after_layout);
+  EXPECT_EQ(dl->_ClipRectStack.Size, clips);
+  // ImGui's anti-aliased fill puts an inner and an outer vertex per point, assuming clockwise
+  // winding; counter-clockwise input must be rewound or the fringe would point inwards.
+  for (bool clockwise : {true, false}) {
+    int before = dl->VtxBuffer.Size;
+    std::vector<Vec2> tri{{0, 0}, {10, 0}, {0, 10}};
+    if (!clockwise) std::reverse(tri.begin(), tri.end());
+    c.polygon_filled(tri, Color::rgb(0xffffff));
+    ASSERT_EQ(dl->VtxBuffer.Size - before, 6);
+    for (int i = 0; i < 3; ++i) {
+      ImVec2 inner = dl->VtxBuffer[before + 2 * i].pos;
+      EXPECT_TRUE(inner.x > 0 && inner.y > 0 && inner.x + inner.y < 10) << inner.x << "," << inner.y;
+    }
+  }
+}
+
+// Views lay text out with text_size; the window (ImGui) and the export (SVG) must agree on it.
+TEST(ImGuiCanvas, MeasuresTextAsSvgCanvasDoes) {
+  const std::string dir = "/usr/share/fonts/truetype/dejavu/";  // Debian's fonts-dejavu-core
+  const char* files[] = {"DejaVuSans.ttf", "DejaVuSansMono.ttf", "DejaVuSans-Bold.ttf"};
+  for (const char* f : files) {
+    FILE* fp = std::fopen((dir + f).c_str(), "rb");
+    if (!fp) GTEST_SKIP() << "fonts-dejavu-core is not installed";
+    std::fclose(fp);
+  }
+  ImGuiFrame frame;
+  ImFont* fonts[3];
+  for (int i = 0; i < 3; ++i)
+    fonts[i] = ImGui::GetIO().Fonts->AddFontFromFileTTF((dir + files[i]).c_str(), 32);
+  frame.begin();
+  ImGuiCanvas im(ImGui::GetForegroundDrawList(), fonts[0], fonts[1], fonts[2]);
+  SvgCanvas svg(10, 10, {});
+  for (Font f : {Font::Sans, Font::Mono, Font::SansBold})
+    for (const char* s : {"mma_f16/09_ldmatrix", "12.3 TFLOP/s \xC2\xB7 24% of cuBLAS",
+                          "A  16\xC3\x97"
+                          "16 (m\xC3\x97k)",
+                          "31:7"})
+      for (float size : {9.0f, 14.0f, 21.0f}) {
+        Vec2 a = im.text_size(s, size, f), b = svg.text_size(s, size, f);
+        EXPECT_NEAR(a.x, b.x, std::max(1.0f, 0.02f * b.x)) << s << " at " << size;
+        EXPECT_NEAR(a.y, b.y, 0.01f);
+      }
+}
+
+}  // namespace
+}  // namespace gs

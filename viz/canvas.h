@@ -22,6 +22,8 @@ struct Rect {
   float w() const { return max.x - min.x; }
   float h() const { return max.y - min.y; }
   bool contains(Vec2 p) const { return p.x >= min.x && p.x < max.x && p.y >= min.y && p.y < max.y; }
+  Vec2 center() const { return {(min.x + max.x) * 0.5f, (min.y + max.y) * 0.5f}; }
+  Rect inset(float d) const { return {{min.x + d, min.y + d}, {max.x - d, max.y - d}}; }
 };
 
 struct Color {
@@ -33,7 +35,9 @@ struct Color {
 };
 
 enum class Align { Left, Center, Right };
-enum class Font { Sans, Mono };
+// Sizes are line heights in pixels (ascent + descent), as ImGui's font sizes are, so a view lays
+// text out identically on screen and in SVG. SansBold falls back to Sans where no bold is loaded.
+enum class Font { Sans, Mono, SansBold };
 
 class Canvas {
  public:
@@ -42,6 +46,7 @@ class Canvas {
   virtual void rect(Rect r, Color c, float thickness = 1, float rounding = 0) = 0;
   virtual void line(Vec2 a, Vec2 b, Color c, float thickness = 1) = 0;
   virtual void polyline(const std::vector<Vec2>& pts, Color c, float thickness = 1) = 0;
+  // Convex polygons only: ImGui fills convex shapes.
   virtual void polygon_filled(const std::vector<Vec2>& pts, Color c) = 0;
   virtual void circle_filled(Vec2 center, float radius, Color c) = 0;
   // `pos` is the text's top edge, and its left edge, centre or right edge per `align`.
@@ -52,7 +57,8 @@ class Canvas {
   virtual void pop_clip() = 0;
 };
 
-// Writes an SVG document of the given size; `finish()` returns it.
+// Writes an SVG 1.1 document of the given size; `finish()` returns it. Text is set in DejaVu Sans /
+// DejaVu Sans Mono (the fonts the window uses) and measured with their advance widths.
 class SvgCanvas : public Canvas {
  public:
   SvgCanvas(float width, float height, Color background);

@@ -1,0 +1,515 @@
+// Fragment layout view: operands A, B and C of one op in the classic GEMM arrangement
+//            B (k x n)
+//   A (m x k)  C (m x n)
+// with every element coloured by the lane that holds it. Documented and traced layouts sit side
+// by side (or stacked, whichever gives bigger cells) with their disagreements marked.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "viz/draw_util.h"
+#include "viz/views.h"
+
+namespace gs {
+namespace {
+
+using viz::Span;
+
+constexpr const char* kOperandName[3] = {"A", "B", "C"};
+constexpr const char* kOperandDims[3] = {"m\xC3\x97k", "k\xC3\x97n", "m\xC3\x97n"};  // "m×k" ...
+constexpr float kMaxCell = 44;     // beyond this cells only waste the slide
+constexpr float kMinLabel = 6.5f;  // smallest legible label, in pixels of line height
+
+// One operand of one source, with each element's holders indexed for drawing and hovering.
+struct Grid {
+  const FragmentLayout* layout = nullptr;
+  int rows = 0, cols = 0;
+  std::vector<std::vector<LayoutCell>> holders;  // row * cols + col -> slots, by lane then elem
+  std::vector<char> mismatch;                    // per element, when compared
+  int mismatches = -1;                           // -1: no other source to compare with
+  int multiplicity = 1;                          // most slots holding one element
+  int min_multiplicity = 1;                      // fewest slots holding one element
+  int max_lane = 0, max_elem = 0;
+  Vec2 origin;  // top-left of cell (0, 0), in pixels
+};
+
+struct Panel {
+  bool traced = false;
+  std::array<Grid, 3> grid;
+  std::vector<std::vector<Span>> header;  // one entry per header line
+  Vec2 origin;
+};
+
+Grid make_grid(const FragmentLayout* l, Extent fallback) {
+  Grid g;
+  g.layout = l;
+  g.rows = l && l->rows > 0 ? l->rows : fallback.rows;
+  g.cols = l && l->cols > 0 ? l->cols : fallback.cols;
+  g.holders.assign(size_t(g.rows) * g.cols, {});
+  if (!l) return g;
+  for (const LayoutCell& c : l->cells) {
+    if (c.row < 0 || c.row >= g.rows || c.col < 0 || c.col >= g.cols) continue;
+    g.holders[size_t(c.row) * g.cols + c.col].push_back(c);
+    g.max_lane = std::max(g.max_lane, c.lane);
+    g.max_elem = std::max(g.max_elem, c.elem);
+  }
+  for (auto& h : g.holders) {
+    std::sort(h.begin(), h.end(), [](const LayoutCell& a, const LayoutCell& b) {
+      return a.lane != b.lane ? a.lane < b.lane : a.elem < b.elem;
+    });
+    g.multiplicity = std::max(g.multiplicity, int(h.size()));
+  }
+  g.min_multiplicity = g.multiplicity;
+  for (const auto& h : g.holders) g.min_multiplicity = std::min(g.min_multiplicity, int(h.size()));
+  return g;
+}
+
+// Marks, in both grids, every element whose holders differ between the two sources.
+void compare(Grid& doc, Grid& tr) {
+  if (!doc.layout || !tr.layout) return;
+  auto same = [](const std::vector<LayoutCell>& a, const std::vector<LayoutCell>& b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i)
+      if (a[i].lane != b[i].lane || a[i].elem != b[i].elem) return false;
+    return true;
+  };
+  static const std::vector<LayoutCell> kNone;
+  int n = 0;
+  doc.mismatch.assign(doc.holders.size(), 0);
+  tr.mismatch.assign(tr.holders.size(), 0);
+  for (int r = 0; r < std::max(doc.rows, tr.rows); ++r)
+    for (int c = 0; c < std::max(doc.cols, tr.cols); ++c) {
+      bool in_d = r < doc.rows && c < doc.cols, in_t = r < tr.rows && c < tr.cols;
+      const auto& hd = in_d ? doc.holders[size_t(r) * doc.cols + c] : kNone;
+      const auto& ht = in_t ? tr.holders[size_t(r) * tr.cols + c] : kNone;
+      if (same(hd, ht)) continue;
+      ++n;
+      if (in_d) doc.mismatch[size_t(r) * doc.cols + c] = 1;
+      if (in_t) tr.mismatch[size_t(r) * tr.cols + c] = 1;
+    }
+  doc.mismatches = tr.mismatches = n;
+}
+
+// Every size in the view derives from the base font size `fs` and the cell size `s`.
+struct Metrics {
+  float fs = 14;      // operand titles
+  float s = 20;       // cell edge
+  float idx = 10;     // row and column index labels
+  int idx_step = 1;   // label every idx_step-th index
+  float idx_w = 0;    // width of the row-index margin
+  float idx_h = 0;    // height of the column-index band
+  float title_h = 0;  // two title lines
+  float gap = 0;      // between grids
+  float head_lh = 0;  // one panel header line
+};
+
+Metrics metrics(const Canvas& cv, float fs, float s, int max_index) {
+  Metrics m;
+  m.fs = fs;
+  m.s = s;
+  m.idx = std::min(fs * 0.72f, s * 0.62f);
+  std::string widest = std::to_string(max_index);
+  if (m.idx < kMinLabel) {  // too small to label each index: label every 2nd, 4th or 8th
+    m.idx = std::min(fs * 0.72f, std::max(kMinLabel, s * 0.62f));
+    float need = cv.text_size(widest, m.idx, Font::Sans).x + 4;
+    while (m.idx_step < 8 && m.idx_step * s < std::max(need, m.idx * 1.1f)) m.idx_step *= 2;
+  }
+  m.idx_w = cv.text_size(widest, m.idx, Font::Sans).x + std::max(4.0f, fs * 0.35f);
+  m.idx_h = m.idx + std::max(3.0f, fs * 0.25f);
+  m.title_h = fs * 1.2f + fs * 0.82f * 1.2f + fs * 0.3f;
+  m.gap = std::max(fs * 0.9f, s * 0.6f);
+  m.head_lh = fs * 1.1f * 1.35f;
+  return m;
+}
+
+std::string type_of(const MmaOp& op, int o) { return o == 2 ? op.c_type : op.a_type; }
+
+int elems_of(const MmaOp& op, int o, const Grid& g) {
+  int e = o == 0 ? op.elems_a : o == 1 ? op.elems_b : op.elems_c;
+  return e > 0 ? e : g.max_elem + 1;
+}
+
+std::vector<Span> title_line1(const Panel& p, int o, const Theme& t) {
+  const Grid& g = p.grid[o];
+  std::vector<Span> v{{std::string(kOperandName[o]) + "  " + std::to_string(g.rows) + "\xC3\x97" +
+                           std::to_string(g.cols) + " (" + kOperandDims[o] + ")",
+                       t.text, Font::SansBold}};
+  if (p.traced && g.mismatches > 0)
+    v.push_back({"  " + std::to_string(g.mismatches) + (g.mismatches == 1 ? " mismatch" : " mismatches"),
+                 t.bad, Font::SansBold});
+  else if (p.traced && g.mismatches == 0)
+    v.push_back({"  matches PTX", t.good, Font::Sans});
+  return v;
+}
+
+std::vector<Span> title_line2(const MmaOp& op, const Panel& p, int o, const Theme& t) {
+  const Grid& g = p.grid[o];
+  std::string s;
+  if (!g.layout) return {{"not recorded", t.text_dim}};
+  s = type_of(op, o) + " \xC2\xB7 " + std::to_string(elems_of(op, o, g)) + " elements/lane";
+  if (g.multiplicity > 1 && g.min_multiplicity == g.multiplicity)
+    s += " \xC2\xB7 each element in " + std::to_string(g.multiplicity) + " lanes";
+  else if (g.multiplicity > 1)
+    s += " \xC2\xB7 up to " + std::to_string(g.multiplicity) + " lanes per element";
+  return {{s, t.text_dim}};
+}
+
+// Pixel size of one panel at metrics m: the three grids, their titles and index margins.
+Vec2 panel_size(const Canvas& cv, const MmaOp& op, const Panel& p, const Metrics& m, const Theme& t) {
+  const Grid &A = p.grid[0], &B = p.grid[1], &C = p.grid[2];
+  float right_cols = std::max(B.cols, C.cols) * m.s;
+  // B's and C's titles may run past their grids to the right; reserve that room.
+  float title_w = 0;
+  for (int o = 1; o < 3; ++o)
+    title_w = std::max({title_w, viz::spans_width(cv, title_line1(p, o, t), m.fs),
+                        viz::spans_width(cv, title_line2(op, p, o, t), m.fs * 0.82f)});
+  float w = m.idx_w + A.cols * m.s + m.gap + m.idx_w + std::max(right_cols, title_w);
+  float head = p.header.size() * m.head_lh + (p.header.empty() ? 0 : m.fs * 0.5f);
+  float h = head + m.title_h + m.idx_h + B.rows * m.s + m.gap + m.title_h + m.idx_h +
+            std::max(A.rows, C.rows) * m.s;
+  return {w, h};
+}
+
+void place_panel(Panel& p, Vec2 origin, const Metrics& m) {
+  p.origin = origin;
+  float head = p.header.size() * m.head_lh + (p.header.empty() ? 0 : m.fs * 0.5f);
+  float bx = origin.x + m.idx_w + p.grid[0].cols * m.s + m.gap + m.idx_w;
+  float by = origin.y + head + m.title_h + m.idx_h;
+  float cy = by + p.grid[1].rows * m.s + m.gap + m.title_h + m.idx_h;
+  p.grid[0].origin = {origin.x + m.idx_w, cy};
+  p.grid[1].origin = {bx, by};
+  p.grid[2].origin = {bx, cy};
+}
+
+Rect cell_rect(const Grid& g, const Metrics& m, int r, int c) {
+  Vec2 a{g.origin.x + c * m.s, g.origin.y + r * m.s};
+  return {a, {a.x + m.s, a.y + m.s}};
+}
+
+bool holds_lane(const std::vector<LayoutCell>& h, int lane) {
+  for (const LayoutCell& c : h)
+    if (c.lane == lane) return true;
+  return false;
+}
+
+// Label style shared by every cell of a grid with the same number of holders, so sizes do not
+// jump from cell to cell.
+struct LabelStyle {
+  float size = 0;    // 0: no labels
+  bool elem = true;  // "lane:elem", else lane only
+};
+
+LabelStyle label_style(const Canvas& cv, const Grid& g, float s, int holders) {
+  float h = s / std::max(1, holders);  // each holder gets a horizontal stripe
+  std::string full = std::to_string(std::max(g.max_lane, 10)) + ":" + std::to_string(g.max_elem);
+  std::string lane = std::to_string(std::max(g.max_lane, 10));
+  for (bool elem : {true, false}) {
+    const std::string& probe = elem ? full : lane;
+    float size = std::min(h * 0.66f, 15.0f);
+    size = viz::fit_size(cv, probe, size, kMinLabel, Font::Sans, s * 0.86f);
+    if (size >= (elem ? 7.5f : kMinLabel)) return {size, elem};
+  }
+  return {0, false};
+}
+
+void draw_grid(Canvas& cv, const Theme& t, const Grid& g, const Metrics& m, int highlight) {
+  const float s = m.s, pad = s >= 10 ? 0.5f : 0.25f;  // half the gap that separates cells
+  const Color dim_bg = t.bg;
+  // One label style per holder count: duplicated elements get smaller labels, the rest keep theirs.
+  std::vector<LabelStyle> styles(g.multiplicity + 1);
+  for (int k = 1; k <= g.multiplicity; ++k) styles[k] = label_style(cv, g, s, k);
+  if (!g.layout) {
+    Rect all{g.origin, {g.origin.x + g.cols * s, g.origin.y + g.rows * s}};
+    cv.rect_filled(all, t.panel);
+    cv.rect(all, t.grid, 1);
+    return;
+  }
+  for (int r = 0; r < g.rows; ++r)
+    for (int c = 0; c < g.cols; ++c) {
+      const auto& h = g.holders[size_t(r) * g.cols + c];
+      Rect cell = cell_rect(g, m, r, c).inset(pad);
+      if (h.empty()) {
+        cv.rect_filled(cell, t.panel);
+        continue;
+      }
+      float sh = cell.h() / h.size();
+      const LabelStyle& ls = styles[h.size()];
+      for (size_t i = 0; i < h.size(); ++i) {
+        Rect stripe{{cell.min.x, cell.min.y + sh * i}, {cell.max.x, cell.min.y + sh * (i + 1)}};
+        bool dim = highlight >= 0 && h[i].lane != highlight;
+        Color fill = lane_color(h[i].lane, t);
+        if (dim) fill = viz::mix(fill, dim_bg, 0.78f);
+        cv.rect_filled(stripe, fill);
+        if (ls.size <= 0) continue;
+        std::string label = std::to_string(h[i].lane);
+        if (ls.elem) label += ":" + std::to_string(h[i].elem);
+        Color ink = text_on(fill);
+        if (dim) ink = viz::mix(ink, fill, 0.55f);
+        Vec2 ctr = stripe.center();
+        cv.text({ctr.x, ctr.y - ls.size * 0.5f}, label, ink, ls.size, Align::Center);
+      }
+      // Thin divider between holders so two lanes of one hue family still read as two.
+      for (size_t i = 1; i < h.size(); ++i)
+        cv.line({cell.min.x, cell.min.y + sh * i}, {cell.max.x, cell.min.y + sh * i}, t.bg, 1);
+    }
+  // Mma fragments are built from 8x8 pieces; faint rules every 8 cells make them visible.
+  Color rule = t.text_dim.with_alpha(110);
+  for (int c = 8; c < g.cols; c += 8)
+    cv.line({g.origin.x + c * s, g.origin.y}, {g.origin.x + c * s, g.origin.y + g.rows * s}, rule, 1.5f);
+  for (int r = 8; r < g.rows; r += 8)
+    cv.line({g.origin.x, g.origin.y + r * s}, {g.origin.x + g.cols * s, g.origin.y + r * s}, rule, 1.5f);
+  // Disagreements: a red frame with a background halo, visible on any lane colour.
+  if (!g.mismatch.empty()) {
+    float th = std::clamp(s * 0.12f, 1.5f, 3.0f);
+    for (int r = 0; r < g.rows; ++r)
+      for (int c = 0; c < g.cols; ++c) {
+        if (!g.mismatch[size_t(r) * g.cols + c]) continue;
+        Rect cell = cell_rect(g, m, r, c).inset(th * 0.5f + pad);
+        cv.rect(cell.inset(-th * 0.5f), t.bg, th * 2.2f);
+        cv.rect(cell, t.bad, th);
+        // A diagonal slash as well: the mark survives greyscale printing and red lanes.
+        cv.line(cell.min, cell.max, t.bad, std::max(1.0f, th * 0.6f));
+      }
+  }
+  if (highlight >= 0) {
+    float th = std::clamp(s * 0.11f, 1.5f, 3.0f);
+    for (int r = 0; r < g.rows; ++r)
+      for (int c = 0; c < g.cols; ++c)
+        if (holds_lane(g.holders[size_t(r) * g.cols + c], highlight))
+          cv.rect(cell_rect(g, m, r, c).inset(th * 0.5f), t.text, th);
+  }
+}
+
+void draw_indices(Canvas& cv, const Theme& t, const Grid& g, const Metrics& m) {
+  float pad = std::max(4.0f, m.fs * 0.35f) * 0.6f;
+  for (int r = 0; r < g.rows; r += m.idx_step)
+    cv.text({g.origin.x - pad, g.origin.y + (r + 0.5f) * m.s - m.idx * 0.5f}, std::to_string(r), t.text_dim,
+            m.idx, Align::Right);
+  for (int c = 0; c < g.cols; c += m.idx_step)
+    cv.text({g.origin.x + (c + 0.5f) * m.s, g.origin.y - m.idx_h}, std::to_string(c), t.text_dim, m.idx,
+            Align::Center);
+}
+
+// Swatches of the 8 quads, 4 lanes each; returns false (drawing nothing) when it cannot fit `box`.
+bool draw_legend(Canvas& cv, const Theme& t, Rect box, float size, int highlight, bool draw) {
+  const float sw = size, lh = size * 1.35f, gap = size * 0.25f;
+  float label_w = cv.text_size("lanes 28-31", size, Font::Sans).x;
+  float col_w = 4 * sw + 3 * 1 + gap * 2 + label_w;
+  float title_h = size * 1.5f;
+  const char* title = "lane colours (one hue per quad)";
+  float title_w = cv.text_size(title, size, Font::Sans).x;
+  for (int cols : {1, 2, 4, 8}) {
+    int rows = 8 / cols;
+    float w = std::max(title_w, cols * col_w + (cols - 1) * size * 1.2f), h = title_h + rows * lh;
+    if (w > box.w() || h > box.h()) continue;
+    if (!draw) return true;
+    cv.text(box.min, title, t.text_dim, size, Align::Left);
+    for (int q = 0; q < 8; ++q) {
+      float x = box.min.x + (q / rows) * (col_w + size * 1.2f);
+      float y = box.min.y + title_h + (q % rows) * lh;
+      for (int i = 0; i < 4; ++i) {
+        Rect sq{{x + i * (sw + 1), y}, {x + i * (sw + 1) + sw, y + sw}};
+        cv.rect_filled(sq, lane_color(4 * q + i, t));
+        if (4 * q + i == highlight) cv.rect(sq, t.text, 1.5f);
+      }
+      cv.text({x + 4 * (sw + 1) + gap, y}, "lanes " + std::to_string(4 * q) + "-" + std::to_string(4 * q + 3),
+              t.text_dim, size, Align::Left);
+    }
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput& in,
+                      const LayoutViewState& st, Vec2 mouse, LayoutHover* hover) {
+  if (hover) *hover = LayoutHover{};
+  cv.push_clip(r);
+  const float fs = std::clamp(std::min(r.w() / 85.0f, r.h() / 48.0f), 9.0f, 16.0f);
+  const float margin = std::max(6.0f, fs * 0.8f);
+  Rect area = r.inset(margin);
+
+  // View title: the op and how to read a cell.
+  const MmaOp* op = in.op;
+  float title_size = fs * 1.2f;
+  if (op) {
+    viz::draw_spans(cv, area.min,
+                    {{op->name, t.text, Font::SansBold},
+                     {"   fragment layout: each cell shows lane:element, the lane holding it and its "
+                      "index in that lane's fragment",
+                      t.text_dim, Font::Sans}},
+                    title_size, area.w());
+  }
+  area.min.y += title_size * 1.6f;
+
+  bool has_doc = false, has_tr = false;
+  for (int o = 0; o < 3; ++o) {
+    has_doc |= in.documented[o] != nullptr;
+    has_tr |= in.traced[o] != nullptr;
+  }
+  std::vector<Panel> panels;
+  if (op && has_doc && st.show_documented) panels.push_back({});
+  if (op && has_tr && st.show_traced) panels.push_back({}), panels.back().traced = true;
+  if (panels.empty()) {
+    std::string msg = !op                   ? "No op selected."
+                      : (has_doc || has_tr) ? "Both sources are hidden."
+                                            : "No layout recorded for this op: PTX does not document it "
+                                              "and this capture holds no trace of it.";
+    cv.text({r.center().x, r.center().y - fs * 0.5f}, msg, t.text_dim, fs, Align::Center);
+    cv.pop_clip();
+    return;
+  }
+
+  const Extent ext[3] = {{op->m, op->k}, {op->k, op->n}, {op->m, op->n}};
+  for (Panel& p : panels)
+    for (int o = 0; o < 3; ++o) p.grid[o] = make_grid(p.traced ? in.traced[o] : in.documented[o], ext[o]);
+  if (panels.size() == 2)
+    for (int o = 0; o < 3; ++o) compare(panels[0].grid[o], panels[1].grid[o]);
+
+  std::string device = in.traced_from.empty() ? "this GPU" : in.traced_from;
+  int total_mismatch = 0;
+  for (int o = 0; o < 3; ++o) total_mismatch += std::max(0, panels.back().grid[o].mismatches);
+  for (Panel& p : panels) {
+    if (!p.traced) {
+      p.header.push_back({{"documented (PTX ISA)", t.text, Font::SansBold}});
+    } else {
+      p.header.push_back({{"traced on " + device, t.text, Font::SansBold}});
+      if (panels.size() == 2 && total_mismatch > 0)
+        p.header.back().push_back(
+            {"   " + std::to_string(total_mismatch) + " cells differ from PTX", t.bad, Font::Sans});
+      else if (panels.size() == 2)
+        p.header.back().push_back({"   identical to PTX", t.good, Font::Sans});
+      if (!op->documented) {
+        std::string what = op->name.rfind("wmma", 0) == 0 ? "the wmma" : "this op's";
+        Span note{"PTX leaves " + what + " fragment layout unspecified: this is what the GPU did", t.text_dim,
+                  Font::Sans};
+        // One header line where the view is wide enough, so the grids keep that height.
+        note.text = "   " + note.text;
+        auto line = p.header.back();
+        line.push_back(note);
+        if (viz::spans_width(cv, line, fs * 1.1f) <= area.w() * 0.8f)
+          p.header.back() = line;
+        else
+          p.header.push_back({{note.text.substr(3), note.color, note.font}});
+      }
+    }
+  }
+
+  int max_index = 0;
+  for (const Panel& p : panels)
+    for (const Grid& g : p.grid) max_index = std::max({max_index, g.rows - 1, g.cols - 1});
+
+  // Largest cell size at which all panels fit, side by side or stacked; with a legend strip
+  // reserved at the bottom only if the legend does not fit the empty corner above A.
+  struct Fit {
+    float s = 0;
+    bool stacked = false;
+  };
+  auto solve = [&](Rect box) {
+    Fit best;
+    for (bool stacked : {false, true}) {
+      if (stacked && panels.size() < 2) break;
+      float lo = 2, hi = kMaxCell;
+      for (int it = 0; it < 24; ++it) {
+        float s = (lo + hi) / 2;
+        Metrics m = metrics(cv, fs, s, max_index);
+        float w = 0, h = 0, pg = fs * 2.5f;
+        for (const Panel& p : panels) {
+          Vec2 sz = panel_size(cv, *op, p, m, t);
+          w = stacked ? std::max(w, sz.x) : w + sz.x;
+          h = stacked ? h + sz.y : std::max(h, sz.y);
+        }
+        (stacked ? h : w) += pg * (panels.size() - 1);
+        (w <= box.w() && h <= box.h() ? lo : hi) = s;
+      }
+      if (lo > best.s + 0.5f) best = {lo, stacked};
+    }
+    best.s = std::floor(best.s);  // whole pixels keep cell edges crisp on screen
+    return best;
+  };
+  const float legend_size = std::clamp(fs * 0.78f, 8.0f, 12.0f);
+  Fit fit = solve(area);
+  Metrics m = metrics(cv, fs, fit.s, max_index);
+  auto corner_of = [&](const Panel& p) {
+    const Grid &A = p.grid[0], &B = p.grid[1];
+    return Rect{{p.origin.x, B.origin.y - m.idx_h - m.title_h + m.fs * 0.2f},
+                {A.origin.x + A.cols * m.s + m.gap * 0.5f, A.origin.y - m.title_h - m.idx_h - m.fs * 0.4f}};
+  };
+  auto layout_panels = [&](Rect box) {
+    float pg = fs * 2.5f, w = 0, h = 0;
+    std::vector<Vec2> sizes;
+    for (const Panel& p : panels) {
+      sizes.push_back(panel_size(cv, *op, p, m, t));
+      w = fit.stacked ? std::max(w, sizes.back().x) : w + sizes.back().x;
+      h = fit.stacked ? h + sizes.back().y : std::max(h, sizes.back().y);
+    }
+    (fit.stacked ? h : w) += pg * (panels.size() - 1);
+    Vec2 at{box.min.x + std::max(0.0f, (box.w() - w) * 0.5f),
+            box.min.y + std::max(0.0f, (box.h() - h) * 0.3f)};
+    for (size_t i = 0; i < panels.size(); ++i) {
+      place_panel(panels[i], at, m);
+      (fit.stacked ? at.y : at.x) += (fit.stacked ? sizes[i].y : sizes[i].x) + pg;
+    }
+  };
+  layout_panels(area);
+  bool legend_in_corner = draw_legend(cv, t, corner_of(panels[0]), legend_size, st.highlight_lane, false);
+  if (!legend_in_corner) {
+    Rect rest = area;
+    rest.max.y -= legend_size * 3.2f;
+    fit = solve(rest);
+    m = metrics(cv, fs, fit.s, max_index);
+    layout_panels(rest);
+  }
+
+  for (Panel& p : panels) {
+    float y = p.origin.y;
+    float head_w = area.max.x - p.origin.x;
+    if (!fit.stacked && &p != &panels.back()) head_w = panels[1].origin.x - p.origin.x - fs;
+    for (const auto& line : p.header) {
+      viz::draw_spans(cv, {p.origin.x, y}, line, fs * 1.1f, head_w);
+      y += m.head_lh;
+    }
+    for (int o = 0; o < 3; ++o) {
+      const Grid& g = p.grid[o];
+      draw_grid(cv, t, g, m, st.highlight_lane);
+      draw_indices(cv, t, g, m);
+      // Title room: A's ends where C's row indices begin; B's and C's run to the panel's edge.
+      float tx = g.origin.x, ty = g.origin.y - m.idx_h - m.title_h;
+      float max_w = o == 0 ? p.grid[2].origin.x - m.idx_w - tx - m.fs * 0.5f : area.max.x - tx;
+      if (!fit.stacked && o != 0 && &p != &panels.back()) max_w = panels[1].origin.x - tx - m.fs;
+      viz::draw_spans(cv, {tx, ty}, title_line1(p, o, t), m.fs, max_w);
+      viz::draw_spans(cv, {tx, ty + m.fs * 1.2f}, title_line2(*op, p, o, t), m.fs * 0.82f, max_w);
+    }
+  }
+
+  if (legend_in_corner) {
+    draw_legend(cv, t, corner_of(panels[0]), legend_size, st.highlight_lane, true);
+  } else {
+    Rect strip{{area.min.x, area.max.y - legend_size * 2.6f}, area.max};
+    if (!draw_legend(cv, t, strip, legend_size, st.highlight_lane, true))
+      draw_legend(cv, t, strip, legend_size * 0.8f, st.highlight_lane, true);
+  }
+
+  // Hover: the element under the mouse, with every slot that holds it.
+  for (const Panel& p : panels)
+    for (int o = 0; o < 3; ++o) {
+      const Grid& g = p.grid[o];
+      Rect all{g.origin, {g.origin.x + g.cols * m.s, g.origin.y + g.rows * m.s}};
+      if (!g.layout || !all.contains(mouse)) continue;
+      int col = std::min(g.cols - 1, int((mouse.x - g.origin.x) / m.s));
+      int row = std::min(g.rows - 1, int((mouse.y - g.origin.y) / m.s));
+      cv.rect(cell_rect(g, m, row, col).inset(-1), t.accent, 2);
+      if (hover) {
+        hover->valid = true;
+        hover->operand = o;
+        hover->traced = p.traced;
+        hover->row = row;
+        hover->col = col;
+        hover->holders = g.holders[size_t(row) * g.cols + col];
+      }
+    }
+  cv.pop_clip();
+}
+
+}  // namespace gs

@@ -1,0 +1,35 @@
+// The subcommands (DESIGN.md "Command line"). Each returns the process exit code:
+// 0 success, 1 runtime failure, 2 usage error; failures print one line on stderr first.
+#pragma once
+
+#include <string>
+
+namespace gs {
+
+struct WindowArgs { std::string replay; int device = 0; };
+struct RecordArgs { std::string out, kernels, size = "4096x4096x4096"; int device = 0; };
+struct BenchArgs { std::string kernels, sizes = "4096", json; int device = 0; int repeats = 10; };
+struct LayoutArgs {
+  std::string op, operand, source = "documented", format = "csv", out, replay, theme = "light";
+  int device = 0;
+};
+struct BanksArgs { int width = 4; std::string op = "lds"; };
+struct SwizzleArgs { std::string tiles, scheme = "none"; };
+struct ShotArgs { std::string view, kernel, replay, theme = "dark", out, op = "mma.m16n8k16.f16"; float scale = 1; };
+
+int cmd_window(const WindowArgs& a);
+int cmd_record(const RecordArgs& a);
+int cmd_bench(const BenchArgs& a);
+int cmd_layout(const LayoutArgs& a);
+int cmd_banks(const BanksArgs& a);
+int cmd_swizzle(const SwizzleArgs& a);
+int cmd_shot(const ShotArgs& a);
+
+// Exit codes.
+inline constexpr int kExitRuntime = 1;
+inline constexpr int kExitUsage = 2;
+
+// "gemmscope <sub>: <message>" on stderr; returns `code`.
+int fail(const std::string& sub, const std::string& message, int code);
+
+}  // namespace gs

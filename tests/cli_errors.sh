@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Bad input gets one line on stderr naming what is wrong and exit code 2 (usage) or 1 (runtime).
+set -uo pipefail
+bin=$1 tmp=$2
+mkdir -p "$tmp"
+failures=0
+
+# expect CODE PATTERN ARGS...: exit code CODE, exactly one line on stderr, matching PATTERN.
+expect() {
+  local code=$1 pattern=$2; shift 2
+  local err rc
+  err=$("$bin" "$@" 2>&1 >/dev/null); rc=$?
+  local lines; lines=$(printf '%s' "$err" | grep -c '')
+  if [ "$rc" != "$code" ] || [ "$lines" != 1 ] || ! grep -qE -- "$pattern" <<<"$err"; then
+    echo "FAIL: gemmscope $* -> exit $rc, $lines line(s): $err (wanted exit $code, one line matching '$pattern')"
+    failures=$((failures + 1))
+  else
+    echo "ok: gemmscope $* -> $code: $err"
+  fi
+}
+
+expect 2 "unknown operation 'mma.bogus'" layout --op mma.bogus --operand A
+expect 2 "operand" layout --op mma.m16n8k16.f16 --operand Q
+expect 2 "unspecified" layout --op wmma.m16n16k16.f16 --operand A
+expect 2 "needs -o" layout --op mma.m16n8k16.f16 --operand A --format svg
+expect 2 "replay" --replay "$tmp/does-not-exist.json"
+expect 2 "does not exist yet" shot --view banks -o "$tmp/x.png"
+expect 2 "unknown view 'nope'" shot --view nope -o "$tmp/x.png"
+expect 2 "must end in .png or .svg" shot --view layout -o "$tmp/x.txt"
+expect 2 "unknown kernel 'sgemm/99_magic'" shot --view perf --kernel sgemm/99_magic -o "$tmp/x.svg"
+expect 2 "scale" shot --view perf --scale 9 -o "$tmp/x.png"
+expect 2 "not MxNxK" record -o "$tmp/c.json" --size 12x
+expect 2 "unknown kernel 'nope'" bench --kernels nope
+expect 2 "" frobnicate
+
+printf '{' > "$tmp/broken.json"
+expect 1 "broken.json: not valid JSON" --replay "$tmp/broken.json"
+expect 1 "broken.json: not valid JSON" shot --view perf --replay "$tmp/broken.json" -o "$tmp/x.svg"
+printf '{"schema": "gemmscope-capture/7"}' > "$tmp/future.json"
+expect 1 "future.json: schema: unknown schema" shot --view perf --replay "$tmp/future.json" -o "$tmp/x.svg"
+expect 1 "future.json: schema: unknown schema" layout --op mma.m16n8k16.f16 --operand A --source traced --replay "$tmp/future.json"
+
+# Without a GPU, GPU subcommands say so (with one, they would run: not checked here).
+if ! "$bin" record --help >/dev/null; then echo "FAIL: record --help"; failures=$((failures + 1)); fi
+if [ -z "$(ls /dev/nvidia0 2>/dev/null)" ]; then
+  expect 1 "no CUDA device" record -o "$tmp/c.json"
+  expect 1 "no CUDA device" bench --sizes 256
+fi
+
+# Every subcommand has --help, which exits 0 and prints its usage.
+for sub in "" record bench layout banks swizzle shot; do
+  out=$("$bin" $sub --help 2>&1); rc=$?
+  if [ $rc != 0 ] || ! grep -q "Usage" <<<"$out"; then
+    echo "FAIL: gemmscope $sub --help -> exit $rc"; failures=$((failures + 1))
+  fi
+done
+
+# A failed write leaves nothing behind and says why.
+expect 1 "cannot create" layout --op mma.m16n8k16.f16 --operand A -o "$tmp/no/such/dir/a.csv"
+
+[ $failures = 0 ] && echo "all error cases behave" || { echo "$failures case(s) failed"; exit 1; }

@@ -1,0 +1,89 @@
+#include "viz/draw_util.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace gs::viz {
+
+Color mix(Color a, Color b, float t) {
+  auto m = [t](uint8_t x, uint8_t y) { return uint8_t(std::lround(x + (y - x) * t)); };
+  return {m(a.r, b.r), m(a.g, b.g), m(a.b, b.b), a.a};
+}
+
+Ticks nice_ticks(double lo, double hi, int max_ticks) {
+  Ticks t;
+  if (!(hi > lo)) hi = lo + 1;
+  double raw = (hi - lo) / std::max(1, max_ticks);
+  double mag = std::pow(10.0, std::floor(std::log10(raw)));
+  double norm = raw / mag;
+  // 2.5 only where it stays on whole numbers (250, not 2.5), so labels never grow a decimal.
+  bool quarter_ok = mag >= 10;
+  t.step = (norm <= 1 ? 1 : norm <= 2 ? 2 : norm <= 2.5 && quarter_ok ? 2.5 : norm <= 5 ? 5 : 10) * mag;
+  double first = std::floor(lo / t.step + 1e-9) * t.step;
+  int n = int(std::ceil((hi - first) / t.step - 1e-9));
+  for (int i = 0; i <= n; ++i) t.values.push_back(first + i * t.step);
+  t.max = t.values.back();
+  return t;
+}
+
+std::string fmt_num(double v) {
+  char buf[32];
+  double a = std::fabs(v);
+  std::snprintf(buf, sizeof buf, "%.*f", a >= 100 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : 3, v);
+  std::string s = buf;
+  if (s.find('.') != std::string::npos) {
+    while (s.back() == '0') s.pop_back();
+    if (s.back() == '.') s.pop_back();
+  }
+  return s;
+}
+
+std::string fmt_tick(double v, double step) {
+  int decimals = std::max(0, int(-std::floor(std::log10(step) + 1e-9)));
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, std::fabs(v) < step * 1e-6 ? 0.0 : v);
+  return buf;
+}
+
+std::string elide(const Canvas& c, std::string_view s, float size, Font font, float max_w) {
+  if (c.text_size(s, size, font).x <= max_w) return std::string(s);
+  // Drop whole UTF-8 sequences from the end until the text plus "..." fits.
+  for (size_t n = s.size(); n > 0;) {
+    --n;
+    while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;  // continuation bytes
+    std::string cut = std::string(s.substr(0, n)) + "...";
+    if (c.text_size(cut, size, font).x <= max_w) return cut;
+  }
+  return {};
+}
+
+float fit_size(const Canvas& c, std::string_view s, float size, float min_size, Font font, float max_w) {
+  float w = c.text_size(s, size, font).x;
+  if (w <= max_w) return size;
+  float fitted = std::floor(size * max_w / w * 2) / 2;  // half-pixel steps keep sizes tidy
+  return fitted >= min_size ? fitted : 0;
+}
+
+}  // namespace gs::viz
+
+namespace gs::viz {
+
+float spans_width(const Canvas& c, const std::vector<Span>& spans, float size) {
+  float w = 0;
+  for (const Span& s : spans) w += c.text_size(s.text, size, s.font).x;
+  return w;
+}
+
+void draw_spans(Canvas& c, Vec2 pos, const std::vector<Span>& spans, float size, float max_w) {
+  float x = pos.x, right = pos.x + max_w;
+  for (const Span& s : spans) {
+    std::string t = elide(c, s.text, size, s.font, right - x);
+    if (t.empty()) break;
+    c.text({x, pos.y}, t, s.color, size, Align::Left, s.font);
+    x += c.text_size(t, size, s.font).x;
+    if (t.size() != s.text.size()) break;
+  }
+}
+
+}  // namespace gs::viz

@@ -1,0 +1,46 @@
+// Helpers the views share: colour mixing, axis ticks, number formatting and text fitting.
+// Internal to viz/; everything goes through Canvas so the SVG export measures what the screen does.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "viz/canvas.h"
+
+namespace gs::viz {
+
+// `a` moved towards `b` by t in [0, 1] (opaque result; alpha taken from a).
+Color mix(Color a, Color b, float t);
+
+// Ticks at 1, 2, (2.5) or 5 times a power of ten covering [lo, hi], at most about `max_ticks` of them.
+struct Ticks {
+  double step = 1, max = 1;  // max: the last tick, >= hi
+  std::vector<double> values;
+};
+Ticks nice_ticks(double lo, double hi, int max_ticks);
+// "12.3", "0.85", "1200": three significant digits at most, no trailing zeros.
+std::string fmt_num(double v);
+// The tick label for `v` on an axis whose step is `step` (as many decimals as the step needs).
+std::string fmt_tick(double v, double step);
+
+// `s` cut to fit `max_w` pixels, ending in "..." where cut; empty when not even that fits.
+std::string elide(const Canvas& c, std::string_view s, float size, Font font, float max_w);
+// The largest size <= `size` (down to `min_size`) at which `s` fits `max_w`; 0 when none does.
+float fit_size(const Canvas& c, std::string_view s, float size, float min_size, Font font, float max_w);
+
+}  // namespace gs::viz
+
+namespace gs::viz {
+
+// A run of text in one colour and font; a line of spans reads like one sentence with emphasis.
+struct Span {
+  std::string text;
+  Color color;
+  Font font = Font::Sans;
+};
+float spans_width(const Canvas& c, const std::vector<Span>& spans, float size);
+// Draws the spans left to right from `pos` (top-left); what passes `max_w` is elided.
+void draw_spans(Canvas& c, Vec2 pos, const std::vector<Span>& spans, float size, float max_w);
+
+}  // namespace gs::viz
