@@ -26,7 +26,9 @@ run: build
 test: build
 	cd $(BUILD) && ctest --output-on-failure --timeout 600
 
-gpu-test: build
+# On a GPU machine: also builds the probe-stripped rungs that the NoProbe SASS test compares.
+gpu-test:
+	$(MAKE) build CMAKE_ARGS="$(CMAKE_ARGS) -DGEMMSCOPE_SASS_CHECK=ON"
 	cd $(BUILD) && ctest --output-on-failure -L gpu
 
 clean:

@@ -176,11 +176,26 @@ int cmd_record(const RecordArgs& a) {
   if (!select_kernels(a.kernels, &kernels, &error)) return fail("record", "--kernels: " + error, kExitUsage);
   GemmShape shape;
   if (!parse_shape(a.size, &shape)) return fail("record", "--size: '" + a.size + "' is not MxNxK", kExitUsage);
+  std::vector<GemmShape> sweep;
+  if (!a.sweep.empty() && !shapes_from_list(a.sweep, &sweep, &error))
+    return fail("record", "--sweep" + error.substr(error.find(':')), kExitUsage);
   std::unique_ptr<GpuSession> gpu = open_gpu(a.device, &error);
   if (!gpu) return fail("record", error, kExitRuntime);
-  const Capture c = record_capture(*gpu, kernels, shape, [](const std::string& line) {
+  Capture c = record_capture(*gpu, kernels, shape, [](const std::string& line) {
     std::cerr << line << std::endl;
   });
+  // The sweep gives the perf view its TFLOP/s-over-size curves; the main size is measured already.
+  for (const GemmShape& s : sweep) {
+    if (s.m == shape.m && s.n == shape.n && s.k == shape.k) continue;
+    for (const KernelInfo* k : kernels) {
+      for (Precision p : k->precisions) {
+        const RunResult r = gpu->run(*k, p, s, RunOptions{});
+        std::cerr << "sweep " << k->name << " " << precision_name(p) << " " << s.m << "x" << s.n << "x" << s.k
+                  << ": " << (r.skipped ? "skipped: " + r.error : fmt("%.2f TFLOP/s", r.tflops)) << std::endl;
+        if (!r.skipped) c.runs.push_back(r.record());
+      }
+    }
+  }
   try {
     write_capture(c, a.out);
   } catch (const std::exception& e) {

@@ -7,7 +7,7 @@
 namespace gs {
 
 struct WindowArgs { std::string replay; int device = 0; };
-struct RecordArgs { std::string out, kernels, size = "4096x4096x4096"; int device = 0; };
+struct RecordArgs { std::string out, kernels, size = "4096x4096x4096", sweep; int device = 0; };
 struct BenchArgs { std::string kernels, sizes = "4096", json; int device = 0; int repeats = 10; };
 struct LayoutArgs {
   std::string op, operand, source = "documented", format = "csv", out, replay, theme = "light";

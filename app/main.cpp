@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   record->add_option("-o,--output", rec.out, "Capture file to write (JSON)")->required();
   record->add_option("--kernels", rec.kernels, "Comma-separated kernel names (default: all)");
   record->add_option("--size", rec.size, "Problem size MxNxK")->capture_default_str();
+  record->add_option("--sweep", rec.sweep, "Also time every kernel at these sizes (N or MxNxK, comma-separated)");
   record->add_option("--device", rec.device, "CUDA device index")->check(CLI::NonNegativeNumber);
 
   BenchArgs bench;

@@ -162,9 +162,19 @@ PerfViewInput perf_input(const Frame& f, const ViewState& st) {
       for (const std::string& dtype : dtypes_of(c, name)) {
         PerfSeries s{name + " " + dtype, {}, name == selected};
         for (const RunRecord* r : runs_of(*c, name))
-          if (r->dtype == dtype) s.points.push_back({float(r->m), float(r->tflops)});
+          if (r->dtype == dtype && r->m == r->n && r->n == r->k) s.points.push_back({float(r->m), float(r->tflops)});
         if (s.points.size() >= 2) in.series.push_back(std::move(s));
       }
+    }
+    // cuBLAS of each dtype over the same sizes: the curve every rung is chasing.
+    std::map<std::string, std::map<int, double>> cublas;
+    for (const RunRecord& r : c->runs)
+      if (r.m == r.n && r.n == r.k && r.cublas_tflops > 0) cublas[r.dtype][r.m] = r.cublas_tflops;
+    for (const auto& [dtype, by_size] : cublas) {
+      if (by_size.size() < 2) continue;
+      PerfSeries s{"cuBLAS " + dtype, {}, false};
+      for (const auto& [m, tflops] : by_size) s.points.push_back({float(m), float(tflops)});
+      in.series.push_back(std::move(s));
     }
     in.series_x_label = "M = N = K";
   }

@@ -1,6 +1,8 @@
 #include "core/capture.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "core/files.h"
@@ -149,7 +151,9 @@ std::string capture_to_json(const Capture& c) {
   for (const RunRecord& r : c.runs)
     j["runs"].push_back({{"kernel", r.kernel}, {"m", r.m}, {"n", r.n}, {"k", r.k}, {"dtype", r.dtype},
                          {"median_ms", r.median_ms}, {"tflops", r.tflops},
-                         {"cublas_tflops", r.cublas_tflops}, {"rel_err", r.rel_err},
+                         {"cublas_tflops", r.cublas_tflops},
+                         // A run whose output held NaN has no finite error: JSON has no NaN, so null.
+                         {"rel_err", std::isfinite(r.rel_err) ? json(r.rel_err) : json(nullptr)},
                          {"samples_ms", r.samples_ms}});
   j["layouts"] = json::array();
   for (const FragmentLayout& l : c.layouts) j["layouts"].push_back(layout_json(l));
@@ -164,8 +168,23 @@ std::string capture_to_json(const Capture& c) {
   for (const StageRecord& s : c.stages)
     j["stages"].push_back({{"kernel", s.kernel}, {"block", s.block}, {"warp", s.warp}, {"stage", s.stage},
                            {"start", s.start}, {"end", s.end}});
-  // Short arrays inline would be nicer to read, but one indent level keeps diffs of captures usable.
-  return j.dump(1) + "\n";
+  // One record per line: a capture holds tens of thousands of block records, and this keeps it
+  // compact, greppable and diffable line by line.
+  std::string out = "{\n";
+  bool first_key = true;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    out += first_key ? "" : ",\n";
+    first_key = false;
+    out += " " + json(it.key()).dump() + ": ";
+    if (!it->is_array()) {
+      out += it->dump();
+      continue;
+    }
+    out += "[";
+    for (size_t i = 0; i < it->size(); ++i) out += (i ? ",\n  " : "\n  ") + (*it)[i].dump();
+    out += it->empty() ? "]" : "\n ]";
+  }
+  return out + "\n}\n";
 }
 
 Capture parse_capture(const std::string& text, const std::string& name) {
@@ -207,7 +226,8 @@ Capture parse_capture(const std::string& text, const std::string& name) {
     run.median_ms = r.number(x, w, "median_ms");
     run.tflops = r.number(x, w, "tflops");
     run.cublas_tflops = r.number(x, w, "cublas_tflops");
-    run.rel_err = r.number(x, w, "rel_err");
+    run.rel_err = r.field(x, w, "rel_err").is_null() ? std::numeric_limits<double>::quiet_NaN()
+                                                     : r.number(x, w, "rel_err");
     const json& samples = r.array(x, w, "samples_ms");
     for (size_t s = 0; s < samples.size(); ++s) {
       if (!samples[s].is_number()) r.fail(Reader::at(w + ".samples_ms", s), "expected a number");

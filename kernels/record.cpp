@@ -1,0 +1,113 @@
+// `gemmscope record`: one capture from one GPU session. Host C++ only: it sees the session through
+// gemm.h like any other caller, so a recording and a live window measure with the same code.
+#include <cstdio>
+#include <ctime>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "kernels/gemm.h"
+
+#ifndef GEMMSCOPE_VERSION
+#define GEMMSCOPE_VERSION "0.1.0"
+#endif
+
+namespace gs {
+namespace {
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::string num(const char* fmt, double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, fmt, v);
+  return buf;
+}
+
+}  // namespace
+
+Capture record_capture(GpuSession& gpu, const std::vector<const KernelInfo*>& kernels, GemmShape shape,
+                       const std::function<void(const std::string&)>& progress) {
+  Capture c;
+  c.recorded_at = utc_now();
+  c.tool = std::string("gemmscope ") + GEMMSCOPE_VERSION;
+  c.device = gpu.device();
+
+  size_t steps = 2;  // peaks, layouts
+  for (const KernelInfo* k : kernels) steps += k->precisions.size();
+  size_t step = 0;
+  auto say = [&](const std::string& line) {
+    ++step;
+    if (progress) progress("[" + std::to_string(step) + "/" + std::to_string(steps) + "] " + line);
+  };
+  const std::string size = std::to_string(shape.m) + "x" + std::to_string(shape.n) + "x" + std::to_string(shape.k);
+
+  // The session's entry points report failures in their results; the catches are a last line of
+  // defence so that one broken step costs its own line, not the recording.
+  try {
+    c.peaks = gpu.measure_peaks();
+    std::string line = "peaks:";
+    for (const Peak& p : c.peaks) line += " " + p.name + " " + num("%.3g", p.value) + " " + p.unit + ",";
+    if (line.back() == ',') line.pop_back();
+    if (c.peaks.size() < 4) line += " (only " + std::to_string(c.peaks.size()) + " of 4 measured)";
+    say(line);
+  } catch (const std::exception& e) {
+    say(std::string("peaks: FAILED: ") + e.what());
+  }
+
+  for (const KernelInfo* k : kernels) {
+    for (const Precision p : k->precisions) {
+      std::string line = k->name + " " + precision_name(p) + " " + size + ": ";
+      try {
+        const RunResult r = gpu.run(*k, p, shape, RunOptions{});
+        if (r.skipped) {
+          say(line + "skipped: " + r.error);
+          continue;
+        }
+        // A failing run is kept: `gemmscope record` writes the capture and then fails on it.
+        c.runs.push_back(r.record());
+        if (r.ok) {
+          const double pct = r.cublas_tflops > 0 ? 100 * r.tflops / r.cublas_tflops : 0;
+          line += num("%.1f", r.tflops) + " TFLOP/s (" + num("%.0f", pct) + "% of cuBLAS), err " +
+                  num("%.1e", r.rel_err);
+        } else {
+          line += "FAILED: " + r.error;
+        }
+        // Block, stage and smem records name a kernel but no dtype, so each kernel is traced once, at
+        // its default precision; two precisions' launches would be indistinguishable in the capture.
+        if (p == k->precisions.front()) {
+          TraceResult t = gpu.trace(*k, p, shape);
+          if (t.run.ok) {
+            line += "; traced " + std::to_string(t.blocks.size()) + " blocks, " + std::to_string(t.stages.size()) +
+                    " stages, " + std::to_string(t.smem.size()) + " smem accesses";
+          } else {
+            line += "; trace FAILED: " + t.run.error;
+          }
+          for (BlockRecord& b : t.blocks) c.blocks.push_back(std::move(b));
+          for (StageRecord& s : t.stages) c.stages.push_back(std::move(s));
+          for (SmemAccess& a : t.smem) c.smem.push_back(std::move(a));
+        }
+      } catch (const std::exception& e) {
+        line += std::string("FAILED: ") + e.what();
+      }
+      say(line);
+    }
+  }
+
+  try {
+    c.layouts = gpu.trace_layouts();
+    say("layouts: " + std::to_string(c.layouts.size()) + " traced" +
+        (c.layouts.empty() ? " (the layout probes failed or this GPU has none)" : ""));
+  } catch (const std::exception& e) {
+    say(std::string("layouts: FAILED: ") + e.what());
+  }
+  return c;
+}
+
+}  // namespace gs

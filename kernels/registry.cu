@@ -1,0 +1,205 @@
+// The ladder: ONE table, in ladder order, that the window's kernel list, the CLI, the tests and the
+// README iterate (STYLE.md #1). Each family's rungs are registered in kernels/<family>/ladder.cu
+// (adding a rung = one #include and one block there); this file puts the families in order.
+#include <algorithm>
+#include <cctype>
+#include <climits>
+#include <string>
+#include <vector>
+
+#include "kernels/gemm.h"
+#include "kernels/registry_internal.cuh"
+#include "kernels/testing.h"
+
+namespace gs {
+namespace detail {
+namespace {
+
+std::vector<Rung> build_ladder() {
+  std::vector<Rung> ladder;
+  for (auto family : {sgemm_rungs, wmma_rungs, mma_f16_rungs, mma_tf32_rungs}) {
+    std::vector<Rung> rungs = family();
+    for (Rung& r : rungs) ladder.push_back(std::move(r));
+  }
+  for (Rung& g : ladder) {
+    for (const PrecisionLaunch& l : g.launch) g.info.precisions.push_back(l.precision);
+  }
+  return ladder;
+}
+
+}  // namespace
+
+const std::vector<Rung>& rungs() {
+  static const std::vector<Rung> ladder = build_ladder();
+  return ladder;
+}
+
+const Rung* find_rung(const std::string& name) {
+  for (const Rung& r : rungs()) {
+    if (r.info.name == name) return &r;
+  }
+  return nullptr;
+}
+
+const PrecisionLaunch* find_launch(const Rung& r, Precision p) {
+  for (const PrecisionLaunch& l : r.launch) {
+    if (l.precision == p) return &l;
+  }
+  return nullptr;
+}
+
+}  // namespace detail
+
+const std::vector<KernelInfo>& kernel_registry() {
+  static const std::vector<KernelInfo> infos = [] {
+    std::vector<KernelInfo> v;
+    for (const detail::Rung& r : detail::rungs()) v.push_back(r.info);
+    return v;
+  }();
+  return infos;
+}
+
+const KernelInfo* find_kernel(const std::string& name) {
+  for (const KernelInfo& k : kernel_registry()) {
+    if (k.name == name) return &k;
+  }
+  return nullptr;
+}
+
+namespace {
+
+std::string trim(const std::string& s) {
+  size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return s.substr(b, e - b);
+}
+
+std::string known_kernels() {
+  std::string all;
+  for (const KernelInfo& k : kernel_registry()) all += (all.empty() ? "" : ", ") + k.name;
+  return all;
+}
+
+}  // namespace
+
+bool select_kernels(const std::string& list, std::vector<const KernelInfo*>* out, std::string* error) {
+  const std::vector<KernelInfo>& all = kernel_registry();
+  std::vector<bool> chosen(all.size(), false);
+  const std::string whole = trim(list);
+  if (whole.empty() || whole == "all") {
+    chosen.assign(all.size(), true);
+  } else {
+    size_t begin = 0;
+    while (begin <= list.size()) {
+      const size_t comma = std::min(list.find(',', begin), list.size());
+      const std::string name = trim(list.substr(begin, comma - begin));
+      begin = comma + 1;
+      if (name.empty()) continue;
+      if (name == "all") {
+        chosen.assign(all.size(), true);
+        continue;
+      }
+      const KernelInfo* k = find_kernel(name);
+      if (!k) {
+        if (error) *error = "unknown kernel '" + name + "' (known: " + known_kernels() + ")";
+        return false;
+      }
+      chosen[static_cast<size_t>(k - all.data())] = true;
+    }
+  }
+  // Ladder order whatever order the list named them in, each once.
+  out->clear();
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (chosen[i]) out->push_back(&all[i]);
+  }
+  if (out->empty()) {
+    if (error) *error = "no kernel named in '" + list + "' (known: " + known_kernels() + ")";
+    return false;
+  }
+  return true;
+}
+
+bool parse_shape(const std::string& s, GemmShape* out) {
+  int dims[3] = {0, 0, 0};
+  size_t pos = 0;
+  for (int d = 0; d < 3; ++d) {
+    if (d > 0) {
+      if (pos >= s.size() || (s[pos] != 'x' && s[pos] != 'X')) return false;
+      ++pos;
+    }
+    long long v = 0;
+    const size_t start = pos;
+    while (pos < s.size() && std::isdigit(static_cast<unsigned char>(s[pos]))) {
+      v = v * 10 + (s[pos] - '0');
+      if (v > INT_MAX) return false;
+      ++pos;
+    }
+    if (pos == start || v <= 0) return false;
+    dims[d] = static_cast<int>(v);
+  }
+  if (pos != s.size()) return false;
+  out->m = dims[0];
+  out->n = dims[1];
+  out->k = dims[2];
+  return true;
+}
+
+const char* precision_name(Precision p) {
+  switch (p) {
+    case Precision::F32: return "f32";
+    case Precision::F16_F32: return "f16.f32";
+    case Precision::F16_F16: return "f16.f16";
+    case Precision::TF32: return "tf32";
+  }
+  return "?";
+}
+
+bool parse_precision(const std::string& s, Precision* out) {
+  for (Precision p : {Precision::F32, Precision::F16_F32, Precision::F16_F16, Precision::TF32}) {
+    if (s == precision_name(p)) {
+      *out = p;
+      return true;
+    }
+  }
+  return false;
+}
+
+double error_bound(Precision p) {
+  // Relative Frobenius error against cuBLAS of the same precision. fp32 differs from cuBLAS only in
+  // summation order; fp16 inputs are identical on both sides; tf32 rounding of the inputs may differ
+  // (round-to-nearest vs truncation); an fp16 accumulator rounds at every k-step.
+  switch (p) {
+    case Precision::F32: return 1e-4;
+    case Precision::F16_F32: return 1e-3;
+    case Precision::F16_F16: return 1e-2;
+    case Precision::TF32: return 5e-3;
+  }
+  return 0;
+}
+
+RunRecord RunResult::record() const {
+  RunRecord r;
+  r.kernel = kernel;
+  r.m = shape.m;
+  r.n = shape.n;
+  r.k = shape.k;
+  r.dtype = precision_name(precision);
+  r.median_ms = median_ms;
+  r.tflops = tflops;
+  r.cublas_tflops = cublas_tflops;
+  r.rel_err = rel_err;
+  r.samples_ms = samples_ms;
+  return r;
+}
+
+}  // namespace gs
+
+namespace gs::test_hooks {
+
+bool shape_supported(const KernelInfo& k, GemmShape s) {
+  const detail::Rung* r = detail::find_rung(k.name);
+  return r && r->supports(s.m, s.n, s.k);
+}
+
+}  // namespace gs::test_hooks

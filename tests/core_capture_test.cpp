@@ -1,6 +1,7 @@
 // Capture JSON: what `record` writes, the window reads back unchanged; what it cannot read, it names.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -113,10 +114,10 @@ TEST(Capture, RejectsMalformedFilesWithOneClearLine) {
   };
   EXPECT_EQ(rejection(replaced("gemmscope-capture/1", "gemmscope-capture/9")),
             "bad.json: schema: unknown schema \"gemmscope-capture/9\" (this gemmscope reads \"gemmscope-capture/1\")");
-  EXPECT_EQ(rejection(replaced("\"m\": 4096", "\"m\": \"big\"")), "bad.json: runs[0].m: expected an integer");
-  EXPECT_EQ(rejection(replaced("\"m\": 4096", "\"m\": -4")), "bad.json: runs[0].m: -4 is out of range [1, 1048576]");
-  EXPECT_EQ(rejection(replaced("\"sm_count\": 132,", "")), "bad.json: device: missing field \"sm_count\"");
-  EXPECT_EQ(rejection(replaced("\"operand\": \"C\"", "\"operand\": \"Q\"")),
+  EXPECT_EQ(rejection(replaced("\"m\":4096", "\"m\": \"big\"")), "bad.json: runs[0].m: expected an integer");
+  EXPECT_EQ(rejection(replaced("\"m\":4096", "\"m\": -4")), "bad.json: runs[0].m: -4 is out of range [1, 1048576]");
+  EXPECT_EQ(rejection(replaced("\"sm_count\":132,", "")), "bad.json: device: missing field \"sm_count\"");
+  EXPECT_EQ(rejection(replaced("\"operand\":\"C\"", "\"operand\":\"Q\"")),
             "bad.json: layouts[0].operand: expected \"A\", \"B\" or \"C\", got \"Q\"");
 }
 
@@ -148,6 +149,13 @@ TEST(Capture, BundledCapturesLoad) {
     EXPECT_FALSE(c.layouts.empty()) << entry.path();
   }
   EXPECT_GE(found, 1) << "no capture bundled under assets/captures";
+}
+
+TEST(Capture, FailedRunWithNaNErrorSurvivesTheRoundTrip) {
+  Capture c = sample_capture();
+  c.runs[0].rel_err = std::nan("");
+  const Capture back = parse_capture(capture_to_json(c), "mem");
+  EXPECT_TRUE(std::isnan(back.runs[0].rel_err));
 }
 
 TEST(Capture, RunsOfOrdersBySize) {

@@ -1,0 +1,467 @@
+// Every registered kernel x precision against cuBLAS, the probes, the harness itself and the registry.
+// Label gpu: ctest runs each case in its own process, so each opens its own session on device 0.
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <ostream>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include "kernels/gemm.h"
+#include "kernels/testing.h"
+
+namespace gs {
+namespace {
+
+struct Session {
+  std::unique_ptr<GpuSession> gpu;
+  std::string error;
+};
+
+Session& session() {
+  static Session s = [] {
+    Session t;
+    t.gpu = GpuSession::open(0, &t.error);
+    return t;
+  }();
+  return s;
+}
+
+class GpuTest : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_NE(session().gpu, nullptr) << "GpuSession::open(0): " << session().error; }
+  GpuSession& gpu() { return *session().gpu; }
+};
+
+std::string shape_str(GemmShape s) {
+  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+}
+
+int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+RunOptions verify_only(float alpha = 1.0f, float beta = 0.0f) {
+  RunOptions o;
+  o.time = false;
+  o.alpha = alpha;
+  o.beta = beta;
+  return o;
+}
+
+// ---- every kernel x precision ----------------------------------------------------------------
+
+struct Case {
+  const KernelInfo* kernel;
+  Precision precision;
+};
+
+void PrintTo(const Case& c, std::ostream* os) { *os << c.kernel->name << " " << precision_name(c.precision); }
+
+std::vector<Case> all_cases() {
+  std::vector<Case> v;
+  for (const KernelInfo& k : kernel_registry()) {
+    for (Precision p : k.precisions) v.push_back({&k, p});
+  }
+  return v;
+}
+
+std::string case_name(const ::testing::TestParamInfo<Case>& info) {
+  std::string s = info.param.kernel->name + "_" + precision_name(info.param.precision);
+  for (char& c : s) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return s;
+}
+
+class KernelTest : public GpuTest, public ::testing::WithParamInterface<Case> {
+ protected:
+  const KernelInfo& k() const { return *GetParam().kernel; }
+  Precision p() const { return GetParam().precision; }
+  bool supported(GemmShape s) const { return test_hooks::shape_supported(k(), s); }
+
+  // Runs and checks: ok and within the bound where the rung supports the shape, otherwise skipped
+  // with a message that names the rule (and never a wrong answer).
+  void expect_matches(GemmShape s, const RunOptions& opt) {
+    SCOPED_TRACE(k().name + " " + precision_name(p()) + " " + shape_str(s) + " alpha " + std::to_string(opt.alpha) +
+                 " beta " + std::to_string(opt.beta));
+    const RunResult r = gpu().run(k(), p(), s, opt);
+    if (supported(s)) {
+      EXPECT_FALSE(r.skipped) << r.error;
+      EXPECT_TRUE(r.ok) << r.error;
+      EXPECT_TRUE(std::isfinite(r.rel_err));
+      EXPECT_LT(r.rel_err, error_bound(p()));
+    } else {
+      EXPECT_FALSE(k().shape_rule.empty()) << "a rung with no shape rule refused " << shape_str(s);
+      EXPECT_TRUE(r.skipped);
+      EXPECT_FALSE(r.ok);
+      EXPECT_NE(r.error.find(k().shape_rule), std::string::npos) << r.error;
+    }
+  }
+};
+
+const GemmShape kShapes[] = {{128, 128, 128},   {256, 384, 64},    {512, 256, 1024},
+                             {1024, 1024, 1024}, {2048, 2048, 2048}, {100, 77, 33}};
+const GemmShape kOdd{100, 77, 33};
+
+TEST_P(KernelTest, MatchesCublasAtEveryShape) {
+  for (const GemmShape& s : kShapes) expect_matches(s, verify_only());
+}
+
+TEST_P(KernelTest, AnyShapeWhenThereIsNoRule) {
+  if (!k().shape_rule.empty()) GTEST_SKIP() << k().name << " has a shape rule: " << k().shape_rule;
+  EXPECT_TRUE(supported(kOdd));
+  const RunResult r = gpu().run(k(), p(), kOdd, verify_only());
+  EXPECT_TRUE(r.ok) << r.error;
+}
+
+TEST_P(KernelTest, AlphaBetaReadsC) {
+  for (const GemmShape& s : {GemmShape{256, 384, 64}, GemmShape{512, 256, 1024}, kOdd}) {
+    expect_matches(s, verify_only(0.5f, 2.0f));
+  }
+}
+
+// The runner poisons C with NaN when beta == 0, so a kernel that reads it fails here.
+TEST_P(KernelTest, BetaZeroNeverReadsC) {
+  for (const GemmShape& s : {GemmShape{256, 384, 64}, kOdd}) expect_matches(s, verify_only(0.5f, 0.0f));
+}
+
+TEST_P(KernelTest, TraceProbeLeavesOutputBitForBit) {
+  for (const RunOptions& opt : {verify_only(), verify_only(0.5f, 2.0f)}) {
+    for (const GemmShape& s : {GemmShape{256, 384, 64}, GemmShape{1024, 1024, 1024}}) {
+      EXPECT_EQ(test_hooks::compare_probe_outputs(gpu(), k(), p(), s, opt), "")
+          << shape_str(s) << " beta " << opt.beta;
+    }
+  }
+}
+
+TEST_P(KernelTest, TraceRecordsEveryBlockOnce) {
+  const GemmShape s{512, 256, 1024};
+  const TraceResult t = gpu().trace(k(), p(), s);
+  ASSERT_TRUE(t.run.ok) << t.run.error;  // the traced output is verified too
+
+  const int tiles_m = ceil_div(s.m, k().block_m), tiles_n = ceil_div(s.n, k().block_n);
+  const int sms = gpu().device().sm_count;
+  ASSERT_EQ(t.blocks.size(), static_cast<size_t>(tiles_m) * tiles_n);
+  std::set<int> launches;
+  std::set<std::pair<int, int>> tiles;
+  uint64_t first = UINT64_MAX;
+  for (const BlockRecord& b : t.blocks) {
+    EXPECT_EQ(b.kernel, k().name);
+    EXPECT_TRUE(launches.insert(b.launch).second) << "launch " << b.launch << " recorded twice";
+    EXPECT_GE(b.launch, 0);
+    EXPECT_LT(b.launch, tiles_m * tiles_n);
+    EXPECT_TRUE(tiles.insert({b.tile_m, b.tile_n}).second) << "tile " << b.tile_m << "," << b.tile_n << " twice";
+    EXPECT_GE(b.tile_m, 0);
+    EXPECT_LT(b.tile_m, tiles_m);
+    EXPECT_GE(b.tile_n, 0);
+    EXPECT_LT(b.tile_n, tiles_n);
+    EXPECT_GE(b.smid, 0);
+    EXPECT_LT(b.smid, sms);
+    EXPECT_LE(b.start_ns, b.end_ns) << "block " << b.launch;
+    first = std::min(first, b.start_ns);
+  }
+  EXPECT_EQ(first, 0u) << "block times are relative to the launch's first block";
+
+  EXPECT_FALSE(t.stages.empty()) << "no sampled warp stamped a stage";
+  for (const StageRecord& st : t.stages) {
+    EXPECT_EQ(st.kernel, k().name);
+    EXPECT_FALSE(st.stage.empty());
+    EXPECT_EQ(st.stage.rfind("stage ", 0), std::string::npos) << "stage id with no name: " << st.stage;
+    EXPECT_LE(st.start, st.end);
+    EXPECT_TRUE(launches.count(st.block)) << "stage of unknown block " << st.block;
+    EXPECT_LT(st.warp, ceil_div(k().threads, 32));
+  }
+  for (const SmemAccess& a : t.smem) {
+    EXPECT_EQ(a.kernel, k().name);
+    EXPECT_TRUE(std::any_of(a.addr.begin(), a.addr.end(), [](const auto& x) { return x.has_value(); }));
+    EXPECT_TRUE(a.width == 4 || a.width == 8 || a.width == 16) << a.width;
+    EXPECT_EQ(a.site.rfind("site ", 0), std::string::npos) << "smem site with no name: " << a.site;
+  }
+}
+
+TEST_P(KernelTest, TimedRunReportsMedianOfSamples) {
+  const GemmShape s{512, 512, 512};
+  RunOptions opt;
+  opt.warmup = 2;
+  opt.repeats = 10;
+  const RunResult r = gpu().run(k(), p(), s, opt);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(std::isfinite(r.rel_err));
+  EXPECT_LT(r.rel_err, error_bound(p()));
+  ASSERT_GE(r.samples_ms.size(), 10u);
+  for (double ms : r.samples_ms) EXPECT_GT(ms, 0);
+  EXPECT_GE(r.median_ms, *std::min_element(r.samples_ms.begin(), r.samples_ms.end()));
+  EXPECT_LE(r.median_ms, *std::max_element(r.samples_ms.begin(), r.samples_ms.end()));
+  EXPECT_GT(r.tflops, 0);
+  EXPECT_GT(r.cublas_ms, 0);
+  EXPECT_NEAR(r.cublas_tflops, s.flops() / r.cublas_ms / 1e9, 1e-9 * r.cublas_tflops);
+}
+
+INSTANTIATE_TEST_SUITE_P(Ladder, KernelTest, ::testing::ValuesIn(all_cases()), case_name);
+
+// ---- the harness itself ----------------------------------------------------------------------
+
+using HarnessTest = GpuTest;
+
+// The poison is what catches an unwritten element: with no launch at all every element stays NaN.
+TEST_F(HarnessTest, UnwrittenOutputFails) {
+  for (Precision p : {Precision::F32, Precision::F16_F32, Precision::F16_F16}) {
+    const RunResult r = test_hooks::verify_unwritten_output(gpu(), p, {128, 96, 64});
+    EXPECT_FALSE(r.ok) << precision_name(p);
+    EXPECT_NE(r.error.find("NaN"), std::string::npos) << r.error;
+    EXPECT_NE(r.error.find(std::to_string(128 * 96) + " of " + std::to_string(128 * 96)), std::string::npos)
+        << r.error;
+  }
+}
+
+TEST_F(HarnessTest, PrecisionTheKernelLacksIsAnError) {
+  const KernelInfo* k = find_kernel("sgemm/01_naive");
+  ASSERT_NE(k, nullptr);
+  const RunResult r = gpu().run(*k, Precision::F16_F16, {128, 128, 128}, verify_only());
+  EXPECT_FALSE(r.ok);
+  EXPECT_FALSE(r.skipped);
+  EXPECT_NE(r.error.find("no f16.f16"), std::string::npos) << r.error;
+}
+
+TEST_F(HarnessTest, DeviceInfo) {
+  const DeviceInfo d = gpu().device();
+  EXPECT_FALSE(d.name.empty());
+  EXPECT_GE(d.cc_major, 7);
+  EXPECT_GT(d.sm_count, 0);
+  EXPECT_GT(d.l2_bytes, 0);
+  EXPECT_GT(d.smem_per_sm_bytes, 0);
+  EXPECT_GT(d.sm_clock_mhz, 0);
+  EXPECT_GT(d.mem_clock_mhz, 0);
+  EXPECT_FALSE(d.driver.empty());
+  ASSERT_FALSE(d.cuda_runtime.empty());
+  EXPECT_TRUE(std::isdigit(static_cast<unsigned char>(d.cuda_runtime[0]))) << d.cuda_runtime;
+}
+
+TEST_F(HarnessTest, MeasurePeaks) {
+  const std::vector<Peak> peaks = gpu().measure_peaks();
+  std::map<std::string, const Peak*> by_name;
+  for (const Peak& p : peaks) by_name[p.name] = &p;
+  for (const char* name : {"fp32", "tensor_f16_f32", "tf32", "dram"}) {
+    ASSERT_TRUE(by_name.count(name)) << name;
+    const Peak& p = *by_name[name];
+    EXPECT_GT(p.value, 0) << name;
+    EXPECT_EQ(p.unit, std::string(name) == "dram" ? "TB/s" : "TFLOP/s");
+    EXPECT_EQ(p.source.rfind("measured here: ", 0), 0u) << p.source;
+  }
+  // Tensor cores beat pedantic fp32 on any GPU that has them.
+  EXPECT_GT(by_name["tensor_f16_f32"]->value, by_name["fp32"]->value);
+}
+
+TEST_F(HarnessTest, RecordCapture) {
+  std::vector<const KernelInfo*> kernels;
+  std::string error;
+  ASSERT_TRUE(select_kernels("all", &kernels, &error)) << error;
+  std::vector<std::string> lines;
+  const GemmShape s{256, 256, 256};
+  const Capture c = record_capture(gpu(), kernels, s, [&](const std::string& l) { lines.push_back(l); });
+
+  size_t runs = 0;
+  for (const KernelInfo* k : kernels) runs += k->precisions.size();
+  EXPECT_EQ(c.runs.size(), runs);  // 256^3 suits every rung
+  for (const RunRecord& r : c.runs) {
+    Precision p{};
+    ASSERT_TRUE(parse_precision(r.dtype, &p)) << r.dtype;
+    EXPECT_LT(r.rel_err, error_bound(p)) << r.kernel << " " << r.dtype;
+    EXPECT_GE(r.samples_ms.size(), 10u);
+    EXPECT_EQ(r.m, s.m);
+  }
+  EXPECT_FALSE(c.blocks.empty());
+  EXPECT_FALSE(c.stages.empty());
+  EXPECT_FALSE(c.peaks.empty());
+  EXPECT_EQ(c.device.name, gpu().device().name);
+  EXPECT_EQ(c.tool.rfind("gemmscope ", 0), 0u) << c.tool;
+  ASSERT_EQ(c.recorded_at.size(), 20u) << c.recorded_at;  // 2026-11-21T07:30:00Z
+  EXPECT_EQ(c.recorded_at.back(), 'Z');
+
+  ASSERT_EQ(lines.size(), runs + 2);  // peaks, one per kernel x precision, layouts
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string prefix = "[" + std::to_string(i + 1) + "/" + std::to_string(lines.size()) + "] ";
+    EXPECT_EQ(lines[i].rfind(prefix, 0), 0u) << lines[i];
+  }
+}
+
+// ---- NoProbe leaves no trace in the SASS -------------------------------------------------------
+
+// cuobjdump -sass listing -> "sm_XX function" -> its lines (instructions with their encodings; the
+// addresses in them are relative to the function, so identical code lists identically).
+std::map<std::string, std::vector<std::string>> sass_functions(const std::string& cuobjdump, const std::string& file,
+                                                               std::string* error) {
+  std::map<std::string, std::vector<std::string>> fns;
+  const std::string cmd = "'" + cuobjdump + "' -sass '" + file + "' 2>&1";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (!pipe) {
+    *error = "cannot run " + cmd;
+    return fns;
+  }
+  std::string arch;
+  std::vector<std::string>* current = nullptr;
+  char buf[4096];
+  while (fgets(buf, sizeof buf, pipe)) {
+    std::string line(buf);
+    while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.pop_back();
+    const size_t first = line.find_first_not_of(" \t");
+    if (first == std::string::npos) continue;
+    if (line.compare(first, 9, "code for ") == 0) {  // one architecture's listing begins
+      arch = line.substr(first + 9);
+      current = nullptr;
+      continue;
+    }
+    const size_t f = line.find("Function : ");
+    if (f != std::string::npos) {
+      current = &fns[arch + " " + line.substr(f + 11)];
+      continue;
+    }
+    if (current && line.compare(first, 2, "/*") == 0) current->push_back(line.substr(first));
+  }
+  const int status = pclose(pipe);
+  if (status != 0) *error = cmd + " exited with status " + std::to_string(status);
+  return fns;
+}
+
+bool runnable(const std::string& path) { return !path.empty() && access(path.c_str(), X_OK) == 0; }
+
+// DESIGN.md: a kernel instantiated with NoProbe compiles to the same SASS as the kernel without its
+// probe calls. The build compiles the registry twice, once as shipped and once with GS_PROBE(...)
+// defined away; both objects hold the same NoProbe kernels under the same names.
+TEST(NoProbe, SassEqualsKernelWithoutProbeCalls) {
+  test_hooks::SassCheckFiles f = test_hooks::sass_check_files();
+  if (!runnable(f.cuobjdump)) {
+    FILE* which = popen("command -v cuobjdump 2>/dev/null", "r");
+    char buf[1024] = {};
+    if (which && fgets(buf, sizeof buf, which)) f.cuobjdump = std::string(buf).substr(0, std::string(buf).find('\n'));
+    if (which) pclose(which);
+  }
+  if (!runnable(f.cuobjdump)) GTEST_SKIP() << "cuobjdump not found (looked beside nvcc and on PATH)";
+  if (f.probed_object.empty()) GTEST_SKIP() << "built without -DGEMMSCOPE_SASS_CHECK=ON (make gpu-test sets it)";
+
+  // Each side is a '|'-separated list of objects (one per family); merge their functions.
+  std::string error;
+  auto functions_of = [&](const std::string& list) {
+    decltype(sass_functions(f.cuobjdump, list, &error)) all;
+    size_t start = 0;
+    while (start <= list.size()) {
+      const size_t bar = std::min(list.find('|', start), list.size());
+      auto part = sass_functions(f.cuobjdump, list.substr(start, bar - start), &error);
+      all.insert(part.begin(), part.end());
+      start = bar + 1;
+    }
+    return all;
+  };
+  const auto probed = functions_of(f.probed_object);
+  ASSERT_TRUE(error.empty()) << error;
+  const auto stripped = functions_of(f.stripped_object);
+  ASSERT_TRUE(error.empty()) << error;
+
+  size_t compared = 0;
+  for (const auto& [name, body] : probed) {
+    if (name.find("7NoProbe") == std::string::npos) continue;  // gs::NoProbe in the mangled name
+    ++compared;
+    const auto other = stripped.find(name);
+    ASSERT_NE(other, stripped.end()) << name << " missing from the stripped build";
+    EXPECT_FALSE(body.empty()) << name;
+    const std::vector<std::string>& bare = other->second;
+    const auto [mine, theirs] = std::mismatch(body.begin(), body.end(), bare.begin(), bare.end());
+    EXPECT_TRUE(mine == body.end() && theirs == bare.end())
+        << name << ": NoProbe changed the SASS (" << body.size() << " vs " << bare.size()
+        << " lines); first difference:\n  "
+        << (mine == body.end() ? "(end)" : *mine) << "\n  " << (theirs == bare.end() ? "(end)" : *theirs);
+  }
+  size_t launchers = 0;
+  for (const KernelInfo& k : kernel_registry()) launchers += k.precisions.size();
+  EXPECT_GE(compared, launchers) << "every rung x precision has a NoProbe kernel";
+}
+
+// ---- the registry (host only; here because it lives in gs_kernels) -----------------------------
+
+TEST(Registry, LadderIsWellFormed) {
+  const std::vector<KernelInfo>& all = kernel_registry();
+  ASSERT_FALSE(all.empty());
+  std::set<std::string> names;
+  std::map<std::string, int> last_number;
+  std::string last_family;
+  std::set<std::string> families_done;
+  for (const KernelInfo& k : all) {
+    SCOPED_TRACE(k.name);
+    EXPECT_TRUE(names.insert(k.name).second) << "registered twice";
+    // family/NN_short_name, rungs of one family contiguous and numbered upward
+    const size_t slash = k.name.find('/');
+    ASSERT_NE(slash, std::string::npos);
+    EXPECT_EQ(k.name.substr(0, slash), k.family);
+    ASSERT_GE(k.name.size(), slash + 4);
+    ASSERT_TRUE(std::isdigit(static_cast<unsigned char>(k.name[slash + 1])) &&
+                std::isdigit(static_cast<unsigned char>(k.name[slash + 2])) && k.name[slash + 3] == '_');
+    const int number = std::stoi(k.name.substr(slash + 1, 2));
+    if (k.family != last_family) {
+      EXPECT_FALSE(families_done.count(k.family)) << "family split in two";
+      if (!last_family.empty()) families_done.insert(last_family);
+      last_family = k.family;
+    } else {
+      EXPECT_GT(number, last_number[k.family]);
+    }
+    last_number[k.family] = number;
+    EXPECT_FALSE(k.title.empty());
+    EXPECT_FALSE(k.adds.empty());
+    EXPECT_FALSE(k.precisions.empty());
+    EXPECT_GT(k.block_m, 0);
+    EXPECT_GT(k.block_n, 0);
+    EXPECT_GT(k.threads, 0);
+    EXPECT_EQ(k.threads % 32, 0);
+    EXPECT_EQ(find_kernel(k.name), &k);
+  }
+  EXPECT_EQ(find_kernel("sgemm/99_nope"), nullptr);
+}
+
+TEST(Registry, SelectKernels) {
+  std::vector<const KernelInfo*> out;
+  std::string error;
+  const size_t n = kernel_registry().size();
+  ASSERT_TRUE(select_kernels("", &out, &error));
+  EXPECT_EQ(out.size(), n);
+  ASSERT_TRUE(select_kernels("all", &out, &error));
+  EXPECT_EQ(out.size(), n);
+  ASSERT_TRUE(select_kernels("wmma/01_naive, sgemm/01_naive,wmma/01_naive", &out, &error)) << error;
+  ASSERT_EQ(out.size(), 2u);  // each once, in ladder order
+  EXPECT_EQ(out[0]->name, "sgemm/01_naive");
+  EXPECT_EQ(out[1]->name, "wmma/01_naive");
+  EXPECT_FALSE(select_kernels("sgemm/01_naive,nope", &out, &error));
+  EXPECT_EQ(error.rfind("unknown kernel 'nope' (known: sgemm/01_naive, ", 0), 0u) << error;
+}
+
+TEST(Registry, ParseShape) {
+  GemmShape s;
+  ASSERT_TRUE(parse_shape("4096x2048x512", &s));
+  EXPECT_EQ(std::make_tuple(s.m, s.n, s.k), std::make_tuple(4096, 2048, 512));
+  for (const char* bad : {"", "4096", "4096x4096", "0x1x1", "1x-1x1", "1x1x1x1", "axbxc", "1x1x", " 1x1x1",
+                          "99999999999x1x1", "1.5x1x1"}) {
+    EXPECT_FALSE(parse_shape(bad, &s)) << "'" << bad << "'";
+  }
+}
+
+TEST(Registry, Precisions) {
+  for (Precision p : {Precision::F32, Precision::F16_F32, Precision::F16_F16, Precision::TF32}) {
+    Precision q{};
+    ASSERT_TRUE(parse_precision(precision_name(p), &q));
+    EXPECT_EQ(q, p);
+  }
+  Precision q{};
+  EXPECT_FALSE(parse_precision("fp32", &q));
+  EXPECT_DOUBLE_EQ(error_bound(Precision::F32), 1e-4);
+  EXPECT_DOUBLE_EQ(error_bound(Precision::F16_F32), 1e-3);
+  EXPECT_DOUBLE_EQ(error_bound(Precision::F16_F16), 1e-2);
+  EXPECT_DOUBLE_EQ(error_bound(Precision::TF32), 5e-3);
+}
+
+}  // namespace
+}  // namespace gs

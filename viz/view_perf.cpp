@@ -14,6 +14,8 @@ namespace {
 using viz::Span;
 
 std::string family(const std::string& kernel) { return kernel.substr(0, kernel.find('/')); }
+// A kernel measured in two dtypes (wmma f16.f32 and f16.f16) gets two bars: the label tells them apart.
+std::string bar_label(const PerfBar& b) { return b.dtype.empty() ? b.kernel : b.kernel + "  " + b.dtype; }
 
 std::string percent(double ratio) {
   char buf[32];
@@ -79,7 +81,7 @@ void draw_bars(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, fl
 
   float label_w = 0, value_w = 0;
   for (const PerfBar& b : bars) {
-    label_w = std::max(label_w, c.text_size(b.kernel, ts, b.selected ? Font::SansBold : Font::Sans).x);
+    label_w = std::max(label_w, c.text_size(bar_label(b), ts, b.selected ? Font::SansBold : Font::Sans).x);
     value_w = std::max(value_w, viz::spans_width(c, value_spans(b, t), ts));
   }
   label_w = std::min(label_w, area.w() * 0.3f);
@@ -115,7 +117,7 @@ void draw_bars(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, fl
     const float top = row_y[i], cy = top + rh * 0.5f;
     if (b.selected) c.rect_filled({{area.min.x - pad * 0.5f, top}, {area.max.x, top + rh}}, t.panel, 3);
     Font lf = b.selected ? Font::SansBold : Font::Sans;
-    c.text({x0 - pad, cy - ts * 0.5f}, viz::elide(c, b.kernel, ts, lf, label_w), b.ok ? t.text : t.bad, ts,
+    c.text({x0 - pad, cy - ts * 0.5f}, viz::elide(c, bar_label(b), ts, lf, label_w), b.ok ? t.text : t.bad, ts,
            Align::Right, lf);
     Color fill = !b.ok ? t.bad : b.selected ? t.accent : viz::mix(t.accent, t.bg, 0.25f);
     Rect bar{{x0, cy - bar_h * 0.5f}, {std::max(x0 + 1.0f, X(b.tflops)), cy + bar_h * 0.5f}};

@@ -1,0 +1,207 @@
+// Probe policies (DESIGN.md "Probes"). Every kernel is a template over one of them and calls it at
+// the points worth seeing; the timed and the traced kernel are the same body (STYLE.md #3).
+//   NoProbe    every call is empty and inlined away: timed runs use it.
+//   TraceProbe writes fixed-size records into a bounded device buffer; it only reads clocks and
+//              writes its own buffer, so what the kernel computes is unchanged (tests compare bits).
+//
+// Calls a kernel makes, all from every thread of the block unless noted:
+//   block_begin(tile_m, tile_n)  first thing: which output tile this block computes (the kernel knows
+//                                its own swizzle), blockIdx, %smid and %globaltimer
+//   block_end()                  last thing; also closes the open stage
+//   stage(id)                    a new stage starts (and the previous one ends) in this warp; call at
+//                                warp-uniform points, lane 0 stamps clock64 for sampled warps
+//   iteration(kt)                the k-iteration that later smem() records belong to
+//   smem(site, ptr, bytes, kind) each active lane's shared-memory address for one access
+#pragma once
+
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+// Every probe call in a kernel is written GS_PROBE(probe.xxx(...)). The NoProbe SASS check compiles
+// the registry a second time with GS_STRIP_PROBES, where the calls are gone from the source, and
+// compares the NoProbe kernels of both objects instruction for instruction. So a probe call's
+// arguments must have no side effects: the stripped build never evaluates them.
+#ifdef GS_STRIP_PROBES
+#define GS_PROBE(...) ((void)0)
+#else
+#define GS_PROBE(...) __VA_ARGS__
+#endif
+
+namespace gs {
+
+enum class SmemKind : uint8_t { kLoad, kStore, kLdmatrix, kCpAsync };
+
+struct NoProbe {
+  __device__ __forceinline__ void block_begin(int, int) {}
+  __device__ __forceinline__ void block_end() {}
+  __device__ __forceinline__ void stage(int) {}
+  __device__ __forceinline__ void iteration(int) {}
+  __device__ __forceinline__ void smem(int, const void*, int, SmemKind) {}
+};
+
+namespace trace {
+
+// Capacities are fixed so the buffer is one allocation the host sizes without knowing the kernel.
+// Anything past them is dropped and counted, never written out of bounds.
+inline constexpr uint32_t kMaxBlocks = 1u << 18;  // block records, indexed by launch index
+inline constexpr uint32_t kMaxStages = 1u << 17;  // stage records, appended
+inline constexpr uint32_t kMaxSmem = 1u << 13;    // warp shared-memory records, appended
+
+// One per block at index blockIdx.x + blockIdx.y * gridDim.x. Every warp's lane 0 folds its own
+// begin/end time in with atomicMax, so the record spans the first warp's start to the last warp's
+// end without a barrier (a barrier in a probe could deadlock a kernel whose warps exit early).
+// start is stored bitwise inverted so that a zeroed record means "never began" and max finds the min.
+struct BlockRec {
+  unsigned long long start_inv;  // ~min %globaltimer over the block's warps
+  unsigned long long end;        // max %globaltimer
+  uint32_t bx, by;
+  int32_t tile_m, tile_n;
+  uint32_t smid;
+  uint32_t written;  // 1 once warp 0 filled in the fields above
+};
+
+struct StageRec {
+  uint32_t block;  // launch index
+  uint16_t warp;   // warp within the block
+  uint16_t stage;  // the kernel's stage id; the registry names it
+  unsigned long long start, end;  // clock64 of the block's SM
+};
+
+// One warp executing one shared-memory access.
+struct SmemRec {
+  uint8_t site;  // the kernel's site id; the registry names it
+  uint8_t kind;  // SmemKind
+  uint8_t width; // bytes per lane
+  uint8_t pad;
+  uint16_t warp, iteration;
+  uint32_t mask;          // lanes that executed the access
+  uint32_t addr[32];      // shared state-space address per lane; bank = addr / 4 % 32
+};
+
+struct Counters {
+  unsigned int stages;          // records attempted; those past kMaxStages were dropped
+  unsigned int smem;            // likewise for kMaxSmem
+  unsigned int blocks_dropped;  // blocks with launch index >= kMaxBlocks
+  unsigned int pad;
+};
+
+// Lives in device memory only (about 15 MB): the host uses its layout through offsetof, never
+// an instance. Before each traced launch the counters and block records are zeroed.
+struct TraceBuffer {
+  Counters count;
+  BlockRec blocks[kMaxBlocks];
+  StageRec stages[kMaxStages];
+  SmemRec smem[kMaxSmem];
+};
+
+__device__ __forceinline__ unsigned long long globaltimer() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+__device__ __forceinline__ uint32_t smid() {
+  uint32_t s;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
+  return s;
+}
+
+}  // namespace trace
+
+struct TraceProbe {
+  // Set by the host for one launch.
+  trace::TraceBuffer* buf = nullptr;
+  uint32_t stage_block_stride = 1;  // blocks whose launch index is a multiple of this stamp stages
+  uint32_t smem_block = 0;          // the one block whose shared-memory addresses are recorded...
+  uint32_t smem_iterations = 2;     // ...during its first k-iterations
+
+  __device__ __forceinline__ void block_begin(int tile_m, int tile_n) {
+    const unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    warp_ = static_cast<int>(tid / 32);  // hardware forms warps from the linear thread index
+    lane_ = static_cast<int>(tid % 32);
+    block_ = blockIdx.x + static_cast<unsigned long long>(blockIdx.y) * gridDim.x;
+    stage_sampled_ = block_ % stage_block_stride == 0;
+    smem_sampled_ = block_ == smem_block;
+    stage_ = -1;
+    iter_ = 0;
+    if (lane_ != 0) return;
+    if (block_ >= trace::kMaxBlocks) {
+      if (warp_ == 0) atomicAdd(&buf->count.blocks_dropped, 1u);
+      return;
+    }
+    trace::BlockRec& r = buf->blocks[block_];
+    atomicMax(&r.start_inv, ~trace::globaltimer());
+    if (warp_ == 0) {
+      r.bx = blockIdx.x;
+      r.by = blockIdx.y;
+      r.tile_m = tile_m;
+      r.tile_n = tile_n;
+      r.smid = trace::smid();
+      r.written = 1;
+    }
+  }
+
+  __device__ __forceinline__ void block_end() {
+    if (lane_ != 0) return;
+    close_stage(clock64());
+    if (block_ < trace::kMaxBlocks) atomicMax(&buf->blocks[block_].end, trace::globaltimer());
+  }
+
+  __device__ __forceinline__ void stage(int id) {
+    if (lane_ != 0 || !stage_sampled_) return;
+    const long long now = clock64();
+    close_stage(now);
+    stage_ = id;
+    stage_t0_ = now;
+  }
+
+  __device__ __forceinline__ void iteration(int kt) { iter_ = kt; }
+
+  // ptr must point into shared memory.
+  __device__ __forceinline__ void smem(int site, const void* ptr, int bytes, SmemKind kind) {
+    if (!smem_sampled_ || iter_ < 0 || iter_ >= static_cast<int>(smem_iterations)) return;
+    const unsigned mask = __activemask();  // the lanes executing this access together
+    const int leader = __ffs(mask) - 1;
+    unsigned slot = 0;
+    if (lane_ == leader) slot = atomicAdd(&buf->count.smem, 1u);
+    slot = __shfl_sync(mask, slot, leader);
+    if (slot >= trace::kMaxSmem) return;
+    trace::SmemRec& r = buf->smem[slot];
+    r.addr[lane_] = static_cast<uint32_t>(__cvta_generic_to_shared(ptr));
+    if (lane_ == leader) {
+      r.site = static_cast<uint8_t>(site);
+      r.kind = static_cast<uint8_t>(kind);
+      r.width = static_cast<uint8_t>(bytes);
+      r.warp = static_cast<uint16_t>(warp_);
+      r.iteration = static_cast<uint16_t>(iter_);
+      r.mask = mask;
+    }
+  }
+
+ private:
+  // Per-thread state from block_begin on: the kernel's by-value parameter is each thread's own copy.
+  unsigned long long block_ = 0;  // launch index
+  long long stage_t0_ = 0;
+  int stage_ = -1;                // open stage, -1 for none
+  int iter_ = 0;
+  int warp_ = 0, lane_ = 0;
+  bool stage_sampled_ = false, smem_sampled_ = false;
+
+  // Lane 0 only: emits the open stage as [stage_t0_, now).
+  __device__ __forceinline__ void close_stage(long long now) {
+    if (!stage_sampled_ || stage_ < 0) return;
+    const unsigned slot = atomicAdd(&buf->count.stages, 1u);
+    if (slot < trace::kMaxStages) {
+      trace::StageRec& r = buf->stages[slot];
+      r.block = static_cast<uint32_t>(block_);
+      r.warp = static_cast<uint16_t>(warp_);
+      r.stage = static_cast<uint16_t>(stage_);
+      r.start = static_cast<unsigned long long>(stage_t0_);
+      r.end = static_cast<unsigned long long>(now);
+    }
+    stage_ = -1;
+  }
+};
+
+}  // namespace gs
