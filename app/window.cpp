@@ -31,13 +31,13 @@ std::vector<std::string> kernel_names(const Capture* c) {
   return names;
 }
 
-// The run a kernel's numbers come from: the largest shape measured for that dtype.
+// The run a kernel's headline numbers come from: its first for that dtype in the capture, which is
+// the size `record --size` measured (a --sweep adds the other sizes after it).
 const RunRecord* main_run(const Capture* c, const std::string& kernel, const std::string& dtype) {
   if (!c) return nullptr;
-  const RunRecord* best = nullptr;
-  for (const RunRecord* r : runs_of(*c, kernel))
-    if (dtype.empty() || r->dtype == dtype) best = r;  // runs_of sorts by size: the last is largest
-  return best;
+  for (const RunRecord& r : c->runs)
+    if (r.kernel == kernel && (dtype.empty() || r.dtype == dtype)) return &r;
+  return nullptr;
 }
 
 std::vector<std::string> dtypes_of(const Capture* c, const std::string& kernel) {
@@ -177,6 +177,7 @@ PerfViewInput perf_input(const Frame& f, const ViewState& st) {
       in.series.push_back(std::move(s));
     }
     in.series_x_label = "M = N = K";
+    in.series_log2_x = true;
   }
   return in;
 }

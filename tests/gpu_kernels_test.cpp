@@ -323,7 +323,14 @@ std::map<std::string, std::vector<std::string>> sass_functions(const std::string
       current = &fns[arch + " " + line.substr(f + 11)];
       continue;
     }
-    if (current && line.compare(first, 2, "/*") == 0) current->push_back(line.substr(first));
+    if (current && line.compare(first, 2, "/*") == 0) {
+      // cuobjdump pads its columns to the widest line of the whole file, which differs between the
+      // two objects: compare instructions and encodings with runs of blanks folded to one.
+      std::string folded;
+      for (char ch : line.substr(first))
+        if (!(ch == ' ' && !folded.empty() && folded.back() == ' ')) folded += ch;
+      current->push_back(folded);
+    }
   }
   const int status = pclose(pipe);
   if (status != 0) *error = cmd + " exited with status " + std::to_string(status);

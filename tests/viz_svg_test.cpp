@@ -722,8 +722,9 @@ TEST(PerfView, EveryBarSaysItsShareOfCublasAndFailuresSayFailed) {
                               "4096"),
             1);
   EXPECT_EQ(count_if_contains(labels, "Test GPU, 1980 MHz"), 1);
-  for (const char* k :
-       {"sgemm/01_naive", "sgemm/05_blocktile_2d", "wmma/03_warp_4x2", "mma_f16/09_multistage"})
+  // Each bar is labelled with its kernel and dtype (a kernel measured in two dtypes has two bars).
+  for (const char* k : {"sgemm/01_naive  f32", "sgemm/05_blocktile_2d  f32", "wmma/03_warp_4x2  f16.f32",
+                        "mma_f16/09_multistage  f16.f32"})
     EXPECT_EQ(std::count(labels.begin(), labels.end(), k), 1) << k;
 
   // Each bar sits beside its kernel's name, all from one origin, length proportional to TFLOP/s;
@@ -742,8 +743,8 @@ TEST(PerfView, EveryBarSaysItsShareOfCublasAndFailuresSayFailed) {
     EXPECT_EQ(found.size(), 1u) << kernel;
     return found.empty() ? Element{} : found[0];
   };
-  Element naive = bar_of("sgemm/01_naive"), b12 = bar_of("sgemm/05_blocktile_2d"),
-          failed = bar_of("wmma/03_warp_4x2"), b610 = bar_of("mma_f16/09_multistage");
+  Element naive = bar_of("sgemm/01_naive  f32"), b12 = bar_of("sgemm/05_blocktile_2d  f32"),
+          failed = bar_of("wmma/03_warp_4x2  f16.f32"), b610 = bar_of("mma_f16/09_multistage  f16.f32");
   EXPECT_EQ(failed.attr["fill"], hex(t.bad));
   EXPECT_NE(b610.attr["fill"], hex(t.bad));
   EXPECT_NEAR(rect_of(naive).min.x, rect_of(b610).min.x, 0.01f);

@@ -153,11 +153,14 @@ void draw_series(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, 
     legend_w = std::max(legend_w, c.text_size(s.label, ts, s.selected ? Font::SansBold : Font::Sans).x);
   legend_w = std::min(legend_w + ts * 2.6f, area.w() * 0.3f);
 
+  // Sizes span 256..8192: on a log2 axis each doubling gets the same width.
+  const bool log_x = in.series_log2_x;
+  auto fx = [&](double x) { return log_x ? std::log2(std::max(x, 1e-9)) : x; };
   double xmin = 1e300, xmax = -1e300, ymax = 0;
   for (const PerfSeries& s : in.series)
     for (const Vec2& p : s.points) {
-      xmin = std::min(xmin, double(p.x));
-      xmax = std::max(xmax, double(p.x));
+      xmin = std::min(xmin, fx(p.x));
+      xmax = std::max(xmax, fx(p.x));
       ymax = std::max(ymax, double(p.y));
     }
   if (xmin > xmax) xmin = 0, xmax = 1;
@@ -171,9 +174,14 @@ void draw_series(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, 
   plot.min.x += c.text_size(widest, ts).x + ts * 0.6f;
   // The x axis spans the data exactly (a live series should not float away from the right edge).
   viz::Ticks xt = viz::nice_ticks(xmin, xmax, std::max(2, int(plot.w() / (ts * 6))));
+  if (log_x) {  // ticks at whole powers of two, labelled with the size itself
+    xt.values.clear();
+    for (double e = std::ceil(xmin - 1e-9); e <= xmax + 1e-9; e += 1) xt.values.push_back(e);
+    xt.step = 1;
+  }
   const double x_lo = xmin, x_hi = xmax > xmin ? xmax : xmin + 1;
   auto P = [&](Vec2 p) {
-    return Vec2{float(plot.min.x + plot.w() * (p.x - x_lo) / (x_hi - x_lo)),
+    return Vec2{float(plot.min.x + plot.w() * (fx(p.x) - x_lo) / (x_hi - x_lo)),
                 float(plot.max.y - plot.h() * std::clamp(p.y / yt.max, 0.0, 1.0))};
   };
   for (double v : yt.values) {
@@ -183,9 +191,10 @@ void draw_series(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, 
   }
   for (double v : xt.values) {
     if (v < x_lo - 1e-9 * (x_hi - x_lo) || v > x_hi + 1e-9 * (x_hi - x_lo)) continue;
-    float x = P({float(v), 0}).x;
+    const float x = float(plot.min.x + plot.w() * (v - x_lo) / (x_hi - x_lo));
     c.line({x, plot.max.y}, {x, plot.max.y + ts * 0.3f}, t.text_dim, 1);
-    c.text({x, plot.max.y + ts * 0.55f}, viz::fmt_tick(v, xt.step), t.text_dim, ts, Align::Center);
+    const std::string label = log_x ? std::to_string(int(std::lround(std::exp2(v)))) : viz::fmt_tick(v, xt.step);
+    c.text({x, plot.max.y + ts * 0.55f}, label, t.text_dim, ts, Align::Center);
   }
   c.text({plot.max.x, plot.max.y + ts * 1.65f}, in.series_x_label, t.text_dim, ts, Align::Right);
 
@@ -260,7 +269,7 @@ void draw_perf_view(Canvas& c, Rect r, const Theme& t, const PerfViewInput& in) 
   if (!in.series.empty()) {
     // Bars keep a comfortable row height where they can; the plot takes the rest, 35-50%.
     float want = in.bars.size() * fs * 1.7f + fs * 2.5f;
-    float plot_h = std::clamp(area.h() - want, area.h() * 0.35f, area.h() * 0.5f);
+    float plot_h = std::clamp(area.h() - want, area.h() * 0.35f, area.h() * 0.62f);
     bars.max.y = area.max.y - plot_h;
     plot.min.y = bars.max.y + fs * 0.8f;
   }

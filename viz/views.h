@@ -69,6 +69,7 @@ struct PerfViewInput {
   std::vector<PerfBar> bars;          // ladder order
   std::vector<PerfSeries> series;     // may be empty
   std::string series_x_label;         // "seconds" or "size"
+  bool series_log2_x = false;         // sizes: one tick per power of two, evenly spaced
   std::string device_label;           // "NVIDIA H100 80GB HBM3, 1980 MHz, driver 580.159.04"
 };
 // Bars of TFLOP/s per kernel with the % of cuBLAS beside each; below them, the series as lines.
