@@ -10,5 +10,6 @@ if [ -n "$src" ] && [ "$src" != "$root" ] && [ ! -e "$src" ]; then
   mkdir -p "$(dirname "$src")"
   ln -s "$root" "$src"
 fi
-export LD_LIBRARY_PATH="$root/.devpack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# cuBLAS from the GPU machine's toolkit, the Debian libraries from .devpack.
+export LD_LIBRARY_PATH="$root/.devpack/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 exec "$@"
