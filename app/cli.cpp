@@ -163,7 +163,7 @@ int cmd_window(const WindowArgs& a) {
       f.banner = banner;
     }
     window.Draw(f, st);
-  });
+  }, a.frames);
   gui_close(&gui);
   return 0;
 }

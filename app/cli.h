@@ -6,7 +6,7 @@
 
 namespace gs {
 
-struct WindowArgs { std::string replay; int device = 0; };
+struct WindowArgs { std::string replay; int device = 0; int frames = 0; /* >0: quit after this many (tests) */ };
 struct RecordArgs { std::string out, kernels, size = "4096x4096x4096", sweep; int device = 0; };
 struct BenchArgs { std::string kernels, sizes = "4096", json; int device = 0; int repeats = 10; };
 struct LayoutArgs {

@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   WindowArgs win;
   app.add_option("--replay", win.replay, "Open this capture instead of running on the GPU")->check(CLI::ExistingFile);
   app.add_option("--device", win.device, "CUDA device index")->check(CLI::NonNegativeNumber);
+  app.add_option("--frames", win.frames, "Quit after this many frames (for tests)")->check(CLI::PositiveNumber);
 
   RecordArgs rec;
   CLI::App* record = app.add_subcommand("record", "Run the registered kernels on the GPU and write a capture");

@@ -118,8 +118,8 @@ void gui_close(Gui* gui) {
   gui->window = nullptr;
 }
 
-void run_window_loop(Gui& gui, const std::function<void()>& frame) {
-  while (!glfwWindowShouldClose(gui.window)) {
+void run_window_loop(Gui& gui, const std::function<void()>& frame, int max_frames) {
+  for (int n = 0; !glfwWindowShouldClose(gui.window) && (max_frames <= 0 || n < max_frames); ++n) {
     glfwPollEvents();
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();

@@ -28,8 +28,9 @@ void gui_close(Gui* gui);
 bool render_png(Gui& gui, int width, int height, int frames, const std::function<void()>& frame,
                 const std::string& path, std::string* error);
 
-// The interactive loop: polls events, runs `frame` once per frame until the window is closed.
-void run_window_loop(Gui& gui, const std::function<void()>& frame);
+// The interactive loop: polls events, runs `frame` once per frame until the window is closed
+// (or, when max_frames > 0, after that many frames).
+void run_window_loop(Gui& gui, const std::function<void()>& frame, int max_frames = 0);
 
 // Applies the dark or light ImGui style that matches viz's themes.
 void apply_style(bool dark, float scale);

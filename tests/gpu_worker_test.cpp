@@ -1,0 +1,77 @@
+// The window's live path without a window: the GPU worker measures the whole ladder, traces the
+// fragment layouts and feeds the live plot, publishing snapshots the UI thread can read at any time.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "app/gpu_worker.h"
+#include "kernels/gemm.h"
+#include "kernels/testing.h"
+
+namespace gs {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Polls the latest snapshot (as the UI does once per frame) until `done` or the deadline.
+template <class Pred>
+std::shared_ptr<const LiveSnapshot> wait_for(const GpuWorker& w, Pred done, double seconds) {
+  const auto deadline = Clock::now() + std::chrono::duration<double>(seconds);
+  std::shared_ptr<const LiveSnapshot> s = w.latest();
+  while (!done(*s) && Clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    s = w.latest();
+  }
+  return s;
+}
+
+// One run per rung and precision that supports the shape (the worker skips the others, as run() does).
+size_t ladder_runs(GemmShape s) {
+  size_t n = 0;
+  for (const KernelInfo& k : kernel_registry())
+    if (test_hooks::shape_supported(k, s)) n += k.precisions.size();
+  return n;
+}
+
+TEST(GpuWorker, MeasuresTheLadderTracesLayoutsAndFeedsTheLivePlot) {
+  const GemmShape shape{512, 512, 512};  // every rung supports it: the whole ladder gets a number
+  GpuWorker worker(0, shape);
+  const size_t want = ladder_runs(shape);
+  auto snap = wait_for(worker, [&](const LiveSnapshot& s) {
+    return !s.error.empty() || (s.capture && s.capture->runs.size() == want && s.status.empty());
+  }, 300);
+  ASSERT_TRUE(snap->error.empty()) << snap->error;
+  ASSERT_TRUE(snap->capture) << "no snapshot with device data";
+  EXPECT_FALSE(snap->capture->device.name.empty());
+  EXPECT_EQ(snap->capture->runs.size(), want) << "status: " << snap->status;
+  EXPECT_GE(snap->capture->layouts.size(), 24u) << "traced layouts reach the window";
+  for (const RunRecord& r : snap->capture->runs) {
+    EXPECT_EQ(r.m, 512) << r.kernel;
+    EXPECT_GT(r.tflops, 0) << r.kernel;
+    EXPECT_GT(r.cublas_tflops, 0) << r.kernel;
+  }
+
+  // The live plot: the selected kernel measured back to back, each point beside cuBLAS.
+  const KernelInfo& k = kernel_registry().front();
+  worker.set_live_kernel(k.name, k.precisions.front());
+  snap = wait_for(worker, [](const LiveSnapshot& s) { return s.series.size() >= 3 || !s.error.empty(); }, 120);
+  ASSERT_TRUE(snap->error.empty()) << snap->error;
+  ASSERT_GE(snap->series.size(), 3u);
+  EXPECT_NE(snap->series_kernel.find(k.name), std::string::npos) << snap->series_kernel;
+  for (size_t i = 1; i < snap->series.size(); ++i) EXPECT_GT(snap->series[i].t, snap->series[i - 1].t);
+  EXPECT_GT(snap->series.back().tflops, 0);
+  EXPECT_GT(snap->series.back().cublas_tflops, 0);
+
+  // Switching kernels starts a new series (points of two kernels never share a line).
+  const KernelInfo& other = kernel_registry().back();
+  worker.set_live_kernel(other.name, other.precisions.front());
+  snap = wait_for(worker, [&](const LiveSnapshot& s) {
+    return s.series_kernel.find(other.name) != std::string::npos || !s.error.empty();
+  }, 120);
+  ASSERT_TRUE(snap->error.empty()) << snap->error;
+  EXPECT_LE(snap->series.size(), 2u) << "the old kernel's points were kept";
+}
+
+}  // namespace
+}  // namespace gs
