@@ -290,6 +290,7 @@ LayoutViewInput single_operand(const MmaOp& op, Operand o, const FragmentLayout&
   in.op = &op;
   (l.source == "traced" ? in.traced : in.documented)[int(o)] = &l;
   in.traced_from = traced_from;
+  if (op.kind == OpKind::Ldmatrix) in.row_suppliers = ldmatrix_rows(op);  // the "L9" chips beside the rows
   return in;
 }
 
@@ -299,6 +300,9 @@ int cmd_layout(const LayoutArgs& a) {
   const MmaOp* op = find_mma_op(a.op);
   if (!op) return fail("layout", "--op: unknown operation '" + a.op + "' (known: " + mma_op_names() + ")", kExitUsage);
   const Operand operand = *parse_operand(a.operand);
+  if (!has_operand(*op, operand))  // ldmatrix loads one tile; there is no B or C to print
+    return fail("layout", a.op + " has one operand: A (--operand " + a.operand + " does not exist for it)",
+                kExitUsage);
   if (a.format != "csv" && a.out.empty())
     return fail("layout", "--format " + a.format + " needs -o FILE", kExitUsage);
 

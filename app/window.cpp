@@ -186,8 +186,16 @@ LayoutViewInput layout_input(const Frame& f, const ViewState& st) {
   LayoutViewInput in;
   in.op = find_mma_op(st.layout_op);
   if (!in.op) return in;
-  if (const auto* doc = documented_layouts(*in.op))
+  if (in.op->kind == OpKind::Ldmatrix) {
+    // One operand (the loaded tile): documented_layouts() builds A, B and C, and B and C do not exist.
+    static std::map<std::string, FragmentLayout> tiles;  // per op, kept for the session like the others
+    auto it = tiles.find(in.op->name);
+    if (it == tiles.end()) it = tiles.emplace(in.op->name, documented_layout(*in.op, Operand::A)).first;
+    in.documented[0] = &it->second;
+    in.row_suppliers = ldmatrix_rows(*in.op);
+  } else if (const auto* doc = documented_layouts(*in.op)) {
     for (int i = 0; i < 3; ++i) in.documented[i] = &(*doc)[i];
+  }
   if (f.capture) {
     for (int i = 0; i < 3; ++i)
       in.traced[i] = find_layout(*f.capture, in.op->name, operand_name(Operand(i)), "traced");
@@ -328,7 +336,7 @@ void LayoutPanel::Draw(const Gui& gui, const Frame& f, ViewState& st) {
       ImGui::Text("lane %2d  elem %2d  reg %d%s", h.lane, h.elem, reg.reg,
                   reg.parts > 1 ? (reg.part == 0 ? " (low)" : reg.parts == 2 ? " (high)" : " (byte)") : "");
     }
-    ImGui::TextDisabled("click: highlight this lane in A, B and C");
+    ImGui::TextDisabled("click: highlight this lane in every operand");
     ImGui::EndTooltip();
     if (item.clicked) {
       const int lane = hover_.holders.front().lane;

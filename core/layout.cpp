@@ -52,6 +52,28 @@ Place m16n8k32_s8_a(int g, int t, int i) { return {g + 8 * ((i >> 2) & 1), 4 * t
 // Same section, B (.s8): two registers of four k-adjacent bytes of column g; b4..b7 are k + 16.
 Place m16n8k32_s8_b(int g, int t, int i) { return {4 * t + (i & 3) + 16 * (i >> 2), g}; }
 
+// ---- ldmatrix -----------------------------------------------------------------------------------
+// PTX ISA "Warp-level matrix load instruction: ldmatrix", .m8n8 with .b16 elements: a group of four
+// consecutive threads loads one 16-byte row, "thread 0 receiving the first fragment in its register,
+// and so on" (the figure "ldmatrix fragment layout for one 8x8 Matrix with 16-bit elements"): thread
+// t gets row t / 4, columns 2 (t % 4) and 2 (t % 4) + 1 (the lower address in the low half, as a
+// little-endian 32-bit word holds it). Each further matrix goes to the next destination register.
+// .trans loads the matrix "in column-major format": the eight addressed rows become columns, so thread
+// t gets the two elements at position t / 4 of addressed rows 2 (t % 4) and 2 (t % 4) + 1.
+//
+// The tiling of the matrices into one operand is a choice of this tool, not the ISA's: matrix j sits
+// where mma.m16n8k16's fragments want it, so that the registers a lane receives are directly an mma
+// operand. .x2 stacks its two matrices into 16x8 (matrix 1 below matrix 0): untransposed that is
+// m16n8k8's A, with .trans it is m16n8k16's B read from a row-major k x n tile. .x4 walks the 16x16
+// quadrants top-left, bottom-left, top-right, bottom-right: untransposed, registers r0..r3 are exactly
+// m16n8k16's a0..a7; with .trans they are the B fragments of two n-adjacent m16n8k16 tiles.
+Place ldmatrix_place(const MmaOp& op, int g, int t, int i) {
+  const int j = i >> 1, half = i & 1;  // register j holds matrix j, element i in its low or high half
+  const TilePos o = ldmatrix_matrix_origin(op, j);
+  if (op.trans) return {o.row + 2 * t + half, o.col + g};
+  return {o.row + g, o.col + 2 * t + half};
+}
+
 struct Documented {
   std::string_view op;
   PlaceFn a, b, c;
@@ -75,6 +97,16 @@ MmaOp make_op(const char* name, int m, int n, int k, const char* a_type, const c
   op.documented = documented;
   op.elems_a = elems_a, op.elems_b = elems_b, op.elems_c = elems_c;
   op.elem_bytes_a = elem_bytes_a, op.elem_bytes_c = elem_bytes_c;
+  return op;
+}
+
+MmaOp make_ldmatrix(const char* name, int matrices, bool trans) {
+  // Tile extent from the tiling above: .x1 8x8, .x2 16x8, .x4 16x16 (rows x columns = m x k).
+  MmaOp op = make_op(name, matrices == 1 ? 8 : 16, 0, matrices == 4 ? 16 : 8, "b16", "", true, 2 * matrices, 0, 0,
+                     2, 0);
+  op.kind = OpKind::Ldmatrix;
+  op.matrices = matrices;
+  op.trans = trans;
   return op;
 }
 
@@ -121,6 +153,13 @@ const std::vector<MmaOp>& mma_ops() {
       make_op("wmma.m16n16k16.f16", 16, 16, 16, "f16", "f32", false, 16, 16, 8, 2, 4),
       make_op("wmma.m32n8k16.f16", 32, 8, 16, "f16", "f32", false, 16, 16, 8, 2, 4),
       make_op("wmma.m8n32k16.f16", 8, 32, 16, "f16", "f32", false, 16, 16, 8, 2, 4),
+      // ldmatrix: 2 b16 elements per matrix per lane, 32 lanes x 2 = 64 = one 8x8 matrix: bijections too.
+      make_ldmatrix("ldmatrix.x1", 1, false),
+      make_ldmatrix("ldmatrix.x2", 2, false),
+      make_ldmatrix("ldmatrix.x4", 4, false),
+      make_ldmatrix("ldmatrix.x1.trans", 1, true),
+      make_ldmatrix("ldmatrix.x2.trans", 2, true),
+      make_ldmatrix("ldmatrix.x4.trans", 4, true),
   };
   return ops;
 }
@@ -140,7 +179,15 @@ std::string mma_op_names(const char* sep) {
   return out;
 }
 
+bool has_operand(const MmaOp& op, Operand o) { return op.kind != OpKind::Ldmatrix || o == Operand::A; }
+
+std::vector<Operand> op_operands(const MmaOp& op) {
+  if (op.kind == OpKind::Ldmatrix) return {Operand::A};
+  return {Operand::A, Operand::B, Operand::C};
+}
+
 Extent operand_extent(const MmaOp& op, Operand o) {
+  if (!has_operand(op, o)) return {};
   switch (o) {
     case Operand::A: return {op.m, op.k};
     case Operand::B: return {op.k, op.n};
@@ -150,6 +197,7 @@ Extent operand_extent(const MmaOp& op, Operand o) {
 }
 
 int fragment_elems(const MmaOp& op, Operand o) {
+  if (!has_operand(op, o)) return 0;
   switch (o) {
     case Operand::A: return op.elems_a;
     case Operand::B: return op.elems_b;
@@ -162,11 +210,18 @@ FragmentLayout documented_layout(const MmaOp& op, Operand o) {
   if (!op.documented)
     throw std::invalid_argument(op.name + " has no documented layout: PTX leaves wmma fragment layouts "
                                           "unspecified, so only a layout traced on a GPU exists");
-  const auto it = std::find_if(std::begin(kDocumented), std::end(kDocumented),
-                               [&](const Documented& d) { return d.op == op.name; });
-  if (it == std::end(kDocumented))
-    throw std::invalid_argument("no documented layout for op '" + op.name + "'; known: " + mma_op_names());
-  const PlaceFn place = o == Operand::A ? it->a : o == Operand::B ? it->b : it->c;
+  if (!has_operand(op, o))
+    throw std::invalid_argument(op.name + " has one operand: A (the loaded tile); it has no " + operand_name(o));
+  PlaceFn place = nullptr;
+  if (op.kind != OpKind::Ldmatrix) {
+    const auto it = std::find_if(std::begin(kDocumented), std::end(kDocumented),
+                                 [&](const Documented& d) { return d.op == op.name; });
+    if (it == std::end(kDocumented))
+      throw std::invalid_argument("no documented layout for op '" + op.name + "'; known: " + mma_op_names());
+    place = o == Operand::A ? it->a : o == Operand::B ? it->b : it->c;
+  } else if (op.matrices != 1 && op.matrices != 2 && op.matrices != 4) {
+    throw std::invalid_argument(op.name + ": ldmatrix loads 1, 2 or 4 matrices, not " + std::to_string(op.matrices));
+  }
 
   FragmentLayout l;
   l.op = op.name;
@@ -178,10 +233,34 @@ FragmentLayout documented_layout(const MmaOp& op, Operand o) {
   l.cells.reserve(32 * elems);
   for (int lane = 0; lane < 32; ++lane)  // lane-major, elem-minor: already in the promised order
     for (int elem = 0; elem < elems; ++elem) {
-      const Place p = place(lane >> 2, lane % 4, elem);
+      const Place p = place ? place(lane >> 2, lane % 4, elem) : ldmatrix_place(op, lane >> 2, lane % 4, elem);
       l.cells.push_back({lane, elem, p.row, p.col});
     }
   return l;
+}
+
+TilePos ldmatrix_matrix_origin(const MmaOp& op, int matrix) {
+  if (op.kind != OpKind::Ldmatrix) throw std::invalid_argument(op.name + " is not an ldmatrix op");
+  if (matrix < 0 || matrix >= op.matrices)
+    throw std::out_of_range(op.name + " loads " + std::to_string(op.matrices) + " matrices; matrix " +
+                            std::to_string(matrix) + " is out of range");
+  // .x4: quadrants in a0..a7 order (down first, then right); .x2: stacked; .x1: the tile itself.
+  if (op.matrices == 4) return {8 * (matrix & 1), 8 * (matrix >> 1)};
+  return {8 * matrix, 0};
+}
+
+std::vector<LdmatrixRow> ldmatrix_rows(const MmaOp& op) {
+  if (op.kind != OpKind::Ldmatrix) throw std::invalid_argument(op.name + " is not an ldmatrix op");
+  std::vector<LdmatrixRow> rows;
+  rows.reserve(8 * op.matrices);
+  for (int lane = 0; lane < 8 * op.matrices; ++lane) {  // lanes past 8 * matrices supply nothing
+    const int matrix = lane / 8;
+    const TilePos o = ldmatrix_matrix_origin(op, matrix);
+    // The address row stays a tile row with or without .trans: .trans changes who receives what, not
+    // where the 16 bytes are read from.
+    rows.push_back({matrix, o.row + lane % 8, o.col, lane});
+  }
+  return rows;
 }
 
 std::string layout_csv(const FragmentLayout& l) {

@@ -331,6 +331,67 @@ std::vector<uint32_t> simulate_mma_trace(const MmaOp& op, const MmaLayouts& hard
   return d;
 }
 
+LdmatrixProbe plan_ldmatrix_trace(const MmaOp& op) {
+  const std::vector<LdmatrixRow> rows = ldmatrix_rows(op);  // throws for an op that is not ldmatrix
+  LdmatrixProbe p;
+  p.op = op.name;
+  p.rows = op.m, p.cols = op.k;
+  p.regs = op.matrices;
+  require(p.rows * p.cols <= 0x10000, op.name + ": tile too large for 16-bit indices");
+  p.tile.resize(static_cast<size_t>(p.rows) * p.cols);
+  for (size_t i = 0; i < p.tile.size(); ++i) p.tile[i] = static_cast<uint16_t>(i);
+  // rows[] is in lane order; lane i >= rows.size() repeats lane i % rows.size().
+  p.offsets.resize(32);
+  for (int lane = 0; lane < 32; ++lane) {
+    const LdmatrixRow& r = rows[lane % rows.size()];
+    p.offsets[lane] = static_cast<uint32_t>((r.row * p.cols + r.col) * 2);  // b16: 2 bytes per element
+  }
+  return p;
+}
+
+FragmentLayout decode_ldmatrix_trace(const MmaOp& op, const std::vector<uint32_t>& regs) {
+  require(op.kind == OpKind::Ldmatrix, op.name + " is not an ldmatrix op");
+  const size_t want = 32 * static_cast<size_t>(op.matrices);
+  require(regs.size() == want,
+          op.name + ": expected " + std::to_string(want) + " register words, got " + std::to_string(regs.size()));
+  FragmentLayout l = traced_layout(op, Operand::A);
+  for (int lane = 0; lane < 32; ++lane)
+    for (int elem = 0; elem < op.elems_a; ++elem) {
+      const RegSlot s = register_of(op, Operand::A, elem);  // reg = matrix, part 0 = low half
+      const uint32_t v = (regs[lane * op.matrices + s.reg] >> (16 * s.part)) & 0xFFFFu;
+      int row = -1, col = -1;  // the all-ones poison (65535) is no index of a tile this small
+      if (!decode_coordinate(v, l.rows, l.cols, &row, &col)) row = col = -1;
+      l.cells.push_back({lane, elem, row, col});
+    }
+  return l;
+}
+
+std::vector<uint32_t> simulate_ldmatrix(int matrices, bool trans, const std::vector<uint16_t>& memory,
+                                        const std::vector<uint32_t>& offsets) {
+  require(matrices == 1 || matrices == 2 || matrices == 4,
+          "simulate_ldmatrix: " + std::to_string(matrices) + " matrices; ldmatrix loads 1, 2 or 4");
+  require(offsets.size() == 32, "simulate_ldmatrix: expected 32 lane offsets, got " + std::to_string(offsets.size()));
+  // Element `pos` of matrix j's row r: 16 bytes from the address lane 8 j + r supplies.
+  const auto at = [&](int j, int r, int pos) -> uint32_t {
+    const uint32_t off = offsets[8 * j + r];
+    require(off % 16 == 0, "simulate_ldmatrix: lane " + std::to_string(8 * j + r) + "'s row address " +
+                               std::to_string(off) + " is not 16-byte aligned");
+    const size_t word = off / 2 + pos;
+    require(off / 2 + 8 <= memory.size(),
+            "simulate_ldmatrix: lane " + std::to_string(8 * j + r) + "'s row reads past shared memory");
+    return memory[word];
+  };
+  std::vector<uint32_t> regs(32 * static_cast<size_t>(matrices));
+  for (int t = 0; t < 32; ++t)
+    for (int j = 0; j < matrices; ++j) {
+      const int g = t / 4, q = t % 4;
+      const uint32_t lo = trans ? at(j, 2 * q, g) : at(j, g, 2 * q);
+      const uint32_t hi = trans ? at(j, 2 * q + 1, g) : at(j, g, 2 * q + 1);
+      regs[t * matrices + j] = lo | (hi << 16);
+    }
+  return regs;
+}
+
 std::string layout_difference(const FragmentLayout& x, const FragmentLayout& y) {
   std::string lx = x.source.empty() ? "first" : x.source, ly = y.source.empty() ? "second" : y.source;
   if (lx == ly) lx = "first " + lx, ly = "second " + ly;  // e.g. traced now vs traced in a capture

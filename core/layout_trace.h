@@ -5,6 +5,7 @@
 // One encoding serves every probe: a value is an element's row-major index in its operand
 // (row * cols + col), so the value a slot ends up holding names the element it holds.
 // - wmma: load_matrix_sync reads a matrix of such values; each fragment slot's value is decoded.
+// - ldmatrix: the same, from a shared-memory tile, with the row addresses the lanes supply.
 // - mma.sync: nothing loads the registers but the programmer, so each operand is traced through the
 //   product, placing the other operands by their documented layouts (experiments below). A wrong
 //   formula in core/layout.cpp then shows up as a traced-vs-documented mismatch.
@@ -66,6 +67,36 @@ std::vector<FragmentLayout> decode_mma_trace(const MmaOp& op, const MmaLayouts& 
 // CPU model of mma.sync on a GPU whose fragments have the `hardware` layouts: the D registers it
 // writes for `batch`. Slots outside hardware.c stay 0xFFFFFFFF, the poison the probe fills D with.
 std::vector<uint32_t> simulate_mma_trace(const MmaOp& op, const MmaLayouts& hardware, const MmaTraceBatch& batch);
+
+// ---- ldmatrix: fragments loaded from shared memory ---------------------------------------------
+// Memory-anchored like wmma: the probe copies the op's tile (m x k b16, row-major) into shared memory
+// with every element holding its own row-major index as a raw 16-bit integer (ldmatrix moves bits;
+// no float conversion is involved, and indices below 256 are far from any limit). Each lane passes
+// the address of the row that ldmatrix_rows says it supplies; lanes past 8 * matrices repeat lane
+// (lane % (8 * matrices))'s address, which PTX requires below sm_80 and ignores from sm_80 on. The
+// value each register half receives then names the tile element it came from, so a wrong element
+// rule, a wrong supplier rule or a wrong tiling all show up as traced != documented.
+struct LdmatrixProbe {
+  std::string op;
+  int rows = 0, cols = 0;         // the tile
+  int regs = 0;                   // 32-bit destination registers per lane (= matrices)
+  std::vector<uint16_t> tile;     // rows * cols, row-major, tile[i] = i
+  std::vector<uint32_t> offsets;  // [lane]: byte offset into the tile of the row address the lane supplies
+};
+// std::invalid_argument for an op that is not ldmatrix.
+LdmatrixProbe plan_ldmatrix_trace(const MmaOp& op);
+// `regs`: [lane][reg], 32 * matrices words as the GPU wrote them. Element 2 reg + h is half h of
+// register reg (low half first, register_of's packing). std::invalid_argument if regs has the wrong size.
+FragmentLayout decode_ldmatrix_trace(const MmaOp& op, const std::vector<uint32_t>& regs);
+// CPU model of ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}.b16, in memory terms (independent of the
+// tile coordinates core/layout.cpp uses): matrix j's row r is the 16 bytes at lane (8 j + r)'s byte
+// offset into `memory` (b16 words); lane t's register j receives, low half first, the elements at
+// positions 2 (t % 4) and 2 (t % 4) + 1 of matrix j's row t / 4, or with `trans` the elements at
+// position t / 4 of its rows 2 (t % 4) and 2 (t % 4) + 1. Returns [lane][matrices] registers.
+// std::invalid_argument for a bad matrix count, a wrong offset count, or a row that is not 16-byte
+// aligned or reads past `memory`.
+std::vector<uint32_t> simulate_ldmatrix(int matrices, bool trans, const std::vector<uint16_t>& memory,
+                                        const std::vector<uint32_t>& offsets);
 
 // Empty when the layouts have the same extent and the same cells; otherwise the first difference,
 // labelled by each layout's source: "lane 3 elem 1: traced (1,2), documented (1,3)".

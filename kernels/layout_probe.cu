@@ -4,6 +4,8 @@
 // mma.sync: registers are whatever the programmer puts there, so the layout is traced through the
 // product instead: one warp per experiment, each operand placed by the documented layouts of the
 // other two (core/layout_trace.h says how), all experiments of one op in one launch.
+// ldmatrix: like wmma, a load from memory whose values are their own tile index, here a shared-memory
+// tile with each lane supplying the row address the documented supplier rule gives it.
 #include "kernels/layout_probe.h"
 
 #include <cuda_fp16.h>
@@ -169,6 +171,68 @@ __global__ void __launch_bounds__(32) wmma_probe_kernel(const __half* __restrict
 #endif
 }
 
+// ---- ldmatrix: one warp loads 1, 2 or 4 8x8 b16 matrices ----------------------------------------
+// ldmatrix exists from sm_75; the host refuses devices below 8.0, so older code paths only trap.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 750
+#define GS_PROBE_LDMATRIX 0
+#else
+#define GS_PROBE_LDMATRIX 1
+#endif
+
+constexpr int kLdmatrixMaxTile = 16 * 16;  // .x4's 16x16 tile, in b16 elements
+
+// One instruction per variant: the register count and .trans are part of the opcode, not operands.
+// "memory" tells the compiler the asm reads shared memory, so the tile stores are not moved past it.
+template <int Num, bool Trans>
+__device__ void ldmatrix(uint32_t* r, uint32_t addr) {
+#if GS_PROBE_LDMATRIX
+  if constexpr (Num == 1 && !Trans)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];\n" : "=r"(r[0]) : "r"(addr) : "memory");
+  if constexpr (Num == 1 && Trans)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%0}, [%1];\n" : "=r"(r[0]) : "r"(addr) : "memory");
+  if constexpr (Num == 2 && !Trans)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];\n"
+                 : "=r"(r[0]), "=r"(r[1])
+                 : "r"(addr)
+                 : "memory");
+  if constexpr (Num == 2 && Trans)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];\n"
+                 : "=r"(r[0]), "=r"(r[1])
+                 : "r"(addr)
+                 : "memory");
+  if constexpr (Num == 4 && !Trans)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(addr)
+                 : "memory");
+  if constexpr (Num == 4 && Trans)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(addr)
+                 : "memory");
+#else
+  __trap();
+#endif
+}
+
+// tile: the row-major b16 tile, each element its own index (tile_elems of them); offsets: [lane] byte
+// offset of the row address that lane supplies; out: [lane][Num] registers as loaded.
+template <int Num, bool Trans>
+__global__ void __launch_bounds__(32) ldmatrix_probe_kernel(const uint16_t* __restrict__ tile, int tile_elems,
+                                                            const uint32_t* __restrict__ offsets,
+                                                            uint32_t* __restrict__ out) {
+  // 16-byte alignment: every row address must be, and the offsets are multiples of 16 from the start.
+  __shared__ __align__(16) uint16_t smem[kLdmatrixMaxTile];
+  const int lane = threadIdx.x;
+  for (int i = lane; i < tile_elems; i += 32) smem[i] = tile[i];
+  __syncwarp();  // every lane's stores visible to the warp-wide load
+  const uint32_t base = static_cast<uint32_t>(__cvta_generic_to_shared(smem));
+  uint32_t r[Num];
+  ldmatrix<Num, Trans>(r, base + offsets[lane]);
+#pragma unroll
+  for (int i = 0; i < Num; ++i) out[lane * Num + i] = r[i];
+}
+
 // ---- host side ------------------------------------------------------------------------------
 // Thrown with a finished line; trace_fragment_layouts turns it into its error.
 struct ProbeError : std::runtime_error {
@@ -271,6 +335,26 @@ std::vector<FragmentLayout> trace_wmma(const MmaOp& op) {
   return layouts;
 }
 
+template <int Num, bool Trans>
+std::vector<FragmentLayout> trace_ldmatrix(const MmaOp& op) {
+  const LdmatrixProbe p = plan_ldmatrix_trace(op);
+  if (p.regs != Num || op.trans != Trans)
+    throw ProbeError(op.name + ": core plans " + std::to_string(p.regs) + " registers" +
+                     (op.trans ? " with .trans" : "") + " but the probe kernel loads " + std::to_string(Num) +
+                     (Trans ? " with .trans" : ""));
+  if (p.tile.size() > static_cast<size_t>(kLdmatrixMaxTile))
+    throw ProbeError(op.name + ": the tile is larger than the probe's shared-memory buffer");
+  DeviceArray<uint16_t> tile(p.tile.size(), op.name + " tile");
+  DeviceArray<uint32_t> offsets(p.offsets.size(), op.name + " row addresses"), out(32 * Num, op.name + " registers");
+  tile.upload(p.tile.data(), op.name + " tile");
+  offsets.upload(p.offsets.data(), op.name + " row addresses");
+  out.poison(op.name + " registers");  // an unwritten half reads 0xFFFF, no index of the tile: (-1,-1)
+  ldmatrix_probe_kernel<Num, Trans>
+      <<<1, 32>>>(tile.get(), static_cast<int>(p.tile.size()), offsets.get(), out.get());
+  finish_launch(op.name);
+  return {decode_ldmatrix_trace(op, out.download(op.name + " registers"))};
+}
+
 // Which probe traces which op; names must match core's mma_ops().
 struct Probe {
   const char* op;
@@ -285,6 +369,12 @@ const Probe kProbes[] = {
     {"wmma.m16n16k16.f16", trace_wmma<16, 16, 16>},
     {"wmma.m32n8k16.f16", trace_wmma<32, 8, 16>},
     {"wmma.m8n32k16.f16", trace_wmma<8, 32, 16>},
+    {"ldmatrix.x1", trace_ldmatrix<1, false>},
+    {"ldmatrix.x2", trace_ldmatrix<2, false>},
+    {"ldmatrix.x4", trace_ldmatrix<4, false>},
+    {"ldmatrix.x1.trans", trace_ldmatrix<1, true>},
+    {"ldmatrix.x2.trans", trace_ldmatrix<2, true>},
+    {"ldmatrix.x4.trans", trace_ldmatrix<4, true>},
 };
 
 }  // namespace

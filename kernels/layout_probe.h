@@ -10,8 +10,10 @@
 namespace gs {
 
 // Traces, on the current CUDA device, every op in mma_ops() that has a probe kernel, in that
-// order, operands A, B, C each: the wmma ops by loading coordinate-valued matrices with
-// load_matrix_sync, the documented mma.sync ops functionally through the product (core/layout_trace.h).
+// order, operands A, B, C each (ldmatrix ops: A only): the wmma ops by loading coordinate-valued
+// matrices with load_matrix_sync, the ldmatrix ops by loading a coordinate-valued shared-memory tile
+// through the documented row addresses, the documented mma.sync ops functionally through the
+// product (core/layout_trace.h).
 // Layouts have source "traced" and cells sorted by lane, then elem; a slot whose output could not be
 // decoded is the cell (-1,-1). On any CUDA failure (or a device below compute capability 8.0)
 // returns nothing, with `error` (if not null) set to one line naming the step that failed.

@@ -23,6 +23,8 @@ expect 2 "unknown operation 'mma.bogus'" layout --op mma.bogus --operand A
 expect 2 "operand" layout --op mma.m16n8k16.f16 --operand Q
 expect 2 "unspecified" layout --op wmma.m16n16k16.f16 --operand A
 expect 2 "needs -o" layout --op mma.m16n8k16.f16 --operand A --format svg
+expect 2 "ldmatrix.x4 has one operand: A" layout --op ldmatrix.x4 --operand B
+expect 2 "ldmatrix.x2.trans has one operand: A" layout --op ldmatrix.x2.trans --operand C --source traced
 expect 2 "replay" --replay "$tmp/does-not-exist.json"
 expect 2 "does not exist yet" shot --view banks -o "$tmp/x.png"
 expect 2 "unknown view 'nope'" shot --view nope -o "$tmp/x.png"

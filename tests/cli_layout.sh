@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `gemmscope layout` prints the PTX ISA layouts of mma.m16n8k16 exactly as the golden files hold them.
+# `gemmscope layout` prints the PTX ISA layouts of mma.m16n8k16 exactly as the golden files hold them,
+# and ldmatrix's one operand.
 set -euo pipefail
 bin=$1 data=$2 tmp=$3
 mkdir -p "$tmp"
@@ -20,6 +21,32 @@ for op in mma.m16n8k16.f16 mma.m16n8k8.f16 mma.m16n8k8.tf32 mma.m8n8k16.s8 mma.m
     [ "$lanes" = 32 ] || { echo "FAIL: $op $operand has $lanes lanes"; exit 1; }
   done
 done
+# ldmatrix: one operand, A (the loaded tile), 2 elements per matrix per lane, every tile element once.
+for op in ldmatrix.x1 ldmatrix.x2 ldmatrix.x4 ldmatrix.x1.trans ldmatrix.x2.trans ldmatrix.x4.trans; do
+  out=$("$bin" layout --op $op --operand A)
+  [ "$(head -1 <<<"$out")" = "lane,elem,row,col" ] || { echo "FAIL: $op header"; exit 1; }
+  lanes=$(tail -n +2 <<<"$out" | cut -d, -f1 | sort -un | wc -l)
+  [ "$lanes" = 32 ] || { echo "FAIL: $op has $lanes lanes"; exit 1; }
+  x=${op#ldmatrix.x}; matrices=${x%%.*}
+  cells=$(tail -n +2 <<<"$out" | wc -l)
+  [ "$cells" = $((64 * matrices)) ] || { echo "FAIL: $op has $cells cells, want $((64 * matrices))"; exit 1; }
+  distinct=$(tail -n +2 <<<"$out" | cut -d, -f3,4 | sort -u | wc -l)
+  [ "$distinct" = "$cells" ] || { echo "FAIL: $op holds $distinct distinct elements in $cells cells"; exit 1; }
+  echo "$op A: $cells cells, each element once"
+done
+# The tiling feeds mma directly: .x4 is mma.m16n8k16's A fragment, .x2.trans its B fragment, cell for cell.
+"$bin" layout --op ldmatrix.x4 --operand A | tail -n +2 > "$tmp/ldm_x4.csv"
+diff -u <(tail -n +2 "$data/layout_mma.m16n8k16.f16_A.csv") "$tmp/ldm_x4.csv"
+"$bin" layout --op ldmatrix.x2.trans --operand A | tail -n +2 > "$tmp/ldm_x2t.csv"
+diff -u <(tail -n +2 "$data/layout_mma.m16n8k16.f16_B.csv") "$tmp/ldm_x2t.csv"
+echo "ldmatrix.x4 = mma A, ldmatrix.x2.trans = mma B"
+# Its picture names the lane supplying each row address: chips L0..L31 for .x4.
+"$bin" layout --op ldmatrix.x4 --operand A --format svg -o "$tmp/ldm.svg"
+grep -q '</svg>' "$tmp/ldm.svg"
+for chip in L0 L15 L16 L31; do
+  grep -q ">$chip</text>" "$tmp/ldm.svg" || { echo "FAIL: ldm.svg has no $chip chip"; exit 1; }
+done
+echo "ldmatrix svg ok"
 # SVG: a complete document with one labelled cell per element (16x16 for A).
 "$bin" layout --op mma.m16n8k16.f16 --operand A --format svg -o "$tmp/A.svg"
 grep -q '</svg>' "$tmp/A.svg"

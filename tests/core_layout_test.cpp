@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -180,7 +181,7 @@ TEST(LayoutDocumented, OtherOpsMatchIsaSpotChecks) {
 TEST(LayoutDocumented, LabelledSortedAndSizedByOperand) {
   for (const MmaOp& op : mma_ops()) {
     if (!op.documented) continue;
-    for (Operand o : {Operand::A, Operand::B, Operand::C}) {
+    for (Operand o : op_operands(op)) {
       SCOPED_TRACE(op.name + " " + operand_name(o));
       const FragmentLayout l = documented_layout(op, o);
       const Extent e = operand_extent(op, o);
@@ -228,10 +229,14 @@ TEST(LayoutOps, ListedInViewOrder) {
   for (const MmaOp& op : mma_ops()) names.push_back(op.name);
   const std::vector<std::string> expected = {
       "mma.m16n8k16.f16",   "mma.m16n8k8.f16",   "mma.m16n8k8.tf32",  "mma.m8n8k16.s8",
-      "mma.m16n8k32.s8",    "wmma.m16n16k16.f16", "wmma.m32n8k16.f16", "wmma.m8n32k16.f16"};
+      "mma.m16n8k32.s8",    "wmma.m16n16k16.f16", "wmma.m32n8k16.f16", "wmma.m8n32k16.f16",
+      "ldmatrix.x1",        "ldmatrix.x2",        "ldmatrix.x4",       "ldmatrix.x1.trans",
+      "ldmatrix.x2.trans",  "ldmatrix.x4.trans"};
   EXPECT_EQ(names, expected);
   EXPECT_EQ(mma_op_names(), "mma.m16n8k16.f16, mma.m16n8k8.f16, mma.m16n8k8.tf32, mma.m8n8k16.s8, "
-                            "mma.m16n8k32.s8, wmma.m16n16k16.f16, wmma.m32n8k16.f16, wmma.m8n32k16.f16");
+                            "mma.m16n8k32.s8, wmma.m16n16k16.f16, wmma.m32n8k16.f16, wmma.m8n32k16.f16, "
+                            "ldmatrix.x1, ldmatrix.x2, ldmatrix.x4, ldmatrix.x1.trans, ldmatrix.x2.trans, "
+                            "ldmatrix.x4.trans");
   EXPECT_EQ(mma_op_names("|").find("mma.m16n8k16.f16|mma.m16n8k8.f16|"), 0u);
   EXPECT_EQ(find_mma_op("mma.m8n8k16.s8"), &mma_ops()[3]);
   EXPECT_EQ(find_mma_op("mma.m16n8k16"), nullptr);
@@ -340,7 +345,7 @@ TEST(LayoutCoverage, EveryDocumentedOperandIsABijection) {
   int checked = 0;
   for (const MmaOp& op : mma_ops()) {
     if (!op.documented) continue;
-    for (Operand o : {Operand::A, Operand::B, Operand::C}) {
+    for (Operand o : op_operands(op)) {
       const Coverage cov = check_coverage(documented_layout(op, o));
       EXPECT_TRUE(cov.ok) << op.name << " " << operand_name(o) << ": " << cov.problem;
       EXPECT_EQ(cov.multiplicity, 1) << op.name << " " << operand_name(o);
@@ -348,7 +353,7 @@ TEST(LayoutCoverage, EveryDocumentedOperandIsABijection) {
       ++checked;
     }
   }
-  EXPECT_EQ(checked, 15);
+  EXPECT_EQ(checked, 15 + 6);  // 5 mma ops x A, B, C; 6 ldmatrix ops x their one tile
 }
 
 FragmentLayout m16n8k16(Operand o) { return documented_layout(op_named("mma.m16n8k16.f16"), o); }
@@ -464,6 +469,216 @@ TEST(LayoutCsv, MatchesGoldenFiles) {
     const std::string path =
         std::string(GEMMSCOPE_TEST_DATA) + "/layout_mma.m16n8k16.f16_" + operand_name(o) + ".csv";
     EXPECT_EQ(layout_csv(m16n8k16(o)), read_file(path)) << path;
+  }
+}
+
+// ---- ldmatrix --------------------------------------------------------------------------------
+// PTX ISA "Warp-level matrix load instruction: ldmatrix", .m8n8 .b16, written out here as figures
+// rather than formulas: "a group of four threads loads an entire row", thread 0 receiving the row's
+// first fragment (2 b16 elements, one 32-bit register). With .trans the eight addressed rows are the
+// matrix's columns. Each further matrix fills the next register (elements 2j, 2j + 1 = register j).
+
+// One 8x8 matrix (the ISA's figure "ldmatrix fragment layout for one 8x8 Matrix with 16-bit elements").
+const Figure kLdmatrixX1 = {
+    "0:0 0:1 1:0 1:1 2:0 2:1 3:0 3:1",         "4:0 4:1 5:0 5:1 6:0 6:1 7:0 7:1",
+    "8:0 8:1 9:0 9:1 10:0 10:1 11:0 11:1",     "12:0 12:1 13:0 13:1 14:0 14:1 15:0 15:1",
+    "16:0 16:1 17:0 17:1 18:0 18:1 19:0 19:1", "20:0 20:1 21:0 21:1 22:0 22:1 23:0 23:1",
+    "24:0 24:1 25:0 25:1 26:0 26:1 27:0 27:1", "28:0 28:1 29:0 29:1 30:0 30:1 31:0 31:1",
+};
+
+// The same with .trans: the figure above, transposed (a lane's pair runs down a column).
+const Figure kLdmatrixX1Trans = {
+    "0:0 4:0 8:0 12:0 16:0 20:0 24:0 28:0", "0:1 4:1 8:1 12:1 16:1 20:1 24:1 28:1",
+    "1:0 5:0 9:0 13:0 17:0 21:0 25:0 29:0", "1:1 5:1 9:1 13:1 17:1 21:1 25:1 29:1",
+    "2:0 6:0 10:0 14:0 18:0 22:0 26:0 30:0", "2:1 6:1 10:1 14:1 18:1 22:1 26:1 30:1",
+    "3:0 7:0 11:0 15:0 19:0 23:0 27:0 31:0", "3:1 7:1 11:1 15:1 19:1 23:1 27:1 31:1",
+};
+
+// .x4.trans in this tool's tiling (matrix 0 top-left, 1 bottom-left, 2 top-right, 3 bottom-right):
+// each quadrant is kLdmatrixX1Trans with its elements offset by 2 x the matrix index.
+const Figure kLdmatrixX4Trans = {
+    "0:0 4:0 8:0 12:0 16:0 20:0 24:0 28:0 0:4 4:4 8:4 12:4 16:4 20:4 24:4 28:4",
+    "0:1 4:1 8:1 12:1 16:1 20:1 24:1 28:1 0:5 4:5 8:5 12:5 16:5 20:5 24:5 28:5",
+    "1:0 5:0 9:0 13:0 17:0 21:0 25:0 29:0 1:4 5:4 9:4 13:4 17:4 21:4 25:4 29:4",
+    "1:1 5:1 9:1 13:1 17:1 21:1 25:1 29:1 1:5 5:5 9:5 13:5 17:5 21:5 25:5 29:5",
+    "2:0 6:0 10:0 14:0 18:0 22:0 26:0 30:0 2:4 6:4 10:4 14:4 18:4 22:4 26:4 30:4",
+    "2:1 6:1 10:1 14:1 18:1 22:1 26:1 30:1 2:5 6:5 10:5 14:5 18:5 22:5 26:5 30:5",
+    "3:0 7:0 11:0 15:0 19:0 23:0 27:0 31:0 3:4 7:4 11:4 15:4 19:4 23:4 27:4 31:4",
+    "3:1 7:1 11:1 15:1 19:1 23:1 27:1 31:1 3:5 7:5 11:5 15:5 19:5 23:5 27:5 31:5",
+    "0:2 4:2 8:2 12:2 16:2 20:2 24:2 28:2 0:6 4:6 8:6 12:6 16:6 20:6 24:6 28:6",
+    "0:3 4:3 8:3 12:3 16:3 20:3 24:3 28:3 0:7 4:7 8:7 12:7 16:7 20:7 24:7 28:7",
+    "1:2 5:2 9:2 13:2 17:2 21:2 25:2 29:2 1:6 5:6 9:6 13:6 17:6 21:6 25:6 29:6",
+    "1:3 5:3 9:3 13:3 17:3 21:3 25:3 29:3 1:7 5:7 9:7 13:7 17:7 21:7 25:7 29:7",
+    "2:2 6:2 10:2 14:2 18:2 22:2 26:2 30:2 2:6 6:6 10:6 14:6 18:6 22:6 26:6 30:6",
+    "2:3 6:3 10:3 14:3 18:3 22:3 26:3 30:3 2:7 6:7 10:7 14:7 18:7 22:7 26:7 30:7",
+    "3:2 7:2 11:2 15:2 19:2 23:2 27:2 31:2 3:6 7:6 11:6 15:6 19:6 23:6 27:6 31:6",
+    "3:3 7:3 11:3 15:3 19:3 23:3 27:3 31:3 3:7 7:7 11:7 15:7 19:7 23:7 27:7 31:7",
+};
+
+TEST(LayoutLdmatrix, MatchesIsaFigures) {
+  expect_matches_figure("ldmatrix.x1", Operand::A, kLdmatrixX1, 8, 8);
+  expect_matches_figure("ldmatrix.x1.trans", Operand::A, kLdmatrixX1Trans, 8, 8);
+  // .x4 untransposed, tiled as this tool tiles it, is cell for cell mma.m16n8k16's A figure: the
+  // registers ldmatrix.x4 fills are the a0..a7 that mma consumes (the reason for the tiling).
+  expect_matches_figure("ldmatrix.x4", Operand::A, kFigureA, 16, 16);
+  expect_matches_figure("ldmatrix.x4.trans", Operand::A, kLdmatrixX4Trans, 16, 16);
+  // .x2.trans stacks two transposed matrices: mma.m16n8k16's B figure, loaded from a row-major k x n tile.
+  expect_matches_figure("ldmatrix.x2.trans", Operand::A, kFigureB, 16, 8);
+}
+
+// .x2 untransposed: kLdmatrixX1 on top, the same with elements + 2 below (and m16n8k8's A, as promised).
+TEST(LayoutLdmatrix, X2StacksTwoMatrices) {
+  const FragmentLayout l = documented_layout(op_named("ldmatrix.x2"), Operand::A);
+  ASSERT_EQ(l.rows, 16);
+  ASSERT_EQ(l.cols, 8);
+  const auto top = read_figure(kLdmatrixX1, 8);
+  ASSERT_EQ(l.cells.size(), 2 * top.size());
+  for (const LayoutCell& c : l.cells) {
+    const auto it = top.find({c.lane, c.elem % 2});
+    ASSERT_NE(it, top.end());
+    EXPECT_EQ(std::make_pair(c.row, c.col), std::make_pair(it->second.first + 8 * (c.elem / 2), it->second.second))
+        << "lane " << c.lane << " elem " << c.elem;
+  }
+  FragmentLayout a = documented_layout(op_named("mma.m16n8k8.f16"), Operand::A);
+  a.op = l.op, a.operand = l.operand;
+  EXPECT_EQ(a.cells, l.cells);
+}
+
+// Spot checks by hand from the ISA's words (g = lane / 4, q = lane % 4 noted per lane).
+TEST(LayoutLdmatrix, SpotChecks) {
+  const Spot spots[] = {
+      {"ldmatrix.x4", Operand::A, 9, 0, 2, 2},         // g2 q1, matrix 0
+      {"ldmatrix.x4", Operand::A, 9, 3, 10, 3},        // matrix 1 (bottom-left), high half
+      {"ldmatrix.x4", Operand::A, 9, 4, 2, 10},        // matrix 2 (top-right)
+      {"ldmatrix.x4", Operand::A, 31, 7, 15, 15},      // g7 q3, matrix 3, high half
+      {"ldmatrix.x4.trans", Operand::A, 9, 0, 2, 2},   // rows 2q + h = 2, 3, column g = 2
+      {"ldmatrix.x4.trans", Operand::A, 9, 1, 3, 2},
+      {"ldmatrix.x4.trans", Operand::A, 6, 5, 5, 9},   // g1 q2, matrix 2: row 5, column 8 + 1
+      {"ldmatrix.x4.trans", Operand::A, 30, 6, 12, 15},  // g7 q2, matrix 3, low half: row 8 + 4, column 8 + 7
+      {"ldmatrix.x2", Operand::A, 13, 2, 11, 2},       // g3 q1, matrix 1
+      {"ldmatrix.x2.trans", Operand::A, 13, 3, 11, 3},  // matrix 1: row 8 + 2 + 1, column 3
+      {"ldmatrix.x1", Operand::A, 31, 1, 7, 7},
+      {"ldmatrix.x1.trans", Operand::A, 31, 1, 7, 7},  // the corner is its own transpose
+      {"ldmatrix.x1.trans", Operand::A, 1, 0, 2, 0},
+  };
+  for (const Spot& s : spots) {
+    const MmaOp& op = op_named(s.op);
+    const FragmentLayout l = documented_layout(op, s.operand);
+    const LayoutCell& c = l.cells[s.lane * op.elems_a + s.elem];
+    ASSERT_EQ(c.lane, s.lane);
+    ASSERT_EQ(c.elem, s.elem);
+    EXPECT_EQ(std::make_pair(c.row, c.col), std::make_pair(s.row, s.col))
+        << s.op << " lane " << s.lane << " elem " << s.elem;
+  }
+}
+
+TEST(LayoutLdmatrix, ShapesAndOneOperand) {
+  struct Row {
+    const char* name;
+    int matrices;
+    bool trans;
+    int rows, cols;
+  };
+  const Row rows[] = {{"ldmatrix.x1", 1, false, 8, 8},        {"ldmatrix.x2", 2, false, 16, 8},
+                      {"ldmatrix.x4", 4, false, 16, 16},      {"ldmatrix.x1.trans", 1, true, 8, 8},
+                      {"ldmatrix.x2.trans", 2, true, 16, 8},  {"ldmatrix.x4.trans", 4, true, 16, 16}};
+  for (const Row& r : rows) {
+    SCOPED_TRACE(r.name);
+    const MmaOp& op = op_named(r.name);
+    EXPECT_EQ(op.kind, OpKind::Ldmatrix);
+    EXPECT_TRUE(op.documented);
+    EXPECT_EQ(op.matrices, r.matrices);
+    EXPECT_EQ(op.trans, r.trans);
+    EXPECT_EQ(op.a_type, "b16");
+    EXPECT_EQ(operand_extent(op, Operand::A).rows, r.rows);
+    EXPECT_EQ(operand_extent(op, Operand::A).cols, r.cols);
+    EXPECT_EQ(fragment_elems(op, Operand::A), 2 * r.matrices);  // 2 b16 per matrix per lane
+    EXPECT_EQ(32 * fragment_elems(op, Operand::A), r.rows * r.cols);
+    EXPECT_EQ(op_operands(op), std::vector<Operand>{Operand::A});
+    for (Operand o : {Operand::B, Operand::C}) {
+      EXPECT_FALSE(has_operand(op, o));
+      EXPECT_EQ(fragment_elems(op, o), 0);
+      EXPECT_EQ(operand_extent(op, o).rows, 0);
+      EXPECT_EQ(operand_extent(op, o).cols, 0);
+      try {
+        documented_layout(op, o);
+        ADD_FAILURE() << operand_name(o) << " did not throw";
+      } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find(std::string(r.name) + " has one operand: A"), std::string::npos)
+            << e.what();
+      }
+      EXPECT_THROW(register_of(op, o, 0), std::out_of_range);
+    }
+    // One 32-bit register per matrix, low half first.
+    for (int e = 0; e < 2 * r.matrices; ++e) {
+      const RegSlot s = register_of(op, Operand::A, e);
+      EXPECT_EQ(s.reg, e / 2);
+      EXPECT_EQ(s.part, e % 2);
+      EXPECT_EQ(s.parts, 2);
+    }
+    EXPECT_THROW(register_of(op, Operand::A, 2 * r.matrices), std::out_of_range);
+  }
+  // Products keep all three operands.
+  EXPECT_EQ(op_operands(op_named("mma.m16n8k16.f16")), (std::vector<Operand>{Operand::A, Operand::B, Operand::C}));
+  EXPECT_EQ(op_named("wmma.m16n16k16.f16").kind, OpKind::Mma);
+  EXPECT_TRUE(has_operand(op_named("wmma.m16n16k16.f16"), Operand::C));
+}
+
+// "Threads 0-7: addr0-addr7 (rows of the first matrix), threads 8-15: addr8-addr15 (the second), ...":
+// lane i supplies row i % 8 of matrix i / 8, for .trans as well (it changes who receives, not where).
+TEST(LayoutLdmatrix, RowSuppliers) {
+  const auto expect_row = [](const char* name, int lane, int matrix, int row, int col) {
+    const std::vector<LdmatrixRow> rows = ldmatrix_rows(op_named(name));
+    ASSERT_LT(lane, static_cast<int>(rows.size())) << name;
+    const LdmatrixRow& r = rows[lane];
+    EXPECT_EQ(r.lane, lane) << name;
+    EXPECT_EQ(r.matrix, matrix) << name << " lane " << lane;
+    EXPECT_EQ(r.row, row) << name << " lane " << lane;
+    EXPECT_EQ(r.col, col) << name << " lane " << lane;
+  };
+  expect_row("ldmatrix.x1", 0, 0, 0, 0);
+  expect_row("ldmatrix.x1", 7, 0, 7, 0);
+  expect_row("ldmatrix.x2", 9, 1, 9, 0);      // matrix 1 sits below matrix 0
+  expect_row("ldmatrix.x4", 9, 1, 9, 0);      // bottom-left
+  expect_row("ldmatrix.x4", 17, 2, 1, 8);     // top-right
+  expect_row("ldmatrix.x4", 31, 3, 15, 8);    // bottom-right
+  expect_row("ldmatrix.x4.trans", 17, 2, 1, 8);
+  expect_row("ldmatrix.x2.trans", 15, 1, 15, 0);
+  for (const MmaOp& op : mma_ops()) {
+    if (op.kind != OpKind::Ldmatrix) {
+      EXPECT_THROW(ldmatrix_rows(op), std::invalid_argument) << op.name;
+      continue;
+    }
+    SCOPED_TRACE(op.name);
+    const std::vector<LdmatrixRow> rows = ldmatrix_rows(op);
+    ASSERT_EQ(rows.size(), 8u * op.matrices);  // .x1 uses lanes 0-7 only, .x2 0-15
+    // Every 16-byte row of the tile (8-column block of a tile row) has exactly one supplier, and a
+    // matrix's origin is where its row 0 is.
+    std::set<std::pair<int, int>> seen;
+    for (size_t i = 0; i < rows.size(); ++i) {
+      EXPECT_EQ(rows[i].lane, static_cast<int>(i));
+      EXPECT_EQ(rows[i].col % 8, 0);
+      EXPECT_TRUE(seen.emplace(rows[i].row, rows[i].col).second) << "row " << rows[i].row << " col " << rows[i].col;
+      const TilePos o = ldmatrix_matrix_origin(op, rows[i].matrix);
+      EXPECT_EQ(rows[i].row, o.row + static_cast<int>(i) % 8);
+      EXPECT_EQ(rows[i].col, o.col);
+    }
+    EXPECT_EQ(static_cast<int>(seen.size()) * 8, op.m * op.k);
+    EXPECT_THROW(ldmatrix_matrix_origin(op, op.matrices), std::out_of_range);
+  }
+}
+
+// The element a lane receives comes from the row its supplier addressed: untransposed, lane t's row
+// t / 4 of matrix j is the row lane 8 j + t / 4 supplied (same tile row, same 8-column block).
+TEST(LayoutLdmatrix, ReceivedElementsLieInSuppliedRows) {
+  for (const char* name : {"ldmatrix.x1", "ldmatrix.x2", "ldmatrix.x4"}) {
+    const MmaOp& op = op_named(name);
+    const std::vector<LdmatrixRow> rows = ldmatrix_rows(op);
+    for (const LayoutCell& c : documented_layout(op, Operand::A).cells) {
+      const LdmatrixRow& r = rows[8 * (c.elem / 2) + c.lane / 4];
+      EXPECT_EQ(c.row, r.row) << name << " lane " << c.lane << " elem " << c.elem;
+      EXPECT_EQ(c.col / 8 * 8, r.col) << name << " lane " << c.lane << " elem " << c.elem;
+    }
   }
 }
 

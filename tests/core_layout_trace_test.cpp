@@ -15,10 +15,18 @@
 namespace gs {
 namespace {
 
+// The documented products (mma.sync): the ops traced through D = A * B.
 std::vector<const MmaOp*> documented_ops() {
   std::vector<const MmaOp*> ops;
   for (const MmaOp& op : mma_ops())
-    if (op.documented) ops.push_back(&op);
+    if (op.documented && op.kind == OpKind::Mma) ops.push_back(&op);
+  return ops;
+}
+
+std::vector<const MmaOp*> ldmatrix_ops() {
+  std::vector<const MmaOp*> ops;
+  for (const MmaOp& op : mma_ops())
+    if (op.kind == OpKind::Ldmatrix) ops.push_back(&op);
   return ops;
 }
 
@@ -257,6 +265,129 @@ TEST(LayoutTrace, LayoutDifferenceNamesTheFirstCell) {
   EXPECT_EQ(layout_difference(u, doc), "first documented has 127 cells, second documented 128");
   u.rows = 8;
   EXPECT_EQ(layout_difference(u, doc), "extent: first documented 8x8, second documented 16x8");
+}
+
+// ---- ldmatrix ----------------------------------------------------------------------------------
+
+TEST(LayoutTraceLdmatrix, PlanPutsIndicesInTheTileAndSupplierRowsInTheLanes) {
+  ASSERT_EQ(ldmatrix_ops().size(), 6u);
+  const LdmatrixProbe p = plan_ldmatrix_trace(op_named("ldmatrix.x4"));
+  EXPECT_EQ(p.op, "ldmatrix.x4");
+  EXPECT_EQ(p.rows, 16);
+  EXPECT_EQ(p.cols, 16);
+  EXPECT_EQ(p.regs, 4);
+  ASSERT_EQ(p.tile.size(), 256u);
+  for (size_t i = 0; i < p.tile.size(); ++i) ASSERT_EQ(p.tile[i], i);
+  ASSERT_EQ(p.offsets.size(), 32u);
+  // Byte offsets of 16-column b16 rows (32 bytes each): matrix 0 top-left, 1 bottom-left, 2 top-right, 3 bottom-right.
+  EXPECT_EQ(p.offsets[0], 0u);
+  EXPECT_EQ(p.offsets[1], 32u);         // row 1
+  EXPECT_EQ(p.offsets[8], 8u * 32);     // matrix 1 row 0 = tile row 8
+  EXPECT_EQ(p.offsets[16], 16u);        // matrix 2 row 0 = tile row 0, column 8
+  EXPECT_EQ(p.offsets[31], 15u * 32 + 16);
+  for (uint32_t off : p.offsets) EXPECT_EQ(off % 16, 0u) << "ldmatrix rows are 16-byte aligned";
+
+  // .x1 and .x2: the lanes past 8 x matrices repeat the lower lanes' addresses (valid on every target).
+  const LdmatrixProbe x1 = plan_ldmatrix_trace(op_named("ldmatrix.x1.trans"));
+  EXPECT_EQ(x1.rows * x1.cols, 64);
+  EXPECT_EQ(x1.offsets[3], 3u * 16);
+  EXPECT_EQ(x1.offsets[11], x1.offsets[3]);
+  EXPECT_EQ(x1.offsets[31], x1.offsets[7]);
+  const LdmatrixProbe x2 = plan_ldmatrix_trace(op_named("ldmatrix.x2"));
+  EXPECT_EQ(x2.offsets[9], 9u * 16);    // matrix 1 row 1 = tile row 9 of a 16x8 tile
+  EXPECT_EQ(x2.offsets[25], x2.offsets[9]);
+  EXPECT_THROW(plan_ldmatrix_trace(op_named("mma.m16n8k16.f16")), std::invalid_argument);
+}
+
+// The CPU model is written from the ISA's words in memory terms, the documented layout in tile
+// coordinates: a GPU that behaves as the ISA says decodes to the documented layout for all six.
+TEST(LayoutTraceLdmatrix, DocumentedHardwareDecodesToDocumentedLayouts) {
+  for (const MmaOp* op : ldmatrix_ops()) {
+    SCOPED_TRACE(op->name);
+    const LdmatrixProbe p = plan_ldmatrix_trace(*op);
+    const std::vector<uint32_t> regs = simulate_ldmatrix(op->matrices, op->trans, p.tile, p.offsets);
+    const FragmentLayout traced = decode_ldmatrix_trace(*op, regs);
+    EXPECT_EQ(traced.source, "traced");
+    EXPECT_EQ(traced.operand, "A");
+    EXPECT_EQ(layout_difference(traced, documented_layout(*op, Operand::A)), "");
+    const Coverage cov = check_coverage(traced);
+    EXPECT_TRUE(cov.ok) << cov.problem;
+    EXPECT_EQ(cov.multiplicity, 1);
+  }
+}
+
+// Registers written by hand for two lanes of ldmatrix.x4, to pin the decoder's packing on its own:
+// element 2j + h is half h of register j, low half first.
+TEST(LayoutTraceLdmatrix, DecodesLowHalfFirst) {
+  const MmaOp& op = op_named("ldmatrix.x4");
+  std::vector<uint32_t> regs(32 * 4, 0xFFFFFFFFu);
+  regs[5 * 4 + 2] = (37u << 16) | 36u;  // lane 5, register 2: tile indices 36 = (2,4) low, 37 = (2,5) high
+  const FragmentLayout l = decode_ldmatrix_trace(op, regs);
+  ASSERT_EQ(l.cells.size(), 32u * 8);
+  EXPECT_EQ(l.cells[5 * 8 + 4], (LayoutCell{5, 4, 2, 4}));
+  EXPECT_EQ(l.cells[5 * 8 + 5], (LayoutCell{5, 5, 2, 5}));
+  for (const LayoutCell& c : l.cells) {  // everything else is poison: the impossible cell, not (0,0)
+    if (!(c.lane == 5 && (c.elem == 4 || c.elem == 5))) {
+      ASSERT_EQ(std::make_pair(c.row, c.col), std::make_pair(-1, -1));
+    }
+  }
+  EXPECT_FALSE(check_coverage(l).ok);
+  regs.pop_back();
+  EXPECT_THROW(decode_ldmatrix_trace(op, regs), std::invalid_argument);
+  EXPECT_THROW(decode_ldmatrix_trace(op_named("mma.m16n8k8.f16"), std::vector<uint32_t>(32)), std::invalid_argument);
+}
+
+// A GPU that does not do what core documents is caught, whichever rule it breaks.
+TEST(LayoutTraceLdmatrix, WrongRuleShowsUpAsMismatch) {
+  const MmaOp& x4 = op_named("ldmatrix.x4");
+  const FragmentLayout doc = documented_layout(x4, Operand::A);
+  const LdmatrixProbe p = plan_ldmatrix_trace(x4);
+
+  // Transposes when it should not: lane 0's high half comes from row 1, column 0.
+  FragmentLayout t = decode_ldmatrix_trace(x4, simulate_ldmatrix(4, true, p.tile, p.offsets));
+  EXPECT_EQ(layout_difference(t, doc), "lane 0 elem 1: traced (1,0), documented (0,1)");
+  EXPECT_TRUE(check_coverage(t).ok) << "a wrong rule can still be a bijection: only the comparison sees it";
+
+  // Takes matrix 1's rows from lanes 16-23 and matrix 2's from lanes 8-15 (the supplier table read
+  // wrongly, or the tiling swapped): register 1 then holds the top-right matrix.
+  std::vector<uint32_t> swapped = p.offsets;
+  for (int i = 0; i < 8; ++i) std::swap(swapped[8 + i], swapped[16 + i]);
+  t = decode_ldmatrix_trace(x4, simulate_ldmatrix(4, false, p.tile, swapped));
+  EXPECT_EQ(layout_difference(t, doc), "lane 0 elem 2: traced (0,8), documented (8,0)");
+
+  // .x1 reading its rows in reverse order of the lanes.
+  const MmaOp& x1 = op_named("ldmatrix.x1");
+  const LdmatrixProbe q = plan_ldmatrix_trace(x1);
+  std::vector<uint32_t> reversed = q.offsets;
+  for (int i = 0; i < 8; ++i) reversed[i] = q.offsets[7 - i];
+  t = decode_ldmatrix_trace(x1, simulate_ldmatrix(1, false, q.tile, reversed));
+  EXPECT_EQ(layout_difference(t, documented_layout(x1, Operand::A)), "lane 0 elem 0: traced (7,0), documented (0,0)");
+
+  // A GPU that leaves one register unwritten: those two slots become impossible, nothing else moves.
+  std::vector<uint32_t> regs = simulate_ldmatrix(4, false, p.tile, p.offsets);
+  regs[7 * 4 + 3] = 0xFFFFFFFFu;
+  t = decode_ldmatrix_trace(x4, regs);
+  for (const LayoutCell& c : t.cells) {
+    if (c.lane == 7 && c.elem >= 6) EXPECT_EQ(c, (LayoutCell{c.lane, c.elem, -1, -1}));
+    else ASSERT_EQ(c, doc.cells[c.lane * 8 + c.elem]);
+  }
+}
+
+TEST(LayoutTraceLdmatrix, SimulationRejectsBadAddresses) {
+  const LdmatrixProbe p = plan_ldmatrix_trace(op_named("ldmatrix.x2"));
+  std::vector<uint32_t> off = p.offsets;
+  off[3] += 2;  // not 16-byte aligned
+  EXPECT_THROW(simulate_ldmatrix(2, false, p.tile, off), std::invalid_argument);
+  off = p.offsets;
+  off[15] = static_cast<uint32_t>(p.tile.size() * 2);  // one row past the tile
+  EXPECT_THROW(simulate_ldmatrix(2, false, p.tile, off), std::invalid_argument);
+  EXPECT_THROW(simulate_ldmatrix(3, false, p.tile, p.offsets), std::invalid_argument);
+  off.resize(16);
+  EXPECT_THROW(simulate_ldmatrix(2, false, p.tile, off), std::invalid_argument);
+  // Lanes past 8 x matrices supply nothing: any address there is ignored.
+  off = p.offsets;
+  off[31] = 12345;
+  EXPECT_EQ(simulate_ldmatrix(2, false, p.tile, off), simulate_ldmatrix(2, false, p.tile, p.offsets));
 }
 
 }  // namespace

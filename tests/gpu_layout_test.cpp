@@ -1,6 +1,8 @@
 // Fragment layouts traced on this GPU by kernels/layout_probe.cu.
 // mma.sync: each operand is traced through the product against the documented layouts of the
 // other two, so agreement cell by cell means the hardware confirms every PTX formula in core.
+// ldmatrix: its one operand (the tile) is traced from shared memory through the documented row
+// addresses, so agreement confirms the element rule, the supplier rule and the tiling together.
 // wmma: PTX documents no layout, so the trace is checked for sense (every element held, equally
 // often, nothing outside the operand) and against the capture bundled for this GPU model.
 #include <gtest/gtest.h>
@@ -81,7 +83,7 @@ TEST_P(LayoutProbeMma, TracedEqualsDocumented) {
   REQUIRE_TRACE();
   const MmaOp* op = find_mma_op(GetParam());
   ASSERT_NE(op, nullptr);
-  for (Operand o : kOperands) {
+  for (Operand o : op_operands(*op)) {  // A, B, C; ldmatrix: A alone
     SCOPED_TRACE(op->name + " " + operand_name(o));
     const FragmentLayout* t = find_traced(traced().layouts, op->name, o);
     ASSERT_NE(t, nullptr) << "the probe traced no layout for it";
@@ -93,7 +95,25 @@ TEST_P(LayoutProbeMma, TracedEqualsDocumented) {
   }
 }
 
+// Every documented op: the five mma.sync shapes and the six ldmatrix variants.
 INSTANTIATE_TEST_SUITE_P(Documented, LayoutProbeMma, testing::ValuesIn(op_names(true)), test_name);
+
+// ldmatrix has no B or C: a probe that returned them would be inventing layouts.
+TEST(LayoutProbe, LdmatrixTracesOnlyItsTile) {
+  REQUIRE_TRACE();
+  int ldmatrix = 0;
+  for (const FragmentLayout& l : traced().layouts) {
+    const MmaOp* op = find_mma_op(l.op);
+    ASSERT_NE(op, nullptr) << l.op;
+    if (op->kind != OpKind::Ldmatrix) continue;
+    ++ldmatrix;
+    EXPECT_EQ(l.operand, "A") << l.op;
+    const Coverage cov = check_coverage(l);
+    EXPECT_TRUE(cov.ok) << l.op << ": " << cov.problem;
+    EXPECT_EQ(cov.multiplicity, 1) << l.op;
+  }
+  EXPECT_EQ(ldmatrix, 6);
+}
 
 class LayoutProbeWmma : public testing::TestWithParam<std::string> {};
 
@@ -179,10 +199,10 @@ TEST(LayoutProbe, SessionTraceLayoutsAreTheProbes) {
   ASSERT_TRUE(gpu) << error;
   const std::vector<FragmentLayout> session = gpu->trace_layouts();
   ASSERT_FALSE(session.empty()) << "GpuSession::trace_layouts returned nothing";
-  std::vector<std::string> promised = op_names(true);
+  std::vector<std::string> promised = op_names(true);  // mma.sync and ldmatrix
   promised.push_back("wmma.m16n16k16.f16");
   for (const std::string& op : promised)
-    for (Operand o : kOperands) {
+    for (Operand o : op_operands(*find_mma_op(op))) {
       SCOPED_TRACE(op + " " + operand_name(o));
       const FragmentLayout* s = find_traced(session, op, o);
       const FragmentLayout* p = find_traced(traced().layouts, op, o);

@@ -688,6 +688,140 @@ TEST(LayoutView, SaysWhatIsMissing) {
   EXPECT_EQ(count_if_contains(labels, "No op selected"), 1);
 }
 
+// ---- Layout view: ldmatrix -------------------------------------------------------------------
+// The real ops from core: one tile, lane-coloured "L<lane>" chips beside its rows, the rules in a caption.
+struct LdmatrixInput {
+  const MmaOp* op;
+  FragmentLayout doc, traced;
+  explicit LdmatrixInput(const char* name) : op(find_mma_op(name)) {
+    doc = documented_layout(*op, Operand::A);
+    traced = doc;
+    traced.source = "traced";
+  }
+  LayoutViewInput input(bool with_traced) const {
+    LayoutViewInput in;
+    in.op = op;
+    in.documented[0] = &doc;
+    if (with_traced) in.traced[0] = &traced, in.traced_from = "NVIDIA H200, 2026-11-21";
+    in.row_suppliers = ldmatrix_rows(*op);
+    return in;
+  }
+};
+
+// The box of the one text equal to `s` (fails the test when there is not exactly one).
+Rect only_box(const std::vector<std::pair<std::string, Rect>>& boxes, const std::string& s) {
+  Rect found{};
+  int n = 0;
+  for (const auto& [text, r] : boxes)
+    if (text == s) found = r, ++n;
+  EXPECT_EQ(n, 1) << "'" << s << "'";
+  return found;
+}
+Rect only_box(const std::string& svg, const std::string& s) { return only_box(text_boxes(svg), s); }
+
+// The filled rectangle under point p whose fill is lane `lane`'s colour, or an empty rect.
+Rect lane_rect_at(const std::string& svg, const Theme& t, int lane, Vec2 p) {
+  for (const Element& e : elements(svg, "rect"))
+    if (e.attr.count("fill") && e.attr.at("fill") == hex(lane_color(lane, t)) && rect_of(e).contains(p))
+      return rect_of(e);
+  return {};
+}
+
+TEST(LayoutView, LdmatrixShowsTheTileWithRowSuppliersAndTheRules) {
+  LdmatrixInput x4("ldmatrix.x4");
+  ASSERT_NE(x4.op, nullptr);
+  const Theme& t = Theme::Dark();
+  const std::string svg = draw_layout(x4.input(false), t, {}, {-1, -1}, nullptr, 1600, 900);
+  auto labels = texts(svg);
+  // One grid, no B or C.
+  EXPECT_EQ(count_if_contains(labels, "tile  16\xC3\x97" "16 (4 matrices 8\xC3\x97" "8)"), 1);
+  EXPECT_EQ(count_if_contains(labels, "b16 \xC2\xB7 8 elements/lane \xC2\xB7 4 registers"), 1);
+  EXPECT_EQ(count_if_contains(labels, "(k\xC3\x97n)"), 0);
+  EXPECT_EQ(count_if_contains(labels, "(m\xC3\x97n)"), 0);
+  // 256 cells, each labelled with the slot that receives it.
+  int cells = 0;
+  for (auto& [lane, r] : lane_cells(svg, t)) cells += std::fabs(r.w() - r.h()) < 0.5f;
+  EXPECT_EQ(cells, 256);
+  EXPECT_EQ(std::count(labels.begin(), labels.end(), "9:4"), 1);
+  // The rules, in words.
+  EXPECT_EQ(count_if_contains(labels, ".x4: lane i supplies the row address of row i%8 of matrix i/8"), 1);
+  EXPECT_EQ(count_if_contains(labels, "each lane receives 2 elements per matrix"), 1);
+  EXPECT_EQ(count_if_contains(labels, "lane t receives row t/4, columns 2(t%4) and 2(t%4)+1"), 1);
+  EXPECT_EQ(count_if_contains(labels, "mma.m16n8k16's A fragment a0-a7"), 1);
+
+  // One chip per supplying lane, in that lane's colour: L0-L15 left of the grid at rows 0-15
+  // (matrices 0 and 1), L16-L31 right of it at rows 0-15 (matrices 2 and 3).
+  const auto boxes = text_boxes(svg);
+  const Rect c00 = only_box(boxes, "0:0"), c0f = only_box(boxes, "3:5");  // cells (0,0) and (0,15)
+  const float pitch = only_box(boxes, "4:0").center().y - c00.center().y;  // (1,0) is lane 4 elem 0
+  for (int lane = 0; lane < 32; ++lane) {
+    SCOPED_TRACE("L" + std::to_string(lane));
+    const Rect label = only_box(boxes, "L" + std::to_string(lane));
+    const Rect chip = lane_rect_at(svg, t, lane, label.center());
+    EXPECT_GT(chip.w(), 0) << "no chip in lane " << lane << "'s colour under its label";
+    if (lane < 16) EXPECT_LT(label.max.x, c00.min.x);
+    else EXPECT_GT(label.min.x, c0f.max.x);
+    // Beside row lane % 16 of the tile.
+    EXPECT_NEAR(label.center().y, c00.center().y + (lane % 16) * pitch, pitch * 0.25f);
+  }
+}
+
+TEST(LayoutView, LdmatrixTransCaptionAndBothSources) {
+  LdmatrixInput x2t("ldmatrix.x2.trans");
+  const Theme& t = Theme::Light();
+  const std::string svg = draw_layout(x2t.input(true), t, {}, {-1, -1}, nullptr, 1600, 900);
+  auto labels = texts(svg);
+  EXPECT_EQ(count_if_contains(labels, ".x2: lane i supplies the row address of row i%8 of matrix i/8 (lanes 0-15"), 1);
+  EXPECT_EQ(count_if_contains(labels, ".trans: lane t receives column t/4, rows 2(t%4) and 2(t%4)+1"), 1);
+  EXPECT_EQ(count_if_contains(labels, "mma.m16n8k16's B fragment b0-b3"), 1);
+  EXPECT_EQ(count_if_contains(labels, "identical to PTX"), 1);
+  EXPECT_EQ(count_if_contains(labels, "matches PTX"), 1);  // the one tile of the traced panel
+  // Both panels carry their chips; lanes 16-31 supply nothing for .x2.
+  EXPECT_EQ(std::count(labels.begin(), labels.end(), "L15"), 2);
+  EXPECT_EQ(std::count(labels.begin(), labels.end(), "L16"), 0);
+  // A swapped cell in the traced tile is a mismatch like any other.
+  std::swap(x2t.traced.cells[0].row, x2t.traced.cells[1].row);
+  labels = texts(draw_layout(x2t.input(true), t, {}, {-1, -1}, nullptr, 1600, 900));
+  EXPECT_EQ(count_if_contains(labels, "2 mismatches"), 1);
+}
+
+TEST(LayoutView, LdmatrixHoverAndHighlight) {
+  LdmatrixInput x4("ldmatrix.x4.trans");
+  const Theme& t = Theme::Dark();
+  const std::string svg = draw_layout(x4.input(false), t);
+  // .trans: lane 6 elem 5 holds (5, 9).
+  const Rect cell = only_box(svg, "6:5");
+  LayoutHover hover;
+  draw_layout(x4.input(false), t, {}, cell.center(), &hover);
+  ASSERT_TRUE(hover.valid);
+  EXPECT_EQ(hover.operand, int(Operand::A));
+  EXPECT_EQ(hover.row, 5);
+  EXPECT_EQ(hover.col, 9);
+  ASSERT_EQ(hover.holders.size(), 1u);
+  EXPECT_EQ(hover.holders[0], (LayoutCell{6, 5, 5, 9}));
+
+  // Highlighting lane 9 keeps its chip in its colour and dims every other chip.
+  LayoutViewState st;
+  st.highlight_lane = 9;
+  const std::string hl = draw_layout(x4.input(false), t, st);
+  EXPECT_GT(lane_rect_at(hl, t, 9, only_box(hl, "L9").center()).w(), 0);
+  EXPECT_EQ(lane_rect_at(hl, t, 10, only_box(hl, "L10").center()).w(), 0);
+  EXPECT_EQ(lane_rect_at(hl, t, 20, only_box(hl, "L20").center()).w(), 0);
+}
+
+TEST(LayoutView, LdmatrixTextNeverOverlapsAndStaysOnTheCanvas) {
+  for (const char* name : {"ldmatrix.x1", "ldmatrix.x2", "ldmatrix.x4.trans"}) {
+    LdmatrixInput in(name);
+    for (bool both : {false, true})
+      for (Vec2 size : {Vec2{1600, 900}, Vec2{800, 450}, Vec2{480, 320}, Vec2{700, 860}})
+        for (const Theme* t : {&Theme::Dark(), &Theme::Light()}) {
+          const std::string svg = draw_layout(in.input(both), *t, {}, {-1, -1}, nullptr, size.x, size.y);
+          EXPECT_EQ(overlapping_text(svg), "") << name << " " << size.x << "x" << size.y;
+          EXPECT_EQ(outside(svg, size.x, size.y), "") << name << " " << size.x << "x" << size.y;
+        }
+  }
+}
+
 // ---- Performance view ------------------------------------------------------------------------
 
 PerfViewInput perf_input() {

@@ -3,6 +3,9 @@
 //   A (m x k)  C (m x n)
 // with every element coloured by the lane that holds it. Documented and traced layouts sit side
 // by side (or stacked, whichever gives bigger cells) with their disagreements marked.
+// ldmatrix has a single operand, the tile it loads: one grid per source, a lane-coloured "L9" chip
+// beside each 16-byte row naming the lane whose address it is read from (left of the grid for the
+// matrices in columns 0-7, right of it for those in columns 8-15), and a caption stating the rules.
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -30,11 +33,13 @@ struct Grid {
   int multiplicity = 1;                          // most slots holding one element
   int min_multiplicity = 1;                      // fewest slots holding one element
   int max_lane = 0, max_elem = 0;
-  Vec2 origin;  // top-left of cell (0, 0), in pixels
+  Vec2 origin;     // top-left of cell (0, 0), in pixels
+  float lead = 0;  // room between the row indices and the grid (ldmatrix: the supplier chips)
 };
 
 struct Panel {
   bool traced = false;
+  bool single = false;  // ldmatrix: grid[0] alone, no GEMM arrangement
   std::array<Grid, 3> grid;
   std::vector<std::vector<Span>> header;  // one entry per header line
   Vec2 origin;
@@ -101,9 +106,12 @@ struct Metrics {
   float title_h = 0;  // two title lines
   float gap = 0;      // between grids
   float head_lh = 0;  // one panel header line
+  float sup_w = 0;    // ldmatrix: width of a row-supplier chip ("L31"), 0 for other ops
+  float sup_gap = 0;  // between a chip and the grid
+  float sup_fs = 0;   // chip label size; 0 when too small to read (chips keep their colour)
 };
 
-Metrics metrics(const Canvas& cv, float fs, float s, int max_index) {
+Metrics metrics(const Canvas& cv, float fs, float s, int max_index, bool suppliers) {
   Metrics m;
   m.fs = fs;
   m.s = s;
@@ -119,8 +127,19 @@ Metrics metrics(const Canvas& cv, float fs, float s, int max_index) {
   m.title_h = fs * 1.2f + fs * 0.82f * 1.2f + fs * 0.3f;
   m.gap = std::max(fs * 0.9f, s * 0.6f);
   m.head_lh = fs * 1.1f * 1.35f;
+  if (suppliers) {
+    m.sup_fs = std::min(fs * 0.8f, s * 0.62f);
+    if (m.sup_fs < kMinLabel) m.sup_fs = 0;
+    // The chip is as wide as its widest label needs, and at least a cell, so it reads as a column.
+    float label_w = cv.text_size("L31", std::max(m.sup_fs, kMinLabel), Font::SansBold).x;
+    m.sup_w = std::max(s, label_w + std::max(4.0f, s * 0.2f));
+    m.sup_gap = std::max(2.0f, s * 0.12f);
+  }
   return m;
 }
+
+// Matrix columns of an ldmatrix tile: .x4's right-hand matrices put their chips right of the grid.
+int supplier_blocks(const Grid& g) { return g.cols > 8 ? 2 : 1; }
 
 std::string type_of(const MmaOp& op, int o) { return o == 2 ? op.c_type : op.a_type; }
 
@@ -129,11 +148,14 @@ int elems_of(const MmaOp& op, int o, const Grid& g) {
   return e > 0 ? e : g.max_elem + 1;
 }
 
-std::vector<Span> title_line1(const Panel& p, int o, const Theme& t) {
+std::vector<Span> title_line1(const MmaOp& op, const Panel& p, int o, const Theme& t) {
   const Grid& g = p.grid[o];
-  std::vector<Span> v{{std::string(kOperandName[o]) + "  " + std::to_string(g.rows) + "\xC3\x97" +
-                           std::to_string(g.cols) + " (" + kOperandDims[o] + ")",
-                       t.text, Font::SansBold}};
+  std::string head = std::string(kOperandName[o]) + "  " + std::to_string(g.rows) + "\xC3\x97" +
+                     std::to_string(g.cols) + " (" + kOperandDims[o] + ")";
+  if (p.single)  // ldmatrix: the tile of 8x8 matrices, named as what it is rather than "A"
+    head = "tile  " + std::to_string(g.rows) + "\xC3\x97" + std::to_string(g.cols) + " (" +
+           std::to_string(op.matrices) + (op.matrices == 1 ? " matrix" : " matrices") + " 8\xC3\x97" "8)";
+  std::vector<Span> v{{head, t.text, Font::SansBold}};
   if (p.traced && g.mismatches > 0)
     v.push_back({"  " + std::to_string(g.mismatches) + (g.mismatches == 1 ? " mismatch" : " mismatches"),
                  t.bad, Font::SansBold});
@@ -147,6 +169,9 @@ std::vector<Span> title_line2(const MmaOp& op, const Panel& p, int o, const Them
   std::string s;
   if (!g.layout) return {{"not recorded", t.text_dim}};
   s = type_of(op, o) + " \xC2\xB7 " + std::to_string(elems_of(op, o, g)) + " elements/lane";
+  if (p.single)
+    s += " \xC2\xB7 " + std::to_string(op.matrices) + (op.matrices == 1 ? " register" : " registers") +
+         (op.trans ? " \xC2\xB7 .trans" : "");
   if (g.multiplicity > 1 && g.min_multiplicity == g.multiplicity)
     s += " \xC2\xB7 each element in " + std::to_string(g.multiplicity) + " lanes";
   else if (g.multiplicity > 1)
@@ -157,14 +182,22 @@ std::vector<Span> title_line2(const MmaOp& op, const Panel& p, int o, const Them
 // Pixel size of one panel at metrics m: the three grids, their titles and index margins.
 Vec2 panel_size(const Canvas& cv, const MmaOp& op, const Panel& p, const Metrics& m, const Theme& t) {
   const Grid &A = p.grid[0], &B = p.grid[1], &C = p.grid[2];
+  float head = p.header.size() * m.head_lh + (p.header.empty() ? 0 : m.fs * 0.5f);
+  if (p.single) {
+    // [row indices][chips] grid [chips]: the title may run wider than a small tile.
+    float right = supplier_blocks(A) > 1 ? m.sup_gap + m.sup_w : 0;
+    float title_w = std::max(viz::spans_width(cv, title_line1(op, p, 0, t), m.fs),
+                             viz::spans_width(cv, title_line2(op, p, 0, t), m.fs * 0.82f));
+    float grid_w = m.idx_w + m.sup_w + m.sup_gap + A.cols * m.s + right;
+    return {std::max(grid_w, m.idx_w + title_w), head + m.title_h + m.idx_h + A.rows * m.s};
+  }
   float right_cols = std::max(B.cols, C.cols) * m.s;
   // B's and C's titles may run past their grids to the right; reserve that room.
   float title_w = 0;
   for (int o = 1; o < 3; ++o)
-    title_w = std::max({title_w, viz::spans_width(cv, title_line1(p, o, t), m.fs),
+    title_w = std::max({title_w, viz::spans_width(cv, title_line1(op, p, o, t), m.fs),
                         viz::spans_width(cv, title_line2(op, p, o, t), m.fs * 0.82f)});
   float w = m.idx_w + A.cols * m.s + m.gap + m.idx_w + std::max(right_cols, title_w);
-  float head = p.header.size() * m.head_lh + (p.header.empty() ? 0 : m.fs * 0.5f);
   float h = head + m.title_h + m.idx_h + B.rows * m.s + m.gap + m.title_h + m.idx_h +
             std::max(A.rows, C.rows) * m.s;
   return {w, h};
@@ -173,6 +206,11 @@ Vec2 panel_size(const Canvas& cv, const MmaOp& op, const Panel& p, const Metrics
 void place_panel(Panel& p, Vec2 origin, const Metrics& m) {
   p.origin = origin;
   float head = p.header.size() * m.head_lh + (p.header.empty() ? 0 : m.fs * 0.5f);
+  if (p.single) {
+    p.grid[0].lead = m.sup_w + m.sup_gap;
+    p.grid[0].origin = {origin.x + m.idx_w + p.grid[0].lead, origin.y + head + m.title_h + m.idx_h};
+    return;
+  }
   float bx = origin.x + m.idx_w + p.grid[0].cols * m.s + m.gap + m.idx_w;
   float by = origin.y + head + m.title_h + m.idx_h;
   float cy = by + p.grid[1].rows * m.s + m.gap + m.title_h + m.idx_h;
@@ -283,11 +321,82 @@ void draw_grid(Canvas& cv, const Theme& t, const Grid& g, const Metrics& m, int 
 void draw_indices(Canvas& cv, const Theme& t, const Grid& g, const Metrics& m) {
   float pad = std::max(4.0f, m.fs * 0.35f) * 0.6f;
   for (int r = 0; r < g.rows; r += m.idx_step)
-    cv.text({g.origin.x - pad, g.origin.y + (r + 0.5f) * m.s - m.idx * 0.5f}, std::to_string(r), t.text_dim,
+    cv.text({g.origin.x - g.lead - pad, g.origin.y + (r + 0.5f) * m.s - m.idx * 0.5f}, std::to_string(r), t.text_dim,
             m.idx, Align::Right);
   for (int c = 0; c < g.cols; c += m.idx_step)
     cv.text({g.origin.x + (c + 0.5f) * m.s, g.origin.y - m.idx_h}, std::to_string(c), t.text_dim, m.idx,
             Align::Center);
+}
+
+// ldmatrix: one chip per 16-byte row, coloured by the lane that supplies the row's address and
+// labelled "L<lane>". Rows of matrices in columns 0-7 get their chip left of the grid, those in
+// columns 8-15 (.x4's matrices 2 and 3) right of it, so every chip touches the row it addresses.
+void draw_suppliers(Canvas& cv, const Theme& t, const Grid& g, const Metrics& m, const std::vector<LdmatrixRow>& rows,
+                    int highlight) {
+  const float pad = m.s >= 10 ? 0.5f : 0.25f;
+  for (const LdmatrixRow& r : rows) {
+    if (r.row < 0 || r.row >= g.rows) continue;
+    const bool right = r.col >= 8;
+    float x = right ? g.origin.x + g.cols * m.s + m.sup_gap : g.origin.x - m.sup_gap - m.sup_w;
+    float y = g.origin.y + r.row * m.s;
+    Rect chip{{x, y + pad}, {x + m.sup_w, y + m.s - pad}};
+    Color fill = lane_color(r.lane, t);
+    const bool dim = highlight >= 0 && r.lane != highlight;
+    if (dim) fill = viz::mix(fill, t.bg, 0.78f);
+    cv.rect_filled(chip, fill, std::min(3.0f, m.s * 0.15f));
+    if (highlight == r.lane) cv.rect(chip.inset(-1), t.text, 2, std::min(3.0f, m.s * 0.15f));
+    if (m.sup_fs <= 0) continue;
+    Color ink = text_on(fill);
+    if (dim) ink = viz::mix(ink, fill, 0.55f);
+    cv.text({chip.center().x, chip.center().y - m.sup_fs * 0.5f}, "L" + std::to_string(r.lane), ink, m.sup_fs,
+            Align::Center, Font::SansBold);
+  }
+}
+
+// The rules an ldmatrix tile shows, one sentence per line: who supplies the row addresses, who
+// receives which elements, and how this view tiles the matrices (a choice of core/layout.cpp).
+std::vector<std::string> ldmatrix_caption(const MmaOp& op) {
+  const std::string num = ".x" + std::to_string(op.matrices);
+  const std::string lanes = "lanes 0-" + std::to_string(8 * op.matrices - 1);
+  std::vector<std::string> lines;
+  lines.push_back(num + ": lane i supplies the row address of row i%8 of matrix i/8 (" + lanes +
+                  ", chip beside each row); each lane receives 2 elements per matrix, one 32-bit register each");
+  lines.push_back(op.trans ? ".trans: lane t receives column t/4, rows 2(t%4) and 2(t%4)+1 of each matrix "
+                             "(register j = matrix j, low half first)"
+                           : "lane t receives row t/4, columns 2(t%4) and 2(t%4)+1 of each matrix "
+                             "(register j = matrix j, low half first)");
+  if (op.matrices == 4)
+    lines.push_back(std::string("tiled 16\xC3\x97" "16: matrix 0 top-left, 1 bottom-left, 2 top-right, "
+                                "3 bottom-right") +
+                    (op.trans ? ", so r0-r1 and r2-r3 are the B fragments b0-b3 of two n-adjacent mma.m16n8k16"
+                              : ", so registers r0-r3 are mma.m16n8k16's A fragment a0-a7"));
+  else if (op.matrices == 2)
+    lines.push_back(std::string("tiled 16\xC3\x97" "8: matrix 0 rows 0-7, matrix 1 rows 8-15") +
+                    (op.trans ? ", so the registers are mma.m16n8k16's B fragment b0-b3"
+                              : ", so the registers are mma.m16n8k8's A fragment a0-a3"));
+  return lines;
+}
+
+// `text` broken at spaces into lines no wider than `max_w` (a single word wider than that stays whole
+// and is elided by the caller).
+std::vector<std::string> wrap(const Canvas& cv, const std::string& text, float size, float max_w) {
+  std::vector<std::string> lines;
+  std::string line;
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t sp = text.find(' ', i);
+    std::string word = text.substr(i, sp == std::string::npos ? std::string::npos : sp - i);
+    i = sp == std::string::npos ? text.size() : sp + 1;
+    std::string longer = line.empty() ? word : line + " " + word;
+    if (!line.empty() && cv.text_size(longer, size, Font::Sans).x > max_w) {
+      lines.push_back(line);
+      line = word;
+    } else {
+      line = longer;
+    }
+  }
+  if (!line.empty()) lines.push_back(line);
+  return lines;
 }
 
 // Swatches of the 8 quads, 4 lanes each; returns false (drawing nothing) when it cannot fit `box`.
@@ -332,16 +441,30 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
 
   // View title: the op and how to read a cell.
   const MmaOp* op = in.op;
+  const bool ldm = op && op->kind == OpKind::Ldmatrix;
   float title_size = fs * 1.2f;
   if (op) {
     viz::draw_spans(cv, area.min,
                     {{op->name, t.text, Font::SansBold},
-                     {"   fragment layout: each cell shows lane:element, the lane holding it and its "
-                      "index in that lane's fragment",
+                     {ldm ? "   each cell shows lane:element, the lane that receives it and its index in that "
+                            "lane's registers"
+                          : "   fragment layout: each cell shows lane:element, the lane holding it and its "
+                            "index in that lane's fragment",
                       t.text_dim, Font::Sans}},
                     title_size, area.w());
   }
   area.min.y += title_size * 1.6f;
+  if (ldm) {
+    // The rules in words, under the title, wrapped (not shrunk) where the view is narrow: the one
+    // tile leaves height to spare, and these sentences are what the picture is for.
+    const float cap = fs * 0.9f;
+    for (const std::string& sentence : ldmatrix_caption(*op))
+      for (const std::string& line : wrap(cv, sentence, cap, area.w())) {
+        viz::draw_spans(cv, area.min, {{line, t.text_dim, Font::Sans}}, cap, area.w());
+        area.min.y += cap * 1.3f;
+      }
+    area.min.y += fs * 0.4f;
+  }
 
   bool has_doc = false, has_tr = false;
   for (int o = 0; o < 3; ++o) {
@@ -351,6 +474,7 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
   std::vector<Panel> panels;
   if (op && has_doc && st.show_documented) panels.push_back({});
   if (op && has_tr && st.show_traced) panels.push_back({}), panels.back().traced = true;
+  for (Panel& p : panels) p.single = ldm;
   if (panels.empty()) {
     std::string msg = !op                   ? "No op selected."
                       : (has_doc || has_tr) ? "Both sources are hidden."
@@ -361,7 +485,9 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
     return;
   }
 
-  const Extent ext[3] = {{op->m, op->k}, {op->k, op->n}, {op->m, op->n}};
+  // An operand the op does not have (ldmatrix B and C) is 0x0 and never drawn.
+  const Extent ext[3] = {operand_extent(*op, Operand::A), operand_extent(*op, Operand::B),
+                         operand_extent(*op, Operand::C)};
   for (Panel& p : panels)
     for (int o = 0; o < 3; ++o) p.grid[o] = make_grid(p.traced ? in.traced[o] : in.documented[o], ext[o]);
   if (panels.size() == 2)
@@ -413,7 +539,7 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
       float lo = 2, hi = kMaxCell;
       for (int it = 0; it < 24; ++it) {
         float s = (lo + hi) / 2;
-        Metrics m = metrics(cv, fs, s, max_index);
+        Metrics m = metrics(cv, fs, s, max_index, ldm);
         float w = 0, h = 0, pg = fs * 2.5f;
         for (const Panel& p : panels) {
           Vec2 sz = panel_size(cv, *op, p, m, t);
@@ -430,8 +556,9 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
   };
   const float legend_size = std::clamp(fs * 0.78f, 8.0f, 12.0f);
   Fit fit = solve(area);
-  Metrics m = metrics(cv, fs, fit.s, max_index);
+  Metrics m = metrics(cv, fs, fit.s, max_index, ldm);
   auto corner_of = [&](const Panel& p) {
+    if (p.single) return Rect{};  // no empty corner without the GEMM arrangement: the legend goes below
     const Grid &A = p.grid[0], &B = p.grid[1];
     return Rect{{p.origin.x, B.origin.y - m.idx_h - m.title_h + m.fs * 0.2f},
                 {A.origin.x + A.cols * m.s + m.gap * 0.5f, A.origin.y - m.title_h - m.idx_h - m.fs * 0.4f}};
@@ -458,7 +585,7 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
     Rect rest = area;
     rest.max.y -= legend_size * 3.2f;
     fit = solve(rest);
-    m = metrics(cv, fs, fit.s, max_index);
+    m = metrics(cv, fs, fit.s, max_index, ldm);
     layout_panels(rest);
   }
 
@@ -472,13 +599,18 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
     }
     for (int o = 0; o < 3; ++o) {
       const Grid& g = p.grid[o];
+      if (p.single && o != 0) continue;  // ldmatrix has no B or C
       draw_grid(cv, t, g, m, st.highlight_lane);
       draw_indices(cv, t, g, m);
+      if (p.single) draw_suppliers(cv, t, g, m, in.row_suppliers, st.highlight_lane);
       // Title room: A's ends where C's row indices begin; B's and C's run to the panel's edge.
-      float tx = g.origin.x, ty = g.origin.y - m.idx_h - m.title_h;
+      // A single tile's title starts over its chips and runs to the panel's edge.
+      float tx = p.single ? g.origin.x - g.lead : g.origin.x, ty = g.origin.y - m.idx_h - m.title_h;
       float max_w = o == 0 ? p.grid[2].origin.x - m.idx_w - tx - m.fs * 0.5f : area.max.x - tx;
       if (!fit.stacked && o != 0 && &p != &panels.back()) max_w = panels[1].origin.x - tx - m.fs;
-      viz::draw_spans(cv, {tx, ty}, title_line1(p, o, t), m.fs, max_w);
+      if (p.single)
+        max_w = (!fit.stacked && &p != &panels.back()) ? panels[1].origin.x - tx - m.fs : area.max.x - tx;
+      viz::draw_spans(cv, {tx, ty}, title_line1(*op, p, o, t), m.fs, max_w);
       viz::draw_spans(cv, {tx, ty + m.fs * 1.2f}, title_line2(*op, p, o, t), m.fs * 0.82f, max_w);
     }
   }

@@ -32,6 +32,9 @@ struct LayoutViewInput {
   std::array<const FragmentLayout*, 3> documented{};
   std::array<const FragmentLayout*, 3> traced{};
   std::string traced_from;  // "NVIDIA H100 80GB HBM3, 2026-11-21" or empty
+  // ldmatrix only (op->kind == OpKind::Ldmatrix): which lane supplies each 16-byte row's address,
+  // ldmatrix_rows(*op). Drawn as a lane-coloured "L9" chip beside each row; empty: no chips.
+  std::vector<LdmatrixRow> row_suppliers;
 };
 struct LayoutViewState {
   bool show_documented = true;  // documented column
@@ -46,7 +49,8 @@ struct LayoutHover {
   std::vector<LayoutCell> holders;  // every (lane, elem) slot that holds this element
 };
 // Draws operands A, B and C of one op as grids, cells coloured by lane and labelled "lane:elem";
-// with both sources, documented and traced side by side, mismatching cells marked.
+// with both sources, documented and traced side by side, mismatching cells marked. An ldmatrix op
+// has one grid, its tile, with the row-address suppliers beside the rows and a caption of the rules.
 void draw_layout_view(Canvas& c, Rect r, const Theme& t, const LayoutViewInput& in,
                       const LayoutViewState& st, Vec2 mouse, LayoutHover* hover);
 
