@@ -1,0 +1,155 @@
+// wmma/04_dbuf_cp_async: two shared buffers filled by cp.async, which copies global -> shared without
+// registers or a stall: tile k+1 is in flight while the warps run mma_sync on tile k, and one barrier
+// per tile replaces two. Still unpadded, so fragment loads conflict: 05 removes that limit.
+#pragma once
+
+#include <mma.h>
+
+#include "kernels/gemm_args.cuh"
+#include "kernels/probe.cuh"
+#include "kernels/wmma/common.cuh"
+
+namespace gs::wmma_04_dbuf_cp_async {
+
+namespace wmma = nvcuda::wmma;
+using wmma_common::kTile;
+
+inline constexpr int kFragsM = 4, kFragsN = 2;    // fragments per warp: a 64x32 warp tile
+inline constexpr int kWarpsM = 2, kWarpsN = 4;    // warps per block: 2 x 4
+inline constexpr int kWarpM = kFragsM * kTile;    // 64
+inline constexpr int kWarpN = kFragsN * kTile;    // 32
+inline constexpr int kBlockM = kWarpsM * kWarpM;  // 128 x 128 tile of C per block
+inline constexpr int kBlockN = kWarpsN * kWarpN;
+inline constexpr int kBlockK = 32;
+inline constexpr int kStages = 2;                 // shared buffers: one being read, one being filled
+inline constexpr int kThreads = kWarpsM * kWarpsN * 32;
+inline constexpr int kChunksA = kBlockM * kBlockK / 8, kChunksB = kBlockK * kBlockN / 8;  // 16-byte copies
+static_assert(kChunksA % kThreads == 0 && kChunksB % kThreads == 0, "every thread copies whole chunks");
+inline constexpr const char* kShapeRule = "M and N must be multiples of 128 and K of 32";
+inline constexpr bool supports(int m, int n, int k) {
+  return m > 0 && n > 0 && k > 0 && m % kBlockM == 0 && n % kBlockN == 0 && k % kBlockK == 0;
+}
+
+enum Stage : int { kWait, kIssue, kCompute, kEpilogue };
+inline constexpr const char* kStageNames[] = {"wait (cp.async + barrier)", "issue cp.async", "compute", "epilogue"};
+enum Site : int { kAsStore, kBsStore, kAsLoad, kBsLoad };
+inline constexpr const char* kSmemSites[] = {"As store (cp.async)", "Bs store (cp.async)", "As load (frag)",
+                                             "Bs load (frag)"};
+
+template <class Probe, class TOut>
+__global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<__half, TOut> g, Probe probe) {
+  // 32 KB for both buffers: two blocks still fit per SM. Unpadded rows: As 64 B (4-way), Bs 256 B (8-way).
+  __shared__ __align__(128) __half As[kStages][kBlockM * kBlockK];  // (stage, 128, 32) tiles of A, row-major
+  __shared__ __align__(128) __half Bs[kStages][kBlockK * kBlockN];  // (stage, 32, 128) tiles of B, row-major
+
+  const int tid = threadIdx.x, warp = tid / 32;
+  [[maybe_unused]] const int lane = tid % 32;  // only the probes use it
+  const int wm = warp / kWarpsN, wn = warp % kWarpsN;  // the warp's 64x32 tile: rows wm*64, cols wn*32
+  GS_PROBE(probe.block_begin(blockIdx.y, blockIdx.x));
+
+  const __half* a = g.a + static_cast<size_t>(blockIdx.y) * kBlockM * g.k;  // A[by * 128 ..][0 ..]
+  const __half* b = g.b + blockIdx.x * kBlockN;                              // B[0 ..][bx * 128 ..]
+  const int num_kt = g.k / kBlockK;
+
+  // Issues (does not wait for) the copies of k-tile kt into buffer s: chunk q = tid + p*256 of As is
+  // (row q / 4, col q % 4 * 8), of Bs (row q / 16, col q % 16 * 8), as in 03.
+  auto issue = [&](int kt, int s) {
+    const int k0 = kt * kBlockK;
+#pragma unroll
+    for (int p = 0; p < kChunksA / kThreads; ++p) {
+      const int q = tid + p * kThreads, r = q / (kBlockK / 8), c = q % (kBlockK / 8) * 8;
+      __half* dst = &As[s][r * kBlockK + c];
+      wmma_common::cp_async_16(dst, a + static_cast<size_t>(r) * g.k + k0 + c);
+      GS_PROBE(probe.smem(kAsStore, dst, 16, SmemKind::kCpAsync));
+    }
+#pragma unroll
+    for (int p = 0; p < kChunksB / kThreads; ++p) {
+      const int q = tid + p * kThreads, r = q / (kBlockN / 8), c = q % (kBlockN / 8) * 8;
+      __half* dst = &Bs[s][r * kBlockN + c];
+      wmma_common::cp_async_16(dst, b + static_cast<size_t>(k0 + r) * g.n + c);
+      GS_PROBE(probe.smem(kBsStore, dst, 16, SmemKind::kCpAsync));
+    }
+    wmma_common::cp_async_commit();  // one group per k-tile
+  };
+
+  wmma::fragment<wmma::matrix_a, kTile, kTile, kTile, __half, wmma::row_major> fa[kFragsM];
+  wmma::fragment<wmma::matrix_b, kTile, kTile, kTile, __half, wmma::row_major> fb[kFragsN];
+  wmma::fragment<wmma::accumulator, kTile, kTile, kTile, TOut> acc[kFragsM][kFragsN];
+#pragma unroll
+  for (int i = 0; i < kFragsM; ++i) {
+#pragma unroll
+    for (int j = 0; j < kFragsN; ++j) wmma::fill_fragment(acc[i][j], from_float<TOut>(0.0f));
+  }
+
+  GS_PROBE(probe.iteration(0));
+  GS_PROBE(probe.stage(kIssue));
+  issue(0, 0);  // prologue: tile 0 in flight
+  for (int kt = 0; kt < num_kt; ++kt) {
+    GS_PROBE(probe.iteration(kt));
+    GS_PROBE(probe.stage(kWait));
+    const int s = kt % kStages;
+    // This thread's copies of tile kt have landed (tile kt+1 is not issued yet, so that is all of
+    // them); the barrier makes every thread's copies visible, and also tells that every warp is done
+    // with tile kt-1, whose buffer the next line refills.
+    wmma_common::cp_async_wait<0>();
+    __syncthreads();
+    GS_PROBE(probe.stage(kIssue));
+    if (kt + 1 < num_kt) issue(kt + 1, (kt + 1) % kStages);  // flies while tile kt is computed below
+
+    GS_PROBE(probe.stage(kCompute));
+#pragma unroll
+    for (int kk = 0; kk < kBlockK; kk += kTile) {
+#pragma unroll
+      for (int j = 0; j < kFragsN; ++j) {
+        const __half* bs = &Bs[s][kk * kBlockN + wn * kWarpN + j * kTile];  // B rows kk .., cols of fragment j
+        GS_PROBE(probe.smem(kBsLoad, wmma_common::ldsm_row(bs, kBlockN, lane), 16, SmemKind::kLdmatrix));
+        wmma::load_matrix_sync(fb[j], bs, kBlockN);
+      }
+#pragma unroll
+      for (int i = 0; i < kFragsM; ++i) {
+        const __half* as = &As[s][(wm * kWarpM + i * kTile) * kBlockK + kk];  // A rows of fragment i, cols kk ..
+        GS_PROBE(probe.smem(kAsLoad, wmma_common::ldsm_row(as, kBlockK, lane), 16, SmemKind::kLdmatrix));
+        wmma::load_matrix_sync(fa[i], as, kBlockK);
+      }
+#pragma unroll
+      for (int i = 0; i < kFragsM; ++i) {
+#pragma unroll
+        for (int j = 0; j < kFragsN; ++j) wmma::mma_sync(acc[i][j], fa[i], fb[j], acc[i][j]);
+      }
+    }
+  }
+
+  GS_PROBE(probe.stage(kEpilogue));
+  // Fragment by fragment straight to C, as in 03: whole tiles only.
+#pragma unroll
+  for (int i = 0; i < kFragsM; ++i) {
+#pragma unroll
+    for (int j = 0; j < kFragsN; ++j) {
+      const int row = blockIdx.y * kBlockM + wm * kWarpM + i * kTile;  // fragment (i, j)'s top-left in C
+      const int col = blockIdx.x * kBlockN + wn * kWarpN + j * kTile;
+      TOut* c = g.c + static_cast<size_t>(row) * g.n + col;
+      wmma::fragment<wmma::accumulator, kTile, kTile, kTile, TOut>& f = acc[i][j];
+      if (g.beta == 0.0f) {  // BLAS: C is never read
+        for (int e = 0; e < f.num_elements; ++e) f.x[e] = from_float<TOut>(g.alpha * to_float(f.x[e]));
+      } else {
+        wmma::fragment<wmma::accumulator, kTile, kTile, kTile, TOut> old;  // same slot, same element of C
+        wmma::load_matrix_sync(old, c, g.n, wmma::mem_row_major);
+        for (int e = 0; e < f.num_elements; ++e) {
+          f.x[e] = from_float<TOut>(g.alpha * to_float(f.x[e]) + g.beta * to_float(old.x[e]));
+        }
+      }
+      wmma::store_matrix_sync(c, f, g.n, wmma::mem_row_major);
+    }
+  }
+  GS_PROBE(probe.block_end());
+}
+
+template <class Probe, class TOut>
+cudaError_t launch(const GemmArgs<__half, TOut>& g, Probe probe, cudaStream_t stream) {
+  if (!supports(g.m, g.n, g.k)) return cudaErrorInvalidValue;  // the runner checks first; never launch
+  const dim3 grid(g.n / kBlockN, g.m / kBlockM);  // x: tile columns, y: tile rows (row-major raster)
+  kernel<Probe, TOut><<<grid, kThreads, 0, stream>>>(g, probe);
+  return cudaGetLastError();
+}
+
+}  // namespace gs::wmma_04_dbuf_cp_async
