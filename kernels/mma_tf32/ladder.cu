@@ -1,11 +1,227 @@
 // The mma_tf32 ladder, registered in order: one block per rung, each naming the rung's launch<Probe>
 // for every precision it supports. registry.cu puts this family after the ones before it.
+#include "kernels/mma_tf32/01_vectorized.cuh"
+#include "kernels/mma_tf32/02_conflict_free.cuh"
+#include "kernels/mma_tf32/03_cp_async.cuh"
+#include "kernels/mma_tf32/04_registers.cuh"
+#include "kernels/mma_tf32/05_double_buffer.cuh"
+#include "kernels/mma_tf32/06_warp_64x64.cuh"
+#include "kernels/mma_tf32/07_swizzle.cuh"
+#include "kernels/mma_tf32/08_ldmatrix.cuh"
+#include "kernels/mma_tf32/09_xor_permuted.cuh"
+#include "kernels/mma_tf32/10_multistage.cuh"
 #include "kernels/registry_internal.cuh"
 
 namespace gs::detail {
 
 std::vector<Rung> mma_tf32_rungs() {
   std::vector<Rung> ladder;
+  {
+    namespace r = mma_tf32_01_vectorized;
+    Rung g;
+    g.info.name = "mma_tf32/01_vectorized";
+    g.info.family = "mma_tf32";
+    g.info.title = "mma.sync tf32 from shared memory filled by float4 loads";
+    g.info.adds =
+        "Tensor cores via PTX mma.sync m16n8k8 tf32 (fp32 in and out). 128x32 of A and 32x128 of B are "
+        "staged in shared memory by coalesced float4 loads; 8 warps each compute 32x64 of a 128x128 tile "
+        "of C. Plain on purpose: fragment reads conflict (02), copies are waited for (03, 05), "
+        "accumulators use local memory (04).";
+    g.info.block_m = r::kBM;
+    g.info.block_n = r::kBN;
+    g.info.threads = r::kThreads;
+    g.info.shape_rule = r::kShapeRule;
+    g.supports = r::supports;
+    g.stages = names(r::kStageNames);
+    g.smem_sites = names(r::kSmemSites);
+    g.launch = {erase<float, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::TF32)};
+    ladder.push_back(std::move(g));
+  }
+  {
+    namespace r = mma_tf32_02_conflict_free;
+    Rung g;
+    g.info.name = "mma_tf32/02_conflict_free";
+    g.info.family = "mma_tf32";
+    g.info.title = "Padded shared memory: conflict-free fragment reads";
+    g.info.adds =
+        "01 with padded shared-memory rows. In 01 the fragment reads conflicted: the 8 lanes reading a_i "
+        "sit in 8 rows of As that are 128 B apart (8-way), the 4 lanes reading b_i in 4 rows of Bs 512 B "
+        "apart (4-way). 4 floats of padding per As row and 8 per Bs row spread them over all 32 banks.";
+    g.info.block_m = r::kBM;
+    g.info.block_n = r::kBN;
+    g.info.threads = r::kThreads;
+    g.info.shape_rule = r::kShapeRule;
+    g.supports = r::supports;
+    g.stages = names(r::kStageNames);
+    g.smem_sites = names(r::kSmemSites);
+    g.launch = {erase<float, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::TF32)};
+    ladder.push_back(std::move(g));
+  }
+  {
+    namespace r = mma_tf32_03_cp_async;
+    Rung g;
+    g.info.name = "mma_tf32/03_cp_async";
+    g.info.family = "mma_tf32";
+    g.info.title = "cp.async copies from global to shared memory";
+    g.info.adds =
+        "02 with the global -> shared copy done by cp.async (16 bytes, .cg: L2 only). The data no longer "
+        "passes through registers: no staging registers, no separate store instructions, no L1 pollution. "
+        "The copy is still waited for before the math, so expect a small gain; 05 overlaps it.";
+    g.info.block_m = r::kBM;
+    g.info.block_n = r::kBN;
+    g.info.threads = r::kThreads;
+    g.info.shape_rule = r::kShapeRule;
+    g.supports = r::supports;
+    g.stages = names(r::kStageNames);
+    g.smem_sites = names(r::kSmemSites);
+    g.launch = {erase<float, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::TF32)};
+    ladder.push_back(std::move(g));
+  }
+  {
+    namespace r = mma_tf32_04_registers;
+    Rung g;
+    g.info.name = "mma_tf32/04_registers";
+    g.info.family = "mma_tf32";
+    g.info.title = "Full unroll: fragments and accumulators in registers";
+    g.info.adds =
+        "03 with every loop over fragments and accumulators fully unrolled, so all indices are "
+        "compile-time constants: the 64 accumulators stay in registers across the whole k-loop (no local "
+        "memory), and each k-step loads the warp's 2 A and 8 B fragments once for its 16 mma (24 loads, "
+        "was 96).";
+    g.info.block_m = r::kBM;
+    g.info.block_n = r::kBN;
+    g.info.threads = r::kThreads;
+    g.info.shape_rule = r::kShapeRule;
+    g.supports = r::supports;
+    g.stages = names(r::kStageNames);
+    g.smem_sites = names(r::kSmemSites);
+    g.launch = {erase<float, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::TF32)};
+    ladder.push_back(std::move(g));
+  }
+  {
+    namespace r = mma_tf32_05_double_buffer;
+    Rung g;
+    g.info.name = "mma_tf32/05_double_buffer";
+    g.info.family = "mma_tf32";
+    g.info.title = "Double buffering of shared-memory stages and fragments";
+    g.info.adds =
+        "04 with two shared-memory stages and two fragment sets. The cp.async of slice k+1 is in flight "
+        "while the warps compute slice k (one barrier per slice instead of two), and each k-step loads "
+        "the next one's fragments before its own mma. The extra registers cost 04's second block per SM.";
+    g.info.block_m = r::kBM;
+    g.info.block_n = r::kBN;
+    g.info.threads = r::kThreads;
+    g.info.shape_rule = r::kShapeRule;
+    g.supports = r::supports;
+    g.stages = names(r::kStageNames);
+    g.smem_sites = names(r::kSmemSites);
+    g.launch = {erase<float, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::TF32)};
+    ladder.push_back(std::move(g));
+  }
+  {
+    namespace r = mma_tf32_06_warp_64x64;
+    Rung g;
+    g.info.name = "mma_tf32/06_warp_64x64";
+    g.info.family = "mma_tf32";
+    g.info.title = "64x64 warp tiles in a 256x128 block";
+    g.info.adds =
+        "05 with 64x64 warp tiles (4 A x 8 B fragments, 32 mma per k-step): the same 4 x 2 warp grid now "
+        "covers a 256x128 block. Shared-memory bytes per mma drop by a third (a 64x64 tile reads 128 rows "
+        "+ columns for 32 mma, a 32x64 one 96 for 16), and each byte a block copies feeds a third more "
+        "math.";
+    g.info.block_m = r::kBM;
+    g.info.block_n = r::kBN;
+    g.info.threads = r::kThreads;
+    g.info.shape_rule = r::kShapeRule;
+    g.supports = r::supports;
+    g.stages = names(r::kStageNames);
+    g.smem_sites = names(r::kSmemSites);
+    g.launch = {erase<float, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::TF32)};
+    ladder.push_back(std::move(g));
+  }
+  {
+    namespace r = mma_tf32_07_swizzle;
+    Rung g;
+    g.info.name = "mma_tf32/07_swizzle";
+    g.info.family = "mma_tf32";
+    g.info.title = "Threadblock swizzle for L2 reuse (cutlass:4)";
+    g.info.adds =
+        "06 with a threadblock swizzle (cutlass:4): blocks launch in bands of 16 tile columns walking "
+        "down the rows, so the ~132 co-resident blocks share about 8 A panels and 16 B panels in L2 "
+        "instead of 4 and 32. At 4096^3 the inputs mostly hit in the 50 MB L2 anyway: expect a few "
+        "percent, more at larger sizes.";
+    g.info.block_m = r::kBM;
+    g.info.block_n = r::kBN;
+    g.info.threads = r::kThreads;
+    g.info.shape_rule = r::kShapeRule;
+    g.supports = r::supports;
+    g.stages = names(r::kStageNames);
+    g.smem_sites = names(r::kSmemSites);
+    g.launch = {erase<float, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::TF32)};
+    ladder.push_back(std::move(g));
+  }
+  {
+    namespace r = mma_tf32_08_ldmatrix;
+    Rung g;
+    g.info.name = "mma_tf32/08_ldmatrix";
+    g.info.family = "mma_tf32";
+    g.info.title = "ldmatrix.x4 loads the tf32 A fragments";
+    g.info.adds =
+        "07 with A fragments loaded by ldmatrix.x4, one instruction per 16x8 A fragment instead of four "
+        "LDS.32: ldmatrix moves b16 pairs, and a pair is one 32-bit tf32, so it serves tf32 unchanged. B "
+        "keeps LDS.32 (ldmatrix cannot transpose 32-bit elements). Same bytes, 12 fewer load instructions "
+        "per k-step.";
+    g.info.block_m = r::kBM;
+    g.info.block_n = r::kBN;
+    g.info.threads = r::kThreads;
+    g.info.shape_rule = r::kShapeRule;
+    g.supports = r::supports;
+    g.stages = names(r::kStageNames);
+    g.smem_sites = names(r::kSmemSites);
+    g.launch = {erase<float, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::TF32)};
+    ladder.push_back(std::move(g));
+  }
+  {
+    namespace r = mma_tf32_09_xor_permuted;
+    Rung g;
+    g.info.name = "mma_tf32/09_xor_permuted";
+    g.info.family = "mma_tf32";
+    g.info.title = "XOR-permuted shared memory instead of padding";
+    g.info.adds =
+        "08 with unpadded tiles whose 16-byte chunks are XOR-permuted per row instead of padded: As chunk "
+        "k/4 ^ (m % 8), Bs chunk n/4 ^ 2 (k % 4). cp.async stores, ldmatrix and LDS stay conflict-free "
+        "and 9% less shared memory is used; 08 was already conflict-free, so expect the same speed.";
+    g.info.block_m = r::kBM;
+    g.info.block_n = r::kBN;
+    g.info.threads = r::kThreads;
+    g.info.shape_rule = r::kShapeRule;
+    g.supports = r::supports;
+    g.stages = names(r::kStageNames);
+    g.smem_sites = names(r::kSmemSites);
+    g.launch = {erase<float, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::TF32)};
+    ladder.push_back(std::move(g));
+  }
+  {
+    namespace r = mma_tf32_10_multistage;
+    Rung g;
+    g.info.name = "mma_tf32/10_multistage";
+    g.info.family = "mma_tf32";
+    g.info.title = "4-stage cp.async pipeline, any shape";
+    g.info.adds =
+        "09 with a 4-stage cp.async pipeline: slice k+3 is requested while slice k is computed, so three "
+        "slices of math (not one) cover each load's latency from L2 or DRAM. It also runs any shape: "
+        "zero-filled copies past the edges of A and B, a guarded epilogue, 4-byte copies for unaligned "
+        "rows.";
+    g.info.block_m = r::kBM;
+    g.info.block_n = r::kBN;
+    g.info.threads = r::kThreads;
+    g.info.shape_rule = r::kShapeRule;
+    g.supports = r::supports;
+    g.stages = names(r::kStageNames);
+    g.smem_sites = names(r::kSmemSites);
+    g.launch = {erase<float, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::TF32)};
+    ladder.push_back(std::move(g));
+  }
   return ladder;
 }
 

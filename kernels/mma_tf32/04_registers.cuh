@@ -1,0 +1,137 @@
+// mma_tf32/04_registers: 03 with every loop over fragments and accumulators fully unrolled, so all
+// indices are compile-time constants: the 64 accumulators stay in registers across the whole k-loop (no
+// local memory), and each k-step loads the warp's 2 A and 8 B fragments once for its 16 mma (24 loads, was 96).
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/gemm_args.cuh"
+#include "kernels/mma_tf32/common.cuh"
+#include "kernels/probe.cuh"
+
+namespace gs::mma_tf32_04_registers {
+
+using namespace gs::mma_tf32;
+
+inline constexpr int kBM = 128, kBN = 128;          // tile of C per block
+inline constexpr int kBK = 32;                      // k-slice of A and B staged per step
+inline constexpr int kWarpsM = 4, kWarpsN = 2;      // warp grid over the block tile
+inline constexpr int kWM = kBM / kWarpsM;           // 32 x 64 tile of C per warp
+inline constexpr int kWN = kBN / kWarpsN;
+inline constexpr int kTilesM = kWM / 16;            // 2 x 8 mma tiles of 16x8 per warp
+inline constexpr int kTilesN = kWN / 8;
+inline constexpr int kSteps = kBK / 8;              // 4 mma k-steps per k-slice
+inline constexpr int kThreads = kWarpsM * kWarpsN * 32;
+inline constexpr int kAsStride = kBK + 4;           // 36 floats per As row: 144 B, a multiple of 16 B
+inline constexpr int kBsStride = kBN + 8;           // 136 floats per Bs row: 544 B
+// Whole tiles only: no load or store is predicated.
+inline constexpr const char* kShapeRule = "M and N must be multiples of 128, K a multiple of 32";
+inline constexpr bool supports(int m, int n, int k) {
+  return m > 0 && n > 0 && k > 0 && m % kBM == 0 && n % kBN == 0 && k % kBK == 0;
+}
+
+enum Stage : int { kLoad, kCompute, kEpilogue };
+inline constexpr const char* kStageNames[] = {"load", "compute", "epilogue"};
+enum Site : int { kAsCopy, kBsCopy, kAsFrag, kBsFrag };
+inline constexpr const char* kSmemSites[] = {"As cp.async", "Bs cp.async", "As load (frag)", "Bs load (frag)"};
+
+template <class Probe>
+__global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, Probe probe) {
+  // Padded row-major tiles. Word (r, c) of As is in bank (36 r + c) % 32 = (4 r + c) % 32, so a_i's lanes
+  // (rows gr = 0..7, column tc = 0..3) hit 4 gr + tc: 32 banks. Word (r, c) of Bs is in bank (8 r + c) % 32,
+  // so b_i's lanes (rows tc, column gr) hit 8 tc + gr: 32 banks. Rows stay 16-byte aligned for cp.async.
+  __shared__ __align__(16) float As[kBM][kAsStride];  // (BM, BK) slice of A, +4 floats per row
+  __shared__ __align__(16) float Bs[kBK][kBsStride];  // (BK, BN) slice of B, +8 floats per row
+
+  const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+  const int gr = lane / 4, tc = lane % 4;  // PTX groupID and threadID_in_group (common.cuh)
+  const int wm0 = warp / kWarpsN * kWM;    // warp's tile inside the block tile: rows wm0.., cols wn0..
+  const int wn0 = warp % kWarpsN * kWN;
+  GS_PROBE(probe.block_begin(blockIdx.y, blockIdx.x));  // grid x walks tile columns, y tile rows
+  const float* a_blk = g.a + static_cast<size_t>(blockIdx.y) * kBM * g.k;  // A[m0 .. +128)[0 .. K)
+  const float* b_blk = g.b + blockIdx.x * kBN;                              // B[0 .. K)[n0 .. +128)
+
+  // Every index into acc is a constant once the loops below unroll: 64 registers for the whole k-loop.
+  float acc[kTilesM][kTilesN][4] = {};
+  // The lane's fragment words relative to these bases are compile-time offsets (folded into the LDS):
+  const float* a_frag = &As[wm0 + gr][tc];  // a_i of (mi, ks): + (16 mi + 8 (i&1)) rows, + 8 ks + 4 (i>>1) cols
+  const float* b_frag = &Bs[tc][wn0 + gr];  // b_i of (ni, ks): + (8 ks + 4 i) rows, + 8 ni cols
+
+  for (int kt = 0; kt < g.k / kBK; ++kt) {
+    GS_PROBE(probe.iteration(kt));
+    GS_PROBE(probe.stage(kLoad));
+    // 1024 16-byte chunks of A and 1024 of B per slice, 4 + 4 per thread, mapped as in 01 (coalesced
+    // rows; each 8-lane phase writes 128 consecutive bytes of shared memory). cp.async returns at once:
+    // all eight copies are in flight together.
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      const int idx = tid + i * kThreads;
+      const int ar = idx / 8, ac = idx % 8;    // A: row, chunk of the 128 x 8 chunk slice
+      const int br = idx / 32, bc = idx % 32;  // B: row, chunk of the 32 x 32 chunk slice
+      cp_async_16(&As[ar][ac * 4], a_blk + static_cast<size_t>(ar) * g.k + kt * kBK + ac * 4);
+      GS_PROBE(probe.smem(kAsCopy, &As[ar][ac * 4], 16, SmemKind::kCpAsync));
+      cp_async_16(&Bs[br][bc * 4], b_blk + static_cast<size_t>(kt * kBK + br) * g.n + bc * 4);
+      GS_PROBE(probe.smem(kBsCopy, &Bs[br][bc * 4], 16, SmemKind::kCpAsync));
+    }
+    cp_async_commit();
+    cp_async_wait<0>();  // this thread's copies have landed...
+    __syncthreads();  // ...and everyone else's: the slice is complete before any warp reads it
+
+    GS_PROBE(probe.stage(kCompute));
+#pragma unroll
+    for (int ks = 0; ks < kSteps; ++ks) {
+      // All of the k-step's fragments first, each loaded once: A(mi) serves 8 mma, B(ni) 2.
+      uint32_t a[kTilesM][4], b[kTilesN][2];
+#pragma unroll
+      for (int mi = 0; mi < kTilesM; ++mi) {
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+          // a_i = A(gr + 8(i&1), tc + 4(i>>1)) of the 16x8 tile at rows wm0 + 16 mi, cols 8 ks
+          const float* p = a_frag + (mi * 16 + 8 * (i & 1)) * kAsStride + ks * 8 + 4 * (i >> 1);
+          a[mi][i] = to_tf32(*p);
+          GS_PROBE(probe.smem(kAsFrag, p, 4, SmemKind::kLoad));
+        }
+      }
+#pragma unroll
+      for (int ni = 0; ni < kTilesN; ++ni) {
+#pragma unroll
+        for (int i = 0; i < 2; ++i) {
+          // b_i = B(tc + 4i, gr) of the 8x8 tile at rows 8 ks, cols wn0 + 8 ni
+          const float* p = b_frag + (ks * 8 + 4 * i) * kBsStride + ni * 8;
+          b[ni][i] = to_tf32(*p);
+          GS_PROBE(probe.smem(kBsFrag, p, 4, SmemKind::kLoad));
+        }
+      }
+      // 16 independent mma: the tensor core pipelines them back to back.
+#pragma unroll
+      for (int mi = 0; mi < kTilesM; ++mi) {
+#pragma unroll
+        for (int ni = 0; ni < kTilesN; ++ni) mma_m16n8k8(acc[mi][ni], a[mi], b[ni]);
+      }
+    }
+    __syncthreads();  // every warp is done with the slice before the next one overwrites it
+  }
+
+  GS_PROBE(probe.stage(kEpilogue));
+  const int row0 = blockIdx.y * kBM + wm0 + gr;        // c0, c1 of tile (mi, ni): row0 + 16 mi
+  const int col0 = blockIdx.x * kBN + wn0 + 2 * tc;    // columns col0 + 8 ni, +1; c2, c3 eight rows down
+#pragma unroll
+  for (int mi = 0; mi < kTilesM; ++mi) {
+#pragma unroll
+    for (int ni = 0; ni < kTilesN; ++ni) {
+      store_c2(g, row0 + mi * 16, col0 + ni * 8, acc[mi][ni][0], acc[mi][ni][1]);
+      store_c2(g, row0 + mi * 16 + 8, col0 + ni * 8, acc[mi][ni][2], acc[mi][ni][3]);
+    }
+  }
+  GS_PROBE(probe.block_end());
+}
+
+template <class Probe>
+cudaError_t launch(const GemmArgs<float, float>& g, Probe probe, cudaStream_t stream) {
+  if (!supports(g.m, g.n, g.k)) return cudaErrorInvalidValue;  // the runner checks first; never launch
+  const dim3 grid(g.n / kBN, g.m / kBM);  // x: tile columns, y: tile rows (row-major raster)
+  kernel<Probe><<<grid, kThreads, 0, stream>>>(g, probe);
+  return cudaGetLastError();
+}
+
+}  // namespace gs::mma_tf32_04_registers

@@ -1,0 +1,205 @@
+// mma_tf32/08_ldmatrix: 07 with A fragments loaded by ldmatrix.x4, one instruction per 16x8 A fragment
+// instead of four LDS.32: ldmatrix moves b16 pairs, and a pair is one 32-bit tf32, so it serves tf32 unchanged.
+// B keeps LDS.32 (ldmatrix cannot transpose 32-bit elements). Same bytes, 12 fewer load instructions per k-step.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/gemm_args.cuh"
+#include "kernels/mma_tf32/common.cuh"
+#include "kernels/probe.cuh"
+
+namespace gs::mma_tf32_08_ldmatrix {
+
+using namespace gs::mma_tf32;
+
+inline constexpr int kBM = 256, kBN = 128;          // tile of C per block
+inline constexpr int kBK = 32;                      // k-slice of A and B per stage
+inline constexpr int kWarpsM = 4, kWarpsN = 2;      // warp grid over the block tile
+inline constexpr int kWM = kBM / kWarpsM;           // 64 x 64 tile of C per warp
+inline constexpr int kWN = kBN / kWarpsN;
+inline constexpr int kTilesM = kWM / 16;            // 4 x 8 mma tiles of 16x8 per warp
+inline constexpr int kTilesN = kWN / 8;
+inline constexpr int kSteps = kBK / 8;              // 4 mma k-steps per k-slice
+inline constexpr int kThreads = kWarpsM * kWarpsN * 32;
+inline constexpr int kStages = 2;
+inline constexpr int kAsStride = kBK + 4;           // padded rows as in 02: conflict-free fragment reads
+inline constexpr int kBsStride = kBN + 8;
+inline constexpr int kAsFloats = kBM * kAsStride;   // one stage: As (BM, BK+4) then Bs (BK, BN+8)
+inline constexpr int kStageFloats = kAsFloats + kBK * kBsStride;
+inline constexpr int kSmemBytes = kStages * kStageFloats * 4;  // 108544: dynamic, above the 48 KB static limit
+// Swizzle band width 2^4 = 16 tile columns. A wave of 132 blocks (one per SM) then covers about 8 rows x 16
+// columns of 256x128 tiles: it reads 8 x 256 rows of A and 16 x 128 columns of B, 4096 in all, against
+// 4 x 256 + 32 x 128 = 5120 for the row-major raster at N = 4096. Balancing 132 / 2^L x 256 = 2^L x 128
+// gives 2^L = 16. Narrower C uses the widest band that fits (common.cuh swizzle_log_tile).
+inline constexpr int kMaxLogTile = 4;
+inline constexpr const char* kShapeRule = "M must be a multiple of 256, N of 128, K of 32";
+inline constexpr bool supports(int m, int n, int k) {
+  return m > 0 && n > 0 && k > 0 && m % kBM == 0 && n % kBN == 0 && k % kBK == 0;
+}
+
+enum Stage : int { kPrologue, kKLoop, kEpilogue };
+inline constexpr const char* kStageNames[] = {"prologue", "k-loop", "epilogue"};
+enum Site : int { kAsCopy, kBsCopy, kAsFrag, kBsFrag };
+inline constexpr const char* kSmemSites[] = {"As cp.async", "Bs cp.async", "As ldmatrix (frag)", "Bs load (frag)"};
+
+// Issues (does not wait for) the cp.async of one k-slice into one stage: 8 + 4 chunks of 16 bytes per
+// thread, mapped as in 03 (coalesced rows, each 8-lane phase writing 128 consecutive bytes). a_src, b_src:
+// the thread's first chunk of the slice in A and B; as_dst, bs_dst: where it goes in a stage.
+template <class Probe>
+__device__ __forceinline__ void load_slice(const GemmArgs<float, float>& g, const float* a_src, const float* b_src,
+                                           float* stage, int as_dst, int bs_dst, Probe& probe) {
+#pragma unroll
+  for (int i = 0; i < 8; ++i) {
+    float* as = stage + as_dst + i * 32 * kAsStride;  // A chunk i: 32 rows further down
+    cp_async_16(as, a_src + static_cast<size_t>(i * 32) * g.k);
+    GS_PROBE(probe.smem(kAsCopy, as, 16, SmemKind::kCpAsync));
+  }
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    float* bs = stage + bs_dst + i * 8 * kBsStride;  // B chunk i: 8 rows further down
+    cp_async_16(bs, b_src + static_cast<size_t>(i * 8) * g.n);
+    GS_PROBE(probe.smem(kBsCopy, bs, 16, SmemKind::kCpAsync));
+  }
+}
+
+// One k-step's fragments of the warp: 4 A (16x8) and 8 B (8x8), tf32 bits.
+struct Frags {
+  uint32_t a[kTilesM][4];
+  uint32_t b[kTilesN][2];
+};
+
+// ldmatrix for tf32. ldmatrix.x4 loads four 8x8 matrices of b16; each row is 16 bytes, which is also 8 rows
+// x 4 tf32, and lane i receives the 32-bit word (row i / 4, column i % 4) of each: exactly A(gr, tc) of an
+// 8x4 quarter of the 16x8 A fragment. Lane l addresses row l % 8 of quarter l / 8, ordered as the fragment:
+// quarter 0 = rows 0-7, k 0-3 (a0), 1 = rows 8-15, k 0-3 (a1), 2 = rows 0-7, k 4-7 (a2), 3 = rows 8-15, k 4-7 (a3).
+// Each quarter's 8 rows are 144 B apart in As: 8 distinct 16-byte bank groups, conflict-free.
+// B stays 4-byte LDS. Its fragment wants B column-major (b_i = B(tc + 4i, gr), k along the register), but
+// cp.async copies 16-byte runs of a B row (4 n at one k), and ldmatrix's .trans transposes b16 elements,
+// which would split each tf32 in two. Storing B transposed would need a register round trip for the
+// copy, losing cp.async. Its LDS.32 are conflict-free and move 128 B each, as much as an ldmatrix phase:
+// B costs instructions, not bandwidth.
+// a_ldm: this lane's ldmatrix row of (mi 0, k-step 0); b_lane: its b_0 of k-step 0 (04).
+template <class Probe>
+__device__ __forceinline__ void load_frags(Frags& f, const float* a_ldm, const float* b_lane, int ks, Probe& probe) {
+#pragma unroll
+  for (int mi = 0; mi < kTilesM; ++mi) {
+    const float* p = a_ldm + mi * 16 * kAsStride + ks * 8;
+    uint32_t r[4];
+    ldmatrix_x4(r, p);
+    GS_PROBE(probe.smem(kAsFrag, p, 16, SmemKind::kLdmatrix));
+#pragma unroll
+    for (int i = 0; i < 4; ++i) f.a[mi][i] = to_tf32(r[i]);  // raw fp32 bits -> tf32
+  }
+#pragma unroll
+  for (int ni = 0; ni < kTilesN; ++ni) {
+#pragma unroll
+    for (int i = 0; i < 2; ++i) {
+      const float* p = b_lane + (ks * 8 + 4 * i) * kBsStride + ni * 8;  // B(tc + 4i, gr)
+      f.b[ni][i] = to_tf32(*p);
+      GS_PROBE(probe.smem(kBsFrag, p, 4, SmemKind::kLoad));
+    }
+  }
+}
+
+__device__ __forceinline__ void mma_all(float (&acc)[kTilesM][kTilesN][4], const Frags& f) {
+#pragma unroll
+  for (int mi = 0; mi < kTilesM; ++mi) {
+#pragma unroll
+    for (int ni = 0; ni < kTilesN; ++ni) mma_m16n8k8(acc[mi][ni], f.a[mi], f.b[ni]);
+  }
+}
+
+template <class Probe>
+__global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<float, float> g, int log_tile, Probe probe) {
+  extern __shared__ __align__(16) float smem[];  // kStages x [As | Bs]
+
+  const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+  const int gr = lane / 4, tc = lane % 4;  // PTX groupID and threadID_in_group (common.cuh)
+  const int wm0 = warp / kWarpsN * kWM;    // warp's tile inside the block tile: rows wm0.., cols wn0..
+  const int wn0 = warp % kWarpsN * kWN;
+  // cutlass:L (DESIGN.md `swizzle`): launch order is blockIdx.x fastest; x runs through the 2^L columns of
+  // one band (low bits) for each tile row (high bits), y picks the band.
+  const int tile_m = blockIdx.x >> log_tile;
+  const int tile_n = (blockIdx.y << log_tile) + (blockIdx.x & ((1 << log_tile) - 1));
+  if (tile_n >= g.n / kBN) return;  // the last band overhangs C: this block has no tile (whole block exits)
+  GS_PROBE(probe.block_begin(tile_m, tile_n));
+  // The thread's 16-byte chunks of a slice: A rows tid / 8 + 32 i, column chunk tid % 8 (256 x 8 chunks);
+  // B rows tid / 32 + 8 i, column chunk tid % 32 (32 x 32 chunks). Slice kt starts kt * BK further right
+  // in A and kt * BK rows further down in B.
+  const float* a_src = g.a + (static_cast<size_t>(tile_m) * kBM + tid / 8) * g.k + tid % 8 * 4;
+  const float* b_src = g.b + static_cast<size_t>(tid / 32) * g.n + tile_n * kBN + tid % 32 * 4;
+  const int as_dst = tid / 8 * kAsStride + tid % 8 * 4;              // in a stage's As
+  const int bs_dst = kAsFloats + tid / 32 * kBsStride + tid % 32 * 4;  // in a stage's Bs
+  const int a_ldm = (wm0 + lane % 8 + lane / 8 % 2 * 8) * kAsStride + lane / 16 * 4;  // row l%8 of quarter l/8
+  const int b_lane = kAsFloats + tc * kBsStride + wn0 + gr;    // lane's b_0 of k-step 0 in a stage
+  const int num_kt = g.k / kBK;
+
+  float acc[kTilesM][kTilesN][4] = {};
+  Frags frag[2];  // frag[ks % 2] feeds the mma of k-step ks while frag[(ks + 1) % 2] loads
+
+  GS_PROBE(probe.stage(kPrologue));
+  load_slice(g, a_src, b_src, smem, as_dst, bs_dst, probe);
+  cp_async_commit();
+  cp_async_wait<0>();
+  __syncthreads();
+  load_frags(frag[0], smem + a_ldm, smem + b_lane, 0, probe);
+
+  GS_PROBE(probe.stage(kKLoop));
+  for (int kt = 0; kt < num_kt; ++kt) {
+    GS_PROBE(probe.iteration(kt));
+    const float* cur = smem + (kt % 2) * kStageFloats;  // slice kt: read by this iteration
+    float* nxt = smem + ((kt + 1) % 2) * kStageFloats;  // slice kt + 1: written during it
+#pragma unroll
+    for (int ks = 0; ks < kSteps; ++ks) {
+      if (ks == kSteps - 1) {
+        // The last k-step reads fragments of slice kt + 1: its copy must have landed (wait: this
+        // thread's part; barrier: everyone's). The barrier also tells the next iteration's copy that
+        // every warp has finished reading slice kt, which it is about to overwrite.
+        cp_async_wait<0>();
+        __syncthreads();
+      }
+      const float* src = ks == kSteps - 1 ? nxt : cur;  // k-step ks + 1 lives in slice kt or kt + 1
+      load_frags(frag[(ks + 1) % 2], src + a_ldm, src + b_lane, (ks + 1) % kSteps, probe);
+      if (ks == 0) {
+        // nxt was last read before the previous iteration's barrier: safe to overwrite. The last
+        // iteration has no slice to fetch; its empty group keeps the accounting uniform.
+        a_src += kBK;                                  // slice kt + 1 of A: BK columns right
+        b_src += static_cast<size_t>(kBK) * g.n;       // of B: BK rows down
+        if (kt + 1 < num_kt) load_slice(g, a_src, b_src, nxt, as_dst, bs_dst, probe);
+        cp_async_commit();
+      }
+      mma_all(acc, frag[ks % 2]);  // issued after the loads above, so their latency overlaps these mma
+    }
+  }
+  // The last iteration loaded fragments of a slice that does not exist (stale shared memory): unused.
+
+  GS_PROBE(probe.stage(kEpilogue));
+  const int row0 = tile_m * kBM + wm0 + gr;      // c0, c1 of tile (mi, ni): row0 + 16 mi
+  const int col0 = tile_n * kBN + wn0 + 2 * tc;  // columns col0 + 8 ni, +1; c2, c3 eight rows down
+#pragma unroll
+  for (int mi = 0; mi < kTilesM; ++mi) {
+#pragma unroll
+    for (int ni = 0; ni < kTilesN; ++ni) {
+      store_c2(g, row0 + mi * 16, col0 + ni * 8, acc[mi][ni][0], acc[mi][ni][1]);
+      store_c2(g, row0 + mi * 16 + 8, col0 + ni * 8, acc[mi][ni][2], acc[mi][ni][3]);
+    }
+  }
+  GS_PROBE(probe.block_end());
+}
+
+template <class Probe>
+cudaError_t launch(const GemmArgs<float, float>& g, Probe probe, cudaStream_t stream) {
+  if (!supports(g.m, g.n, g.k)) return cudaErrorInvalidValue;  // the runner checks first; never launch
+  // Above 48 KB of dynamic shared memory a kernel must opt in, once per instantiation.
+  static const cudaError_t opt_in =
+      cudaFuncSetAttribute(kernel<Probe>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
+  if (opt_in != cudaSuccess) return opt_in;
+  const int tiles_m = g.m / kBM, tiles_n = g.n / kBN;
+  const int log_tile = swizzle_log_tile(tiles_n, kMaxLogTile);
+  const dim3 grid(tiles_m << log_tile, (tiles_n + (1 << log_tile) - 1) >> log_tile);  // cutlass:L grid
+  kernel<Probe><<<grid, kThreads, kSmemBytes, stream>>>(g, log_tile, probe);
+  return cudaGetLastError();
+}
+
+}  // namespace gs::mma_tf32_08_ldmatrix
