@@ -4,12 +4,15 @@
 #   tools/on-device.sh ctest --test-dir build -L gpu --output-on-failure
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-src=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$root/build/CMakeCache.txt")
-# CTest files name the source folder by the absolute path it had where it was built.
-if [ -n "$src" ] && [ "$src" != "$root" ] && [ ! -e "$src" ]; then
-  mkdir -p "$(dirname "$src")"
-  ln -s "$root" "$src"
-fi
+build=${GS_BUILD:-build}  # the carried build folder, relative to the repository root
+cache="$root/$build/CMakeCache.txt"
+src=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$cache")
+bin=$(sed -n 's/^CMAKE_CACHEFILE_DIR:INTERNAL=//p' "$cache")
+# CTest files name the source and build folders by the absolute paths they had where they were built:
+# make both resolve here (the build folder usually sits inside the source folder, then one link does).
+link() { if [ -n "$1" ] && [ ! -e "$1" ]; then mkdir -p "$(dirname "$1")"; ln -s "$2" "$1"; fi; }
+link "$src" "$root"
+link "$bin" "$root/$build"
 # cuBLAS from the GPU machine's toolkit, the Debian libraries from .devpack.
 export LD_LIBRARY_PATH="$root/.devpack/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 exec "$@"

@@ -1,0 +1,182 @@
+// mma_f16/08_ldmatrix: fragments through ldmatrix. One ldmatrix.x4 fills a whole 16x16 A fragment, one
+// ldmatrix.x4.trans two 16x8 B fragments, transposing B's k-major rows on the way, which the 16-bit gathers
+// did by hand: per k16 step 8 instructions replace 48 and 32 wavefronts replace 48 (1 per mma).
+#pragma once
+
+#include "kernels/gemm_args.cuh"
+#include "kernels/mma_f16/common.cuh"
+#include "kernels/probe.cuh"
+
+namespace gs::mma_f16_08_ldmatrix {
+
+using namespace gs::mma_f16;
+
+inline constexpr int kBlockM = 256, kBlockN = 128, kBlockK = 64;  // block tile of C; k-tile of A and B
+inline constexpr int kWarpsM = 4, kWarpsN = 2;                     // 8 warps: 4 along M x 2 along N
+inline constexpr int kWarpM = kBlockM / kWarpsM;                   // 64 rows of C per warp
+inline constexpr int kWarpN = kBlockN / kWarpsN;                   // 64 columns of C per warp
+inline constexpr int kMI = kWarpM / kMmaM, kNI = kWarpN / kMmaN;   // 4 x 8 mma tiles per warp
+inline constexpr int kKI = kBlockK / kMmaK;                        // 4 k16 steps per k-tile
+inline constexpr int kThreads = kWarpsM * kWarpsN * 32;
+inline constexpr int kAChunksPerRow = kBlockK / kChunk;            // 8 chunks per 64-half row of the A tile
+inline constexpr int kBChunksPerRow = kBlockN / kChunk;            // 16 per 128-half row of the B tile
+inline constexpr int kARowsPerPass = kThreads / kAChunksPerRow;    // 32 rows of A per pass of 256 threads
+inline constexpr int kBRowsPerPass = kThreads / kBChunksPerRow;    // 16 rows of B
+inline constexpr int kALoads = kBlockM / kARowsPerPass;            // 8 cp.async of A per thread per k-tile
+inline constexpr int kBLoads = kBlockK / kBRowsPerPass;            // 4 of B
+inline constexpr int kPad = 8;                                     // halves of padding per row: 16 bytes
+inline constexpr int kAStride = kBlockK + kPad;                    // 72 halves = 144 B = 36 words per row of As
+inline constexpr int kBStride = kBlockN + kPad;                    // 136 halves = 272 B = 68 words per row of Bs
+inline constexpr int kStages = 2;
+inline constexpr int kAStageHalves = kBlockM * kAStride;           // one stage of As: 36 KB
+inline constexpr int kBStageHalves = kBlockK * kBStride;           // one stage of Bs: 17 KB
+inline constexpr int kSmemBytes = kStages * (kAStageHalves + kBStageHalves) * 2;  // 106 KB
+inline constexpr int kMaxLogTile = 4;  // bands of at most 16 tile columns (2048 columns of C)
+// cp.async of 16 bytes needs 16-byte aligned rows (K, N multiples of 8); no edge handling: whole tiles only.
+inline constexpr const char* kShapeRule = "M must be a multiple of 256, N of 128, K of 64";
+inline constexpr bool supports(int m, int n, int k) {
+  return m > 0 && n > 0 && k > 0 && m % kBlockM == 0 && n % kBlockN == 0 && k % kBlockK == 0;
+}
+
+enum Stage : int { kPrologue, kWait, kMma, kEpilogue };
+inline constexpr const char* kStageNames[] = {"prologue", "wait", "mma", "epilogue"};
+enum Site : int { kAsCopy, kBsCopy, kAsFrag, kBsFrag };
+inline constexpr const char* kSmemSites[] = {"As cp.async", "Bs cp.async", "As ldmatrix.x4", "Bs ldmatrix.x4.trans"};
+
+template <class Probe>
+__global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g, Probe probe, int log_tile) {
+  __half* As = reinterpret_cast<__half*>(dynamic_smem());  // kStages x (BM, BK) tiles of A, row stride 72
+  __half* Bs = As + kStages * kAStageHalves;                // kStages x (BK, BN) tiles of B, row stride 136
+  const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+  // Swizzled raster: grid (tiles_m << L, ceil(tiles_n / 2^L)). Launch order runs blockIdx.x fastest, so
+  // 2^L consecutive blocks take the 2^L tiles of one row of a band, the next 2^L the row below, and so on.
+  const int tile_m = blockIdx.x >> log_tile;
+  const int tile_n = (blockIdx.y << log_tile) + (blockIdx.x & ((1 << log_tile) - 1));
+  if (tile_n >= g.n / kBlockN) return;  // the last band overhangs C when tiles_n is not a multiple of 2^L
+  const int bm0 = tile_m * kBlockM, bn0 = tile_n * kBlockN;  // block's top-left element of C
+  const int wm0 = (warp / kWarpsN) * kWarpM;                // warp's 64x64 sub-tile inside the block
+  const int wn0 = (warp % kWarpsN) * kWarpN;
+  GS_PROBE(probe.block_begin(tile_m, tile_n));
+
+  // This thread's 16-byte chunks of each k-tile, both tiles row-major now: a quarter-warp copies one whole
+  // 128-byte row segment, and with rows of 144 (A) or 272 bytes (B) that is conflict-free.
+  const int a_row = tid / kAChunksPerRow, a_col = (tid % kAChunksPerRow) * kChunk;  // + i * kARowsPerPass rows
+  const int b_row = tid / kBChunksPerRow, b_col = (tid % kBChunksPerRow) * kChunk;  // + i * kBRowsPerPass rows
+  const __half* a_src = g.a + static_cast<size_t>(bm0 + a_row) * g.k + a_col;  // A[bm0 + a_row][a_col]
+  const __half* b_src = g.b + static_cast<size_t>(b_row) * g.n + bn0 + b_col;  // B[b_row][bn0 + b_col]
+  const int ktiles = g.k / kBlockK;
+
+  // Issues this thread's copies of k-tile kt into stage s; the caller commits them as one group.
+  auto load_tile = [&](int kt, int s) {
+    const __half* a = a_src + static_cast<size_t>(kt) * kBlockK;            // A[.][kt * 64 ..]
+    const __half* b = b_src + static_cast<size_t>(kt) * kBlockK * g.n;      // B[kt * 64 + .][.]
+#pragma unroll
+    for (int i = 0; i < kALoads; ++i) {
+      __half* dst = As + s * kAStageHalves + (a_row + i * kARowsPerPass) * kAStride + a_col;
+      GS_PROBE(probe.smem(kAsCopy, dst, 16, SmemKind::kCpAsync));
+      cp_async_16(dst, a + static_cast<size_t>(i * kARowsPerPass) * g.k);
+    }
+#pragma unroll
+    for (int i = 0; i < kBLoads; ++i) {
+      __half* dst = Bs + s * kBStageHalves + (b_row + i * kBRowsPerPass) * kBStride + b_col;
+      GS_PROBE(probe.smem(kBsCopy, dst, 16, SmemKind::kCpAsync));
+      cp_async_16(dst, b + static_cast<size_t>(i * kBRowsPerPass) * g.n);
+    }
+  };
+
+  // Loads the warp's fragments of k16 step kk of the tile in stage s. Lane i supplies the address of row
+  // i % 8 of 8x8 matrix i / 8, i.e. row (i % 16) and column block (i / 16) of a 16x16 tile:
+  //   A: matrices (rows 0-7, k 0-7), (rows 8-15, k 0-7), (rows 0-7, k 8-15), (rows 8-15, k 8-15) = a0..a3
+  //   B: matrices (k 0-7, n 0-7), (k 8-15, n 0-7) = b0, b1 of tile ni; (k 0-7, n 8-15), (k 8-15, n 8-15) of ni + 1
+  // The 8 rows of one matrix are 144 (A) or 272 bytes (B) apart: 8 different bank groups, conflict-free.
+  const int ld_row = lane % 16, ld_col = (lane / 16) * kChunk;
+  auto load_frags = [&](int s, int kk, uint32_t(&af)[kMI][4], uint32_t(&bf)[kNI][2]) {
+    const __half* as = As + s * kAStageHalves;
+    const __half* bs = Bs + s * kBStageHalves;
+#pragma unroll
+    for (int mi = 0; mi < kMI; ++mi) {
+      const __half* p = as + (wm0 + mi * kMmaM + ld_row) * kAStride + kk * kMmaK + ld_col;  // As[row][k] of this lane
+      GS_PROBE(probe.smem(kAsFrag, p, 16, SmemKind::kLdmatrix));
+      ldmatrix_x4(af[mi], p);
+    }
+#pragma unroll
+    for (int ni = 0; ni < kNI; ni += 2) {
+      const __half* p = bs + (kk * kMmaK + ld_row) * kBStride + wn0 + ni * kMmaN + ld_col;  // Bs[k][n] of this lane
+      GS_PROBE(probe.smem(kBsFrag, p, 16, SmemKind::kLdmatrix));
+      uint32_t r[4];
+      ldmatrix_x4_trans(r, p);
+      bf[ni][0] = r[0];
+      bf[ni][1] = r[1];
+      bf[ni + 1][0] = r[2];
+      bf[ni + 1][1] = r[3];
+    }
+  };
+
+  float acc[kMI][kNI][4] = {};       // 128 accumulators in registers
+  uint32_t af[2][kMI][4], bf[2][kNI][2];  // fragments of two k16 steps: one in use, one loading
+
+  GS_PROBE(probe.stage(kPrologue));
+  load_tile(0, 0);
+  cp_async_commit();
+  cp_async_wait<0>();
+  __syncthreads();
+  load_frags(0, 0, af[0], bf[0]);
+
+  GS_PROBE(probe.stage(kMma));
+  int read = 0;  // the stage holding tile kt; the other one receives tile kt + 1
+  for (int kt = 0; kt < ktiles; ++kt) {
+    GS_PROBE(probe.iteration(kt));
+#pragma unroll
+    for (int kk = 0; kk < kKI; ++kk) {
+      if (kk == kKI - 1) {
+        // The next fragments come from tile kt + 1: wait for its copies, then a barrier makes everyone's
+        // visible and tells the block that all reads of tile kt's stage (the last were at kk - 1) are done.
+        GS_PROBE(probe.stage(kWait));
+        cp_async_wait<0>();
+        __syncthreads();
+        GS_PROBE(probe.stage(kMma));
+        read ^= 1;
+      }
+      if (kk == 0) {
+        // The other stage was last read before the previous tile's barrier: free to overwrite.
+        if (kt + 1 < ktiles) load_tile(kt + 1, read ^ 1);
+        cp_async_commit();
+      }
+      load_frags(read, (kk + 1) % kKI, af[(kk + 1) % 2], bf[(kk + 1) % 2]);  // step kk + 1 (of tile kt + 1 at the end)
+#pragma unroll
+      for (int mi = 0; mi < kMI; ++mi) {
+#pragma unroll
+        for (int ni = 0; ni < kNI; ++ni) mma_16816(acc[mi][ni], af[kk % 2][mi], bf[kk % 2][ni]);
+      }
+    }
+  }
+
+  GS_PROBE(probe.stage(kEpilogue));
+#pragma unroll
+  for (int mi = 0; mi < kMI; ++mi) {
+#pragma unroll
+    for (int ni = 0; ni < kNI; ++ni) {
+      store_c_frag(g, bm0 + wm0 + mi * kMmaM, bn0 + wn0 + ni * kMmaN, lane, acc[mi][ni]);
+    }
+  }
+  GS_PROBE(probe.block_end());
+}
+
+template <class Probe>
+cudaError_t launch(const GemmArgs<__half, float>& g, Probe probe, cudaStream_t stream) {
+  if (!supports(g.m, g.n, g.k)) return cudaErrorInvalidValue;  // the runner checks first; never launch
+  // past the default 48 KB of dynamic shared memory: raise the limit once per instantiation
+  static const cudaError_t smem_limit = allow_dynamic_smem(kernel<Probe>, kSmemBytes);
+  if (smem_limit != cudaSuccess) return smem_limit;
+  // Band width 2^L: as wide as C allows up to 16 tiles. A wave of 132 blocks then covers about 8 rows x 16
+  // columns of 256x128 tiles, 9 A panels + 16 B panels (36 MB at K = 4096) where the row-major raster
+  // reads 5 + 32 (44 MB).
+  const int tiles_m = g.m / kBlockM, tiles_n = g.n / kBlockN;
+  int log_tile = 0;
+  while (log_tile < kMaxLogTile && (2 << log_tile) <= tiles_n) ++log_tile;
+  const dim3 grid(tiles_m << log_tile, (tiles_n + (1 << log_tile) - 1) >> log_tile);
+  kernel<Probe><<<grid, kThreads, kSmemBytes, stream>>>(g, probe, log_tile);
+  return cudaGetLastError();
+}
+
+}  // namespace gs::mma_f16_08_ldmatrix

@@ -1,0 +1,246 @@
+// mma_f16/10_multistage: 4 cp.async stages: three k-tiles in flight while the warps compute on a fourth, so a
+// copy has three tiles of mma to land behind; wait_group 2 keeps the two newest in flight. Any shape: zeros
+// past A's and B's edges, a guarded epilogue, and scalar loads when K or N is not a multiple of 8.
+#pragma once
+
+#include "kernels/gemm_args.cuh"
+#include "kernels/mma_f16/common.cuh"
+#include "kernels/probe.cuh"
+
+namespace gs::mma_f16_10_multistage {
+
+using namespace gs::mma_f16;
+
+inline constexpr int kBlockM = 256, kBlockN = 128, kBlockK = 64;  // block tile of C; k-tile of A and B
+inline constexpr int kWarpsM = 4, kWarpsN = 2;                     // 8 warps: 4 along M x 2 along N
+inline constexpr int kWarpM = kBlockM / kWarpsM;                   // 64 rows of C per warp
+inline constexpr int kWarpN = kBlockN / kWarpsN;                   // 64 columns of C per warp
+inline constexpr int kMI = kWarpM / kMmaM, kNI = kWarpN / kMmaN;   // 4 x 8 mma tiles per warp
+inline constexpr int kKI = kBlockK / kMmaK;                        // 4 k16 steps per k-tile
+inline constexpr int kThreads = kWarpsM * kWarpsN * 32;
+inline constexpr int kAChunksPerRow = kBlockK / kChunk;            // 8 chunks per 64-half row of the A tile
+inline constexpr int kBChunksPerRow = kBlockN / kChunk;            // 16 per 128-half row of the B tile
+inline constexpr int kARowsPerPass = kThreads / kAChunksPerRow;    // 32 rows of A per pass of 256 threads
+inline constexpr int kBRowsPerPass = kThreads / kBChunksPerRow;    // 16 rows of B
+inline constexpr int kALoads = kBlockM / kARowsPerPass;            // 8 copies of A per thread per k-tile
+inline constexpr int kBLoads = kBlockK / kBRowsPerPass;            // 4 of B
+inline constexpr int kAStride = kBlockK;                           // 64 halves = 128 B per row of As: 8 chunks
+inline constexpr int kBStride = kBlockN;                           // 128 halves = 256 B per row of Bs: 16 chunks
+inline constexpr int kStages = 4;
+inline constexpr int kAStageHalves = kBlockM * kAStride;           // one stage of As: 32 KB
+inline constexpr int kBStageHalves = kBlockK * kBStride;           // one stage of Bs: 16 KB
+inline constexpr int kSmemBytes = kStages * (kAStageHalves + kBStageHalves) * 2;  // 192 KB of the 227 a block may use
+inline constexpr int kMaxLogTile = 4;  // bands of at most 16 tile columns (2048 columns of C)
+// A tile's 12 copies per thread go out in kKI - 1 = 3 parts, one per k16 step before the wait.
+inline constexpr int kCopyParts = kKI - 1;
+inline constexpr int kCopiesPerPart = (kALoads + kBLoads) / kCopyParts;  // 4
+static_assert((kALoads + kBLoads) % kCopyParts == 0, "copies split evenly over the k16 steps");
+// Any M, N, K. With K and N multiples of 8 every 16-byte row chunk of A and B is aligned and lies wholly
+// inside or outside its matrix: cp.async copies it or, past an edge, writes zeros (src-size 0). Otherwise a
+// second instantiation loads element by element (slow, but exact) into the same layout.
+inline constexpr const char* kShapeRule = "";
+inline constexpr bool supports(int m, int n, int k) { return m > 0 && n > 0 && k > 0; }
+
+// Offset in halves of logical 16-byte chunk `chunk` of row `row`, rows `stride` halves long: the chunk index
+// is XORed with row % 8, which permutes the 8 chunks of every 128-byte row segment among themselves (rung 09).
+__device__ __forceinline__ int permuted(int row, int chunk, int stride) {
+  return row * stride + ((chunk ^ (row % 8)) * kChunk);
+}
+
+// Elements col .. col + 7 of row `row` of a rows x cols row-major matrix, zeros past its edges, for rows
+// that are not 16-byte aligned: eight 2-byte loads.
+__device__ __forceinline__ uint4 load_chunk_scalar(const __half* m, int rows, int cols, int row, int col) {
+  uint16_t h[kChunk];
+  const uint16_t* p = reinterpret_cast<const uint16_t*>(m) + static_cast<size_t>(row < rows ? row : 0) * cols;
+#pragma unroll
+  for (int j = 0; j < kChunk; ++j) h[j] = row < rows && col + j < cols ? p[col + j] : uint16_t{0};
+  return make_uint4(pack_halves(h[0], h[1]), pack_halves(h[2], h[3]), pack_halves(h[4], h[5]),
+                    pack_halves(h[6], h[7]));
+}
+
+enum Stage : int { kPrologue, kWait, kMma, kEpilogue };
+inline constexpr const char* kStageNames[] = {"prologue", "wait", "mma", "epilogue"};
+enum Site : int { kAsCopy, kBsCopy, kAsFrag, kBsFrag };
+inline constexpr const char* kSmemSites[] = {"As cp.async", "Bs cp.async", "As ldmatrix.x4", "Bs ldmatrix.x4.trans"};
+
+// kAligned: K % 8 == 0 and N % 8 == 0, the cp.async path; false: the scalar path.
+template <class Probe, bool kAligned>
+__global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g, Probe probe, int log_tile) {
+  __half* As = reinterpret_cast<__half*>(dynamic_smem());  // kStages x (BM, BK) tiles of A, XOR-permuted rows
+  __half* Bs = As + kStages * kAStageHalves;                // kStages x (BK, BN) tiles of B, XOR-permuted rows
+  const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+  // Swizzled raster (rung 07): grid (tiles_m << L, ceil(tiles_n / 2^L)), 2^L consecutive blocks take the
+  // 2^L tiles of one row of a band of columns.
+  const int tile_m = blockIdx.x >> log_tile;
+  const int tile_n = (blockIdx.y << log_tile) + (blockIdx.x & ((1 << log_tile) - 1));
+  if (tile_n >= (g.n + kBlockN - 1) / kBlockN) return;  // the last band overhangs C
+  const int bm0 = tile_m * kBlockM, bn0 = tile_n * kBlockN;  // block's top-left element of C
+  const int wm0 = (warp / kWarpsN) * kWarpM;                // warp's 64x64 sub-tile inside the block
+  const int wn0 = (warp % kWarpsN) * kWarpN;
+  GS_PROBE(probe.block_begin(tile_m, tile_n));
+
+  // This thread's 16-byte chunks of each k-tile, row-major and XOR-permuted (rung 09).
+  const int a_row = tid / kAChunksPerRow, a_col = (tid % kAChunksPerRow) * kChunk;  // + i * kARowsPerPass rows
+  const int b_row = tid / kBChunksPerRow, b_col = (tid % kBChunksPerRow) * kChunk;  // + i * kBRowsPerPass rows
+  const int a_dst = permuted(a_row, a_col / kChunk, kAStride);  // pass 0's chunk in As; pass i: + i * 32 rows
+  const int b_dst = permuted(b_row, b_col / kChunk, kBStride);  // pass 0's chunk in Bs; pass i: + i * 16 rows
+  const __half* a_src = g.a + static_cast<size_t>(bm0 + a_row) * g.k + a_col;  // A[bm0 + a_row][a_col]
+  const __half* b_src = g.b + static_cast<size_t>(b_row) * g.n + bn0 + b_col;  // B[b_row][bn0 + b_col]
+  const size_t a_pass = static_cast<size_t>(kARowsPerPass) * g.k;               // 32 rows of A
+  const size_t b_pass = static_cast<size_t>(kBRowsPerPass) * g.n;               // 16 rows of B
+  const int ktiles = (g.k + kBlockK - 1) / kBlockK;  // the last one may be partial: zeros past K
+  // Edge masks that hold for the whole k-loop: bit i says A row bm0 + a_row + 32 i is inside M; B's
+  // columns bn0 + b_col .. + 7 are all inside N or (N % 8 == 0) all outside.
+  unsigned a_rows_in = 0;
+#pragma unroll
+  for (int i = 0; i < kALoads; ++i) a_rows_in |= (bm0 + a_row + i * kARowsPerPass < g.m ? 1u : 0u) << i;
+  const bool b_cols_in = bn0 + b_col < g.n;
+
+  // Issues part `part` (of kCopyParts) of this thread's copies of k-tile kt into stage s: copies c of
+  // [part * 4, part * 4 + 4), where c < 8 is A's pass c and c >= 8 is B's pass c - 8. A chunk past an edge
+  // of A or B is written as zeros, which add nothing to the dot products.
+  auto load_tile = [&](int kt, int s, int part) {
+    const int k0 = kt * kBlockK;  // first column of A, row of B, of this k-tile
+    const __half* a_tile = a_src + k0;                                // pass 0's chunk of A in this k-tile
+    const __half* b_tile = b_src + static_cast<size_t>(k0) * g.n;     // pass 0's chunk of B
+#pragma unroll
+    for (int c = part * kCopiesPerPart; c < (part + 1) * kCopiesPerPart; ++c) {
+      if (c < kALoads) {
+        const int i = c, row = bm0 + a_row + i * kARowsPerPass, col = k0 + a_col;  // A[row][col .. col + 8)
+        __half* dst = As + s * kAStageHalves + a_dst + i * kARowsPerPass * kAStride;
+        if constexpr (kAligned) {
+          const bool in = (a_rows_in >> i & 1u) && col < g.k;
+          const __half* src = a_tile + i * a_pass;  // A[row][col]; not read unless `in`
+          GS_PROBE(probe.smem(kAsCopy, dst, 16, SmemKind::kCpAsync));
+          cp_async_16(dst, in ? src : g.a, in ? 16 : 0);
+        } else {
+          GS_PROBE(probe.smem(kAsCopy, dst, 16, SmemKind::kStore));
+          *reinterpret_cast<uint4*>(dst) = load_chunk_scalar(g.a, g.m, g.k, row, col);
+        }
+      } else {
+        const int i = c - kALoads, row = k0 + b_row + i * kBRowsPerPass, col = bn0 + b_col;  // B[row][col .. + 8)
+        __half* dst = Bs + s * kBStageHalves + b_dst + i * kBRowsPerPass * kBStride;
+        if constexpr (kAligned) {
+          const bool in = b_cols_in && row < g.k;
+          const __half* src = b_tile + i * b_pass;  // B[row][col]; not read unless `in`
+          GS_PROBE(probe.smem(kBsCopy, dst, 16, SmemKind::kCpAsync));
+          cp_async_16(dst, in ? src : g.b, in ? 16 : 0);
+        } else {
+          GS_PROBE(probe.smem(kBsCopy, dst, 16, SmemKind::kStore));
+          *reinterpret_cast<uint4*>(dst) = load_chunk_scalar(g.b, g.k, g.n, row, col);
+        }
+      }
+    }
+  };
+
+  // Fragments of k16 step kk of the tile in stage s through ldmatrix on the permuted layout (rung 09).
+  const int ld_row = lane % 16, x = (lane / 16) ^ (lane % 8);
+  auto load_frags = [&](int s, int kk, uint32_t(&af)[kMI][4], uint32_t(&bf)[kNI][2]) {
+    const __half* as = As + s * kAStageHalves + (wm0 + ld_row) * kAStride;  // As row wm0 + i % 16
+    const __half* bs = Bs + s * kBStageHalves + (kk * kMmaK + ld_row) * kBStride + wn0;  // Bs row 16 kk + i % 16
+#pragma unroll
+    for (int mi = 0; mi < kMI; ++mi) {
+      const __half* p = as + mi * kMmaM * kAStride + ((2 * kk) ^ x) * kChunk;
+      GS_PROBE(probe.smem(kAsFrag, p, 16, SmemKind::kLdmatrix));
+      ldmatrix_x4(af[mi], p);
+    }
+#pragma unroll
+    for (int ni = 0; ni < kNI; ni += 2) {
+      const __half* p = bs + (ni ^ x) * kChunk;
+      GS_PROBE(probe.smem(kBsFrag, p, 16, SmemKind::kLdmatrix));
+      uint32_t r[4];
+      ldmatrix_x4_trans(r, p);
+      bf[ni][0] = r[0];
+      bf[ni][1] = r[1];
+      bf[ni + 1][0] = r[2];
+      bf[ni + 1][1] = r[3];
+    }
+  };
+
+  float acc[kMI][kNI][4] = {};            // 128 accumulators in registers
+  uint32_t af[2][kMI][4], bf[2][kNI][2];  // fragments of two k16 steps: one in use, one loading
+
+  // Prologue: tiles 0 .. kStages - 2 in flight, one commit group each (empty past the last tile, so that
+  // group g always holds tile g and the wait below always means the same thing).
+  GS_PROBE(probe.stage(kPrologue));
+#pragma unroll
+  for (int s = 0; s < kStages - 1; ++s) {
+    if (s < ktiles) {
+#pragma unroll
+      for (int part = 0; part < kCopyParts; ++part) load_tile(s, s, part);
+    }
+    cp_async_commit();
+  }
+  cp_async_wait<kStages - 2>();  // all but the newest kStages - 2 groups: tile 0 has landed
+  __syncthreads();
+  load_frags(0, 0, af[0], bf[0]);
+
+  GS_PROBE(probe.stage(kMma));
+  int read = 0;               // stage holding tile kt
+  int write = kStages - 1;    // stage receiving tile kt + kStages - 1: the one tile kt - 1 used
+  for (int kt = 0; kt < ktiles; ++kt) {
+    GS_PROBE(probe.iteration(kt));
+    const bool fetch = kt + kStages - 1 < ktiles;
+#pragma unroll
+    for (int kk = 0; kk < kKI; ++kk) {
+      if (kk == kKI - 1) {
+        // The next fragments come from tile kt + 1. Groups committed so far: kStages - 1 + kt + 1, the
+        // newest holding tile kt + kStages - 1; leaving kStages - 2 in flight means tile kt + 1 is in. The
+        // barrier publishes everyone's copies and closes all reads of tile kt's stage (last at kk - 1),
+        // which the next iteration overwrites.
+        GS_PROBE(probe.stage(kWait));
+        cp_async_wait<kStages - 2>();
+        __syncthreads();
+        GS_PROBE(probe.stage(kMma));
+        read = read == kStages - 1 ? 0 : read + 1;
+      } else {
+        // Stage `write` held tile kt - 1, last read before the previous iteration's barrier.
+        if (fetch) load_tile(kt + kStages - 1, write, kk);
+        if (kk == kKI - 2) {
+          cp_async_commit();  // one group per iteration, empty once the tiles run out
+          write = write == kStages - 1 ? 0 : write + 1;
+        }
+      }
+      load_frags(read, (kk + 1) % kKI, af[(kk + 1) % 2], bf[(kk + 1) % 2]);  // step kk + 1 (of tile kt + 1 at the end)
+#pragma unroll
+      for (int mi = 0; mi < kMI; ++mi) {
+#pragma unroll
+        for (int ni = 0; ni < kNI; ++ni) mma_16816(acc[mi][ni], af[kk % 2][mi], bf[kk % 2][ni]);
+      }
+    }
+  }
+
+  GS_PROBE(probe.stage(kEpilogue));
+#pragma unroll
+  for (int mi = 0; mi < kMI; ++mi) {
+#pragma unroll
+    for (int ni = 0; ni < kNI; ++ni) {
+      store_c_frag_guarded(g, bm0 + wm0 + mi * kMmaM, bn0 + wn0 + ni * kMmaN, lane, acc[mi][ni]);
+    }
+  }
+  GS_PROBE(probe.block_end());
+}
+
+template <class Probe, bool kAligned>
+cudaError_t launch_as(const GemmArgs<__half, float>& g, Probe probe, cudaStream_t stream) {
+  // past the default 48 KB of dynamic shared memory: raise the limit once per instantiation
+  static const cudaError_t smem_limit = allow_dynamic_smem(kernel<Probe, kAligned>, kSmemBytes);
+  if (smem_limit != cudaSuccess) return smem_limit;
+  // Swizzled raster as in rung 07, over the tiles that cover C (edge tiles overhang it).
+  const int tiles_m = (g.m + kBlockM - 1) / kBlockM, tiles_n = (g.n + kBlockN - 1) / kBlockN;
+  int log_tile = 0;
+  while (log_tile < kMaxLogTile && (2 << log_tile) <= tiles_n) ++log_tile;
+  const dim3 grid(tiles_m << log_tile, (tiles_n + (1 << log_tile) - 1) >> log_tile);
+  kernel<Probe, kAligned><<<grid, kThreads, kSmemBytes, stream>>>(g, probe, log_tile);
+  return cudaGetLastError();
+}
+
+template <class Probe>
+cudaError_t launch(const GemmArgs<__half, float>& g, Probe probe, cudaStream_t stream) {
+  if (!supports(g.m, g.n, g.k)) return cudaErrorInvalidValue;
+  // 16-byte cp.async needs every row of A (K halves) and of B (N halves) to start 16-byte aligned
+  if (g.k % kChunk == 0 && g.n % kChunk == 0) return launch_as<Probe, true>(g, probe, stream);
+  return launch_as<Probe, false>(g, probe, stream);
+}
+
+}  // namespace gs::mma_f16_10_multistage
