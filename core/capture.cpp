@@ -15,6 +15,10 @@ namespace {
 
 // ---- Writing ----------------------------------------------------------------------------------
 
+// Column names of the compact block and stage rows, written into each group so a file explains itself.
+const json kBlockFields = {"launch", "bx", "by", "tile_m", "tile_n", "smid", "start_ns", "end_ns"};
+const json kStageFields = {"block", "warp", "stage", "start", "end"};
+
 json device_json(const DeviceInfo& d) {
   return {{"name", d.name},
           {"compute_capability", std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)},
@@ -159,15 +163,19 @@ std::string capture_to_json(const Capture& c) {
   for (const FragmentLayout& l : c.layouts) j["layouts"].push_back(layout_json(l));
   j["smem"] = json::array();
   for (const SmemAccess& s : c.smem) j["smem"].push_back(smem_json(s));
+  // Block and stage records come by the ten thousand: grouped by kernel, one compact row each.
   j["blocks"] = json::array();
-  for (const BlockRecord& b : c.blocks)
-    j["blocks"].push_back({{"kernel", b.kernel}, {"launch", b.launch}, {"block", {b.bx, b.by}},
-                           {"tile", {b.tile_m, b.tile_n}}, {"smid", b.smid},
-                           {"start_ns", b.start_ns}, {"end_ns", b.end_ns}});
+  for (const BlockRecord& b : c.blocks) {
+    if (j["blocks"].empty() || j["blocks"].back()["kernel"] != b.kernel)
+      j["blocks"].push_back({{"kernel", b.kernel}, {"fields", kBlockFields}, {"records", json::array()}});
+    j["blocks"].back()["records"].push_back({b.launch, b.bx, b.by, b.tile_m, b.tile_n, b.smid, b.start_ns, b.end_ns});
+  }
   j["stages"] = json::array();
-  for (const StageRecord& s : c.stages)
-    j["stages"].push_back({{"kernel", s.kernel}, {"block", s.block}, {"warp", s.warp}, {"stage", s.stage},
-                           {"start", s.start}, {"end", s.end}});
+  for (const StageRecord& s : c.stages) {
+    if (j["stages"].empty() || j["stages"].back()["kernel"] != s.kernel)
+      j["stages"].push_back({{"kernel", s.kernel}, {"fields", kStageFields}, {"records", json::array()}});
+    j["stages"].back()["records"].push_back({s.block, s.warp, s.stage, s.start, s.end});
+  }
   // One record per line: a capture holds tens of thousands of block records, and this keeps it
   // compact, greppable and diffable line by line.
   std::string out = "{\n";
@@ -181,7 +189,19 @@ std::string capture_to_json(const Capture& c) {
       continue;
     }
     out += "[";
-    for (size_t i = 0; i < it->size(); ++i) out += (i ? ",\n  " : "\n  ") + (*it)[i].dump();
+    for (size_t i = 0; i < it->size(); ++i) {
+      const json& item = (*it)[i];
+      out += i ? ",\n  " : "\n  ";
+      if (!item.is_object() || !item.contains("records")) {
+        out += item.dump();
+        continue;
+      }
+      // A group: its header on one line, then one record per line.
+      out += "{\"kernel\": " + item["kernel"].dump() + ", \"fields\": " + item["fields"].dump() + ", \"records\": [";
+      const json& rec = item["records"];
+      for (size_t r = 0; r < rec.size(); ++r) out += (r ? ",\n   " : "\n   ") + rec[r].dump();
+      out += "]}";
+    }
     out += it->empty() ? "]" : "\n ]";
   }
   return out + "\n}\n";
@@ -257,38 +277,47 @@ Capture parse_capture(const std::string& text, const std::string& name) {
     c.smem.push_back(std::move(s));
   }
   const json& blocks = r.array(j, "", "blocks");
-  for (size_t i = 0; i < blocks.size(); ++i) {
-    const std::string w = Reader::at("blocks", i);
-    const json& x = blocks[i];
-    BlockRecord b;
-    b.kernel = r.str(x, w, "kernel");
-    b.launch = int(r.integer(x, w, "launch", 0, INT32_MAX));
-    const json& blk = r.array(x, w, "block");
-    const json& tile = r.array(x, w, "tile");
-    if (blk.size() != 2) r.fail(w + ".block", "expected [x, y]");
-    if (tile.size() != 2) r.fail(w + ".tile", "expected [m, n]");
-    b.bx = int(r.as_int(blk[0], w + ".block[0]", 0, INT32_MAX));
-    b.by = int(r.as_int(blk[1], w + ".block[1]", 0, INT32_MAX));
-    b.tile_m = int(r.as_int(tile[0], w + ".tile[0]", -1, INT32_MAX));
-    b.tile_n = int(r.as_int(tile[1], w + ".tile[1]", -1, INT32_MAX));
-    b.smid = int(r.integer(x, w, "smid", 0, 100000));
-    b.start_ns = uint64_t(r.integer(x, w, "start_ns"));
-    b.end_ns = uint64_t(r.integer(x, w, "end_ns"));
-    if (b.end_ns < b.start_ns) r.fail(w, "end_ns is before start_ns");
-    c.blocks.push_back(std::move(b));
+  for (size_t g = 0; g < blocks.size(); ++g) {
+    const std::string gw = Reader::at("blocks", g);
+    const std::string kernel = r.str(blocks[g], gw, "kernel");
+    const json& records = r.array(blocks[g], gw, "records");
+    for (size_t i = 0; i < records.size(); ++i) {
+      const std::string w = Reader::at(gw + ".records", i);
+      const json& x = records[i];
+      if (!x.is_array() || x.size() != 8) r.fail(w, "expected [launch, bx, by, tile_m, tile_n, smid, start_ns, end_ns]");
+      BlockRecord b;
+      b.kernel = kernel;
+      b.launch = int(r.as_int(x[0], w + "[0] (launch)", 0, INT32_MAX));
+      b.bx = int(r.as_int(x[1], w + "[1] (bx)", 0, INT32_MAX));
+      b.by = int(r.as_int(x[2], w + "[2] (by)", 0, INT32_MAX));
+      b.tile_m = int(r.as_int(x[3], w + "[3] (tile_m)", -1, INT32_MAX));
+      b.tile_n = int(r.as_int(x[4], w + "[4] (tile_n)", -1, INT32_MAX));
+      b.smid = int(r.as_int(x[5], w + "[5] (smid)", 0, 100000));
+      b.start_ns = uint64_t(r.as_int(x[6], w + "[6] (start_ns)"));
+      b.end_ns = uint64_t(r.as_int(x[7], w + "[7] (end_ns)"));
+      if (b.end_ns < b.start_ns) r.fail(w, "end_ns is before start_ns");
+      c.blocks.push_back(std::move(b));
+    }
   }
   const json& stages = r.array(j, "", "stages");
-  for (size_t i = 0; i < stages.size(); ++i) {
-    const std::string w = Reader::at("stages", i);
-    const json& x = stages[i];
-    StageRecord s;
-    s.kernel = r.str(x, w, "kernel");
-    s.block = int(r.integer(x, w, "block", 0, INT32_MAX));
-    s.warp = int(r.integer(x, w, "warp", 0, 1024));
-    s.stage = r.str(x, w, "stage");
-    s.start = uint64_t(r.integer(x, w, "start"));
-    s.end = uint64_t(r.integer(x, w, "end"));
-    c.stages.push_back(std::move(s));
+  for (size_t g = 0; g < stages.size(); ++g) {
+    const std::string gw = Reader::at("stages", g);
+    const std::string kernel = r.str(stages[g], gw, "kernel");
+    const json& records = r.array(stages[g], gw, "records");
+    for (size_t i = 0; i < records.size(); ++i) {
+      const std::string w = Reader::at(gw + ".records", i);
+      const json& x = records[i];
+      if (!x.is_array() || x.size() != 5 || !x[2].is_string())
+        r.fail(w, "expected [block, warp, \"stage\", start, end]");
+      StageRecord s;
+      s.kernel = kernel;
+      s.block = int(r.as_int(x[0], w + "[0] (block)", 0, INT32_MAX));
+      s.warp = int(r.as_int(x[1], w + "[1] (warp)", 0, 1024));
+      s.stage = x[2].get<std::string>();
+      s.start = uint64_t(r.as_int(x[3], w + "[3] (start)"));
+      s.end = uint64_t(r.as_int(x[4], w + "[4] (end)"));
+      c.stages.push_back(std::move(s));
+    }
   }
   return c;
 }

@@ -121,6 +121,12 @@ TEST(Capture, RejectsMalformedFilesWithOneClearLine) {
             "bad.json: layouts[0].operand: expected \"A\", \"B\" or \"C\", got \"Q\"");
 }
 
+TEST(Capture, RejectsABlockRecordThatEndsBeforeItStarts) {
+  Capture c = sample_capture();
+  std::swap(c.blocks[0].start_ns, c.blocks[0].end_ns);
+  EXPECT_EQ(rejection(capture_to_json(c)), "bad.json: blocks[0].records[0]: end_ns is before start_ns");
+}
+
 TEST(Capture, RejectsCellsOutsideTheOperand) {
   Capture c = sample_capture();
   c.layouts[0].cells[7].col = 16;

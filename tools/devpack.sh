@@ -1,17 +1,26 @@
 #!/usr/bin/env bash
-# Prepares a build made on this machine to run on a GPU machine that has the CUDA toolkit and
-# driver but none of our Debian packages: copies the shared libraries gemmscope needs that are
-# not part of glibc or CUDA into .devpack/lib (git-ignored). Carry build/ and .devpack/ there and
-# run tools/on-device.sh.
+# Prepares a build made on this machine to run on a GPU machine that has the CUDA toolkit and driver
+# but none of our Debian packages, within the size a lent machine accepts:
+#   .devpack/lib      the shared libraries gemmscope needs beyond glibc and CUDA
+#   .devpack/<build>  a slim copy of the build folder: binaries, CTest files, the rung objects the
+#                     NoProbe SASS test reads, the bundled captures
+# Carry .devpack (git-ignored) and run:  GS_BUILD=.devpack/<build> tools/on-device.sh ctest ...
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$root/build}
-mkdir -p "$root/.devpack/lib"
-rm -f "$root/.devpack/lib/"*
+name=${1:-build}
+build="$root/$name"
+out="$root/.devpack/$name"
+rm -rf "$root/.devpack"
+mkdir -p "$root/.devpack/lib" "$out"
 # Libraries glibc ships, and the CUDA ones, are on the GPU machine already.
 skip='^(linux-vdso|ld-linux|libc\.|libm\.|libdl\.|libpthread\.|librt\.|libgcc_s\.|libstdc\+\+\.|libcublas|libcudart|libcuda\.)'
-ldd "$build/gemmscope" | awk '/=> \// { print $1, $3 }' | while read -r name path; do
-  [[ $name =~ $skip ]] && continue
-  cp -L "$path" "$root/.devpack/lib/$name"
+ldd "$build/gemmscope" | awk '/=> \// { print $1, $3 }' | while read -r lib path; do
+  [[ $lib =~ $skip ]] && continue
+  cp -L "$path" "$root/.devpack/lib/$lib"
 done
-du -sh "$root/.devpack/lib" | awk '{ print "devpack: " $1 " of shared libraries" }'
+(cd "$build" && find . \( -name CMakeCache.txt -o -name CTestTestfile.cmake -o -name '*_tests.cmake' \
+    -o -name '*_include.cmake' -o -path './kernels/CMakeFiles/gs_rungs*.o' -o -path './captures/*' \) -print0 |
+  xargs -0 cp --parents -t "$out")
+cp "$build/gemmscope" "$out/"
+cp "$build/tests/gpu_tests" "$out/tests/"
+du -sh "$root/.devpack" | awk '{ print "devpack: " $1 }'
