@@ -1,6 +1,6 @@
 // sgemm/10_thread_tile_16x8: twice the work per thread, a 16x8 block of C (warp tile 64x64, 4 warps per
-// 128x128 block). 6 shared loads feed 128 FMAs, copies and loop overhead are shared by twice the FMAs,
-// and longer runs of FMAs sharing an operand leave fewer register-bank conflicts: the loop nears pure FFMA.
+// 128x128 block): 6 shared loads feed 128 FMAs, and copies and loop overhead are shared by twice the FMAs.
+// Half as many warps hide latency, so a tile's first slivers now load before tile k+3's copies issue.
 #pragma once
 
 #include "kernels/gemm_args.cuh"
@@ -18,9 +18,10 @@ inline constexpr int kSub = 4;                            // 4x4 sub-tiles, 4 x 
 inline constexpr int kSubsM = kWM / (kLanesM * kSub), kSubsN = kWN / (kLanesN * kSub);
 inline constexpr int kTM = kSubsM * kSub, kTN = kSubsN * kSub;  // 16 x 8 results per thread
 inline constexpr int kThreads = kWarpsM * kWarpsN * 32;   // 128
-// 128 accumulators + 24 fragment registers: about 200 registers, so 2 blocks (8 warps) per SM. 3 fit
-// if ptxas is held to 168 registers, at the price of register moves in the loop and, at 4096^3, a
-// last wave 59% full (1024 tiles over 396 slots; 264 slots leave the last wave 88% full).
+// 128 accumulators + 24 fragment registers: about 200 registers, so 2 blocks (8 warps, 2 per scheduler)
+// per SM. Held to 168 registers, 3 blocks fit (no spills, ~20 register moves per k-tile), but at 4096^3
+// that is 1024 tiles over 396 slots, 2.59 waves. Blocks sharing an SM start and end nearly together, so
+// the last 232 land 3 to an SM and take a full wave's time: 2.59 / 3 = 86% busy, against 3.88 / 4 = 97%.
 inline constexpr int kMinBlocksPerSM = 2;
 // Rows of the transposed A tile: 132 floats, as in 06. The A copies of a warp write k = lane % kBK,
 // m = lane / kBK + const, i.e. word k * kLdA + m: with kLdA % 32 == 32 / kBK those are 32 distinct banks
@@ -142,12 +143,9 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSM) kernel(GemmArgs<flo
     GS_PROBE(probe.iteration(kt));
     GS_PROBE(probe.stage(kWait));
     sgemm_common::cp_async_wait<kStages - 2>();  // this thread's copies of tile kt have landed ...
-    __syncthreads();  // ... and everyone's; also, every warp is done with tile kt-1, whose stage wr is
+    __syncthreads();  // ... and everyone's; also, every warp is done with tile kt-1, so stage wr is free
 
     GS_PROBE(probe.stage(kCompute));
-    if (kt + kStages - 1 < num_kt) issue(wr, (kt + kStages - 1) * kBK);
-    sgemm_common::cp_async_commit();
-
     GS_PROBE(probe.smem(kAsLoad, &As[rd][0][a_frag], 16, SmemKind::kLoad));
     GS_PROBE(probe.smem(kBsLoad, &Bs[rd][0][b_frag], 16, SmemKind::kLoad));
 #pragma unroll
@@ -162,6 +160,14 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSM) kernel(GemmArgs<flo
       for (int t = 0; t < kSubsN; ++t) {
         *reinterpret_cast<float4*>(&reg_b[t * kSub]) =
             *reinterpret_cast<const float4*>(&Bs[rd][kk][b_frag + t * kSubStrideN]);
+      }
+      if (kk == 0) {
+        // Copies of tile kt+3 go out after k-step 0's slivers are requested, not before as in 09: their
+        // address math and LDGSTS (about 40 instructions) then run while those loads are in flight, where
+        // issued first they would sit ahead of the loads in the load/store queue, and with 2 warps per
+        // scheduler (09 has 4) the FMAs waiting on the slivers would often leave it idle.
+        if (kt + kStages - 1 < num_kt) issue(wr, (kt + kStages - 1) * kBK);
+        sgemm_common::cp_async_commit();
       }
       // Serpentine order: along row i, then back along row i+1. Consecutive FMAs share an operand
       // (reg_a[i] within a row, reg_b[j] at the turn), which the register reuse cache supplies, so

@@ -1,6 +1,6 @@
-// sgemm/11_frag_dbuf: the fragments are double-buffered in registers. The slivers of A and B for k-step
-// kk+1 load while the FMAs of kk run, and the barrier moves to a tile's last k-step so the next tile's
-// first slivers load under its FMAs: with two warps per scheduler, no shared-load latency is left bare.
+// sgemm/11_frag_dbuf: the fragments are double-buffered in registers. The slivers for k-step kk+1 load
+// under the FMAs of kk, and the barrier moves to a tile's last k-step, so the next tile's first slivers
+// load under its 128 FMAs (in 10, under only the copies' issue): no shared-load latency is left bare.
 #pragma once
 
 #include "kernels/gemm_args.cuh"
@@ -18,7 +18,8 @@ inline constexpr int kSub = 4;                            // 4x4 sub-tiles, 4 x 
 inline constexpr int kSubsM = kWM / (kLanesM * kSub), kSubsN = kWN / (kLanesN * kSub);
 inline constexpr int kTM = kSubsM * kSub, kTN = kSubsN * kSub;  // 16 x 8 results per thread
 inline constexpr int kThreads = kWarpsM * kWarpsN * 32;   // 128
-// 128 accumulators + 2 x 24 fragment registers: about 210 registers, so 2 blocks (8 warps) per SM.
+// 128 accumulators + 2 x 24 fragment registers: about 225 registers, so 2 blocks (8 warps) per SM; 3
+// would need 168 or fewer, no room for the second buffer (and 4096^3 runs better at 2: see 10).
 inline constexpr int kMinBlocksPerSM = 2;
 // Rows of the transposed A tile: 132 floats, as in 06. The A copies of a warp write k = lane % kBK,
 // m = lane / kBK + const, i.e. word k * kLdA + m: with kLdA % 32 == 32 / kBK those are 32 distinct banks
@@ -166,10 +167,12 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSM) kernel(GemmArgs<flo
         sgemm_common::cp_async_wait<kStages - 2>();
         __syncthreads();
         GS_PROBE(probe.stage(kCompute));
+      }
+      load_frags((kk + 1) % 2, next, (kk + 1) % kBK);
+      if (kk == kBK - 1) {  // copies after the slivers, as in 10, so those loads do not queue behind them
         if (kt + kStages < num_kt) issue(rd, (kt + kStages) * kBK);
         sgemm_common::cp_async_commit();
       }
-      load_frags((kk + 1) % 2, next, (kk + 1) % kBK);
       if (kk == 0) {
         GS_PROBE(probe.smem(kAsLoad, &As[rd][1][a_frag], 16, SmemKind::kLoad));
         GS_PROBE(probe.smem(kBsLoad, &Bs[rd][1][b_frag], 16, SmemKind::kLoad));

@@ -204,9 +204,9 @@ std::vector<Rung> sgemm_rungs() {
     g.info.family = "sgemm";
     g.info.title = "16x8 results per thread, 4 warps per block";
     g.info.adds =
-        "Twice the work per thread, a 16x8 block of C (warp tile 64x64, 4 warps per 128x128 block). 6 "
-        "shared loads feed 128 FMAs, copies and loop overhead are shared by twice the FMAs, and longer runs "
-        "of FMAs sharing an operand leave fewer register-bank conflicts: the loop nears pure FFMA.";
+        "Twice the work per thread, a 16x8 block of C (warp tile 64x64, 4 warps per 128x128 block): 6 "
+        "shared loads feed 128 FMAs, and copies and loop overhead are shared by twice the FMAs. Half as many "
+        "warps hide latency, so a tile's first slivers now load before tile k+3's copies issue.";
     g.info.block_m = r::kBM;
     g.info.block_n = r::kBN;
     g.info.threads = r::kThreads;
@@ -224,9 +224,9 @@ std::vector<Rung> sgemm_rungs() {
     g.info.family = "sgemm";
     g.info.title = "Fragments double-buffered in registers";
     g.info.adds =
-        "The fragments are double-buffered in registers. The slivers of A and B for k-step kk+1 load while "
-        "the FMAs of kk run, and the barrier moves to a tile's last k-step so the next tile's first slivers "
-        "load under its FMAs: with two warps per scheduler, no shared-load latency is left bare.";
+        "The fragments are double-buffered in registers. The slivers for k-step kk+1 load under the FMAs of "
+        "kk, and the barrier moves to a tile's last k-step, so the next tile's first slivers load under its "
+        "128 FMAs (in 10, under only the copies' issue): no shared-load latency is left bare.";
     g.info.block_m = r::kBM;
     g.info.block_n = r::kBN;
     g.info.threads = r::kThreads;
