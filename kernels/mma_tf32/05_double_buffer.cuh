@@ -1,6 +1,6 @@
-// mma_tf32/05_double_buffer: 04 with two shared-memory stages and two fragment sets. The cp.async of
-// slice k+1 is in flight while the warps compute slice k (one barrier per slice instead of two), and each
-// k-step loads the next one's fragments before its own mma. The extra registers cost 04's second block per SM.
+// mma_tf32/05_double_buffer: 04 with two shared-memory stages: the cp.async of slice k+1 is in flight while the
+// warps compute slice k, and one barrier per slice replaces two. Fragments are not double-buffered: that took 168
+// registers and cost 04's second block per SM (103 vs 133 TFLOP/s); at <= 128 the second block stays.
 #pragma once
 
 #include <cstdint>
@@ -27,7 +27,8 @@ inline constexpr int kAsStride = kBK + 4;           // padded rows as in 02: con
 inline constexpr int kBsStride = kBN + 8;
 inline constexpr int kAsFloats = kBM * kAsStride;   // one stage: As (BM, BK+4) then Bs (BK, BN+8)
 inline constexpr int kStageFloats = kAsFloats + kBK * kBsStride;
-inline constexpr int kSmemBytes = kStages * kStageFloats * 4;  // 71680: dynamic, above the 48 KB static limit
+inline constexpr int kSmemBytes = kStages * kStageFloats * 4;  // 71680: dynamic, above the 48 KB static limit;
+                                                                // two blocks (140 KB) fit in an SM's 228 KB
 inline constexpr const char* kShapeRule = "M and N must be multiples of 128, K a multiple of 32";
 inline constexpr bool supports(int m, int n, int k) {
   return m > 0 && n > 0 && k > 0 && m % kBM == 0 && n % kBN == 0 && k % kBK == 0;
@@ -94,8 +95,9 @@ __device__ __forceinline__ void mma_all(float (&acc)[kTilesM][kTilesN][4], const
   }
 }
 
+// Two blocks per SM, as 04: at most 65536 / (2 x 256) = 128 registers per thread (64 of them accumulators).
 template <class Probe>
-__global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<float, float> g, Probe probe) {
+__global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, Probe probe) {
   extern __shared__ __align__(16) float smem[];  // kStages x [As | Bs]
 
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
@@ -115,43 +117,34 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<float, float> g, 
   const int num_kt = g.k / kBK;
 
   float acc[kTilesM][kTilesN][4] = {};
-  Frags frag[2];  // frag[ks % 2] feeds the mma of k-step ks while frag[(ks + 1) % 2] loads
 
   GS_PROBE(probe.stage(kPrologue));
-  load_slice(g, a_src, b_src, smem, as_dst, bs_dst, probe);
+  load_slice(g, a_src, b_src, smem, as_dst, bs_dst, probe);  // slice 0 -> stage 0
   cp_async_commit();
-  cp_async_wait<0>();
-  __syncthreads();
-  load_frags(frag[0], smem + a_lane, smem + b_lane, 0, probe);
 
   GS_PROBE(probe.stage(kKLoop));
   for (int kt = 0; kt < num_kt; ++kt) {
     GS_PROBE(probe.iteration(kt));
     const float* cur = smem + (kt % 2) * kStageFloats;  // slice kt: read by this iteration
     float* nxt = smem + ((kt + 1) % 2) * kStageFloats;  // slice kt + 1: written during it
+    // The one group in flight is slice kt (issued during the previous iteration, or the prologue): wait for
+    // this thread's part; the barrier then publishes everyone's, and also tells this iteration's copy that
+    // every warp has finished reading slice kt - 1 from nxt. One barrier per slice (04 needed two).
+    cp_async_wait<0>();
+    __syncthreads();
+    if (kt + 1 < num_kt) {
+      a_src += kBK;                             // slice kt + 1 of A: BK columns right
+      b_src += static_cast<size_t>(kBK) * g.n;  // of B: BK rows down
+      load_slice(g, a_src, b_src, nxt, as_dst, bs_dst, probe);  // lands while the mma below run
+      cp_async_commit();
+    }
 #pragma unroll
     for (int ks = 0; ks < kSteps; ++ks) {
-      if (ks == kSteps - 1) {
-        // The last k-step reads fragments of slice kt + 1: its copy must have landed (wait: this
-        // thread's part; barrier: everyone's). The barrier also tells the next iteration's copy that
-        // every warp has finished reading slice kt, which it is about to overwrite.
-        cp_async_wait<0>();
-        __syncthreads();
-      }
-      const float* src = ks == kSteps - 1 ? nxt : cur;  // k-step ks + 1 lives in slice kt or kt + 1
-      load_frags(frag[(ks + 1) % 2], src + a_lane, src + b_lane, (ks + 1) % kSteps, probe);
-      if (ks == 0) {
-        // nxt was last read before the previous iteration's barrier: safe to overwrite. The last
-        // iteration has no slice to fetch; its empty group keeps the accounting uniform.
-        a_src += kBK;                                  // slice kt + 1 of A: BK columns right
-        b_src += static_cast<size_t>(kBK) * g.n;       // of B: BK rows down
-        if (kt + 1 < num_kt) load_slice(g, a_src, b_src, nxt, as_dst, bs_dst, probe);
-        cp_async_commit();
-      }
-      mma_all(acc, frag[ks % 2]);  // issued after the loads above, so their latency overlaps these mma
+      Frags f;  // loaded and used in the same k-step: the other block on the SM covers the load latency
+      load_frags(f, cur + a_lane, cur + b_lane, ks, probe);
+      mma_all(acc, f);
     }
   }
-  // The last iteration loaded fragments of a slice that does not exist (stale shared memory): unused.
 
   GS_PROBE(probe.stage(kEpilogue));
   const int row0 = blockIdx.y * kBM + wm0 + gr;      // c0, c1 of tile (mi, ni): row0 + 16 mi

@@ -1,6 +1,6 @@
-// mma_tf32/06_warp_64x64: 05 with 64x64 warp tiles (4 A x 8 B fragments, 32 mma per k-step): the same 4 x 2
-// warp grid now covers a 256x128 block. Shared-memory bytes per mma drop by a third (a 64x64 tile reads 128 rows
-// + columns for 32 mma, a 32x64 one 96 for 16), and each byte a block copies feeds a third more math.
+// mma_tf32/06_warp_64x64: 05 with 64x64 warp tiles (4 A x 8 B fragments, 32 mma per k-step) on the same 4 x 2
+// warps, now a 256x128 block: a third fewer shared-memory bytes per mma, a third more math per copied byte. At 254
+// registers one block fits per SM, so each k-step loads the next one's fragments before its own mma to hide latency.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
-// mma_tf32/10_multistage: 09 with a 4-stage cp.async pipeline: slice k+3 is requested while slice k is
-// computed, so three slices of math (not one) cover each load's latency from L2 or DRAM. It also runs any
-// shape: zero-filled copies past the edges of A and B, a guarded epilogue, 4-byte copies for unaligned rows.
+// mma_tf32/10_multistage: 09 with a 4-stage cp.async pipeline (slice k+3 in flight while slice k is computed), and
+// this rung truncates to tf32 instead of rounding: 09's cvt.rna cost 96 ALU instructions per warp k-step of 32 mma
+// (148 instructions in all, now 52); error vs cuBLAS ~8e-4 instead of 1e-8 (tf32 bound 5e-3). Any shape.
 #pragma once
 
 #include <cstdint>
@@ -23,8 +23,16 @@ inline constexpr int kTilesN = kWN / 8;
 inline constexpr int kSteps = kBK / 8;              // 4 mma k-steps per k-slice
 inline constexpr int kThreads = kWarpsM * kWarpsN * 32;
 inline constexpr int kStages = 4;                   // slices in flight + the one being read
-// XOR-permuted, unpadded stages exactly as in 09:
-//   As word (m, k) at m * BK + (k ^ 4 (m % 8)), Bs word (k, n) at k * BN + (n ^ 8 (k % 4))
+inline constexpr int kAChunks = kBM * kBK / 4 / kThreads;  // 8 16-byte chunks of A per thread per slice
+inline constexpr int kBChunks = kBK * kBN / 4 / kThreads;  // 4 of B
+// A slice's 12 copies per thread are issued 4 per k-step over k-steps 0..2 (the wait comes at k-step 3), so no
+// k-step stalls its warp's mma for a burst of 12 copies and their address arithmetic.
+inline constexpr int kCopyParts = kSteps - 1;
+inline constexpr int kChunksPerPart = (kAChunks + kBChunks) / kCopyParts;
+static_assert((kAChunks + kBChunks) % kCopyParts == 0, "copies split evenly over the k-steps before the wait");
+// Unpadded stages, 16-byte chunks XOR-permuted per row:
+//   As word (m, k) at m * BK + (k ^ 4 (m % 8))          as in 09: conflict-free cp.async and ldmatrix
+//   Bs word (k, n) at k * BN + (n ^ 8 (k % 4))         as in 09: conflict-free cp.async and LDS.32
 inline constexpr int kAsFloats = kBM * kBK;         // one stage: As (BM, BK) then Bs (BK, BN)
 inline constexpr int kStageFloats = kAsFloats + kBK * kBN;
 inline constexpr int kSmemBytes = kStages * kStageFloats * 4;  // 196608 of the 227 KB a block may have
@@ -39,6 +47,17 @@ inline constexpr const char* kStageNames[] = {"prologue", "k-loop", "epilogue"};
 enum Site : int { kAsCopy, kBsCopy, kAsFrag, kBsFrag };
 inline constexpr const char* kSmemSites[] = {"As cp.async", "Bs cp.async", "As ldmatrix (frag)", "Bs load (frag)"};
 
+// Truncation instead of rounding. The tensor core reads the top 19 bits of each operand register (sign,
+// exponent, 10 mantissa bits) and ignores the low 13, so raw fp32 bits are valid tf32 operands, rounded toward
+// zero. 01-09 round to nearest first (cvt.rna, as cuBLAS's TF32 mode rounds: 3 SASS instructions per register,
+// 96 per warp per k-step of 32 mma) and matched cuBLAS to ~1e-8. Truncation moves each input by up to one tf32
+// ulp (2^-10 relative) instead of half of one. Computed on the CPU for the runner's uniform (-1, 1) inputs, K =
+// 64 .. 4096: ~8e-4 relative (Frobenius) from cuBLAS's rounded result, ~7e-4 from the exact product (rounding:
+// ~3e-4); inside the 5e-3 tf32 bound. The error is biased toward zero, so for same-sign data it does not average
+// out: 6.5e-4 from the exact product (rounding: 5e-6 at K = 4096). Rounding could come back for one IADD per
+// register (add 0x1000, half a tf32 ulp, and let the tensor core truncate), but that turns a NaN with a full
+// mantissa (0x7fffffff, the canonical one) into a zero; an isfinite guard makes it 2 instructions, cvt.rna 3.
+
 // What one thread copies of every slice, fixed for the block.
 struct CopyPlan {
   const float* a_src;  // kVec: its A chunk 0 of slice 0 (row tile_m * BM + tid / 8, column a_col);
@@ -47,36 +66,63 @@ struct CopyPlan {
                        // chunk i is 8 i rows down, slice kt BK rows further down
   int a_col, b_row0;   // slice column of its A chunks; slice row of its B chunk 0
   unsigned in_mn;      // bit i < 8: A chunk i's row < M; bit 8: its B column < N
+  bool full_mn;        // the block's whole tile is inside C (all of in_mn set for every thread)
   int as_dst, bs_dst;  // its chunk 0 in a stage, permuted
 };
 
-// Issues (does not wait for) the copy of slice kt into one stage. Anything outside A or B is zero-filled:
-// rows past M or columns past N give C elements the epilogue drops, and k past K adds 0 * 0.
-// kVec: 8 + 4 chunks of 16 bytes per thread, coalesced rows, conflict-free stores (09).
-// !kVec: the same slice in 4-byte copies, 32 of A and 16 of B per thread; a warp copies one 128-byte row
-// of A or a 32-float run of a B row. Slow, but only unaligned shapes take it.
-template <bool kVec, class Probe>
+// kVec copies of chunks j of the thread's 8 (A) + 4 (B) with j / 4 == kPart (kPart < 0: all 12). kFull: the
+// slice lies wholly inside A and B (every slice of an interior block), so no chunk needs a bounds check, a
+// substitute address or a zero-fill size: an address and a cp.async per chunk.
+template <bool kFull, int kPart, class Probe>
+__device__ __forceinline__ void copy_chunks(const GemmArgs<float, float>& g, const CopyPlan& cp, int k0, float* stage,
+                                            Probe& probe) {
+  const bool a_k_ok = k0 + cp.a_col < g.k;  // K % 4 == 0: the chunk is wholly inside or outside
+  const bool b_n_ok = cp.in_mn >> 8 & 1u;   // N % 4 == 0: likewise
+#pragma unroll
+  for (int j = 0; j < kAChunks + kBChunks; ++j) {
+    if (kPart >= 0 && j / kChunksPerPart != kPart) continue;
+    if (j < kAChunks) {
+      const int i = j;
+      float* as = stage + cp.as_dst + i * 32 * kBK;  // 32 rows further down, same m % 8
+      if (kFull) {
+        cp_async_16(as, cp.a_src + k0 + static_cast<size_t>(i * 32) * g.k);
+      } else {
+        const bool ok = a_k_ok && (cp.in_mn >> i & 1u);
+        cp_async_16_zfill(as, ok ? cp.a_src + k0 + static_cast<size_t>(i * 32) * g.k : g.a, ok);
+      }
+      GS_PROBE(probe.smem(kAsCopy, as, 16, SmemKind::kCpAsync));
+    } else {
+      const int i = j - kAChunks;
+      float* bs = stage + cp.bs_dst + i * 8 * kBN;  // 8 rows further down, same k % 4
+      if (kFull) {
+        cp_async_16(bs, cp.b_src + static_cast<size_t>(k0 + 8 * i) * g.n);
+      } else {
+        const bool ok = b_n_ok && k0 + cp.b_row0 + 8 * i < g.k;
+        cp_async_16_zfill(bs, ok ? cp.b_src + static_cast<size_t>(k0 + 8 * i) * g.n : g.b, ok);
+      }
+      GS_PROBE(probe.smem(kBsCopy, bs, 16, SmemKind::kCpAsync));
+    }
+  }
+}
+
+// Issues (does not wait for) part of the copy of slice kt into one stage. Anything outside A or B is
+// zero-filled: rows past M or columns past N give C elements the epilogue drops, and k past K adds 0 * 0.
+// kVec: chunks j / 4 == kPart of the thread's 12 (kPart < 0: all); coalesced rows and conflict-free stores as
+// in 09.
+// !kVec: the whole slice at kPart <= 0, nothing otherwise, in 4-byte copies (32 of A and 16 of B per thread);
+// a warp copies one 128-byte row of A or a 32-float run of a B row. Slow, but only unaligned shapes take it.
+template <bool kVec, int kPart, class Probe>
 __device__ __forceinline__ void load_slice(const GemmArgs<float, float>& g, const CopyPlan& cp, int kt, float* stage,
                                            int tile_m, int tile_n, int tid, Probe& probe) {
   const int k0 = kt * kBK;  // first k of the slice
   if constexpr (kVec) {
-    const bool a_k_ok = k0 + cp.a_col < g.k;  // K % 4 == 0: the chunk is wholly inside or outside
-#pragma unroll
-    for (int i = 0; i < 8; ++i) {
-      float* as = stage + cp.as_dst + i * 32 * kBK;  // 32 rows further down, same m % 8
-      const bool ok = a_k_ok && (cp.in_mn >> i & 1u);
-      cp_async_16_zfill(as, ok ? cp.a_src + k0 + static_cast<size_t>(i * 32) * g.k : g.a, ok);
-      GS_PROBE(probe.smem(kAsCopy, as, 16, SmemKind::kCpAsync));
-    }
-    const bool b_n_ok = cp.in_mn >> 8 & 1u;  // N % 4 == 0: likewise
-#pragma unroll
-    for (int i = 0; i < 4; ++i) {
-      float* bs = stage + cp.bs_dst + i * 8 * kBN;  // 8 rows further down, same k % 4
-      const bool ok = b_n_ok && k0 + cp.b_row0 + 8 * i < g.k;
-      cp_async_16_zfill(bs, ok ? cp.b_src + static_cast<size_t>(k0 + 8 * i) * g.n : g.b, ok);
-      GS_PROBE(probe.smem(kBsCopy, bs, 16, SmemKind::kCpAsync));
+    if (cp.full_mn && k0 + kBK <= g.k) {
+      copy_chunks<true, kPart>(g, cp, k0, stage, probe);
+    } else {
+      copy_chunks<false, kPart>(g, cp, k0, stage, probe);
     }
   } else {
+    if (kPart > 0) return;
     const int a_c = tid % 32;                              // slice column; rows tid / 32 + 8 j
     const int a_r0 = tid / 32;
     const bool a_k_ok = k0 + a_c < g.k;
@@ -104,32 +150,37 @@ __device__ __forceinline__ void load_slice(const GemmArgs<float, float>& g, cons
   }
 }
 
-// One k-step's fragments of the warp: 4 A (16x8) and 8 B (8x8), tf32 bits.
+// One k-step's fragments of the warp: 4 A (16x8) and 8 B (8x8), raw fp32 bits (truncated by the mma).
 struct Frags {
   uint32_t a[kTilesM][4];
   uint32_t b[kTilesN][2];
 };
 
-// As in 09: A by ldmatrix.x4 (a_row: the lane's ldmatrix row of mi 0; a_x = its m % 8; a_h = its k half),
-// B by LDS.32 (b_lane: its b_0 of k-step 0 before the permutation, which moves group ni to ni ^ tc).
+// Where a lane's fragment loads start in a stage; everything else is a compile-time offset from them.
+struct FragPlan {
+  int a_ks[kSteps];  // its ldmatrix row of tile mi = 0 at k-step ks: row (wm0 + l % 8 + 8 (l / 8 % 2)) (quarter
+                     // l / 8, row l % 8), chunk (2 ks + l / 16) ^ (l % 8); tile mi is 16 mi rows further down
+  int b_grp[4];      // its b_0 of k-step 0 in tile ni = j: Bs(tc, wn0 + 8 (j ^ tc) + gr). Row k's permutation
+                     // (k % 4 = tc in rows tc + 4 i + 8 ks) puts tile ni's 8 columns at group ni ^ tc = (ni & 4) +
+                     // ((ni & 3) ^ tc): tile ni is at b_grp[ni & 3] + 8 (ni & 4), four registers for eight tiles
+};
+
+// As in 09 (A by ldmatrix.x4, B by LDS.32 straight into the mma's register pair), minus the cvt: the registers
+// go to the tensor core as loaded. (A B pair b_0, b_1 sits in two rows of Bs, so no wider load can fill it.)
 template <class Probe>
-__device__ __forceinline__ void load_frags(Frags& f, const float* stage, int a_row, int a_x, int a_h, int b_lane,
-                                           int tc, int ks, Probe& probe) {
+__device__ __forceinline__ void load_frags(Frags& f, const float* stage, const FragPlan& fp, int ks, Probe& probe) {
 #pragma unroll
   for (int mi = 0; mi < kTilesM; ++mi) {
-    const float* p = stage + a_row + mi * 16 * kBK + ((2 * ks + a_h) ^ a_x) * 4;
-    uint32_t r[4];
-    ldmatrix_x4(r, p);
+    const float* p = stage + fp.a_ks[ks] + mi * 16 * kBK;
+    ldmatrix_x4(f.a[mi], p);
     GS_PROBE(probe.smem(kAsFrag, p, 16, SmemKind::kLdmatrix));
-#pragma unroll
-    for (int i = 0; i < 4; ++i) f.a[mi][i] = to_tf32(r[i]);
   }
 #pragma unroll
   for (int ni = 0; ni < kTilesN; ++ni) {
 #pragma unroll
     for (int i = 0; i < 2; ++i) {
-      const float* p = stage + b_lane + (ks * 8 + 4 * i) * kBN + 8 * (ni ^ tc);  // B(tc + 4i, gr) of group ni
-      f.b[ni][i] = to_tf32(*p);
+      const float* p = stage + fp.b_grp[ni & 3] + 8 * (ni & 4) + (ks * 8 + 4 * i) * kBN;  // B(tc + 4i, gr) of ni
+      f.b[ni][i] = *reinterpret_cast<const uint32_t*>(p);
       GS_PROBE(probe.smem(kBsFrag, p, 4, SmemKind::kLoad));
     }
   }
@@ -164,13 +215,18 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<float, float> g, 
   cp.a_src = g.a + static_cast<size_t>(a_row0) * g.k + cp.a_col;  // only dereferenced when in bounds
   cp.b_src = g.b + static_cast<size_t>(cp.b_row0) * g.n + b_col;
   cp.in_mn = b_col < g.n ? 1u << 8 : 0u;
+  cp.full_mn = (tile_m + 1) * kBM <= g.m && (tile_n + 1) * kBN <= g.n;
 #pragma unroll
-  for (int i = 0; i < 8; ++i) cp.in_mn |= a_row0 + 32 * i < g.m ? 1u << i : 0u;
+  for (int i = 0; i < kAChunks; ++i) cp.in_mn |= a_row0 + 32 * i < g.m ? 1u << i : 0u;
   cp.as_dst = tid / 8 * kBK + (tid % 8 ^ tid / 8 % 8) * 4;                    // chunk ^ (m % 8)
   cp.bs_dst = kAsFloats + tid / 32 * kBN + (tid % 32 ^ tid / 32 % 4 * 2) * 4;  // chunk ^ 2 (k % 4)
-  const int a_row = (wm0 + lane % 8 + lane / 8 % 2 * 8) * kBK;  // row l % 8 of quarter l / 8
-  const int a_x = lane % 8, a_h = lane / 16;
-  const int b_lane = kAsFloats + tc * kBN + wn0 + gr;
+  FragPlan fp;
+#pragma unroll
+  for (int ks = 0; ks < kSteps; ++ks) {
+    fp.a_ks[ks] = (wm0 + lane % 8 + lane / 8 % 2 * 8) * kBK + ((2 * ks + lane / 16) ^ lane % 8) * 4;
+  }
+#pragma unroll
+  for (int j = 0; j < 4; ++j) fp.b_grp[j] = kAsFloats + tc * kBN + wn0 + 8 * (j ^ tc) + gr;
   const int num_kt = (g.k + kBK - 1) / kBK;  // the last slice may be partial: zero-filled
 
   float acc[kTilesM][kTilesN][4] = {};
@@ -181,12 +237,12 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<float, float> g, 
   GS_PROBE(probe.stage(kPrologue));
 #pragma unroll
   for (int s = 0; s < kStages - 1; ++s) {
-    if (s < num_kt) load_slice<kVec>(g, cp, s, smem + s * kStageFloats, tile_m, tile_n, tid, probe);
+    if (s < num_kt) load_slice<kVec, -1>(g, cp, s, smem + s * kStageFloats, tile_m, tile_n, tid, probe);
     cp_async_commit();
   }
   cp_async_wait<kStages - 2>();  // group 0 (slice 0) complete; S-2 younger groups may still fly
   __syncthreads();
-  load_frags(frag[0], smem, a_row, a_x, a_h, b_lane, tc, 0, probe);
+  load_frags(frag[0], smem, fp, 0, probe);
 
   GS_PROBE(probe.stage(kKLoop));
   int rd = 0;  // stage holding slice kt (kt % S); slice kt + S - 1 goes to the one before it
@@ -202,15 +258,18 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<float, float> g, 
         __syncthreads();
         rd = rd + 1 == kStages ? 0 : rd + 1;
       }
-      load_frags(frag[(ks + 1) % 2], smem + rd * kStageFloats, a_row, a_x, a_h, b_lane, tc, (ks + 1) % kSteps,
-                 probe);
-      if (ks == 0) {
-        // Stage (kt - 1) % S held slice kt - 1, last read before the previous iteration's barrier.
+      load_frags(frag[(ks + 1) % 2], smem + rd * kStageFloats, fp, (ks + 1) % kSteps, probe);
+      if (ks < kCopyParts) {
+        // Stage (kt - 1) % S held slice kt - 1, last read before the previous iteration's barrier. Past the
+        // last slice nothing is copied; the empty group keeps the accounting uniform.
         const int wr = rd == 0 ? kStages - 1 : rd - 1;
+        float* dst = smem + wr * kStageFloats;
         if (kt + kStages - 1 < num_kt) {
-          load_slice<kVec>(g, cp, kt + kStages - 1, smem + wr * kStageFloats, tile_m, tile_n, tid, probe);
+          if (ks == 0) load_slice<kVec, 0>(g, cp, kt + kStages - 1, dst, tile_m, tile_n, tid, probe);
+          if (ks == 1) load_slice<kVec, 1>(g, cp, kt + kStages - 1, dst, tile_m, tile_n, tid, probe);
+          if (ks == 2) load_slice<kVec, 2>(g, cp, kt + kStages - 1, dst, tile_m, tile_n, tid, probe);
         }
-        cp_async_commit();
+        if (ks == kCopyParts - 1) cp_async_commit();
       }
       mma_all(acc, frag[ks % 2]);
     }
