@@ -10,7 +10,6 @@
 #include "kernels/sgemm/08_double_buffer.cuh"
 #include "kernels/sgemm/09_cp_async.cuh"
 #include "kernels/sgemm/10_thread_tile_16x8.cuh"
-#include "kernels/sgemm/11_frag_dbuf.cuh"
 #include "kernels/registry_internal.cuh"
 
 namespace gs::detail {
@@ -207,26 +206,6 @@ std::vector<Rung> sgemm_rungs() {
         "Twice the work per thread, a 16x8 block of C (warp tile 64x64, 4 warps per 128x128 block): 6 "
         "shared loads feed 128 FMAs, and copies and loop overhead are shared by twice the FMAs. Half as many "
         "warps hide latency, so a tile's first slivers now load before tile k+3's copies issue.";
-    g.info.block_m = r::kBM;
-    g.info.block_n = r::kBN;
-    g.info.threads = r::kThreads;
-    g.info.shape_rule = r::kShapeRule;
-    g.supports = r::supports;
-    g.stages = names(r::kStageNames);
-    g.smem_sites = names(r::kSmemSites);
-    g.launch = {erase<float, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::F32)};
-    ladder.push_back(std::move(g));
-  }
-  {
-    namespace r = sgemm_11_frag_dbuf;
-    Rung g;
-    g.info.name = "sgemm/11_frag_dbuf";
-    g.info.family = "sgemm";
-    g.info.title = "Fragments double-buffered in registers";
-    g.info.adds =
-        "The fragments are double-buffered in registers. The slivers for k-step kk+1 load under the FMAs of "
-        "kk, and the barrier moves to a tile's last k-step, so the next tile's first slivers load under its "
-        "128 FMAs (in 10, under only the copies' issue): no shared-load latency is left bare.";
     g.info.block_m = r::kBM;
     g.info.block_n = r::kBN;
     g.info.threads = r::kThreads;
