@@ -1,6 +1,6 @@
-// mma_f16/10_multistage: 4 cp.async stages: three k-tiles in flight while the warps compute on a fourth, so a
-// copy has three tiles of mma to land behind; wait_group 2 keeps the two newest in flight. Any shape: zeros
-// past A's and B's edges, a guarded epilogue, and scalar loads when K or N is not a multiple of 8.
+// mma_f16/10_multistage: 4 cp.async stages, three k-tiles in flight behind the one being computed (rung 09 had
+// one), so a copy has three tiles of mma to land behind; the next k16 step's ldmatrix go out before the copies,
+// 17+ mma ahead of use, and C leaves through shared memory in 16-byte rows. Any shape (zero-filled edges).
 #pragma once
 
 #include "kernels/gemm_args.cuh"
@@ -24,12 +24,12 @@ inline constexpr int kARowsPerPass = kThreads / kAChunksPerRow;    // 32 rows of
 inline constexpr int kBRowsPerPass = kThreads / kBChunksPerRow;    // 16 rows of B
 inline constexpr int kALoads = kBlockM / kARowsPerPass;            // 8 copies of A per thread per k-tile
 inline constexpr int kBLoads = kBlockK / kBRowsPerPass;            // 4 of B
-inline constexpr int kAStride = kBlockK;                           // 64 halves = 128 B per row of As: 8 chunks
-inline constexpr int kBStride = kBlockN;                           // 128 halves = 256 B per row of Bs: 16 chunks
+inline constexpr int kARowBytes = kBlockK * 2;                     // 128 B per row of As: 8 chunks
+inline constexpr int kBRowBytes = kBlockN * 2;                     // 256 B per row of Bs: 16 chunks
 inline constexpr int kStages = 4;
-inline constexpr int kAStageHalves = kBlockM * kAStride;           // one stage of As: 32 KB
-inline constexpr int kBStageHalves = kBlockK * kBStride;           // one stage of Bs: 16 KB
-inline constexpr int kSmemBytes = kStages * (kAStageHalves + kBStageHalves) * 2;  // 192 KB of the 227 a block may use
+inline constexpr int kAStageBytes = kBlockM * kARowBytes;          // one stage of As: 32 KB
+inline constexpr int kBStageBytes = kBlockK * kBRowBytes;          // one stage of Bs: 16 KB
+inline constexpr int kSmemBytes = kStages * (kAStageBytes + kBStageBytes);  // 192 KB of the 227 a block may use
 inline constexpr int kMaxLogTile = 4;  // bands of at most 16 tile columns (2048 columns of C)
 // A tile's 12 copies per thread go out in kKI - 1 = 3 parts, one per k16 step before the wait.
 inline constexpr int kCopyParts = kKI - 1;
@@ -40,12 +40,6 @@ static_assert((kALoads + kBLoads) % kCopyParts == 0, "copies split evenly over t
 // second instantiation loads element by element (slow, but exact) into the same layout.
 inline constexpr const char* kShapeRule = "";
 inline constexpr bool supports(int m, int n, int k) { return m > 0 && n > 0 && k > 0; }
-
-// Offset in halves of logical 16-byte chunk `chunk` of row `row`, rows `stride` halves long: the chunk index
-// is XORed with row % 8, which permutes the 8 chunks of every 128-byte row segment among themselves (rung 09).
-__device__ __forceinline__ int permuted(int row, int chunk, int stride) {
-  return row * stride + ((chunk ^ (row % 8)) * kChunk);
-}
 
 // Elements col .. col + 7 of row `row` of a rows x cols row-major matrix, zeros past its edges, for rows
 // that are not 16-byte aligned: eight 2-byte loads.
@@ -58,6 +52,16 @@ __device__ __forceinline__ uint4 load_chunk_scalar(const __half* m, int rows, in
                     pack_halves(h[6], h[7]));
 }
 
+// Epilogue staging: each warp's 64x64 fp32 tile in rows of 256 bytes, 32-byte units XORed with row % 4. An
+// accumulator store (8 bytes per lane, rows g and g + 8) and a row read (16 bytes per lane) then both reach 32
+// distinct banks per 128 bytes: no conflicts. Eight warps take 128 KB of the pipeline's 192.
+inline constexpr int kCsRowBytes = kWarpN * 4;                 // 256
+inline constexpr int kCsWarpBytes = kWarpM * kCsRowBytes;      // 16 KB
+static_assert(kThreads / 32 * kCsWarpBytes <= kSmemBytes, "staging fits in the pipeline's shared memory");
+__device__ __forceinline__ uint32_t cs_offset(int row, int col) {  // float (row, col) of a warp's staged tile
+  return row * kCsRowBytes + (((col / 8) ^ (row % 4)) * 32) + (col % 8) * 4;
+}
+
 enum Stage : int { kPrologue, kWait, kMma, kEpilogue };
 inline constexpr const char* kStageNames[] = {"prologue", "wait", "mma", "epilogue"};
 enum Site : int { kAsCopy, kBsCopy, kAsFrag, kBsFrag };
@@ -66,8 +70,11 @@ inline constexpr const char* kSmemSites[] = {"As cp.async", "Bs cp.async", "As l
 // kAligned: K % 8 == 0 and N % 8 == 0, the cp.async path; false: the scalar path.
 template <class Probe, bool kAligned>
 __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g, Probe probe, int log_tile) {
-  __half* As = reinterpret_cast<__half*>(dynamic_smem());  // kStages x (BM, BK) tiles of A, XOR-permuted rows
-  __half* Bs = As + kStages * kAStageHalves;                // kStages x (BK, BN) tiles of B, XOR-permuted rows
+  // Shared addresses as 32-bit integers. The window is 128-byte aligned and every row is 128 or 256 bytes, so
+  // bits 4-6 of an address are exactly its 16-byte chunk's slot in a 128-byte segment: the XOR of rung 09 is
+  // an XOR on the address itself.
+  const uint32_t as = smem_u32(dynamic_smem());    // kStages x (BM, BK) tiles of A, XOR-permuted rows
+  const uint32_t bs = as + kStages * kAStageBytes;  // kStages x (BK, BN) tiles of B, XOR-permuted rows
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
   // Swizzled raster (rung 07): grid (tiles_m << L, ceil(tiles_n / 2^L)), 2^L consecutive blocks take the
   // 2^L tiles of one row of a band of columns.
@@ -79,75 +86,92 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g,
   const int wn0 = (warp % kWarpsN) * kWarpN;
   GS_PROBE(probe.block_begin(tile_m, tile_n));
 
-  // This thread's 16-byte chunks of each k-tile, row-major and XOR-permuted (rung 09).
-  const int a_row = tid / kAChunksPerRow, a_col = (tid % kAChunksPerRow) * kChunk;  // + i * kARowsPerPass rows
-  const int b_row = tid / kBChunksPerRow, b_col = (tid % kBChunksPerRow) * kChunk;  // + i * kBRowsPerPass rows
-  const int a_dst = permuted(a_row, a_col / kChunk, kAStride);  // pass 0's chunk in As; pass i: + i * 32 rows
-  const int b_dst = permuted(b_row, b_col / kChunk, kBStride);  // pass 0's chunk in Bs; pass i: + i * 16 rows
-  const __half* a_src = g.a + static_cast<size_t>(bm0 + a_row) * g.k + a_col;  // A[bm0 + a_row][a_col]
-  const __half* b_src = g.b + static_cast<size_t>(b_row) * g.n + bn0 + b_col;  // B[b_row][bn0 + b_col]
-  const size_t a_pass = static_cast<size_t>(kARowsPerPass) * g.k;               // 32 rows of A
-  const size_t b_pass = static_cast<size_t>(kBRowsPerPass) * g.n;               // 16 rows of B
+  // This thread's 16-byte chunks of each k-tile, row-major and XOR-permuted (rung 09). Rows per pass (32, 16)
+  // are multiples of 8, so pass i's chunk is pass 0's plus i * 4096 bytes.
+  const int a_row = tid / kAChunksPerRow, a_chunk = tid % kAChunksPerRow;  // + i * kARowsPerPass rows
+  const int b_row = tid / kBChunksPerRow, b_chunk = tid % kBChunksPerRow;  // + i * kBRowsPerPass rows
+  const uint32_t a_dst = as + a_row * kARowBytes + (a_chunk ^ (a_row % 8)) * 16;  // pass 0's chunk, stage 0
+  const uint32_t b_dst = bs + b_row * kBRowBytes + (b_chunk ^ (b_row % 8)) * 16;
+  const __half* a_src = g.a + static_cast<size_t>(bm0 + a_row) * g.k + a_chunk * kChunk;  // A[bm0 + a_row][8 ac]
+  const __half* b_src = g.b + static_cast<size_t>(b_row) * g.n + bn0 + b_chunk * kChunk;  // B[b_row][bn0 + 8 bc]
+  const size_t a_pass = static_cast<size_t>(kARowsPerPass) * g.k;  // 32 rows of A
+  const size_t b_pass = static_cast<size_t>(kBRowsPerPass) * g.n;  // 16 rows of B
   const int ktiles = (g.k + kBlockK - 1) / kBlockK;  // the last one may be partial: zeros past K
   // Edge masks that hold for the whole k-loop: bit i says A row bm0 + a_row + 32 i is inside M; B's
-  // columns bn0 + b_col .. + 7 are all inside N or (N % 8 == 0) all outside.
+  // columns bn0 + 8 b_chunk .. + 7 are all inside N or (N % 8 == 0) all outside.
   unsigned a_rows_in = 0;
 #pragma unroll
   for (int i = 0; i < kALoads; ++i) a_rows_in |= (bm0 + a_row + i * kARowsPerPass < g.m ? 1u : 0u) << i;
-  const bool b_cols_in = bn0 + b_col < g.n;
+  const bool b_cols_in = bn0 + b_chunk * kChunk < g.n;
 
   // Issues part `part` (of kCopyParts) of this thread's copies of k-tile kt into stage s: copies c of
   // [part * 4, part * 4 + 4), where c < 8 is A's pass c and c >= 8 is B's pass c - 8. A chunk past an edge
-  // of A or B is written as zeros, which add nothing to the dot products.
+  // of A or B, or of a k-tile past the last (the loop fetches three ahead without a branch), is written as
+  // zeros, which add nothing to the dot products; its zero-size cp.async gets the matrix's first element as
+  // source, so that no address outside A or B ever reaches the copy unit.
   auto load_tile = [&](int kt, int s, int part) {
     const int k0 = kt * kBlockK;  // first column of A, row of B, of this k-tile
-    const __half* a_tile = a_src + k0;                                // pass 0's chunk of A in this k-tile
-    const __half* b_tile = b_src + static_cast<size_t>(k0) * g.n;     // pass 0's chunk of B
+    if constexpr (kAligned) {
+      const bool a_k_in = k0 + a_chunk * kChunk < g.k;  // this thread's column chunk of A inside K
 #pragma unroll
-    for (int c = part * kCopiesPerPart; c < (part + 1) * kCopiesPerPart; ++c) {
-      if (c < kALoads) {
-        const int i = c, row = bm0 + a_row + i * kARowsPerPass, col = k0 + a_col;  // A[row][col .. col + 8)
-        __half* dst = As + s * kAStageHalves + a_dst + i * kARowsPerPass * kAStride;
-        if constexpr (kAligned) {
-          const bool in = (a_rows_in >> i & 1u) && col < g.k;
-          const __half* src = a_tile + i * a_pass;  // A[row][col]; not read unless `in`
-          GS_PROBE(probe.smem(kAsCopy, dst, 16, SmemKind::kCpAsync));
+      for (int c = part * kCopiesPerPart; c < (part + 1) * kCopiesPerPart; ++c) {
+        if (c < kALoads) {
+          const int i = c;
+          const uint32_t dst = a_dst + s * kAStageBytes + i * kARowsPerPass * kARowBytes;
+          const bool in = (a_rows_in >> i & 1u) && a_k_in;
+          GS_PROBE(probe.smem(kAsCopy, smem_ptr(dst), 16, SmemKind::kCpAsync));
+          const __half* src = a_src + k0 + i * a_pass;  // A[bm0 + a_row + 32 i][k0 + 8 a_chunk]
           cp_async_16(dst, in ? src : g.a, in ? 16 : 0);
         } else {
-          GS_PROBE(probe.smem(kAsCopy, dst, 16, SmemKind::kStore));
-          *reinterpret_cast<uint4*>(dst) = load_chunk_scalar(g.a, g.m, g.k, row, col);
-        }
-      } else {
-        const int i = c - kALoads, row = k0 + b_row + i * kBRowsPerPass, col = bn0 + b_col;  // B[row][col .. + 8)
-        __half* dst = Bs + s * kBStageHalves + b_dst + i * kBRowsPerPass * kBStride;
-        if constexpr (kAligned) {
-          const bool in = b_cols_in && row < g.k;
-          const __half* src = b_tile + i * b_pass;  // B[row][col]; not read unless `in`
-          GS_PROBE(probe.smem(kBsCopy, dst, 16, SmemKind::kCpAsync));
+          const int i = c - kALoads;
+          const uint32_t dst = b_dst + s * kBStageBytes + i * kBRowsPerPass * kBRowBytes;
+          const bool in = b_cols_in && k0 + b_row + i * kBRowsPerPass < g.k;
+          GS_PROBE(probe.smem(kBsCopy, smem_ptr(dst), 16, SmemKind::kCpAsync));
+          const __half* src = b_src + static_cast<size_t>(k0) * g.n + i * b_pass;  // B[k0 + b_row + 16 i][..]
           cp_async_16(dst, in ? src : g.b, in ? 16 : 0);
+        }
+      }
+    } else if (kt < ktiles) {  // plain stores land at once: nothing to fill past the last tile
+#pragma unroll 1
+      // rolled: 8 loads in flight at a time, not the 32 that spill registers
+      for (int c = part * kCopiesPerPart; c < (part + 1) * kCopiesPerPart; ++c) {
+        if (c < kALoads) {
+          const int row = bm0 + a_row + c * kARowsPerPass, col = k0 + a_chunk * kChunk;  // A[row][col .. + 8)
+          const uint32_t dst = a_dst + s * kAStageBytes + c * kARowsPerPass * kARowBytes;
+          GS_PROBE(probe.smem(kAsCopy, smem_ptr(dst), 16, SmemKind::kStore));
+          *static_cast<uint4*>(smem_ptr(dst)) = load_chunk_scalar(g.a, g.m, g.k, row, col);
         } else {
-          GS_PROBE(probe.smem(kBsCopy, dst, 16, SmemKind::kStore));
-          *reinterpret_cast<uint4*>(dst) = load_chunk_scalar(g.b, g.k, g.n, row, col);
+          const int i = c - kALoads;
+          const int row = k0 + b_row + i * kBRowsPerPass, col = bn0 + b_chunk * kChunk;  // B[row][col .. + 8)
+          const uint32_t dst = b_dst + s * kBStageBytes + i * kBRowsPerPass * kBRowBytes;
+          GS_PROBE(probe.smem(kBsCopy, smem_ptr(dst), 16, SmemKind::kStore));
+          *static_cast<uint4*>(smem_ptr(dst)) = load_chunk_scalar(g.b, g.k, g.n, row, col);
         }
       }
     }
   };
 
-  // Fragments of k16 step kk of the tile in stage s through ldmatrix on the permuted layout (rung 09).
-  const int ld_row = lane % 16, x = (lane / 16) ^ (lane % 8);
+  // Fragments of k16 step kk of the tile in stage s through ldmatrix on the permuted layout (rung 09). Lane i
+  // supplies row i % 16 of a 16x16 tile, logical chunk i / 16 of the step's two; the stored chunk is that
+  // XOR row % 8, a byte offset of 16 ((i / 16) ^ (i % 8)) XOR 32 kk for A (step kk spans chunks 2 kk, 2 kk + 1)
+  // and XOR 32 j for B's chunk pair j (n8 tiles 2 j, 2 j + 1). So each lane keeps one address per operand,
+  // and a step costs one XOR for A and three for B; mi and kk then move whole rows: immediate offsets.
+  const int x = (lane / 16) ^ (lane % 8);
+  const uint32_t a_frag = as + (wm0 + lane % 16) * kARowBytes + x * 16;      // As row wm0 + i % 16, k16 step 0
+  const uint32_t b_frag = bs + (lane % 16) * kBRowBytes + wn0 * 2 + x * 16;  // Bs row i % 16, columns wn0 ..
   auto load_frags = [&](int s, int kk, uint32_t(&af)[kMI][4], uint32_t(&bf)[kNI][2]) {
-    const __half* as = As + s * kAStageHalves + (wm0 + ld_row) * kAStride;  // As row wm0 + i % 16
-    const __half* bs = Bs + s * kBStageHalves + (kk * kMmaK + ld_row) * kBStride + wn0;  // Bs row 16 kk + i % 16
+    const uint32_t a = (a_frag + s * kAStageBytes) ^ (kk * 32);
 #pragma unroll
     for (int mi = 0; mi < kMI; ++mi) {
-      const __half* p = as + mi * kMmaM * kAStride + ((2 * kk) ^ x) * kChunk;
-      GS_PROBE(probe.smem(kAsFrag, p, 16, SmemKind::kLdmatrix));
+      const uint32_t p = a + mi * kMmaM * kARowBytes;  // rows + 16 mi
+      GS_PROBE(probe.smem(kAsFrag, smem_ptr(p), 16, SmemKind::kLdmatrix));
       ldmatrix_x4(af[mi], p);
     }
+    const uint32_t b = b_frag + s * kBStageBytes + kk * kMmaK * kBRowBytes;  // rows 16 kk + i % 16
 #pragma unroll
     for (int ni = 0; ni < kNI; ni += 2) {
-      const __half* p = bs + (ni ^ x) * kChunk;
-      GS_PROBE(probe.smem(kBsFrag, p, 16, SmemKind::kLdmatrix));
+      const uint32_t p = b ^ (ni * 16);
+      GS_PROBE(probe.smem(kBsFrag, smem_ptr(p), 16, SmemKind::kLdmatrix));
       uint32_t r[4];
       ldmatrix_x4_trans(r, p);
       bf[ni][0] = r[0];
@@ -160,15 +184,13 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g,
   float acc[kMI][kNI][4] = {};            // 128 accumulators in registers
   uint32_t af[2][kMI][4], bf[2][kNI][2];  // fragments of two k16 steps: one in use, one loading
 
-  // Prologue: tiles 0 .. kStages - 2 in flight, one commit group each (empty past the last tile, so that
+  // Prologue: tiles 0 .. kStages - 2 in flight, one commit group each (zeros past the last tile, so that
   // group g always holds tile g and the wait below always means the same thing).
   GS_PROBE(probe.stage(kPrologue));
 #pragma unroll
   for (int s = 0; s < kStages - 1; ++s) {
-    if (s < ktiles) {
 #pragma unroll
-      for (int part = 0; part < kCopyParts; ++part) load_tile(s, s, part);
-    }
+    for (int part = 0; part < kCopyParts; ++part) load_tile(s, s, part);
     cp_async_commit();
   }
   cp_async_wait<kStages - 2>();  // all but the newest kStages - 2 groups: tile 0 has landed
@@ -180,7 +202,6 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g,
   int write = kStages - 1;    // stage receiving tile kt + kStages - 1: the one tile kt - 1 used
   for (int kt = 0; kt < ktiles; ++kt) {
     GS_PROBE(probe.iteration(kt));
-    const bool fetch = kt + kStages - 1 < ktiles;
 #pragma unroll
     for (int kk = 0; kk < kKI; ++kk) {
       if (kk == kKI - 1) {
@@ -193,29 +214,65 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g,
         __syncthreads();
         GS_PROBE(probe.stage(kMma));
         read = read == kStages - 1 ? 0 : read + 1;
-      } else {
+      }
+      // Fragments of step kk + 1 (of tile kt + 1 at the end) first, copies second: ptxas keeps roughly this
+      // order, so the ldmatrix go out at the top of the step, 17 or more mma ahead of their first use.
+      load_frags(read, (kk + 1) % kKI, af[(kk + 1) % 2], bf[(kk + 1) % 2]);
+      if (kk < kKI - 1) {
         // Stage `write` held tile kt - 1, last read before the previous iteration's barrier.
-        if (fetch) load_tile(kt + kStages - 1, write, kk);
+        load_tile(kt + kStages - 1, write, kk);
         if (kk == kKI - 2) {
-          cp_async_commit();  // one group per iteration, empty once the tiles run out
+          cp_async_commit();  // one group per iteration
           write = write == kStages - 1 ? 0 : write + 1;
         }
       }
-      load_frags(read, (kk + 1) % kKI, af[(kk + 1) % 2], bf[(kk + 1) % 2]);  // step kk + 1 (of tile kt + 1 at the end)
 #pragma unroll
       for (int mi = 0; mi < kMI; ++mi) {
 #pragma unroll
-        for (int ni = 0; ni < kNI; ++ni) mma_16816(acc[mi][ni], af[kk % 2][mi], bf[kk % 2][ni]);
+        for (int n = 0; n < kNI; ++n) {
+          const int ni = mi % 2 ? kNI - 1 - n : n;  // serpentine: a row's last B fragment is the next row's first
+          mma_16816(acc[mi][ni], af[kk % 2][mi], bf[kk % 2][ni]);
+        }
       }
     }
   }
+  cp_async_wait<0>();  // the zero-filled copies past the last tile: none may land after this point
 
   GS_PROBE(probe.stage(kEpilogue));
+  if constexpr (kAligned) {
+    // Through shared memory, so that C is written 16 bytes per lane, a warp's store covering whole 128-byte
+    // lines (rows of 256 B), where an accumulator's (c0, c1) pairs cover 32 bytes of each of 8 rows. The
+    // barrier: every warp is past its last ldmatrix, so the stages become staging space, 16 KB per warp.
+    __syncthreads();
+    const uint32_t cs = as + warp * kCsWarpBytes;  // (64, 64) fp32 tile of this warp, rows of 256 B
 #pragma unroll
-  for (int mi = 0; mi < kMI; ++mi) {
+    for (int mi = 0; mi < kMI; ++mi) {
 #pragma unroll
-    for (int ni = 0; ni < kNI; ++ni) {
-      store_c_frag_guarded(g, bm0 + wm0 + mi * kMmaM, bn0 + wn0 + ni * kMmaN, lane, acc[mi][ni]);
+      for (int ni = 0; ni < kNI; ++ni) {
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {  // h = 0: (c0, c1) at row g; h = 1: (c2, c3) at row g + 8
+          const int row = mi * kMmaM + lane / 4 + 8 * h, col = ni * kMmaN + 2 * (lane % 4);
+          st_shared_f32x2(cs + cs_offset(row, col), acc[mi][ni][2 * h], acc[mi][ni][2 * h + 1]);
+        }
+      }
+    }
+    __syncwarp();  // the warp reads back only what its own lanes wrote
+    const int row0 = bm0 + wm0, col = bn0 + wn0 + 4 * (lane % 16);  // lane's 4 columns of C
+#pragma unroll 4
+    for (int r = lane / 16; r < kWarpM; r += 2) {  // two rows of 64 floats per warp instruction
+      const float4 v = ld_shared_f32x4(cs + cs_offset(r, 4 * (lane % 16)));
+      // N % 8 == 0 here, so a 4-column group is wholly inside C or wholly past its edge
+      if (row0 + r < g.m && col < g.n) {
+        update_c_quad(g.c + static_cast<size_t>(row0 + r) * g.n + col, v, g.alpha, g.beta);  // C[row0 + r][col]
+      }
+    }
+  } else {
+#pragma unroll
+    for (int mi = 0; mi < kMI; ++mi) {
+#pragma unroll
+      for (int ni = 0; ni < kNI; ++ni) {
+        store_c_frag_guarded(g, bm0 + wm0 + mi * kMmaM, bn0 + wn0 + ni * kMmaN, lane, acc[mi][ni]);
+      }
     }
   }
   GS_PROBE(probe.block_end());

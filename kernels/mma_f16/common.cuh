@@ -1,5 +1,6 @@
 // What every mma_f16 rung shares: the PTX wrappers (mma.sync m16n8k16, ldmatrix, cp.async with zero
-// fill, commit/wait_group), the dynamic shared-memory window, and the epilogue's C update.
+// fill, commit/wait_group, vector shared loads and stores), the dynamic shared-memory window, and the
+// epilogue's C update.
 // Fragment layouts are the PTX ISA's ("Matrix Fragments for mma.m16n8k16 with floating point type",
 // core/layout.cpp has them as formulas): with g = lane / 4 (groupID) and t = lane % 4,
 //   A (16x16, row): reg 0 = (g, 2t..2t+1), reg 1 = (g+8, 2t..), reg 2 = (g, 2t+8..), reg 3 = (g+8, 2t+8..)
@@ -73,12 +74,35 @@ __device__ __forceinline__ void ldmatrix_x4_trans(uint32_t (&r)[4], const void* 
                : "r"(smem_u32(row_addr)));
 }
 
+// The two above for a row address already in the shared state space: rung 10 keeps its fragment addresses
+// as 32-bit shared addresses, so that stepping and XOR-permuting one costs a single integer instruction.
+__device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], uint32_t row_addr) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(row_addr));
+}
+
+__device__ __forceinline__ void ldmatrix_x4_trans(uint32_t (&r)[4], uint32_t row_addr) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(row_addr));
+}
+
+// Generic pointer to a shared state-space address, for the probe (which takes pointers) and plain stores.
+__device__ __forceinline__ void* smem_ptr(uint32_t addr) { return __cvta_shared_to_generic(addr); }
+
 // 16 bytes global -> shared without passing through registers (.cg: cached in L2 only, as a tile is
 // read once per block). src_bytes < 16 fills the rest with zeros; 0 reads nothing and writes 16 zero
 // bytes, which is how tiles past the edge of A or B become zeros (src must still be a valid pointer).
 __device__ __forceinline__ void cp_async_16(void* smem_dst, const void* gmem_src, int src_bytes = 16) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_u32(smem_dst)), "l"(gmem_src),
                "r"(src_bytes)
+               : "memory");
+}
+
+// The same with the destination already a shared state-space address (rung 10).
+__device__ __forceinline__ void cp_async_16(uint32_t smem_dst, const void* gmem_src, int src_bytes) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_dst), "l"(gmem_src), "r"(src_bytes)
                : "memory");
 }
 
@@ -104,6 +128,19 @@ __device__ __forceinline__ void update_c_pair(float* c, float v0, float v1, floa
     out = make_float2(__fmaf_rn(alpha, v0, beta * old.x), __fmaf_rn(alpha, v1, beta * old.y));
   }
   *reinterpret_cast<float2*>(c) = out;
+}
+
+// The same for four consecutive elements; `c` must be 16-byte aligned (col and N multiples of 4).
+__device__ __forceinline__ void update_c_quad(float* c, float4 v, float alpha, float beta) {
+  float4 out;
+  if (beta == 0.0f) {
+    out = make_float4(alpha * v.x, alpha * v.y, alpha * v.z, alpha * v.w);
+  } else {
+    const float4 old = *reinterpret_cast<const float4*>(c);
+    out = make_float4(__fmaf_rn(alpha, v.x, beta * old.x), __fmaf_rn(alpha, v.y, beta * old.y),
+                      __fmaf_rn(alpha, v.z, beta * old.z), __fmaf_rn(alpha, v.w, beta * old.w));
+  }
+  *reinterpret_cast<float4*>(c) = out;
 }
 
 // One element, for edges where the pair may be cut by N or misaligned (N odd).
@@ -141,6 +178,20 @@ __device__ __forceinline__ void store_c_frag_guarded(const GemmArgs<__half, floa
       if (col + 1 < g.n) update_c_one(p + 1, c[2 * h + 1], g.alpha, g.beta);
     }
   }
+}
+
+// Shared-memory stores and loads of fp32 vectors at 32-bit shared addresses (rung 10's epilogue staging).
+__device__ __forceinline__ void st_shared_f32x2(uint32_t addr, float v0, float v1) {
+  asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(addr), "f"(v0), "f"(v1) : "memory");
+}
+
+__device__ __forceinline__ float4 ld_shared_f32x4(uint32_t addr) {
+  float4 v;
+  asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];\n"
+               : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+               : "r"(addr)
+               : "memory");
+  return v;
 }
 
 // Raises a kernel's dynamic shared-memory limit past the default 48 KB. Called from launch() through a

@@ -206,8 +206,12 @@ std::vector<Rung> mma_f16_rungs() {
     g.info.title = "Four-stage cp.async pipeline, any shape";
     g.info.adds =
         "4 cp.async stages: three k-tiles in flight while the warps compute on a fourth, so a copy has "
-        "three tiles of mma to land behind; wait_group 2 keeps the two newest in flight. Any shape: zeros "
-        "past A's and B's edges, a guarded epilogue, and scalar loads when K or N is not a multiple of 8.";
+        "three tiles of mma to land behind; wait_group 2 keeps the two newest in flight. The next k16 "
+        "step's ldmatrix are issued before the copies, from 32-bit shared addresses where rung 09's XOR "
+        "is one instruction, so ptxas puts them 17 or more mma ahead of their use (it had left some "
+        "right before it). C goes out through shared memory as 16-byte stores covering whole lines. "
+        "Any shape: zeros past A's and B's edges, a guarded epilogue, and scalar loads when K or N is "
+        "not a multiple of 8.";
     g.info.block_m = r::kBlockM;
     g.info.block_n = r::kBlockN;
     g.info.threads = r::kThreads;
