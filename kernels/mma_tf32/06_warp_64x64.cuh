@@ -1,6 +1,6 @@
-// mma_tf32/06_warp_64x64: 05 with 64x64 warp tiles (4 A x 8 B fragments, 32 mma per k-step) on the same 4 x 2
-// warps, now a 256x128 block: a third fewer shared-memory bytes per mma, a third more math per copied byte. At 254
-// registers one block fits per SM, so each k-step loads the next one's fragments before its own mma to hide latency.
+// mma_tf32/06_warp_64x64: 05 with 64x64 warp tiles (32 mma per k-step, 256x128 block, next k-step's fragments
+// loaded first): a third fewer smem bytes per mma. Operands are raw fp32 bits, truncated by the tensor core: cvt.rna
+// (3 instrs/register) would take 96 of 148 issue slots per k-step. Error vs cuBLAS ~8e-4, was 1e-8 (bound 5e-3).
 #pragma once
 
 #include <cstdint>
@@ -58,7 +58,7 @@ __device__ __forceinline__ void load_slice(const GemmArgs<float, float>& g, cons
   }
 }
 
-// One k-step's fragments of the warp: 4 A (16x8) and 8 B (8x8), tf32 bits.
+// One k-step's fragments of the warp: 4 A (16x8) and 8 B (8x8), raw fp32 bits (tf32_trunc, common.cuh).
 struct Frags {
   uint32_t a[kTilesM][4];
   uint32_t b[kTilesN][2];
@@ -74,7 +74,7 @@ __device__ __forceinline__ void load_frags(Frags& f, const float* a_lane, const 
     for (int i = 0; i < 4; ++i) {
       // A(gr + 8(i&1), tc + 4(i>>1)) of the 16x8 tile at rows wm0 + 16 mi, cols 8 ks
       const float* p = a_lane + (mi * 16 + 8 * (i & 1)) * kAsStride + ks * 8 + 4 * (i >> 1);
-      f.a[mi][i] = to_tf32(*p);
+      f.a[mi][i] = tf32_trunc(*p);
       GS_PROBE(probe.smem(kAsFrag, p, 4, SmemKind::kLoad));
     }
   }
@@ -83,7 +83,7 @@ __device__ __forceinline__ void load_frags(Frags& f, const float* a_lane, const 
 #pragma unroll
     for (int i = 0; i < 2; ++i) {
       const float* p = b_lane + (ks * 8 + 4 * i) * kBsStride + ni * 8;  // B(tc + 4i, gr)
-      f.b[ni][i] = to_tf32(*p);
+      f.b[ni][i] = tf32_trunc(*p);
       GS_PROBE(probe.smem(kBsFrag, p, 4, SmemKind::kLoad));
     }
   }

@@ -79,7 +79,7 @@ __device__ __forceinline__ void load_frags(Frags& f, const float* a_lane, const 
     for (int i = 0; i < 4; ++i) {
       // A(gr + 8(i&1), tc + 4(i>>1)) of the 16x8 tile at rows wm0 + 16 mi, cols 8 ks
       const float* p = a_lane + (mi * 16 + 8 * (i & 1)) * kAsStride + ks * 8 + 4 * (i >> 1);
-      f.a[mi][i] = to_tf32(*p);
+      f.a[mi][i] = tf32_trunc(*p);
       GS_PROBE(probe.smem(kAsFrag, p, 4, SmemKind::kLoad));
     }
   }
@@ -88,7 +88,7 @@ __device__ __forceinline__ void load_frags(Frags& f, const float* a_lane, const 
 #pragma unroll
     for (int i = 0; i < 2; ++i) {
       const float* p = b_lane + (ks * 8 + 4 * i) * kBsStride + ni * 8;  // B(tc + 4i, gr)
-      f.b[ni][i] = to_tf32(*p);
+      f.b[ni][i] = tf32_trunc(*p);
       GS_PROBE(probe.smem(kBsFrag, p, 4, SmemKind::kLoad));
     }
   }

@@ -87,18 +87,15 @@ __device__ __forceinline__ void load_frags(Frags& f, const float* stage, int a_r
 #pragma unroll
   for (int mi = 0; mi < kTilesM; ++mi) {
     const float* p = stage + a_row + mi * 16 * kBK + ((2 * ks + a_h) ^ a_x) * 4;  // chunk 2 ks + a_h, permuted
-    uint32_t r[4];
-    ldmatrix_x4(r, p);
+    ldmatrix_x4(f.a[mi], p);  // raw fp32 bits, truncated by the mma (06)
     GS_PROBE(probe.smem(kAsFrag, p, 16, SmemKind::kLdmatrix));
-#pragma unroll
-    for (int i = 0; i < 4; ++i) f.a[mi][i] = to_tf32(r[i]);
   }
 #pragma unroll
   for (int ni = 0; ni < kTilesN; ++ni) {
 #pragma unroll
     for (int i = 0; i < 2; ++i) {
       const float* p = stage + b_lane + (ks * 8 + 4 * i) * kBN + 8 * (ni ^ tc);  // B(tc + 4i, gr) of group ni
-      f.b[ni][i] = to_tf32(*p);
+      f.b[ni][i] = tf32_trunc(*p);
       GS_PROBE(probe.smem(kBsFrag, p, 4, SmemKind::kLoad));
     }
   }

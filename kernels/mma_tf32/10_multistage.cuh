@@ -1,6 +1,6 @@
-// mma_tf32/10_multistage: 09 with a 4-stage cp.async pipeline (slice k+3 in flight while slice k is computed), and
-// this rung truncates to tf32 instead of rounding: 09's cvt.rna cost 96 ALU instructions per warp k-step of 32 mma
-// (148 instructions in all, now 52); error vs cuBLAS ~8e-4 instead of 1e-8 (tf32 bound 5e-3). Any shape.
+// mma_tf32/10_multistage: 09 with a 4-stage cp.async pipeline: slices k+1..k+3 are in flight while slice k is computed,
+// so a slow copy (an L2 miss, DRAM queueing) stalls no warp unless it is three slices late; 09 waited on the very next
+// slice. The copies are spread over three k-steps and skip bounds checks inside A and B. Any shape (zero-fill).
 #pragma once
 
 #include <cstdint>
@@ -46,17 +46,6 @@ enum Stage : int { kPrologue, kKLoop, kEpilogue };
 inline constexpr const char* kStageNames[] = {"prologue", "k-loop", "epilogue"};
 enum Site : int { kAsCopy, kBsCopy, kAsFrag, kBsFrag };
 inline constexpr const char* kSmemSites[] = {"As cp.async", "Bs cp.async", "As ldmatrix (frag)", "Bs load (frag)"};
-
-// Truncation instead of rounding. The tensor core reads the top 19 bits of each operand register (sign,
-// exponent, 10 mantissa bits) and ignores the low 13, so raw fp32 bits are valid tf32 operands, rounded toward
-// zero. 01-09 round to nearest first (cvt.rna, as cuBLAS's TF32 mode rounds: 3 SASS instructions per register,
-// 96 per warp per k-step of 32 mma) and matched cuBLAS to ~1e-8. Truncation moves each input by up to one tf32
-// ulp (2^-10 relative) instead of half of one. Computed on the CPU for the runner's uniform (-1, 1) inputs, K =
-// 64 .. 4096: ~8e-4 relative (Frobenius) from cuBLAS's rounded result, ~7e-4 from the exact product (rounding:
-// ~3e-4); inside the 5e-3 tf32 bound. The error is biased toward zero, so for same-sign data it does not average
-// out: 6.5e-4 from the exact product (rounding: 5e-6 at K = 4096). Rounding could come back for one IADD per
-// register (add 0x1000, half a tf32 ulp, and let the tensor core truncate), but that turns a NaN with a full
-// mantissa (0x7fffffff, the canonical one) into a zero; an isfinite guard makes it 2 instructions, cvt.rna 3.
 
 // What one thread copies of every slice, fixed for the block.
 struct CopyPlan {
@@ -165,8 +154,8 @@ struct FragPlan {
                      // ((ni & 3) ^ tc): tile ni is at b_grp[ni & 3] + 8 (ni & 4), four registers for eight tiles
 };
 
-// As in 09 (A by ldmatrix.x4, B by LDS.32 straight into the mma's register pair), minus the cvt: the registers
-// go to the tensor core as loaded. (A B pair b_0, b_1 sits in two rows of Bs, so no wider load can fill it.)
+// As in 09: A by ldmatrix.x4, B by LDS.32 straight into the mma's register pair, raw fp32 bits (06). (A B pair
+// b_0, b_1 sits in two rows of Bs, so no wider load can fill it.)
 template <class Probe>
 __device__ __forceinline__ void load_frags(Frags& f, const float* stage, const FragPlan& fp, int ks, Probe& probe) {
 #pragma unroll

@@ -28,6 +28,19 @@ __device__ __forceinline__ uint32_t to_tf32(float x) {
 }
 __device__ __forceinline__ uint32_t to_tf32(uint32_t bits) { return to_tf32(__uint_as_float(bits)); }
 
+// fp32 -> tf32 by truncation, free (06 onward). The tensor core reads the top 19 bits of each operand register
+// (sign, exponent, 10 mantissa bits) and ignores the low 13, so raw fp32 bits are valid tf32 operands, rounded
+// toward zero. to_tf32 costs 3 SASS instructions per register: 18 per 16 mma at 05's 32x64 warp tile (hidden by
+// its second block per SM), 96 per 32 mma at 06's 64x64 with one block per SM, where the 52 loads and mma of
+// a k-step become 148 issue slots. Truncation moves each input by up to one tf32 ulp (2^-10 relative) instead of
+// half of one. Computed on the CPU for the runner's uniform (-1, 1) inputs, K = 64 .. 4096: ~8e-4 relative
+// (Frobenius) from cuBLAS's rounded result (rounding matched it to ~1e-8), ~7e-4 from the exact product
+// (rounding: ~3e-4); inside the 5e-3 tf32 bound. The error is biased toward zero, so for same-sign data it does
+// not average out: 6.5e-4 from the exact product (rounding: 5e-6 at K = 4096). Rounding could come back for one
+// IADD per register (add 0x1000, half a tf32 ulp, and let the tensor core truncate), but that turns a NaN with a
+// full mantissa (0x7fffffff, the canonical one) into a zero; an isfinite guard makes it 2 instructions, cvt.rna 3.
+__device__ __forceinline__ uint32_t tf32_trunc(float x) { return __float_as_uint(x); }
+
 // d += a * b for one 16x8x8 tile; one warp-wide instruction, 2048 flops. All 32 lanes must execute it.
 __device__ __forceinline__ void mma_m16n8k8(float (&d)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
   asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "

@@ -123,11 +123,11 @@ std::vector<Rung> mma_tf32_rungs() {
     Rung g;
     g.info.name = "mma_tf32/06_warp_64x64";
     g.info.family = "mma_tf32";
-    g.info.title = "64x64 warp tiles in a 256x128 block";
+    g.info.title = "64x64 warp tiles, tf32 by truncation";
     g.info.adds =
-        "05 with 64x64 warp tiles (4 A x 8 B fragments, 32 mma per k-step) on the same 4 x 2 warps, now a 256x128 "
-        "block: a third fewer shared-memory bytes per mma, a third more math per copied byte. At 254 registers one "
-        "block fits per SM, so each k-step loads the next one's fragments before its own mma to hide latency.";
+        "05 with 64x64 warp tiles (32 mma per k-step, 256x128 block, next k-step's fragments loaded first): a third "
+        "fewer smem bytes per mma. Operands are raw fp32 bits, truncated by the tensor core: cvt.rna (3 "
+        "instrs/register) would take 96 of 148 issue slots per k-step. Error vs cuBLAS ~8e-4, was 1e-8 (bound 5e-3).";
     g.info.block_m = r::kBM;
     g.info.block_n = r::kBN;
     g.info.threads = r::kThreads;
@@ -207,9 +207,9 @@ std::vector<Rung> mma_tf32_rungs() {
     g.info.family = "mma_tf32";
     g.info.title = "4-stage cp.async pipeline, any shape";
     g.info.adds =
-        "09 with a 4-stage cp.async pipeline (slice k+3 in flight while slice k is computed), and this rung truncates "
-        "to tf32 instead of rounding: 09's cvt.rna cost 96 ALU instructions per warp k-step of 32 mma (148 "
-        "instructions in all, now 52); error vs cuBLAS ~8e-4 instead of 1e-8 (tf32 bound 5e-3). Any shape.";
+        "09 with a 4-stage cp.async pipeline: slices k+1..k+3 are in flight while slice k is computed, so a slow "
+        "copy (an L2 miss, DRAM queueing) stalls no warp unless it is three slices late; 09 waited on the very next "
+        "slice. The copies are spread over three k-steps and skip bounds checks inside A and B. Any shape (zero-fill).";
     g.info.block_m = r::kBM;
     g.info.block_n = r::kBN;
     g.info.threads = r::kThreads;
