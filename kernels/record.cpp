@@ -1,5 +1,6 @@
 // `gemmscope record`: one capture from one GPU session. Host C++ only: it sees the session through
 // gemm.h like any other caller, so a recording and a live window measure with the same code.
+#include <algorithm>
 #include <cstdio>
 #include <ctime>
 #include <exception>
@@ -13,6 +14,10 @@
 #endif
 
 namespace gs {
+
+// What of a trace a capture keeps of the stage spans (the rest only grows the file).
+constexpr size_t kCaptureStageBlocks = 2;
+constexpr size_t kCaptureStageRecords = 4096;
 namespace {
 
 std::string utc_now() {
@@ -90,7 +95,20 @@ Capture record_capture(GpuSession& gpu, const std::vector<const KernelInfo*>& ke
             line += "; trace FAILED: " + t.run.error;
           }
           for (BlockRecord& b : t.blocks) c.blocks.push_back(std::move(b));
-          for (StageRecord& s : t.stages) c.stages.push_back(std::move(s));
+          // A traced launch stamps every k-iteration of ~16 sampled blocks (over 100k spans at 4096^3);
+          // a capture keeps the first two blocks' spans, enough for a timeline of what a warp waits on.
+          const size_t stages_traced = t.stages.size();
+          std::vector<int> kept_blocks;
+          size_t kept = 0;
+          for (StageRecord& s : t.stages) {
+            const bool known = std::find(kept_blocks.begin(), kept_blocks.end(), s.block) != kept_blocks.end();
+            if (!known && kept_blocks.size() == kCaptureStageBlocks) continue;
+            if (!known) kept_blocks.push_back(s.block);
+            if (kept == kCaptureStageRecords) break;
+            c.stages.push_back(std::move(s));
+            ++kept;
+          }
+          if (kept < stages_traced) line += " (" + std::to_string(kept) + " stage spans kept)";
           for (SmemAccess& a : t.smem) c.smem.push_back(std::move(a));
         }
       } catch (const std::exception& e) {
