@@ -157,9 +157,14 @@ PerfViewInput perf_input(const Frame& f, const ViewState& st) {
     in.series = {k, ref};
     in.series_x_label = "seconds";
   } else if (c) {
-    // Replay: TFLOP/s over size for every kernel measured at more than one size.
+    // Replay: TFLOP/s over size for the selected kernel's family (a ladder is read against itself
+    // and cuBLAS; all 40-odd curves at once would be unreadable), each curve measured at 2+ sizes.
+    const std::string family = selected.substr(0, selected.find('/'));
+    std::set<std::string> family_dtypes;
     for (const std::string& name : kernel_names(c)) {
+      if (name.substr(0, name.find('/')) != family) continue;
       for (const std::string& dtype : dtypes_of(c, name)) {
+        family_dtypes.insert(dtype);
         PerfSeries s{name + " " + dtype, {}, name == selected};
         for (const RunRecord* r : runs_of(*c, name))
           if (r->dtype == dtype && r->m == r->n && r->n == r->k) s.points.push_back({float(r->m), float(r->tflops)});
@@ -171,12 +176,12 @@ PerfViewInput perf_input(const Frame& f, const ViewState& st) {
     for (const RunRecord& r : c->runs)
       if (r.m == r.n && r.n == r.k && r.cublas_tflops > 0) cublas[r.dtype][r.m] = r.cublas_tflops;
     for (const auto& [dtype, by_size] : cublas) {
-      if (by_size.size() < 2) continue;
+      if (by_size.size() < 2 || !family_dtypes.count(dtype)) continue;
       PerfSeries s{"cuBLAS " + dtype, {}, false};
       for (const auto& [m, tflops] : by_size) s.points.push_back({float(m), float(tflops)});
       in.series.push_back(std::move(s));
     }
-    in.series_x_label = "M = N = K";
+    in.series_x_label = "M = N = K (" + family + ")";
     in.series_log2_x = true;
   }
   return in;
