@@ -1,6 +1,6 @@
-// mma_tf32/07_swizzle: 06 with a threadblock swizzle (cutlass:4): blocks launch in bands of 16 tile columns
-// walking down the rows, so the ~132 co-resident blocks share about 8 A panels and 16 B panels in L2 instead of
-// 4 and 32. At 4096^3 the inputs mostly hit in the 50 MB L2 anyway: expect a few percent, more at larger sizes.
+// mma_tf32/07_swizzle: 06 with a threadblock swizzle (cutlass:5): blocks launch in bands of 32 tile columns
+// walking down the rows, so on C wider than 4096 a wave of ~132 blocks still reads only ~4 A and 32 B panels.
+// At N = 4096 the band is all of C: 06's order and speed (16-column bands read 9 strided A panels: 11% slower).
 #pragma once
 
 #include <cstdint>
@@ -28,11 +28,18 @@ inline constexpr int kBsStride = kBN + 8;
 inline constexpr int kAsFloats = kBM * kAsStride;   // one stage: As (BM, BK+4) then Bs (BK, BN+8)
 inline constexpr int kStageFloats = kAsFloats + kBK * kBsStride;
 inline constexpr int kSmemBytes = kStages * kStageFloats * 4;  // 108544: dynamic, above the 48 KB static limit
-// Swizzle band width 2^4 = 16 tile columns. A wave of 132 blocks (one per SM) then covers about 8 rows x 16
-// columns of 256x128 tiles: it reads 8 x 256 rows of A and 16 x 128 columns of B, 4096 in all, against
-// 4 x 256 + 32 x 128 = 5120 for the row-major raster at N = 4096. Balancing 132 / 2^L x 256 = 2^L x 128
-// gives 2^L = 16. Narrower C uses the widest band that fits (common.cuh swizzle_log_tile).
-inline constexpr int kMaxLogTile = 4;
+// Swizzle band width 2^5 = 32 tile columns (4096 columns of C). A wave of 132 blocks (one per SM) covers
+// 132 / 2^L tile rows x 2^L columns; per k-slice it reads one 128-byte line from each of 256 x 132 / 2^L rows
+// of A (lines K * 4 bytes apart: scattered over DRAM pages and L2 sets) and 2^L x 512 contiguous bytes of each
+// of 32 B rows. Counting rows alone balances at 2^L = 16 (cutlass:4, 9 A panels + 16 B panels); measured on an
+// H200 at 4096^3 that was 11% slower than 06's raster (143.8 vs 162.1 TFLOP/s) with the same k-loop SASS
+// (128 HMMA, 131 LDS, 12 LDGSTS; 319 vs 311 instructions), most likely from 2304 scattered A lines per slice
+// instead of 1024, with one slice (~1.7 us) of two-stage pipeline to hide their misses. Weighting a strided
+// A line ~4x a contiguous one balances at 2^L = 32: 4 A panels + 32 B panels. At N = 4096 that is 06's raster
+// (same speed); wider C keeps the wave at 4 + 32 panels where the raster would read 2 + 64 (all of a 64 MB B
+// per wave at N = 8192, K = 4096, more than the L2 holds).
+// Narrower C uses the widest band that fits (common.cuh swizzle_log_tile).
+inline constexpr int kMaxLogTile = 5;
 inline constexpr const char* kShapeRule = "M must be a multiple of 256, N of 128, K of 32";
 inline constexpr bool supports(int m, int n, int k) {
   return m > 0 && n > 0 && k > 0 && m % kBM == 0 && n % kBN == 0 && k % kBK == 0;

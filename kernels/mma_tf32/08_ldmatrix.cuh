@@ -28,11 +28,8 @@ inline constexpr int kBsStride = kBN + 8;
 inline constexpr int kAsFloats = kBM * kAsStride;   // one stage: As (BM, BK+4) then Bs (BK, BN+8)
 inline constexpr int kStageFloats = kAsFloats + kBK * kBsStride;
 inline constexpr int kSmemBytes = kStages * kStageFloats * 4;  // 108544: dynamic, above the 48 KB static limit
-// Swizzle band width 2^4 = 16 tile columns. A wave of 132 blocks (one per SM) then covers about 8 rows x 16
-// columns of 256x128 tiles: it reads 8 x 256 rows of A and 16 x 128 columns of B, 4096 in all, against
-// 4 x 256 + 32 x 128 = 5120 for the row-major raster at N = 4096. Balancing 132 / 2^L x 256 = 2^L x 128
-// gives 2^L = 16. Narrower C uses the widest band that fits (common.cuh swizzle_log_tile).
-inline constexpr int kMaxLogTile = 4;
+// cutlass:5 swizzle as in 07 (bands of 32 tile columns: the raster of 06 up to N = 4096; 07 says why not 16).
+inline constexpr int kMaxLogTile = 5;
 inline constexpr const char* kShapeRule = "M must be a multiple of 256, N of 128, K of 32";
 inline constexpr bool supports(int m, int n, int k) {
   return m > 0 && n > 0 && k > 0 && m % kBM == 0 && n % kBN == 0 && k % kBK == 0;

@@ -36,7 +36,7 @@ static_assert((kAChunks + kBChunks) % kCopyParts == 0, "copies split evenly over
 inline constexpr int kAsFloats = kBM * kBK;         // one stage: As (BM, BK) then Bs (BK, BN)
 inline constexpr int kStageFloats = kAsFloats + kBK * kBN;
 inline constexpr int kSmemBytes = kStages * kStageFloats * 4;  // 196608 of the 227 KB a block may have
-inline constexpr int kMaxLogTile = 4;               // cutlass:4 swizzle as in 07
+inline constexpr int kMaxLogTile = 5;               // cutlass:5 swizzle as in 07
 // Any shape. Fast path when K and N are multiples of 4 and A, B are 16-byte aligned (then every 16-byte
 // chunk of a row is wholly inside or wholly outside the matrix); otherwise 4-byte copies, same layout.
 inline constexpr const char* kShapeRule = "";

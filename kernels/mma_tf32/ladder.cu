@@ -143,12 +143,12 @@ std::vector<Rung> mma_tf32_rungs() {
     Rung g;
     g.info.name = "mma_tf32/07_swizzle";
     g.info.family = "mma_tf32";
-    g.info.title = "Threadblock swizzle for L2 reuse (cutlass:4)";
+    g.info.title = "Threadblock swizzle for L2 reuse (cutlass:5)";
     g.info.adds =
-        "06 with a threadblock swizzle (cutlass:4): blocks launch in bands of 16 tile columns walking "
-        "down the rows, so the ~132 co-resident blocks share about 8 A panels and 16 B panels in L2 "
-        "instead of 4 and 32. At 4096^3 the inputs mostly hit in the 50 MB L2 anyway: expect a few "
-        "percent, more at larger sizes.";
+        "06 with a threadblock swizzle (cutlass:5): blocks launch in bands of 32 tile columns walking "
+        "down the rows, so on C wider than 4096 a wave of ~132 blocks still reads only ~4 A and 32 B "
+        "panels. At N = 4096 the band is all of C: 06's order and speed (16-column bands read 9 strided "
+        "A panels: 11% slower).";
     g.info.block_m = r::kBM;
     g.info.block_n = r::kBN;
     g.info.threads = r::kThreads;
