@@ -15,9 +15,11 @@
 
 namespace gs {
 
-// What of a trace a capture keeps of the stage spans (the rest only grows the file).
+// What a capture keeps of a trace's stage spans and shared-memory addresses (the rest only grows the file).
 constexpr size_t kCaptureStageBlocks = 2;
 constexpr size_t kCaptureStageRecords = 4096;
+constexpr int kCaptureSmemWarps = 2;
+constexpr size_t kCaptureSmemRecords = 512;
 namespace {
 
 std::string utc_now() {
@@ -109,7 +111,14 @@ Capture record_capture(GpuSession& gpu, const std::vector<const KernelInfo*>& ke
             ++kept;
           }
           if (kept < stages_traced) line += " (" + std::to_string(kept) + " stage spans kept)";
-          for (SmemAccess& a : t.smem) c.smem.push_back(std::move(a));
+          // Shared-memory addresses: two warps' first k-iteration show every access pattern a rung has
+          // (all warps and iterations repeat them at other offsets).
+          size_t smem_kept = 0;
+          for (SmemAccess& a : t.smem) {
+            if (a.warp >= kCaptureSmemWarps || a.iteration != 0 || smem_kept == kCaptureSmemRecords) continue;
+            c.smem.push_back(std::move(a));
+            ++smem_kept;
+          }
         }
       } catch (const std::exception& e) {
         line += std::string("FAILED: ") + e.what();
