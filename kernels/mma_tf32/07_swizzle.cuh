@@ -1,6 +1,7 @@
 // mma_tf32/07_swizzle: 06 with a threadblock swizzle (cutlass:5): blocks launch in bands of 32 tile columns
 // walking down the rows, so on C wider than 4096 a wave of ~132 blocks still reads only ~4 A and 32 B panels.
-// At N = 4096 the band is all of C: 06's order and speed (16-column bands read 9 strided A panels: 11% slower).
+// At N = 4096 the band is all of C, 06's order; yet it measured 8% slower than 06 on an H200 with the same
+// k-loop instructions: not explained yet (bench/NOTES.md; next: Nsight Compute on 06 and 07 side by side).
 #pragma once
 
 #include <cstdint>
