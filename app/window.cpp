@@ -210,6 +210,29 @@ LayoutViewInput layout_input(const Frame& f, const ViewState& st) {
   return in;
 }
 
+WarpViewInput warp_input(const ViewState& st) {
+  WarpViewInput in;
+  in.kernel = selected_kernel(st);
+  const KernelInfo* k = find_kernel(in.kernel);
+  if (!k) return in;
+  const WarpTiling& w = k->warps;
+  in.block_m = k->block_m, in.block_n = k->block_n, in.block_k = w.block_k;
+  in.warps_m = w.warps_m, in.warps_n = w.warps_n, in.warps_k = w.warps_k;
+  in.warp_m = w.warp_m, in.warp_n = w.warp_n;
+  in.op = w.op;
+  in.frag_m = w.frag_m, in.frag_n = w.frag_n, in.frag_k = w.frag_k;
+  return in;
+}
+
+Rect split_layout(Rect r, const ViewState& st, const WarpViewInput& in, Rect* warps) {
+  *warps = Rect{{r.min.x, r.max.y}, r.max};
+  if (!st.show_warps) return r;
+  const float h = in.described() ? std::round(r.h() * 0.4f) : 34.0f;
+  const float top = r.max.y - std::min(h, r.h() * 0.5f);
+  *warps = Rect{{r.min.x, top}, r.max};
+  return Rect{r.min, {r.max.x, top}};
+}
+
 std::string view_svg(const std::string& view, const Frame& f, const ViewState& st, int width, int height) {
   const Theme& t = theme_of(st);
   SvgCanvas svg(float(width), float(height), t.bg);
@@ -217,14 +240,21 @@ std::string view_svg(const std::string& view, const Frame& f, const ViewState& s
   if (view == "perf") {
     draw_perf_view(svg, all, t, perf_input(f, st));
   } else if (view == "layout") {
-    draw_layout_view(svg, all, t, layout_input(f, st), st.layout, {-1e9f, -1e9f}, nullptr);
+    const WarpViewInput wi = warp_input(st);
+    Rect warps;
+    draw_layout_view(svg, split_layout(all, st, wi, &warps), t, layout_input(f, st), st.layout, {-1e9f, -1e9f},
+                     nullptr);
+    if (st.show_warps) draw_warp_view(svg, warps, t, wi, st.warp);
   } else if (view == "all") {
     const float top = 28;
     svg.text({12, 6}, f.banner, t.text, 15);
     const float mid = float(width) * 0.42f;
     draw_perf_view(svg, Rect{{0, top}, {mid, float(height)}}, t, perf_input(f, st));
-    draw_layout_view(svg, Rect{{mid, top}, {float(width), float(height)}}, t, layout_input(f, st), st.layout,
-                     {-1e9f, -1e9f}, nullptr);
+    const WarpViewInput wi = warp_input(st);
+    Rect warps;
+    draw_layout_view(svg, split_layout(Rect{{mid, top}, {float(width), float(height)}}, st, wi, &warps), t,
+                     layout_input(f, st), st.layout, {-1e9f, -1e9f}, nullptr);
+    if (st.show_warps) draw_warp_view(svg, warps, t, wi, st.warp);
   }
   return svg.finish();
 }
@@ -313,6 +343,22 @@ void LayoutPanel::Draw(const Gui& gui, const Frame& f, ViewState& st) {
   ImGui::SameLine();
   ImGui::Checkbox("traced", &st.layout.show_traced);
   ImGui::SameLine();
+  const WarpViewInput wi = warp_input(st);
+  // The kernel's name where the toolbar has room for it (the view's heading names it anyway).
+  const std::string full = "warp tiling of " + wi.kernel;
+  const float room = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("Export SVG").x -
+                     ImGui::GetFontSize() * 10;
+  ImGui::Checkbox(((ImGui::CalcTextSize(full.c_str()).x < room ? full : std::string("warp tiling")) + "###warps").c_str(),
+                  &st.show_warps);
+  ImGui::SameLine();
+  const int n_warps = wi.described() ? wi.warps_m * wi.warps_n * std::max(1, wi.warps_k) : 1;
+  st.warp = std::clamp(st.warp, 0, n_warps - 1);
+  if (st.show_warps && wi.described() &&
+      ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("Export SVG").x > ImGui::GetFontSize() * 7) {
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+    ImGui::SliderInt("##warp", &st.warp, 0, n_warps - 1, "warp %d");
+    ImGui::SameLine();
+  }
   if (st.layout.highlight_lane >= 0) {
     ImGui::Text("lane %d", st.layout.highlight_lane);
     ImGui::SameLine();
@@ -323,8 +369,16 @@ void LayoutPanel::Draw(const Gui& gui, const Frame& f, ViewState& st) {
   std::string detail = st.layout_op;
   if (ImGui::SmallButton("Export SVG")) export_svg("layout", f, st, detail);
 
-  const CanvasItem item = canvas_item("##layout", ImGui::GetContentRegionAvail());
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  Rect warps;
+  const Rect top = split_layout(Rect{{p.x, p.y}, {p.x + avail.x, p.y + avail.y}}, st, wi, &warps);
+  const CanvasItem item = canvas_item("##layout", ImVec2(top.w(), top.h()));
   ImGuiCanvas canvas(ImGui::GetWindowDrawList(), gui.sans, gui.mono, gui.bold);
+  if (st.show_warps) {
+    if (canvas_item("##warps", ImVec2(warps.w(), warps.h())).clicked) st.warp = (st.warp + 1) % n_warps;  // next warp
+    draw_warp_view(canvas, warps, theme_of(st), wi, st.warp);
+  }
   hover_ = LayoutHover{};
   const LayoutViewInput in = layout_input(f, st);
   if (!in.op) {

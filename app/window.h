@@ -26,6 +26,8 @@ struct ViewState {
   std::string kernel;                     // selected rung, "" = first
   std::string layout_op = "mma.m16n8k16.f16";
   LayoutViewState layout;
+  bool show_warps = true;                 // the layout panel's lower part: the selected rung's warp tiling
+  int warp = 0;                           // warp highlighted there
   bool dark = true;
   std::string message;                    // last export or error, shown in the status line
 };
@@ -43,6 +45,11 @@ std::string existing_view_names();
 // Inputs of the canvas views, built from a frame; the window and the SVG export share them.
 PerfViewInput perf_input(const Frame& f, const ViewState& st);
 LayoutViewInput layout_input(const Frame& f, const ViewState& st);
+// The selected rung's warp tiling, from the registry (not the capture: it describes the code).
+WarpViewInput warp_input(const ViewState& st);
+// The layout panel's split: the layout view in `r`'s top part and, when st.show_warps, the warp view
+// below (40% for a described rung, one line for one without); `warps` is empty when it is off.
+Rect split_layout(Rect r, const ViewState& st, const WarpViewInput& in, Rect* warps);
 // Draws one view into an SVG document of width x height.
 std::string view_svg(const std::string& view, const Frame& f, const ViewState& st, int width, int height);
 

@@ -19,6 +19,21 @@ bool parse_precision(const std::string& s, Precision* out);
 // Relative Frobenius error a correct kernel stays under, against cuBLAS of the same precision.
 double error_bound(Precision p);
 
+// How a rung's warps split its block tile, for the warp view: warp w owns the warp_m x warp_n tile
+// at row (w / warps_n) * warp_m, column (w % warps_n) * warp_n (every rung numbers warps row-major).
+// All zero: the rung has no warp level (or it is not described).
+struct WarpTiling {
+  int warps_m = 0, warps_n = 0;  // warp grid over the block tile
+  int warp_m = 0, warp_n = 0;    // one warp's tile of C
+  int warps_k = 1;               // >1: groups of warps_m x warps_n warps each take a slice of every k-tile
+  int block_k = 0;               // k-depth of the A and B tiles staged per k-tile
+  // "mma.m16n8k16.f16", "mma.m16n8k8.tf32", "wmma.m16n16k16.f16", or "" for SIMT (FFMA)
+  std::string op;
+  // The unit a warp computes at once: an mma's m x n x k; for SIMT, the lane grid's sub-tiles
+  // (lanes x a lane's sub-tile) over one k (1).
+  int frag_m = 0, frag_n = 0, frag_k = 0;
+};
+
 // One rung of a ladder, as registered (kernels/registry.cu) in ladder order.
 struct KernelInfo {
   std::string name;        // "sgemm/01_naive"
@@ -30,6 +45,7 @@ struct KernelInfo {
   int threads = 0;                     // threads per block
   // Shapes the rung cannot run, e.g. "M and N must be multiples of 16": empty when any shape works.
   std::string shape_rule;
+  WarpTiling warps;  // zero: not described
 };
 
 const std::vector<KernelInfo>& kernel_registry();

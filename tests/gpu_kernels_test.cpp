@@ -430,6 +430,30 @@ TEST(Registry, LadderIsWellFormed) {
   EXPECT_EQ(find_kernel("sgemm/99_nope"), nullptr);
 }
 
+// The warp view draws what the registry says: it must tile the block exactly with the rung's threads.
+TEST(Registry, WarpTilingsAddUp) {
+  int described = 0;
+  for (const KernelInfo& k : kernel_registry()) {
+    const WarpTiling& w = k.warps;
+    if (w.warps_m == 0) continue;
+    SCOPED_TRACE(k.name);
+    ++described;
+    EXPECT_EQ(w.warps_m * w.warps_n * w.warps_k * 32, k.threads);
+    EXPECT_EQ(w.warps_m * w.warp_m, k.block_m);
+    EXPECT_EQ(w.warps_n * w.warp_n, k.block_n);
+    ASSERT_GT(w.frag_m * w.frag_n * w.frag_k, 0);
+    EXPECT_EQ(w.warp_m % w.frag_m, 0);
+    EXPECT_EQ(w.warp_n % w.frag_n, 0);
+    EXPECT_EQ(w.block_k % (w.frag_k * w.warps_k), 0);
+    if (!w.op.empty()) {
+      const std::string shape = "m" + std::to_string(w.frag_m) + "n" + std::to_string(w.frag_n) + "k" +
+                                std::to_string(w.frag_k);
+      EXPECT_NE(w.op.find(shape), std::string::npos) << w.op;
+    }
+  }
+  EXPECT_GE(described, 28 + 4);  // wmma, mma_f16, mma_tf32, sgemm 07+
+}
+
 TEST(Registry, SelectKernels) {
   std::vector<const KernelInfo*> out;
   std::string error;

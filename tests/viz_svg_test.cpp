@@ -986,6 +986,89 @@ TEST(ImGuiCanvas, DrawsBothViewsAndLeavesTheClipStackAsItFoundIt) {
   }
 }
 
+// ---- Warp view -------------------------------------------------------------------------------
+
+WarpViewInput warp_input_128x256() {  // 2x4 warps of 64x64 doing mma m16n8k16, k-tiles of 32
+  WarpViewInput in;
+  in.kernel = "test/08_warps";
+  in.block_m = 128, in.block_n = 256, in.block_k = 32;
+  in.warps_m = 2, in.warps_n = 4, in.warp_m = 64, in.warp_n = 64;
+  in.op = "mma.m16n8k16.f16";
+  in.frag_m = 16, in.frag_n = 8, in.frag_k = 16;
+  return in;
+}
+
+TEST(WarpView, OneTilePerWarpWithItsLabelAndTheCaptionsNumbers) {
+  const WarpViewInput in = warp_input_128x256();
+  const float w = 1200, h = 700;
+  SvgCanvas c(w, h, Theme::Dark().bg);
+  draw_warp_view(c, {{0, 0}, {w, h}}, Theme::Dark(), in, 3);
+  const std::string svg = c.finish();
+  ASSERT_EQ(parse(svg, nullptr), "");
+  const std::vector<std::string> t = texts(svg);
+  for (int wi = 0; wi < 8; ++wi) {
+    EXPECT_EQ(std::count(t.begin(), t.end(), "warp " + std::to_string(wi)), 1) << wi;
+    const std::string origin = "(" + std::to_string(wi / 4 * 64) + ", " + std::to_string(wi % 4 * 64) + ")";
+    EXPECT_EQ(std::count(t.begin(), t.end(), origin), 1) << origin;
+  }
+  // One filled square per warp, all the same size, tiling a 2x4 grid.
+  std::map<std::pair<int, int>, std::vector<Rect>> by_size;
+  for (const Element& e : elements(svg, "rect"))
+    if (e.attr.count("fill") && e.attr.at("fill") != "none") {
+      const Rect r = rect_of(e);
+      by_size[{int(std::lround(r.w() * 10)), int(std::lround(r.h() * 10))}].push_back(r);
+    }
+  int tiles = 0;
+  for (const auto& [size, rects] : by_size)
+    if (rects.size() == 8 && size.first == size.second) {
+      ++tiles;
+      std::set<float> xs, ys;
+      for (const Rect& r : rects) xs.insert(r.min.x), ys.insert(r.min.y);
+      EXPECT_EQ(xs.size(), 4u);
+      EXPECT_EQ(ys.size(), 2u);
+    }
+  EXPECT_EQ(tiles, 1);
+  const std::string cap =
+      "warp 3 of 8 owns C[0:64, 192:256] (a 64x64 tile = 4x8 m16n8 fragments); per k16 step it loads 4 A "
+      "fragments (16x16) and 8 B fragments (16x8)";
+  EXPECT_EQ(warp_caption(in, 3), cap);
+  std::string all;
+  for (const std::string& s : t) all += s + " ";
+  EXPECT_NE(all.find("C[0:64, 192:256]"), std::string::npos) << all;
+  EXPECT_NE(all.find("4x8 m16n8 fragments"), std::string::npos) << all;
+  EXPECT_NE(all.find("4 A fragments (16x16) and 8 B fragments (16x8)"), std::string::npos) << all;
+  EXPECT_EQ(overlapping_text(svg), "");
+  EXPECT_EQ(outside(svg, w, h), "");
+  // Warp 5 sits on the second row of warps.
+  EXPECT_EQ(warp_caption(in, 5).substr(0, 34), "warp 5 of 8 owns C[64:128, 64:128]");
+}
+
+TEST(WarpView, KGroupsSimtAndUndescribed) {
+  WarpViewInput in = warp_input_128x256();
+  in.block_n = 128, in.warps_n = 2, in.warps_k = 2, in.op = "wmma.m16n16k16.f16", in.frag_n = 16;
+  EXPECT_EQ(warp_caption(in, 5),
+            "warp 5 of 8 (k-group 1 of 2) owns C[0:64, 64:128] (a 64x64 tile = 4x4 m16n16 fragments); per k16 "
+            "step of its k-slice [16:32] it loads 4 A fragments (16x16) and 4 B fragments (16x16)");
+  WarpViewInput simt;
+  simt.block_m = 128, simt.block_n = 128, simt.block_k = 8;
+  simt.warps_m = 4, simt.warps_n = 2, simt.warp_m = 32, simt.warp_n = 64;
+  simt.frag_m = 16, simt.frag_n = 32, simt.frag_k = 1;
+  EXPECT_NE(warp_caption(simt, 0).find("2x2 sub-tiles of 16x32, 16 results per lane"), std::string::npos);
+  for (const WarpViewInput& x : {in, simt, WarpViewInput{}}) {
+    for (float w : {500.0f, 1600.0f}) {
+      SvgCanvas c(w, 400, Theme::Light().bg);
+      draw_warp_view(c, {{0, 0}, {w, 400}}, Theme::Light(), x, -1);
+      const std::string svg = c.finish();
+      ASSERT_EQ(parse(svg, nullptr), "");
+      EXPECT_EQ(overlapping_text(svg), "") << w;
+      EXPECT_EQ(outside(svg, w, 400), "") << w;
+      if (!x.described()) {
+        EXPECT_EQ(count_if_contains(texts(svg), "no warp tiling described for this rung"), 1);
+      }
+    }
+  }
+}
+
 // Views lay text out with text_size; the window (ImGui) and the export (SVG) must agree on it.
 TEST(ImGuiCanvas, MeasuresTextAsSvgCanvasDoes) {
   const std::string dir = "/usr/share/fonts/truetype/dejavu/";  // Debian's fonts-dejavu-core

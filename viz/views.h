@@ -79,4 +79,24 @@ struct PerfViewInput {
 // Bars of TFLOP/s per kernel with the % of cuBLAS beside each; below them, the series as lines.
 void draw_perf_view(Canvas& c, Rect r, const Theme& t, const PerfViewInput& in);
 
+// ---- Warp tiling -----------------------------------------------------------------------------
+// A rung's warp tiling (kernels/gemm.h's WarpTiling, copied: viz does not include kernels/).
+struct WarpViewInput {
+  std::string kernel;             // "mma_f16/10_multistage"
+  int block_m = 0, block_n = 0;   // block tile of C
+  int block_k = 0;                // k-tile of A and B
+  int warps_m = 0, warps_n = 0;   // warp grid; warp w sits at (w / warps_n, w % warps_n)
+  int warps_k = 1;                // >1: that many groups of warps_m x warps_n split each k-tile
+  int warp_m = 0, warp_n = 0;     // one warp's tile of C
+  std::string op;                 // "mma.m16n8k16.f16", "wmma.m16n16k16.f16", "" = SIMT
+  int frag_m = 0, frag_n = 0, frag_k = 0;
+  bool described() const { return warps_m > 0 && warps_n > 0 && warp_m > 0 && warp_n > 0 && frag_k > 0; }
+};
+// The C block tile split into warp tiles ("warp w", origin), the highlighted warp's fragment grid,
+// and beside C the A and B tiles with the slices that warp loads in one k-step shaded in its colour;
+// a caption spells the numbers out. highlight_warp < 0 or out of range: warp 0.
+void draw_warp_view(Canvas& c, Rect r, const Theme& t, const WarpViewInput& in, int highlight_warp);
+// What the caption says for warp w: "warp 3 of 8 owns C[64:128, 0:64] (...); per k16 step it loads ...".
+std::string warp_caption(const WarpViewInput& in, int warp);
+
 }  // namespace gs
