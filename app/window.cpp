@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "core/files.h"
@@ -54,14 +55,15 @@ std::string shape_label(const RunRecord& r) {
 
 std::string date_of(const Capture& c) { return c.recorded_at.substr(0, 10); }
 
-// Documented layouts are pure functions of the op: computed once per op, kept for the session.
-const std::array<FragmentLayout, 3>* documented_layouts(const MmaOp& op) {
-  static std::map<std::string, std::array<FragmentLayout, 3>> cache;
+// Documented layouts are pure functions of the op: each operand the op has (ldmatrix: A only) is
+// computed once per op and kept for the session.
+const std::array<std::optional<FragmentLayout>, 3>* documented_layouts(const MmaOp& op) {
+  static std::map<std::string, std::array<std::optional<FragmentLayout>, 3>> cache;
   if (!op.documented) return nullptr;
   auto it = cache.find(op.name);
   if (it == cache.end()) {
-    std::array<FragmentLayout, 3> ls{documented_layout(op, Operand::A), documented_layout(op, Operand::B),
-                                     documented_layout(op, Operand::C)};
+    std::array<std::optional<FragmentLayout>, 3> ls;
+    for (Operand o : op_operands(op)) ls[int(o)] = documented_layout(op, o);
     it = cache.emplace(op.name, std::move(ls)).first;
   }
   return &it->second;
@@ -191,16 +193,9 @@ LayoutViewInput layout_input(const Frame& f, const ViewState& st) {
   LayoutViewInput in;
   in.op = find_mma_op(st.layout_op);
   if (!in.op) return in;
-  if (in.op->kind == OpKind::Ldmatrix) {
-    // One operand (the loaded tile): documented_layouts() builds A, B and C, and B and C do not exist.
-    static std::map<std::string, FragmentLayout> tiles;  // per op, kept for the session like the others
-    auto it = tiles.find(in.op->name);
-    if (it == tiles.end()) it = tiles.emplace(in.op->name, documented_layout(*in.op, Operand::A)).first;
-    in.documented[0] = &it->second;
-    in.row_suppliers = ldmatrix_rows(*in.op);
-  } else if (const auto* doc = documented_layouts(*in.op)) {
-    for (int i = 0; i < 3; ++i) in.documented[i] = &(*doc)[i];
-  }
+  if (const auto* doc = documented_layouts(*in.op))
+    for (int i = 0; i < 3; ++i) in.documented[i] = (*doc)[i] ? &*(*doc)[i] : nullptr;
+  if (in.op->kind == OpKind::Ldmatrix) in.row_suppliers = ldmatrix_rows(*in.op);
   if (f.capture) {
     for (int i = 0; i < 3; ++i)
       in.traced[i] = find_layout(*f.capture, in.op->name, operand_name(Operand(i)), "traced");
