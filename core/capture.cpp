@@ -164,18 +164,18 @@ std::string capture_to_json(const Capture& c) {
   j["smem"] = json::array();
   for (const SmemAccess& s : c.smem) j["smem"].push_back(smem_json(s));
   // Block and stage records come by the ten thousand: grouped by kernel, one compact row each.
+  // Appends one row to `groups`, opening a new group whenever the kernel changes.
+  auto add_row = [](json& groups, const std::string& kernel, const json& fields, json row) {
+    if (groups.empty() || groups.back()["kernel"] != kernel)
+      groups.push_back({{"kernel", kernel}, {"fields", fields}, {"records", json::array()}});
+    groups.back()["records"].push_back(std::move(row));
+  };
   j["blocks"] = json::array();
-  for (const BlockRecord& b : c.blocks) {
-    if (j["blocks"].empty() || j["blocks"].back()["kernel"] != b.kernel)
-      j["blocks"].push_back({{"kernel", b.kernel}, {"fields", kBlockFields}, {"records", json::array()}});
-    j["blocks"].back()["records"].push_back({b.launch, b.bx, b.by, b.tile_m, b.tile_n, b.smid, b.start_ns, b.end_ns});
-  }
+  for (const BlockRecord& b : c.blocks)
+    add_row(j["blocks"], b.kernel, kBlockFields, {b.launch, b.bx, b.by, b.tile_m, b.tile_n, b.smid, b.start_ns, b.end_ns});
   j["stages"] = json::array();
-  for (const StageRecord& s : c.stages) {
-    if (j["stages"].empty() || j["stages"].back()["kernel"] != s.kernel)
-      j["stages"].push_back({{"kernel", s.kernel}, {"fields", kStageFields}, {"records", json::array()}});
-    j["stages"].back()["records"].push_back({s.block, s.warp, s.stage, s.start, s.end});
-  }
+  for (const StageRecord& s : c.stages)
+    add_row(j["stages"], s.kernel, kStageFields, {s.block, s.warp, s.stage, s.start, s.end});
   // One record per line: a capture holds tens of thousands of block records, and this keeps it
   // compact, greppable and diffable line by line.
   std::string out = "{\n";
