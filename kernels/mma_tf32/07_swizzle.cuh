@@ -1,7 +1,7 @@
 // mma_tf32/07_swizzle: 06 with a threadblock swizzle (cutlass:5): blocks launch in bands of 32 tile columns
 // walking down the rows, so on C wider than 4096 a wave of ~132 blocks still reads only ~4 A and 32 B panels.
-// At N = 4096 the band is all of C, 06's order; yet it measured 8% slower than 06 on an H200 with the same
-// k-loop instructions: not explained yet (bench/NOTES.md; next: Nsight Compute on 06 and 07 side by side).
+// At N = 4096 the band is all of C, 06's order, yet it runs 2-9% slower than 06: ptxas issues its 12 cp.async
+// back to back, filling the copy queue that 06 paced with address arithmetic (Nsight Compute, bench/NOTES.md).
 #pragma once
 
 #include <cstdint>
@@ -37,8 +37,8 @@ inline constexpr int kSmemBytes = kStages * kStageFloats * 4;  // 108544: dynami
 // (128 HMMA, 131 LDS, 12 LDGSTS; 319 vs 311 instructions), most likely from 2304 scattered A lines per slice
 // instead of 1024, with one slice (~1.7 us) of two-stage pipeline to hide their misses. Weighting a strided
 // A line ~4x a contiguous one balances at 2^L = 32: 4 A panels + 32 B panels. At N = 4096 that is 06's raster
-// (same speed); wider C keeps the wave at 4 + 32 panels where the raster would read 2 + 64 (all of a 64 MB B
-// per wave at N = 8192, K = 4096, more than the L2 holds).
+// (the same order: the gap to 06 has another cause, see the header); wider C keeps the wave at 4 + 32 panels
+// where the raster would read 2 + 64 (all of a 64 MB B per wave at N = 8192, K = 4096, more than the L2 holds).
 // Narrower C uses the widest band that fits (common.cuh swizzle_log_tile).
 inline constexpr int kMaxLogTile = 5;
 inline constexpr const char* kShapeRule = "M must be a multiple of 256, N of 128, K of 32";

@@ -1,6 +1,6 @@
 // mma_tf32/10_multistage: 09 with a 4-stage cp.async pipeline: slices k+1..k+3 are in flight while slice k is computed,
 // so a slow copy (an L2 miss, DRAM queueing) stalls no warp unless it is three slices late; 09 waited on the very next
-// slice. The copies are spread over three k-steps and skip bounds checks inside A and B. Any shape (zero-fill).
+// slice. Copies are spread over three k-steps; blocks inside C copy with no bounds checks at all. Any shape (zero-fill).
 #pragma once
 
 #include <cstdint>
@@ -57,7 +57,33 @@ struct CopyPlan {
   unsigned in_mn;      // bit i < 8: A chunk i's row < M; bit 8: its B column < N
   bool full_mn;        // the block's whole tile is inside C (all of in_mn set for every thread)
   int as_dst, bs_dst;  // its chunk 0 in a stage, permuted
+  size_t a_rows32;     // 32 rows of A (K floats each): A chunk i + 1 is this far past chunk i
+  size_t b_rows8;      // 8 rows of B (N floats each): likewise for B's chunks
 };
+
+// Interior blocks (whole tile inside C, K a multiple of BK): chunks j / 4 == kPart of the thread's 8 (A) + 4 (B)
+// of the slice starting at a_slice (its A chunk 0) and b_slice (its B chunk 0), kPart < 0: all 12. No bounds
+// check, no substitute address, no zero-fill size: per chunk one 64-bit add and one cp.async. (The first
+// version of this rung decided full / partial per slice inside the loop; the compiler kept both paths under
+// predicates, about 45 issue slots per 4 copies. Nsight Compute, bench/NOTES.md.)
+template <int kPart, class Probe>
+__device__ __forceinline__ void copy_fast(const CopyPlan& cp, const float* a_slice, const float* b_slice,
+                                          float* stage, Probe& probe) {
+#pragma unroll
+  for (int j = 0; j < kAChunks + kBChunks; ++j) {
+    if (kPart >= 0 && j / kChunksPerPart != kPart) continue;
+    if (j < kAChunks) {
+      float* as = stage + cp.as_dst + j * 32 * kBK;  // 32 rows further down, same m % 8
+      cp_async_16(as, a_slice + j * cp.a_rows32);
+      GS_PROBE(probe.smem(kAsCopy, as, 16, SmemKind::kCpAsync));
+    } else {
+      const int i = j - kAChunks;
+      float* bs = stage + cp.bs_dst + i * 8 * kBN;  // 8 rows further down, same k % 4
+      cp_async_16(bs, b_slice + i * cp.b_rows8);
+      GS_PROBE(probe.smem(kBsCopy, bs, 16, SmemKind::kCpAsync));
+    }
+  }
+}
 
 // kVec copies of chunks j of the thread's 8 (A) + 4 (B) with j / 4 == kPart (kPart < 0: all 12). kFull: the
 // slice lies wholly inside A and B (every slice of an interior block), so no chunk needs a bounds check, a
@@ -183,6 +209,83 @@ __device__ __forceinline__ void mma_all(float (&acc)[kTilesM][kTilesN][4], const
   }
 }
 
+// The pipeline over all slices. kFast: an interior block (copy_fast, no checks); otherwise load_slice, which
+// checks each chunk against the edges of A and B. Instantiated twice, so each loop holds one copy path only.
+template <bool kFast, bool kVec, class Probe>
+__device__ __forceinline__ void k_loop(const GemmArgs<float, float>& g, const CopyPlan& cp, const FragPlan& fp,
+                                       float* smem, int tile_m, int tile_n, int tid,
+                                       float (&acc)[kTilesM][kTilesN][4], Probe& probe) {
+  const int num_kt = (g.k + kBK - 1) / kBK;  // the last slice may be partial: zero-filled
+  const float* a_next = cp.a_src;            // kFast: chunk 0 of the next slice to copy, A and B
+  const float* b_next = cp.b_src;
+  const size_t b_slice = static_cast<size_t>(kBK) * g.n;  // BK rows of B
+  Frags frag[2];  // frag[ks % 2] feeds the mma of k-step ks while frag[(ks + 1) % 2] loads
+
+  // Prologue: slices 0 .. S-2 in flight, one commit group each (empty past the last slice, so that
+  // "group j holds slice j" stays true and the wait count below is the same for every iteration).
+  GS_PROBE(probe.stage(kPrologue));
+#pragma unroll
+  for (int s = 0; s < kStages - 1; ++s) {
+    if (s < num_kt) {
+      if (kFast) {
+        copy_fast<-1>(cp, a_next, b_next, smem + s * kStageFloats, probe);
+        a_next += kBK;
+        b_next += b_slice;
+      } else {
+        load_slice<kVec, -1>(g, cp, s, smem + s * kStageFloats, tile_m, tile_n, tid, probe);
+      }
+    }
+    cp_async_commit();
+  }
+  cp_async_wait<kStages - 2>();  // group 0 (slice 0) complete; S-2 younger groups may still fly
+  __syncthreads();
+  load_frags(frag[0], smem, fp, 0, probe);
+
+  GS_PROBE(probe.stage(kKLoop));
+  float* const last = smem + (kStages - 1) * kStageFloats;
+  float* rd = smem;    // stage holding slice kt (kt % S)
+  float* wr = last;    // stage (kt - 1) % S: slice kt + S - 1 goes there
+  for (int kt = 0; kt < num_kt; ++kt) {
+    GS_PROBE(probe.iteration(kt));
+    const bool copy = kt + kStages - 1 < num_kt;  // past the last slice nothing is copied
+#pragma unroll
+    for (int ks = 0; ks < kSteps; ++ks) {
+      if (ks == kSteps - 1) {
+        // The last k-step reads fragments of slice kt + 1. Committed so far: S - 1 + (kt + 1) groups,
+        // the youngest holding slice kt + S - 1; letting S - 2 stay in flight completes slice kt + 1.
+        // The barrier publishes every thread's copies and marks slice kt as fully read.
+        cp_async_wait<kStages - 2>();
+        __syncthreads();
+        wr = rd;
+        rd = rd == last ? smem : rd + kStageFloats;
+      }
+      load_frags(frag[(ks + 1) % 2], rd, fp, (ks + 1) % kSteps, probe);
+      if (ks < kCopyParts) {
+        // wr held slice kt - 1, last read before the previous iteration's barrier. The empty group past the
+        // last slice keeps the accounting uniform.
+        if (copy) {
+          if (kFast) {
+            if (ks == 0) copy_fast<0>(cp, a_next, b_next, wr, probe);
+            if (ks == 1) copy_fast<1>(cp, a_next, b_next, wr, probe);
+            if (ks == 2) copy_fast<2>(cp, a_next, b_next, wr, probe);
+          } else {
+            if (ks == 0) load_slice<kVec, 0>(g, cp, kt + kStages - 1, wr, tile_m, tile_n, tid, probe);
+            if (ks == 1) load_slice<kVec, 1>(g, cp, kt + kStages - 1, wr, tile_m, tile_n, tid, probe);
+            if (ks == 2) load_slice<kVec, 2>(g, cp, kt + kStages - 1, wr, tile_m, tile_n, tid, probe);
+          }
+        }
+        if (ks == kCopyParts - 1) {
+          cp_async_commit();
+          a_next += kBK;
+          b_next += b_slice;
+        }
+      }
+      mma_all(acc, frag[ks % 2]);
+    }
+  }
+  cp_async_wait<0>();  // only empty groups remain; nothing may be in flight when the block exits
+}
+
 template <class Probe, bool kVec>
 __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<float, float> g, int log_tile, Probe probe) {
   extern __shared__ __align__(16) float smem[];  // kStages x [As | Bs]
@@ -203,6 +306,8 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<float, float> g, 
   const int a_row0 = tile_m * kBM + tid / 8, b_col = tile_n * kBN + tid % 32 * 4;
   cp.a_src = g.a + static_cast<size_t>(a_row0) * g.k + cp.a_col;  // only dereferenced when in bounds
   cp.b_src = g.b + static_cast<size_t>(cp.b_row0) * g.n + b_col;
+  cp.a_rows32 = static_cast<size_t>(32) * g.k;
+  cp.b_rows8 = static_cast<size_t>(8) * g.n;
   cp.in_mn = b_col < g.n ? 1u << 8 : 0u;
   cp.full_mn = (tile_m + 1) * kBM <= g.m && (tile_n + 1) * kBN <= g.n;
 #pragma unroll
@@ -216,54 +321,14 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<float, float> g, 
   }
 #pragma unroll
   for (int j = 0; j < 4; ++j) fp.b_grp[j] = kAsFloats + tc * kBN + wn0 + 8 * (j ^ tc) + gr;
-  const int num_kt = (g.k + kBK - 1) / kBK;  // the last slice may be partial: zero-filled
 
   float acc[kTilesM][kTilesN][4] = {};
-  Frags frag[2];  // frag[ks % 2] feeds the mma of k-step ks while frag[(ks + 1) % 2] loads
-
-  // Prologue: slices 0 .. S-2 in flight, one commit group each (empty past the last slice, so that
-  // "group j holds slice j" stays true and the wait count below is the same for every iteration).
-  GS_PROBE(probe.stage(kPrologue));
-#pragma unroll
-  for (int s = 0; s < kStages - 1; ++s) {
-    if (s < num_kt) load_slice<kVec, -1>(g, cp, s, smem + s * kStageFloats, tile_m, tile_n, tid, probe);
-    cp_async_commit();
+  // Interior blocks (all of a 4096^3 problem) take the loop without bounds checks.
+  if (kVec && cp.full_mn && g.k % kBK == 0) {
+    k_loop<true, kVec>(g, cp, fp, smem, tile_m, tile_n, tid, acc, probe);
+  } else {
+    k_loop<false, kVec>(g, cp, fp, smem, tile_m, tile_n, tid, acc, probe);
   }
-  cp_async_wait<kStages - 2>();  // group 0 (slice 0) complete; S-2 younger groups may still fly
-  __syncthreads();
-  load_frags(frag[0], smem, fp, 0, probe);
-
-  GS_PROBE(probe.stage(kKLoop));
-  int rd = 0;  // stage holding slice kt (kt % S); slice kt + S - 1 goes to the one before it
-  for (int kt = 0; kt < num_kt; ++kt) {
-    GS_PROBE(probe.iteration(kt));
-#pragma unroll
-    for (int ks = 0; ks < kSteps; ++ks) {
-      if (ks == kSteps - 1) {
-        // The last k-step reads fragments of slice kt + 1. Committed so far: S - 1 + (kt + 1) groups,
-        // the youngest holding slice kt + S - 1; letting S - 2 stay in flight completes slice kt + 1.
-        // The barrier publishes every thread's copies and marks slice kt as fully read.
-        cp_async_wait<kStages - 2>();
-        __syncthreads();
-        rd = rd + 1 == kStages ? 0 : rd + 1;
-      }
-      load_frags(frag[(ks + 1) % 2], smem + rd * kStageFloats, fp, (ks + 1) % kSteps, probe);
-      if (ks < kCopyParts) {
-        // Stage (kt - 1) % S held slice kt - 1, last read before the previous iteration's barrier. Past the
-        // last slice nothing is copied; the empty group keeps the accounting uniform.
-        const int wr = rd == 0 ? kStages - 1 : rd - 1;
-        float* dst = smem + wr * kStageFloats;
-        if (kt + kStages - 1 < num_kt) {
-          if (ks == 0) load_slice<kVec, 0>(g, cp, kt + kStages - 1, dst, tile_m, tile_n, tid, probe);
-          if (ks == 1) load_slice<kVec, 1>(g, cp, kt + kStages - 1, dst, tile_m, tile_n, tid, probe);
-          if (ks == 2) load_slice<kVec, 2>(g, cp, kt + kStages - 1, dst, tile_m, tile_n, tid, probe);
-        }
-        if (ks == kCopyParts - 1) cp_async_commit();
-      }
-      mma_all(acc, frag[ks % 2]);
-    }
-  }
-  cp_async_wait<0>();  // only empty groups remain; nothing may be in flight when the block exits
 
   GS_PROBE(probe.stage(kEpilogue));
   const int row0 = tile_m * kBM + wm0 + gr;      // c0, c1 of tile (mi, ni): row0 + 16 mi
