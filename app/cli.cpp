@@ -94,16 +94,27 @@ bool shapes_from_list(const std::string& list, std::vector<GemmShape>* out, std:
   return !out->empty();
 }
 
-std::unique_ptr<GpuSession> open_gpu(int device, std::string* error) {
+// "--device 3: this machine has 1 CUDA device" unless device < n (n > 0): the one wording for the window and
+// the subcommands.
+bool device_in_range(int device, int n, std::string* error) {
+  if (device < n) return true;
+  *error = "--device " + std::to_string(device) + ": this machine has " + std::to_string(n) + " CUDA device" +
+           (n == 1 ? "" : "s");
+  return false;
+}
+
+// The GPU for record, bench and layout. On failure *exit_code says whose fault it is: a --device this machine
+// does not have is a bad argument (usage), no device or a failing one is the machine's (runtime).
+std::unique_ptr<GpuSession> open_gpu(int device, std::string* error, int* exit_code) {
   std::string why;
   const int n = cuda_device_count(&why);
+  *exit_code = kExitRuntime;
   if (n == 0) {
     *error = "no CUDA device: " + why;
     return nullptr;
   }
-  if (device >= n) {
-    *error = "--device " + std::to_string(device) + ": this machine has " + std::to_string(n) + " CUDA device" +
-             (n == 1 ? "" : "s");
+  if (!device_in_range(device, n, error)) {
+    *exit_code = kExitUsage;
     return nullptr;
   }
   return GpuSession::open(device, error);
@@ -133,8 +144,7 @@ int cmd_window(const WindowArgs& a) {
     std::string why;
     const int n = cuda_device_count(&why);
     if (n > 0) {
-      if (a.device >= n) return fail("", "--device " + std::to_string(a.device) + ": only " + std::to_string(n) +
-                                             " CUDA device(s)", kExitUsage);
+      if (!device_in_range(a.device, n, &error)) return fail("", error, kExitUsage);
       worker = std::make_unique<GpuWorker>(a.device, GemmShape{4096, 4096, 4096});
     } else {
       if (!load_capture("", &replayed, &banner, &error)) return fail("", error, kExitRuntime);
@@ -179,8 +189,9 @@ int cmd_record(const RecordArgs& a) {
   std::vector<GemmShape> sweep;
   if (!a.sweep.empty() && !shapes_from_list(a.sweep, &sweep, &error))
     return fail("record", "--sweep" + error.substr(error.find(':')), kExitUsage);
-  std::unique_ptr<GpuSession> gpu = open_gpu(a.device, &error);
-  if (!gpu) return fail("record", error, kExitRuntime);
+  int code = 0;
+  std::unique_ptr<GpuSession> gpu = open_gpu(a.device, &error, &code);
+  if (!gpu) return fail("record", error, code);
   Capture c = record_capture(*gpu, kernels, shape, [](const std::string& line) {
     std::cerr << line << std::endl;
   });
@@ -222,8 +233,9 @@ int cmd_bench(const BenchArgs& a) {
   std::string error;
   if (!select_kernels(a.kernels, &kernels, &error)) return fail("bench", "--kernels: " + error, kExitUsage);
   if (!shapes_from_list(a.sizes, &shapes, &error)) return fail("bench", error, kExitUsage);
-  std::unique_ptr<GpuSession> gpu = open_gpu(a.device, &error);
-  if (!gpu) return fail("bench", error, kExitRuntime);
+  int code = 0;
+  std::unique_ptr<GpuSession> gpu = open_gpu(a.device, &error, &code);
+  if (!gpu) return fail("bench", error, code);
   const DeviceInfo dev = gpu->device();
   std::printf("%s, sm_%d%d, %d SMs, %d MHz max SM clock, driver %s, CUDA %s\n", dev.name.c_str(), dev.cc_major,
               dev.cc_minor, dev.sm_count, dev.sm_clock_mhz, dev.driver.c_str(), dev.cuda_runtime.c_str());
@@ -319,15 +331,16 @@ int cmd_layout(const LayoutArgs& a) {
     if (!a.replay.empty()) {
       if (!load_capture(a.replay, &c, &banner, &error)) return fail("layout", error, kExitRuntime);
     } else {
-      std::unique_ptr<GpuSession> gpu = open_gpu(a.device, &error);
-      if (!gpu) return fail("layout", error + "; give --replay FILE to read a traced layout from a capture",
-                            kExitRuntime);
+      int code = 0;
+      std::unique_ptr<GpuSession> gpu = open_gpu(a.device, &error, &code);
+      if (!gpu) return fail("layout", error + "; give --replay FILE to read a traced layout from a capture", code);
       c.device = gpu->device();
-      c.layouts = gpu->trace_layouts();
+      c.layouts = gpu->trace_layouts(&error);
     }
     const FragmentLayout* l = find_layout(c, a.op, a.operand, "traced");
     if (!l) return fail("layout", "no traced " + a.op + " " + a.operand + " layout in " +
-                                      (a.replay.empty() ? "this GPU's trace" : a.replay), kExitRuntime);
+                                      (a.replay.empty() ? "this GPU's trace" : a.replay) +
+                                      (error.empty() ? "" : " (tracing failed: " + error + ")"), kExitRuntime);
     layout = *l;
     traced_from = c.device.name;
   }

@@ -67,8 +67,12 @@ void GpuWorker::loop(int device) {
     s.status = "tracing fragment layouts";
   });
   capture = std::make_shared<Capture>(*capture);
-  capture->layouts = gpu->trace_layouts();
-  publish([&](LiveSnapshot& s) { s.capture = capture; });
+  std::string layout_error;
+  capture->layouts = gpu->trace_layouts(&layout_error);
+  publish([&](LiveSnapshot& s) {
+    s.capture = capture;
+    if (!layout_error.empty()) s.error = "tracing fragment layouts: " + layout_error;  // shown in the banner
+  });
 
   const auto t0 = std::chrono::steady_clock::now();
   std::string series_key;

@@ -89,6 +89,10 @@ struct TraceResult {
   std::vector<BlockRecord> blocks;
   std::vector<StageRecord> stages;
   std::vector<SmemAccess> smem;
+  // Records the probe could not keep: its device buffer has fixed capacities (probe.cuh), and what does
+  // not fit is counted instead of written. Nonzero means the lists above are incomplete.
+  uint64_t dropped_blocks = 0, dropped_stages = 0, dropped_smem = 0;
+  uint64_t dropped() const { return dropped_blocks + dropped_stages + dropped_smem; }
 };
 
 // Number of CUDA devices; 0 with `why` set when there is none or no driver.
@@ -109,10 +113,12 @@ class GpuSession {
   // Runs the kernel once with TraceProbe and decodes what it recorded.
   virtual TraceResult trace(const KernelInfo& k, Precision p, GemmShape s) = 0;
   // Fragment layouts discovered on this GPU by probe kernels: wmma m16n16k16 A, B, C and
-  // every documented mma op's A, B, C (source "traced").
-  virtual std::vector<FragmentLayout> trace_layouts() = 0;
-  // Ceilings measured on this GPU (cuBLAS at 4096^3 per precision, device-to-device copy).
-  virtual std::vector<Peak> measure_peaks() = 0;
+  // every documented mma op's A, B, C (source "traced"). On failure: what was traced before it, and
+  // *error (if given) says what failed.
+  virtual std::vector<FragmentLayout> trace_layouts(std::string* error = nullptr) = 0;
+  // Ceilings measured on this GPU (cuBLAS at 4096^3 per precision, device-to-device copy). On failure:
+  // the peaks measured before it, and *error (if given) says what failed.
+  virtual std::vector<Peak> measure_peaks(std::string* error = nullptr) = 0;
 };
 
 // Records a whole capture: device, peaks, every selected kernel at `shape` (timed and traced),

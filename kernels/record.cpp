@@ -58,11 +58,13 @@ Capture record_capture(GpuSession& gpu, const std::vector<const KernelInfo*>& ke
   // The session's entry points report failures in their results; the catches are a last line of
   // defence so that one broken step costs its own line, not the recording.
   try {
-    c.peaks = gpu.measure_peaks();
+    std::string error;
+    c.peaks = gpu.measure_peaks(&error);
     std::string line = "peaks:";
     for (const Peak& p : c.peaks) line += " " + p.name + " " + num("%.3g", p.value) + " " + p.unit + ",";
     if (line.back() == ',') line.pop_back();
     if (c.peaks.size() < 4) line += " (only " + std::to_string(c.peaks.size()) + " of 4 measured)";
+    if (!error.empty()) line += " FAILED: " + error;
     say(line);
   } catch (const std::exception& e) {
     say(std::string("peaks: FAILED: ") + e.what());
@@ -93,6 +95,11 @@ Capture record_capture(GpuSession& gpu, const std::vector<const KernelInfo*>& ke
           if (t.run.ok) {
             line += "; traced " + std::to_string(t.blocks.size()) + " blocks, " + std::to_string(t.stages.size()) +
                     " stages, " + std::to_string(t.smem.size()) + " smem accesses";
+            if (t.dropped() > 0) {
+              line += " (trace buffer full: " + std::to_string(t.dropped_blocks) + " blocks, " +
+                      std::to_string(t.dropped_stages) + " stage spans, " + std::to_string(t.dropped_smem) +
+                      " smem accesses not recorded)";
+            }
           } else {
             line += "; trace FAILED: " + t.run.error;
           }
@@ -128,9 +135,9 @@ Capture record_capture(GpuSession& gpu, const std::vector<const KernelInfo*>& ke
   }
 
   try {
-    c.layouts = gpu.trace_layouts();
-    say("layouts: " + std::to_string(c.layouts.size()) + " traced" +
-        (c.layouts.empty() ? " (the layout probes failed or this GPU has none)" : ""));
+    std::string error;
+    c.layouts = gpu.trace_layouts(&error);
+    say("layouts: " + std::to_string(c.layouts.size()) + " traced" + (error.empty() ? "" : "; FAILED: " + error));
   } catch (const std::exception& e) {
     say(std::string("layouts: FAILED: ") + e.what());
   }

@@ -318,16 +318,23 @@ class CudaSession final : public GpuSession {
     return t;
   }
 
-  std::vector<FragmentLayout> trace_layouts() override {
-    // The probe kernels (layout_probe.cu) run on the current device; they report their own failures
-    // through `error` and return nothing, which the caller sees as no traced layouts.
-    if (cudaSetDevice(device_) != cudaSuccess) return {};
-    std::string error;
-    return trace_fragment_layouts(&error);
+  std::vector<FragmentLayout> trace_layouts(std::string* error) override {
+    // The probe kernels (layout_probe.cu) run on the current device and report their own failures.
+    std::string why;
+    const cudaError_t set = cudaSetDevice(device_);
+    std::vector<FragmentLayout> layouts;
+    if (set != cudaSuccess) {
+      why = std::string("cudaSetDevice: ") + cudaGetErrorString(set);
+    } else {
+      layouts = trace_fragment_layouts(&why);
+    }
+    if (error) *error = why;
+    return layouts;
   }
 
-  std::vector<Peak> measure_peaks() override {
+  std::vector<Peak> measure_peaks(std::string* error) override {
     std::vector<Peak> peaks;
+    if (error) error->clear();
     try {
       GS_CUDA(cudaSetDevice(device_));
       const GemmShape s{4096, 4096, 4096};
@@ -342,8 +349,9 @@ class CudaSession final : public GpuSession {
                              std::to_string(t.samples_ms.size())});
       }
       peaks.push_back(copy_peak());
-    } catch (const std::exception&) {
-      // What was measured before the failure stands; a missing peak is visible to the caller.
+    } catch (const std::exception& e) {
+      // What was measured before the failure stands.
+      if (error) *error = e.what();
     }
     return peaks;
   }
@@ -657,6 +665,9 @@ class CudaSession final : public GpuSession {
   void decode(const Rung& rung, const std::string& kernel, TraceResult* t) {
     using namespace trace;
     const Counters count = download<Counters>(offsetof(TraceBuffer, count), 1)[0];
+    t->dropped_blocks = count.blocks_dropped;
+    t->dropped_stages = count.stages > kMaxStages ? count.stages - kMaxStages : 0;
+    t->dropped_smem = count.smem > kMaxSmem ? count.smem - kMaxSmem : 0;
 
     const std::vector<BlockRec> blocks = download<BlockRec>(offsetof(TraceBuffer, blocks), kMaxBlocks);
     uint64_t t0 = UINT64_MAX;

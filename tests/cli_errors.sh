@@ -47,6 +47,11 @@ if ! "$bin" record --help >/dev/null; then echo "FAIL: record --help"; failures=
 if [ -z "$(ls /dev/nvidia0 2>/dev/null)" ]; then
   expect 1 "no CUDA device" record -o "$tmp/c.json"
   expect 1 "no CUDA device" bench --sizes 256
+else
+  # With one, a --device it does not have is a bad argument, worded the same by the window and the subcommands.
+  expect 2 ": --device 99: this machine has [0-9]+ CUDA devices?$" bench --sizes 256 --device 99
+  expect 2 ": --device 99: this machine has [0-9]+ CUDA devices?$" record -o "$tmp/c.json" --device 99
+  expect 2 ": --device 99: this machine has [0-9]+ CUDA devices?$" --device 99 --frames 1
 fi
 
 # Every subcommand has --help, which exits 0 and prints its usage.

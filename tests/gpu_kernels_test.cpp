@@ -145,6 +145,9 @@ TEST_P(KernelTest, TraceRecordsEveryBlockOnce) {
   const GemmShape s{512, 256, 1024};
   const TraceResult t = gpu().trace(k(), p(), s);
   ASSERT_TRUE(t.run.ok) << t.run.error;  // the traced output is verified too
+  EXPECT_EQ(t.dropped_blocks, 0u);
+  EXPECT_EQ(t.dropped_stages, 0u);
+  EXPECT_EQ(t.dropped_smem, 0u);
 
   const int tiles_m = ceil_div(s.m, k().block_m), tiles_n = ceil_div(s.n, k().block_n);
   const int sms = gpu().device().sm_count;
@@ -245,7 +248,9 @@ TEST_F(HarnessTest, DeviceInfo) {
 }
 
 TEST_F(HarnessTest, MeasurePeaks) {
-  const std::vector<Peak> peaks = gpu().measure_peaks();
+  std::string error = "unset";
+  const std::vector<Peak> peaks = gpu().measure_peaks(&error);
+  EXPECT_EQ(error, "");  // success clears it
   std::map<std::string, const Peak*> by_name;
   for (const Peak& p : peaks) by_name[p.name] = &p;
   for (const char* name : {"fp32", "tensor_f16_f32", "tf32", "dram"}) {

@@ -197,7 +197,9 @@ TEST(LayoutProbe, SessionTraceLayoutsAreTheProbes) {
   std::string error;
   const std::unique_ptr<GpuSession> gpu = GpuSession::open(0, &error);
   ASSERT_TRUE(gpu) << error;
-  const std::vector<FragmentLayout> session = gpu->trace_layouts();
+  error = "unset";
+  const std::vector<FragmentLayout> session = gpu->trace_layouts(&error);
+  EXPECT_EQ(error, "");  // success clears it
   ASSERT_FALSE(session.empty()) << "GpuSession::trace_layouts returned nothing";
   std::vector<std::string> promised = op_names(true);  // mma.sync and ldmatrix
   promised.push_back("wmma.m16n16k16.f16");
