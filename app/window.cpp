@@ -102,7 +102,7 @@ void export_svg(const std::string& view, const Frame& f, ViewState& st, const st
 
 const std::vector<ViewName>& view_names() {
   static const std::vector<ViewName> names = {
-      {"layout", true},    {"banks", false},    {"swizzle", false}, {"perf", true},
+      {"layout", true},    {"banks", true},     {"swizzle", false}, {"perf", true},
       {"roofline", false}, {"timeline", false}, {"code", false},    {"all", true}};
   return names;
 }
@@ -205,6 +205,17 @@ LayoutViewInput layout_input(const Frame& f, const ViewState& st) {
   return in;
 }
 
+BanksViewInput banks_input(const Frame& f, const ViewState& st) {
+  BanksViewInput in;
+  in.kernel = selected_kernel(st);
+  in.live = f.live;
+  if (!f.capture) return in;
+  in.sites = smem_sites(*f.capture, in.kernel);
+  in.capture_has_smem = !f.capture->smem.empty();
+  if (!in.sites.empty()) in.traced_from = f.capture->device.name + (f.live ? ", live" : ", " + date_of(*f.capture));
+  return in;
+}
+
 WarpViewInput warp_input(const ViewState& st) {
   WarpViewInput in;
   in.kernel = selected_kernel(st);
@@ -240,6 +251,8 @@ std::string view_svg(const std::string& view, const Frame& f, const ViewState& s
     draw_layout_view(svg, split_layout(all, st, wi, &warps), t, layout_input(f, st), st.layout, {-1e9f, -1e9f},
                      nullptr);
     if (st.show_warps) draw_warp_view(svg, warps, t, wi, st.warp);
+  } else if (view == "banks") {
+    draw_banks_view(svg, all, t, banks_input(f, st), st.banks, {-1e9f, -1e9f}, nullptr);
   } else if (view == "all") {
     const float top = 28;
     svg.text({12, 6}, f.banner, t.text, 15);
@@ -401,6 +414,162 @@ void LayoutPanel::Draw(const Gui& gui, const Frame& f, ViewState& st) {
   }
 }
 
+void BanksPanel::Draw(const Gui& gui, const Frame& f, ViewState& st) {
+  const std::string kernel = selected_kernel(st);
+  const size_t records = f.capture ? f.capture->smem.size() : 0;
+  if (f.capture != input_capture_ || records != input_records_ || f.live != input_live_ || input_.kernel != kernel) {
+    input_ = banks_input(f, st);
+    input_capture_ = f.capture, input_records_ = records, input_live_ = f.live;
+  }
+  const BanksViewInput& in = input_;
+  // A new rung starts over at its worst access, except that a site of the same name stays selected:
+  // stepping from 01_vectorized to 02_conflict_free keeps "As load (frag)" in view, the access that changed.
+  if (kernel != kernel_) {
+    kernel_ = kernel;
+    st.banks = BanksViewState{};
+    for (size_t i = 0; i < in.sites.size(); ++i)
+      if (in.sites[i].name == site_name_) st.banks.site = int(i);
+  }
+  BanksPick pick = banks_pick(in, st.banks);
+  site_name_ = pick.site >= 0 ? in.sites[pick.site].name : std::string();
+  ImGui::TextUnformatted("Bank conflicts");
+  // Toolbar widgets left to right while they fit before the export button (a narrow panel drops the
+  // last ones; the site list in the view selects sites too).
+  const float em = ImGui::GetFontSize(), export_w = ImGui::CalcTextSize("Export SVG").x + em;
+  auto fits = [&](float w) {
+    ImGui::SameLine();
+    return ImGui::GetContentRegionAvail().x >= w + export_w;
+  };
+  if (pick.access && fits(em * 11)) {
+    ImGui::SetNextItemWidth(em * 11);
+    if (ImGui::BeginCombo("##site", in.sites[pick.site].name.c_str())) {
+      for (size_t i = 0; i < in.sites.size(); ++i) {
+        ImGui::PushID(int(i));
+        if (ImGui::Selectable(in.sites[i].name.c_str(), int(i) == pick.site)) {
+          st.banks.site = int(i);
+          st.banks.access = -1;
+        }
+        ImGui::PopID();
+      }
+      ImGui::EndCombo();
+    }
+    // Which execution: warp and k-iteration where the capture has several, then which of that warp's
+    // executions of the site (program order), 1-based as the caption counts them.
+    if (pick.warps.size() > 1 && fits(em * 5)) {
+      ImGui::SetNextItemWidth(em * 5);
+      int w = pick.warp;
+      if (ImGui::SliderInt("##bwarp", &w, pick.warps.front(), pick.warps.back(), "warp %d")) {
+        st.banks.warp = w;
+        st.banks.iteration = pick.iteration;
+        st.banks.access = -1;
+      }
+    }
+    if (pick.iterations.size() > 1 && fits(em * 5)) {
+      ImGui::SetNextItemWidth(em * 5);
+      int it = pick.iteration;
+      if (ImGui::SliderInt("##biter", &it, pick.iterations.front(), pick.iterations.back(), "k-iter %d")) {
+        st.banks.iteration = it;
+        st.banks.warp = pick.warp;
+        st.banks.access = -1;
+      }
+    }
+    if (pick.count > 1 && fits(em * 11)) {
+      ImGui::SetNextItemWidth(em * 8);
+      int n = pick.access->index + 1;
+      const std::string fmt = "access %d of " + std::to_string(pick.count);
+      if (ImGui::SliderInt("##baccess", &n, 1, pick.count, fmt.c_str())) {
+        st.banks.site = pick.site, st.banks.warp = pick.warp, st.banks.iteration = pick.iteration;
+        st.banks.access = n - 1;
+      }
+      ImGui::SameLine();
+      if (ImGui::SmallButton("worst")) st.banks.access = -1;
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("the execution of this site with the most conflicts");
+    }
+  }
+  if (st.banks.highlight_lane >= 0 && fits(em * 6)) {
+    ImGui::Text("lane %d", st.banks.highlight_lane);
+    ImGui::SameLine();
+    if (ImGui::SmallButton("clear##blane")) st.banks.highlight_lane = -1;
+  }
+  ImGui::SameLine(ImGui::GetContentRegionAvail().x + ImGui::GetCursorPosX() - ImGui::CalcTextSize("Export SVG").x - 8);
+  if (ImGui::SmallButton("Export SVG##banks")) {
+    std::string detail = kernel;
+    std::replace(detail.begin(), detail.end(), '/', '_');  // a file name, not a folder
+    export_svg("banks", f, st, detail);
+  }
+  pick = banks_pick(in, st.banks);  // the widgets may have changed it
+  site_name_ = pick.site >= 0 ? in.sites[pick.site].name : std::string();
+
+  const CanvasItem item = canvas_item("##banks", ImGui::GetContentRegionAvail());
+  ImGuiCanvas canvas(ImGui::GetWindowDrawList(), gui.sans, gui.mono, gui.bold);
+  draw_banks_view(canvas, item.rect, theme_of(st), in, st.banks, item.mouse, &hover_);
+  if (!item.hovered || !pick.access) return;
+  const SmemSite& site = in.sites[pick.site];
+  const SmemAccess& a = pick.access->access;
+  const BankReport& rep = pick.access->report;
+  const int width = site.op == SmemOp::Lds ? site.width : 16;  // ldmatrix rows are 16 bytes
+  auto lane_line = [&](int lane) {
+    if (!a.addr[lane]) {
+      ImGui::Text("lane %2d  inactive (took no part)", lane);
+      return;
+    }
+    const uint32_t o = *a.addr[lane], last = o + uint32_t(width) - 1;
+    if (o / 4 == last / 4)
+      ImGui::Text("lane %2d  byte offset %u (bytes %u-%u), word %u, bank %d", lane, o, o, last, o / 4, bank_of(o));
+    else
+      ImGui::Text("lane %2d  byte offset %u (bytes %u-%u), words %u-%u, banks %d-%d", lane, o, o, last, o / 4, last / 4,
+                  bank_of(o), bank_of(last));
+  };
+  if (hover_.site >= 0) {
+    const SmemSite& s = in.sites[hover_.site];
+    ImGui::BeginTooltip();
+    ImGui::Text("%s: %s, %d bytes per lane", s.name.c_str(), s.op == SmemOp::Lds ? s.kind.c_str() : smem_op_name(s.op),
+                s.width);
+    ImGui::Text("%zu accesses: %d wavefronts, ideal %d, %d conflicts", s.accesses.size(), s.wavefronts, s.ideal,
+                s.conflicts);
+    ImGui::TextDisabled("click: show its worst access");
+    ImGui::EndTooltip();
+    if (item.clicked) {
+      st.banks.site = hover_.site;
+      st.banks.access = -1;
+      st.banks.highlight_lane = -1;
+    }
+  } else if (hover_.wavefront >= 0 && hover_.wavefront < int(rep.wavefront_banks.size())) {
+    const BankSlot& slot = rep.wavefront_banks[hover_.wavefront][hover_.bank];
+    const int phase = rep.wavefront_phase[hover_.wavefront], n = phase_lanes(site.width, site.op);
+    ImGui::BeginTooltip();
+    ImGui::Text("wavefront %d (phase %d: lanes %d-%d), bank %d", hover_.wavefront, phase, phase * n, phase * n + n - 1,
+                hover_.bank);
+    if (slot.lanes.empty()) {
+      ImGui::TextDisabled("this bank reads nothing in this wavefront");
+    } else {
+      ImGui::Text("word %u (bytes %u-%u), for %s", slot.word, slot.word * 4, slot.word * 4 + 3,
+                  slot.lanes.size() == 1 ? "one lane" : "several lanes (a broadcast)");
+      for (size_t i = 0; i < slot.lanes.size() && i < 8; ++i) lane_line(slot.lanes[i]);
+      if (slot.lanes.size() > 8) ImGui::TextDisabled("... and %zu more lanes", slot.lanes.size() - 8);
+      ImGui::TextDisabled("click: highlight lane %d", slot.lanes.front());
+    }
+    ImGui::EndTooltip();
+    if (item.clicked)
+      st.banks.highlight_lane =
+          slot.lanes.empty() || st.banks.highlight_lane == slot.lanes.front() ? -1 : slot.lanes.front();
+  } else if (hover_.lane >= 0) {
+    ImGui::BeginTooltip();
+    lane_line(hover_.lane);
+    std::string waves;
+    for (size_t w = 0; w < rep.wavefront_lanes.size(); ++w)
+      for (int l : rep.wavefront_lanes[w])
+        if (l == hover_.lane) waves += (waves.empty() ? "" : ", ") + std::to_string(w);
+    if (!waves.empty()) ImGui::Text("served in wavefront %s", waves.c_str());
+    else if (a.addr[hover_.lane]) ImGui::TextDisabled("%s reads no address from this lane", smem_op_name(site.op));
+    ImGui::TextDisabled("click: highlight this lane");
+    ImGui::EndTooltip();
+    if (item.clicked) st.banks.highlight_lane = st.banks.highlight_lane == hover_.lane ? -1 : hover_.lane;
+  } else if (item.clicked) {
+    st.banks.highlight_lane = -1;
+  }
+}
+
 // ---- The window ------------------------------------------------------------------------------
 
 void MainWindow::DrawBanner(const Frame& f, ViewState& st) {
@@ -458,8 +627,26 @@ void MainWindow::Draw(const Frame& f, ViewState& st) {
   perf_.Draw(gui_, f, st);
   ImGui::EndChild();
   ImGui::SameLine();
-  ImGui::BeginChild("layout", ImVec2(0, avail.y), true, ImGuiWindowFlags_NoScrollbar);
-  layout_.Draw(gui_, f, st);
+  // Fragment layout and bank conflicts share the right column as tabs: at 1600x900 stacking either under
+  // the other (or the banks under the throughput bars) leaves cells and bar labels too small to read.
+  ImGui::BeginChild("detail", ImVec2(0, avail.y), true, ImGuiWindowFlags_NoScrollbar);
+  if (ImGui::BeginTabBar("##detail")) {
+    // ImGui owns which tab is open and ViewState mirrors it. A tab asked for in ViewState (by shot, a
+    // test) is passed on with SetSelected only until ImGui shows it (a frame later): passed every frame
+    // it would override the user's clicks.
+    const DetailTab want = st.detail;
+    const bool forcing = want != shown_detail_;
+    auto tab = [&](const char* label, DetailTab which, auto&& draw) {
+      if (!ImGui::BeginTabItem(label, nullptr, forcing && which == want ? ImGuiTabItemFlags_SetSelected : 0)) return;
+      shown_detail_ = which;
+      draw();
+      ImGui::EndTabItem();
+    };
+    tab("Fragment layout", DetailTab::Layout, [&] { layout_.Draw(gui_, f, st); });
+    tab("Bank conflicts", DetailTab::Banks, [&] { banks_.Draw(gui_, f, st); });
+    ImGui::EndTabBar();
+    if (!forcing || shown_detail_ == want) st.detail = shown_detail_;
+  }
   ImGui::EndChild();
   ImGui::End();
 }
@@ -476,6 +663,7 @@ bool MainWindow::DrawView(const std::string& view, const Frame& f, ViewState& st
   ImGui::Begin(view.c_str(), nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings);
   if (view == "perf") perf_.Draw(gui_, f, st);
   else if (view == "layout") layout_.Draw(gui_, f, st);
+  else if (view == "banks") banks_.Draw(gui_, f, st);
   ImGui::End();
   return true;
 }

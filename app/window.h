@@ -21,6 +21,9 @@ struct Frame {
   const LiveSnapshot* live_state = nullptr;  // live mode only
 };
 
+// The views that share the window's right column, one at a time.
+enum class DetailTab { Layout, Banks };
+
 // What the user chose: plain data, shared by the panels.
 struct ViewState {
   std::string kernel;                     // selected rung, "" = first
@@ -28,6 +31,8 @@ struct ViewState {
   LayoutViewState layout;
   bool show_warps = true;                 // the layout panel's lower part: the selected rung's warp tiling
   int warp = 0;                           // warp highlighted there
+  BanksViewState banks;                   // the bank panel's site, warp, access and lane
+  DetailTab detail = DetailTab::Layout;   // the right column's open tab
   bool dark = true;
   std::string message;                    // last export or error, shown in the status line
 };
@@ -45,6 +50,9 @@ std::string existing_view_names();
 // Inputs of the canvas views, built from a frame; the window and the SVG export share them.
 PerfViewInput perf_input(const Frame& f, const ViewState& st);
 LayoutViewInput layout_input(const Frame& f, const ViewState& st);
+// The selected rung's shared-memory sites, read from the frame's capture (pointers into it: the
+// input lives no longer than the frame).
+BanksViewInput banks_input(const Frame& f, const ViewState& st);
 // The selected rung's warp tiling, from the registry (not the capture: it describes the code).
 WarpViewInput warp_input(const ViewState& st);
 // The layout panel's split: the layout view in `r`'s top part and, when st.show_warps, the warp view
@@ -71,6 +79,23 @@ class LayoutPanel {
   LayoutHover hover_;
 };
 
+class BanksPanel {
+ public:
+  void Draw(const Gui& gui, const Frame& f, ViewState& st);
+
+ private:
+  std::string kernel_;     // the rung the selection in ViewState::banks belongs to
+  std::string site_name_;  // the site shown last frame: kept when the rung changes and has it too
+  BanksHover hover_;
+  // banks_input of the last frame (a few ms for a rung's ~500 records: not redone every frame), and
+  // what it was read from. Sites hold copies of their records, so a capture replaced since cannot
+  // leave it dangling, only stale until one of these changes.
+  BanksViewInput input_;
+  const Capture* input_capture_ = nullptr;
+  size_t input_records_ = 0;
+  bool input_live_ = false;
+};
+
 class MainWindow {
  public:
   explicit MainWindow(const Gui& gui) : gui_(gui) {}
@@ -85,6 +110,8 @@ class MainWindow {
   KernelListPanel kernels_;
   PerfPanel perf_;
   LayoutPanel layout_;
+  BanksPanel banks_;
+  DetailTab shown_detail_ = DetailTab::Layout;  // the tab ImGui showed last frame
 };
 
 // Default kernel when the user has not picked one: the first registered rung.

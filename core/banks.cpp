@@ -58,8 +58,9 @@ struct Phase {
 // The k-th distinct word of every bank goes to the phase's k-th wavefront, so each wavefront reads at
 // most one word per bank, and the phase needs as many wavefronts as its busiest bank has words. No
 // schedule can do better: a bank with n distinct words needs n wavefronts.
-void schedule_phase(const LaneOffsets& offsets, Phase ph, int bytes_per_lane, BankReport* r) {
+void schedule_phase(const LaneOffsets& offsets, Phase ph, int phase_index, int bytes_per_lane, BankReport* r) {
   std::array<std::vector<uint32_t>, kSmemBanks> words_in_bank;
+  std::array<std::vector<std::vector<int>>, kSmemBanks> word_lanes;  // [bank][k]: lanes asking for its k-th word
   std::array<std::vector<int>, kLanes> lane_wavefronts;  // wavefront indices (within the phase) of each lane
   int phase_wavefronts = 0;
   for (int lane = ph.first_lane; lane < ph.first_lane + ph.lanes; ++lane) {
@@ -71,8 +72,12 @@ void schedule_phase(const LaneOffsets& offsets, Phase ph, int bytes_per_lane, Ba
       std::vector<uint32_t>& in_bank = words_in_bank[word % kSmemBanks];
       const auto it = std::find(in_bank.begin(), in_bank.end(), word);
       const int k = static_cast<int>(it - in_bank.begin());
-      if (it == in_bank.end()) in_bank.push_back(word);  // a new word: the bank's next wavefront
+      if (it == in_bank.end()) {  // a new word: the bank's next wavefront
+        in_bank.push_back(word);
+        word_lanes[word % kSmemBanks].emplace_back();
+      }
       // A word already asked for is broadcast: this lane rides along in the wavefront that reads it.
+      word_lanes[word % kSmemBanks][k].push_back(lane);  // lanes ascend; a lane touches a word once
       std::vector<int>& mine = lane_wavefronts[lane];
       if (std::find(mine.begin(), mine.end(), k) == mine.end()) mine.push_back(k);
       phase_wavefronts = std::max(phase_wavefronts, static_cast<int>(in_bank.size()));
@@ -80,6 +85,11 @@ void schedule_phase(const LaneOffsets& offsets, Phase ph, int bytes_per_lane, Ba
   }
   const size_t base = r->wavefront_lanes.size();
   r->wavefront_lanes.resize(base + phase_wavefronts);
+  r->wavefront_banks.resize(base + phase_wavefronts);
+  r->wavefront_phase.resize(base + phase_wavefronts, phase_index);
+  for (int bank = 0; bank < kSmemBanks; ++bank)
+    for (size_t k = 0; k < words_in_bank[bank].size(); ++k)
+      r->wavefront_banks[base + k][bank] = BankSlot{words_in_bank[bank][k], std::move(word_lanes[bank][k])};
   for (int lane = ph.first_lane; lane < ph.first_lane + ph.lanes; ++lane)
     for (int k : lane_wavefronts[lane]) r->wavefront_lanes[base + k].push_back(lane);  // lanes ascend
   r->wavefronts += phase_wavefronts;
@@ -115,6 +125,11 @@ int ldmatrix_matrices(SmemOp op) {
   return 0;
 }
 
+int phase_lanes(int width_bytes, SmemOp op) {
+  if (op != SmemOp::Lds) return 8;
+  return width_bytes == 16 ? 8 : width_bytes == 8 ? 16 : kLanes;  // 128 bytes of distinct lanes per phase
+}
+
 int required_alignment(int width_bytes, SmemOp op) {
   return op == SmemOp::Lds ? width_bytes : kLdmatrixRowBytes;
 }
@@ -128,7 +143,7 @@ BankReport bank_report(const LaneOffsets& offsets, int width_bytes, SmemOp op) {
     for (int m = 0; m < matrices; ++m) {
       const Phase ph{8 * m, 8};
       const int before = r.wavefronts;
-      schedule_phase(offsets, ph, kLdmatrixRowBytes, &r);
+      schedule_phase(offsets, ph, m, kLdmatrixRowBytes, &r);
       if (r.wavefronts > before) ++r.ideal;  // a matrix with no row address loads nothing to count
     }
     r.conflicts = r.wavefronts - r.ideal;
@@ -140,9 +155,9 @@ BankReport bank_report(const LaneOffsets& offsets, int width_bytes, SmemOp op) {
                                 std::to_string(width_bytes));
   // lds: one phase of 32 lanes for 32-bit accesses, half-warps for 64-bit, quarter-warps for 128-bit;
   // every phase asks for at most 128 bytes when its lanes are distinct, one wavefront's worth.
-  const int lanes_per_phase = kLanes * kSmemBankBytes / width_bytes;
+  const int lanes_per_phase = phase_lanes(width_bytes, op);
   for (int first = 0; first < kLanes; first += lanes_per_phase)
-    schedule_phase(offsets, Phase{first, lanes_per_phase}, width_bytes, &r);
+    schedule_phase(offsets, Phase{first, lanes_per_phase}, first / lanes_per_phase, width_bytes, &r);
 
   // Ideal: the distinct bytes the warp asked for, 128 per wavefront (DESIGN.md's I). Bytes, not words,
   // so a misaligned access is charged for what it touched.

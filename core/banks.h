@@ -35,6 +35,13 @@ int ldmatrix_matrices(SmemOp op);                          // 8x8 matrices an ld
 
 inline int bank_of(uint32_t byte_offset) { return static_cast<int>((byte_offset / kSmemBankBytes) % kSmemBanks); }
 
+// One bank in one wavefront: the word it reads and the lanes that asked for it (several: a broadcast);
+// no lanes: the bank is idle in that wavefront.
+struct BankSlot {
+  uint32_t word = 0;       // byte offset / 4
+  std::vector<int> lanes;  // ascending
+};
+
 struct BankReport {
   int wavefronts = 0;  // W: wavefronts the model schedules
   int ideal = 0;       // I: lds: max(1, ceil(distinct bytes / 128)); ldmatrix: matrices loaded
@@ -43,7 +50,16 @@ struct BankReport {
   // access spans banks served in different wavefronts appears in each of them. For ldmatrix the lanes are
   // those that supplied a row address (the data itself lands in every lane's fragment).
   std::vector<std::vector<int>> wavefront_lanes;
+  // Per wavefront (parallel to wavefront_lanes): what each of the 32 banks reads, what a picture of the
+  // access draws; and the phase it belongs to (lanes phase_lanes() * p .. upwards; for ldmatrix, matrix p).
+  // Wavefronts of one phase are consecutive, so a bank busy in n of them holds n distinct words: n-way.
+  std::vector<std::array<BankSlot, kSmemBanks>> wavefront_banks;
+  std::vector<int> wavefront_phase;
 };
+
+// Lanes whose requests the hardware considers together (conflicts exist only inside such a phase):
+// 32, 16 or 8 for lds of 4, 8 or 16 bytes; 8 for ldmatrix (one matrix's row addresses).
+int phase_lanes(int width_bytes, SmemOp op);
 
 // Wavefronts for one warp-wide access. width_bytes: 4, 8 or 16 for lds (each lane reads
 // [offset, offset + width)); ignored for ldmatrix, whose rows are always 16 bytes. Throws

@@ -194,6 +194,46 @@ TEST(Banks, LdmatrixIgnoresWidthAndBroadcastsRepeatedRows) {
   expect_wcw(bank_report(same, 12, SmemOp::LdmatrixX1), 1, 1, 0);  // width is not an ldmatrix property
 }
 
+// What a picture of the access draws: per wavefront, each bank's word and the lanes it serves.
+TEST(Banks, WavefrontBanksSayWhichWordEachBankReadsForWhichLanes) {
+  // Stride 8 bytes: wavefront 0 serves lanes 0-15 (words 0, 2, .., 30 in banks 0, 2, .., 30), wavefront 1
+  // lanes 16-31 (words 32, .., 62 in the same banks); odd banks idle in both.
+  const BankReport r = bank_report(strided(8), 4, SmemOp::Lds);
+  ASSERT_EQ(r.wavefront_banks.size(), 2u);
+  EXPECT_EQ(r.wavefront_phase, (std::vector<int>{0, 0}));
+  for (int w = 0; w < 2; ++w)
+    for (int bank = 0; bank < 32; ++bank) {
+      const BankSlot& s = r.wavefront_banks[w][bank];
+      if (bank % 2) {
+        EXPECT_TRUE(s.lanes.empty()) << w << " " << bank;
+        continue;
+      }
+      EXPECT_EQ(s.word, uint32_t(32 * w + bank)) << w << " " << bank;
+      EXPECT_EQ(s.lanes, std::vector<int>{16 * w + bank / 2}) << w << " " << bank;
+    }
+  // A broadcast is one slot serving every lane.
+  const BankReport b = bank_report(each_lane([](int) { return 64u; }), 4, SmemOp::Lds);
+  ASSERT_EQ(b.wavefront_banks.size(), 1u);
+  EXPECT_EQ(b.wavefront_banks[0][16].word, 16u);
+  EXPECT_EQ(b.wavefront_banks[0][16].lanes, lanes(0, 32));
+  // 16 bytes per lane: each lane fills 4 consecutive banks; quarter-warps are phases 0-3.
+  const BankReport q = bank_report(strided(16), 16, SmemOp::Lds);
+  EXPECT_EQ(q.wavefront_phase, (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(q.wavefront_banks[1][5].lanes, std::vector<int>{9});  // lane 9: bytes 144-159, banks 4-7
+  EXPECT_EQ(q.wavefront_banks[1][5].word, 37u);
+  // ldmatrix: one phase per matrix, the slots naming the lane that supplied the row.
+  const BankReport m = bank_report(ldmatrix_a_rows(false), 16, SmemOp::LdmatrixX4);
+  ASSERT_EQ(m.wavefront_phase.size(), 16u);
+  for (int w = 0; w < 16; ++w) EXPECT_EQ(m.wavefront_phase[w], w / 4) << w;
+  EXPECT_EQ(m.wavefront_banks[0][0].lanes, std::vector<int>{0});
+  EXPECT_EQ(m.wavefront_banks[0][16].lanes, std::vector<int>{1});
+  EXPECT_EQ(m.wavefront_banks[1][0].lanes, std::vector<int>{2});
+  EXPECT_EQ(phase_lanes(4, SmemOp::Lds), 32);
+  EXPECT_EQ(phase_lanes(8, SmemOp::Lds), 16);
+  EXPECT_EQ(phase_lanes(16, SmemOp::Lds), 8);
+  EXPECT_EQ(phase_lanes(16, SmemOp::LdmatrixX2), 8);
+}
+
 TEST(Banks, RejectsWidthsTheHardwareDoesNotHave) {
   EXPECT_THROW(bank_report(strided(4), 12, SmemOp::Lds), std::invalid_argument);
   EXPECT_THROW(bank_report(strided(4), 2, SmemOp::Lds), std::invalid_argument);

@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
-# `gemmscope shot --view VIEW` on the bundled capture, under Xvfb when there is no display:
-# the PNG must be 1600x900 and drawn: many distinct colours, and no colour covering 97% or more (a blank
-# window, or one with only a title, is 99-100% background).
+# `gemmscope shot --view VIEW [--kernel KERNEL]` on the bundled capture, under Xvfb when there is no
+# display: the PNG must be 1600x900 and drawn: many distinct colours, and no colour covering 97% or more
+# (a blank window, or one with only a title, is 99-100% background). Any TEXT arguments must appear
+# in the SVG of the same view (as a text element's content).
+# usage: gui_shot.sh BIN PNG_STATS VIEW DIR [KERNEL [TEXT...]]
 set -euo pipefail
 bin=$1 stats=$2 view=$3 dir=$4
+kernel=${5:-}
+shift $(( $# < 5 ? $# : 5 ))
+args=(shot --view "$view")
+[ -z "$kernel" ] || args+=(--kernel "$kernel")
 mkdir -p "$dir"
 png="$dir/$view.png"
 rm -f "$png"
 if [ -n "${DISPLAY:-}" ]; then
-  "$bin" shot --view "$view" -o "$png"
+  "$bin" "${args[@]}" -o "$png"
 else
-  xvfb-run -a -s "-screen 0 1920x1080x24" "$bin" shot --view "$view" -o "$png"
+  xvfb-run -a -s "-screen 0 1920x1080x24" "$bin" "${args[@]}" -o "$png"
 fi
 read -r w h colours dominant < <("$stats" "$png")
 echo "$view.png: ${w}x${h}, $colours distinct colours, most common colour covers $dominant% of pixels"
@@ -19,8 +25,13 @@ echo "$view.png: ${w}x${h}, $colours distinct colours, most common colour covers
 awk -v d="$dominant" 'BEGIN { exit !(d < 97) }' || { echo "FAIL: one colour covers $dominant%"; exit 1; }
 # The same view as SVG: the same drawing code, written as vector shapes.
 svg="$dir/$view.svg"
-"$bin" shot --view "$view" -o "$svg"
+rm -f "$svg"
+"$bin" "${args[@]}" -o "$svg"
 grep -q '</svg>' "$svg" || { echo "FAIL: $svg is not a complete SVG"; exit 1; }
 shapes=$(grep -oE '<(rect|line|polyline|polygon|circle|text)' "$svg" | wc -l)
 [ "$shapes" -ge 40 ] || { echo "FAIL: $svg has only $shapes shapes and texts"; exit 1; }
 echo "$view.svg: $shapes shapes and texts"
+for text in "$@"; do
+  grep -qF ">$text</text>" "$svg" || { echo "FAIL: $svg has no text '$text'"; exit 1; }
+done
+[ $# = 0 ] || echo "$view.svg: says all of: $*"

@@ -1069,6 +1069,294 @@ TEST(WarpView, KGroupsSimtAndUndescribed) {
   }
 }
 
+// ---- Bank view -------------------------------------------------------------------------------
+
+// One warp-wide access of `width` bytes per lane at `stride` bytes apart, as a capture would hold it.
+Capture strided_capture(uint32_t stride, int width = 4, const std::string& kind = "load") {
+  Capture c;
+  SmemAccess a;
+  a.kernel = "test/01_banks", a.site = "As load", a.kind = kind, a.width = width;
+  for (int lane = 0; lane < 32; ++lane) a.addr[lane] = stride * uint32_t(lane);
+  c.smem.push_back(a);
+  return c;
+}
+
+BanksViewInput banks_view_input(const Capture& c, const std::string& kernel) {
+  BanksViewInput in;
+  in.kernel = kernel;
+  in.sites = smem_sites(c, kernel);
+  in.capture_has_smem = !c.smem.empty();
+  return in;
+}
+
+std::string draw_banks(const BanksViewInput& in, const Theme& t, BanksViewState st = {}, Vec2 mouse = {-1, -1},
+                       BanksHover* hover = nullptr, float w = 1200, float h = 800) {
+  SvgCanvas c(w, h, t.bg);
+  draw_banks_view(c, {{0, 0}, {w, h}}, t, in, st, mouse, hover);
+  return c.finish();
+}
+
+// The bank grid's cells: lane-coloured rectangles with square corners (the lane strip's chips and the
+// bank header are rounded), with the lane each one is coloured for.
+std::vector<std::pair<int, Rect>> grid_cells(const std::string& svg, const Theme& t) {
+  std::map<std::string, int> lane_of;
+  for (int l = 0; l < 32; ++l) lane_of[hex(lane_color(l, t))] = l;
+  std::vector<std::pair<int, Rect>> cells;
+  for (const Element& e : elements(svg, "rect")) {
+    auto f = e.attr.find("fill");
+    if (f != e.attr.end() && lane_of.count(f->second) && !e.attr.count("rx")) cells.push_back({lane_of[f->second], rect_of(e)});
+  }
+  return cells;
+}
+
+// All text of the drawing in order, one space between elements: wrapped captions read as one sentence.
+std::string all_text(const std::string& svg) {
+  std::string s;
+  for (const std::string& t : texts(svg)) s += t + " ";
+  return s;
+}
+
+// The text elements whose content is exactly `s`, with their fill.
+std::vector<Element> text_elements(const std::string& svg, const std::string& s) {
+  std::vector<Element> v;
+  for (const Element& e : elements(svg, "text"))
+    if (e.text == s) v.push_back(e);
+  return v;
+}
+
+const Capture& bundled_capture() {
+  static const Capture c = read_capture(std::string(GEMMSCOPE_ASSETS) + "/captures/h200.json");
+  return c;
+}
+
+int site_index(const BanksViewInput& in, const std::string& name) {
+  for (size_t i = 0; i < in.sites.size(); ++i)
+    if (in.sites[i].name == name) return int(i);
+  return -1;
+}
+
+// DESIGN.md's Nsight Compute pair on an H200: 4-byte loads 128 bytes apart are 32 wavefronts, 31 conflicts.
+TEST(BanksView, Stride128IsThirtyTwoRowsOnBankZero) {
+  const Capture c = strided_capture(128);
+  const BanksViewInput in = banks_view_input(c, "test/01_banks");
+  const Theme& t = Theme::Dark();
+  const std::string svg = draw_banks(in, t);
+  ASSERT_EQ(parse(svg, nullptr), "");
+  EXPECT_EQ(banks_caption(in.sites[0], in.sites[0].accesses[0]),
+            "As load, warp 0, k-iteration 0: 4-byte loads, 32 wavefronts, ideal 1, 31 conflicts (32-way on bank 0)");
+  EXPECT_NE(all_text(svg).find("32 wavefronts, ideal 1, 31 conflicts (32-way on bank 0)"), std::string::npos);
+  // One cell per lane, all in bank 0's column, one row each: lane k's word in wavefront k.
+  const auto cells = grid_cells(svg, t);
+  ASSERT_EQ(cells.size(), 32u);
+  std::set<float> xs, ys;
+  for (const auto& [lane, r] : cells) xs.insert(r.min.x), ys.insert(r.min.y);
+  EXPECT_EQ(xs.size(), 1u);
+  EXPECT_EQ(ys.size(), 32u);
+  for (size_t i = 1; i < cells.size(); ++i) EXPECT_GT(cells[i].second.min.y, cells[i - 1].second.min.y);
+  for (int k = 0; k < 32; ++k) {
+    EXPECT_EQ(cells[k].first, k);
+    EXPECT_EQ(text_elements(svg, "wf " + std::to_string(k)).size(), 1u) << k;
+  }
+  // Wavefront 0 is needed; the 31 others are the conflicts, their labels in the theme's bad colour.
+  EXPECT_EQ(text_elements(svg, "wf 0")[0].attr.at("fill"), hex(t.text_dim));
+  EXPECT_EQ(text_elements(svg, "wf 31")[0].attr.at("fill"), hex(t.bad));
+  // The site table says the same: 32-way, in bad.
+  EXPECT_EQ(text_elements(svg, "up to 32-way").size(), 1u);
+  EXPECT_EQ(text_elements(svg, "up to 32-way")[0].attr.at("fill"), hex(t.bad));
+  // The lane strip: each lane's byte offset and bank.
+  for (int lane : {1, 2, 31}) EXPECT_EQ(text_elements(svg, std::to_string(128 * lane)).size(), 1u) << lane;
+  EXPECT_EQ(text_elements(svg, "b0").size(), 32u);
+  EXPECT_EQ(overlapping_text(svg), "");
+  EXPECT_EQ(outside(svg, 1200, 800), "");
+}
+
+TEST(BanksView, PaddedStride132IsOneRowAcrossAllBanks) {
+  const Capture c = strided_capture(132);
+  const BanksViewInput in = banks_view_input(c, "test/01_banks");
+  const Theme& t = Theme::Light();
+  const std::string svg = draw_banks(in, t);
+  EXPECT_NE(all_text(svg).find("4-byte loads, 1 wavefront, ideal 1, 0 conflicts"), std::string::npos) << all_text(svg);
+  const auto cells = grid_cells(svg, t);
+  ASSERT_EQ(cells.size(), 32u);
+  std::set<float> ys;
+  for (const auto& [lane, r] : cells) ys.insert(r.min.y);
+  EXPECT_EQ(ys.size(), 1u);
+  // Lane i in bank i: cells left to right are lanes 0..31.
+  auto sorted = cells;
+  std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second.min.x < b.second.min.x; });
+  for (int b = 0; b < 32; ++b) EXPECT_EQ(sorted[b].first, b);
+  EXPECT_EQ(text_elements(svg, "wf 0").size(), 1u);
+  EXPECT_EQ(text_elements(svg, "wf 1").size(), 0u);
+  EXPECT_EQ(text_elements(svg, "conflict-free").size(), 1u);
+  EXPECT_EQ(text_elements(svg, "conflict-free")[0].attr.at("fill"), hex(t.good));
+  EXPECT_EQ(text_elements(svg, "b31").size(), 1u);  // lane 31 at byte 4092: bank 31
+}
+
+// A bundled ldmatrix record whose site name does not say .x4 (mma_tf32's "As ldmatrix (frag)"): decided
+// from its 32 distinct row addresses, and 09's XOR layout makes each matrix one wavefront.
+TEST(BanksView, BundledLdmatrixX4OfAConflictFreeRungIsFourFourZero) {
+  const BanksViewInput in = banks_view_input(bundled_capture(), "mma_tf32/09_xor_permuted");
+  BanksViewState st;
+  st.site = site_index(in, "As ldmatrix (frag)");
+  ASSERT_GE(st.site, 0);
+  st.access = 0;
+  EXPECT_EQ(in.sites[st.site].op, SmemOp::LdmatrixX4);
+  const Theme& t = Theme::Dark();
+  const std::string svg = draw_banks(in, t, st);
+  const std::string words = all_text(svg);
+  EXPECT_NE(words.find("As ldmatrix (frag), warp 0, k-iteration 0, access 1 of"), std::string::npos) << words;
+  EXPECT_NE(words.find("ldmatrix.x4 (4 8x8 matrices, one phase each), 4 wavefronts, ideal 4, 0 conflicts"),
+            std::string::npos)
+      << words;
+  // Four rows, one per matrix, each 8 lanes x 4 banks = all 32 banks, each row's phase named.
+  const auto cells = grid_cells(svg, t);
+  EXPECT_EQ(cells.size(), 4u * 32u);
+  std::set<float> ys;
+  for (const auto& [lane, r] : cells) ys.insert(r.min.y);
+  EXPECT_EQ(ys.size(), 4u);
+  for (const char* p : {"lanes 0-7", "lanes 8-15", "lanes 16-23", "lanes 24-31"}) EXPECT_EQ(text_elements(svg, p).size(), 1u) << p;
+  EXPECT_EQ(overlapping_text(svg), "");
+}
+
+// The ladder's lesson at a glance: 01's fragment reads conflict, 02's padding removes it.
+TEST(BanksView, FragmentReadsConflictInVectorizedAndNotInConflictFree) {
+  const Theme& t = Theme::Dark();
+  const BanksViewInput bad = banks_view_input(bundled_capture(), "mma_tf32/01_vectorized");
+  const BanksViewInput good = banks_view_input(bundled_capture(), "mma_tf32/02_conflict_free");
+  for (const char* site : {"As load (frag)", "Bs load (frag)"}) {
+    ASSERT_GE(site_index(bad, site), 0) << site;
+    EXPECT_GT(bad.sites[site_index(bad, site)].conflicts, 0) << site;
+    EXPECT_EQ(good.sites[site_index(good, site)].conflicts, 0) << site;
+  }
+  const std::string bad_svg = draw_banks(bad, t), good_svg = draw_banks(good, t);
+  EXPECT_EQ(text_elements(good_svg, "conflict-free").size(), good.sites.size());
+  EXPECT_EQ(text_elements(bad_svg, "conflict-free").size(), 2u);  // the two stores
+  // The default access is the worst site's worst: an As fragment read, 8-way.
+  EXPECT_NE(all_text(bad_svg).find("As load (frag), warp 0"), std::string::npos);
+  EXPECT_NE(all_text(bad_svg).find("8 wavefronts, ideal 1, 7 conflicts (8-way on banks"), std::string::npos)
+      << all_text(bad_svg);
+  const std::string conflicts = std::to_string(bad.sites[site_index(bad, "As load (frag)")].conflicts);
+  ASSERT_FALSE(text_elements(bad_svg, conflicts).empty());
+  EXPECT_EQ(text_elements(bad_svg, conflicts)[0].attr.at("fill"), hex(t.bad));
+}
+
+TEST(BanksView, SaysInOneLineWhyThereIsNothingToDraw) {
+  const BanksViewInput naive = banks_view_input(bundled_capture(), "sgemm/01_naive");
+  EXPECT_TRUE(naive.sites.empty());
+  std::string svg = draw_banks(naive, Theme::Dark());
+  EXPECT_EQ(count_if_contains(texts(svg), "sgemm/01_naive makes no shared-memory accesses"), 1);
+  EXPECT_TRUE(grid_cells(svg, Theme::Dark()).empty());
+  const BanksViewInput bare = banks_view_input(Capture{}, "mma_tf32/01_vectorized");
+  svg = draw_banks(bare, Theme::Dark());
+  EXPECT_EQ(count_if_contains(texts(svg), "No shared-memory accesses in this capture"), 1);
+  BanksViewInput live = bare;
+  live.live = true;
+  EXPECT_EQ(count_if_contains(texts(draw_banks(live, Theme::Dark())), "live session traces no shared-memory"), 1);
+  for (float w : {420.0f, 1600.0f}) {
+    svg = draw_banks(naive, Theme::Light(), {}, {-1, -1}, nullptr, w, 300);
+    EXPECT_EQ(outside(svg, w, 300), "") << w;
+  }
+}
+
+TEST(BanksView, HoverNamesTheCellLaneOrSiteUnderTheMouse) {
+  const Capture c = strided_capture(128);
+  const BanksViewInput in = banks_view_input(c, "test/01_banks");
+  const Theme& t = Theme::Dark();
+  const auto cells = grid_cells(draw_banks(in, t), t);
+  ASSERT_EQ(cells.size(), 32u);
+  BanksHover h;
+  draw_banks(in, t, {}, cells[31].second.center(), &h);
+  EXPECT_EQ(h.wavefront, 31);
+  EXPECT_EQ(h.bank, 0);
+  EXPECT_EQ(h.lane, -1);
+  // An idle cell (bank 5 of wavefront 2) is still a cell: the panel says the bank reads nothing there.
+  const Vec2 idle{cells[2].second.center().x + 5 * cells[2].second.w(), cells[2].second.center().y};
+  draw_banks(in, t, {}, idle, &h);
+  EXPECT_EQ(h.wavefront, 2);
+  EXPECT_EQ(h.bank, 5);
+  // The lane strip: lane 5's chip (rounded, in lane 5's colour).
+  const std::string svg = draw_banks(in, t);
+  Rect chip{};
+  for (const Element& e : elements(svg, "rect"))
+    if (e.attr.count("rx") && e.attr.count("fill") && e.attr.at("fill") == hex(lane_color(5, t))) chip = rect_of(e);
+  ASSERT_GT(chip.w(), 0);
+  draw_banks(in, t, {}, chip.center(), &h);
+  EXPECT_EQ(h.lane, 5);
+  EXPECT_EQ(h.wavefront, -1);
+  // The site table's row.
+  const std::vector<Element> name = text_elements(svg, "As load");
+  ASSERT_EQ(name.size(), 1u);
+  draw_banks(in, t, {}, {num(name[0], "x") + 5, num(name[0], "y") - 3}, &h);
+  EXPECT_EQ(h.site, 0);
+  EXPECT_TRUE(h.valid());
+  draw_banks(in, t, {}, {-1, -1}, &h);
+  EXPECT_FALSE(h.valid());
+}
+
+TEST(BanksView, PickFallsBackToWhatTheSiteRecorded) {
+  Capture c = strided_capture(132);
+  SmemAccess worse = c.smem[0];
+  for (int lane = 0; lane < 32; ++lane) worse.addr[lane] = 8u * lane;  // 2-way
+  c.smem.push_back(worse);
+  c.smem.push_back(c.smem[0]);
+  const BanksViewInput in = banks_view_input(c, "test/01_banks");
+  BanksViewState st;
+  BanksPick p = banks_pick(in, st);
+  ASSERT_NE(p.access, nullptr);
+  EXPECT_EQ(p.count, 3);
+  EXPECT_EQ(p.access->index, 1);  // the default is the execution with the most conflicts
+  st.access = 2;
+  EXPECT_EQ(banks_pick(in, st).access->index, 2);
+  st.warp = 7;  // not recorded: the site's first recorded warp
+  p = banks_pick(in, st);
+  EXPECT_EQ(p.warp, 0);
+  EXPECT_EQ(p.warps, std::vector<int>{0});
+  st.site = 9;  // out of range: the worst site
+  EXPECT_EQ(banks_pick(in, st).site, 0);
+  EXPECT_EQ(banks_pick(BanksViewInput{}, st).site, -1);
+}
+
+TEST(BanksView, HighlightedLaneKeepsItsColourAndOthersDim) {
+  const Capture c = strided_capture(8);  // 2-way: lanes 0-15 in wavefront 0, 16-31 in wavefront 1
+  const BanksViewInput in = banks_view_input(c, "test/01_banks");
+  const Theme& t = Theme::Dark();
+  BanksViewState st;
+  st.highlight_lane = 18;
+  const auto cells = grid_cells(draw_banks(in, t, st), t);
+  ASSERT_EQ(cells.size(), 1u);  // only lane 18's cell keeps its lane colour
+  EXPECT_EQ(cells[0].first, 18);
+}
+
+// Text stays apart and on the canvas for every bundled kind of access, at window and slide sizes.
+TEST(BanksView, TextNeverOverlapsAndStaysOnTheCanvas) {
+  for (const char* kernel : {"mma_tf32/01_vectorized", "sgemm/06_vectorize", "wmma/02_smem", "mma_f16/08_ldmatrix",
+                             "sgemm/09_cp_async"}) {
+    const BanksViewInput in = banks_view_input(bundled_capture(), kernel);
+    for (int s = -1; s < int(in.sites.size()); ++s)
+      for (auto [w, h] : {std::pair{1600.0f, 900.0f}, {700.0f, 760.0f}, {520.0f, 420.0f}, {400.0f, 360.0f}}) {
+        BanksViewState st;
+        st.site = s;
+        const std::string svg = draw_banks(in, s % 2 ? Theme::Light() : Theme::Dark(), st, {-1, -1}, nullptr, w, h);
+        ASSERT_EQ(parse(svg, nullptr), "");
+        EXPECT_EQ(overlapping_text(svg), "") << kernel << " site " << s << " at " << w << "x" << h;
+        EXPECT_EQ(outside(svg, w, h), "") << kernel << " site " << s << " at " << w << "x" << h;
+      }
+  }
+}
+
+TEST(ImGuiCanvas, DrawsTheBankViewAndLeavesTheClipStackAsItFoundIt) {
+  ImGuiFrame frame;
+  frame.begin();
+  ImDrawList* dl = ImGui::GetForegroundDrawList();
+  ImGuiCanvas c(dl, nullptr, nullptr);
+  const int clips = dl->_ClipRectStack.Size;
+  const Capture cap = strided_capture(128);
+  BanksHover hover;
+  draw_banks_view(c, {{0, 0}, {800, 900}}, Theme::Dark(), banks_view_input(cap, "test/01_banks"), {}, {-1, -1}, &hover);
+  EXPECT_GT(dl->VtxBuffer.Size, 1000);
+  EXPECT_EQ(dl->_ClipRectStack.Size, clips);
+}
+
 // Views lay text out with text_size; the window (ImGui) and the export (SVG) must agree on it.
 TEST(ImGuiCanvas, MeasuresTextAsSvgCanvasDoes) {
   const std::string dir = "/usr/share/fonts/truetype/dejavu/";  // Debian's fonts-dejavu-core

@@ -58,6 +58,26 @@ std::string elide(const Canvas& c, std::string_view s, float size, Font font, fl
   return {};
 }
 
+std::vector<std::string> wrap(const Canvas& c, const std::string& text, float size, float max_w) {
+  std::vector<std::string> lines;
+  std::string line;
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t sp = text.find(' ', i);
+    std::string word = text.substr(i, sp == std::string::npos ? std::string::npos : sp - i);
+    i = sp == std::string::npos ? text.size() : sp + 1;
+    std::string longer = line.empty() ? word : line + " " + word;
+    if (!line.empty() && c.text_size(longer, size, Font::Sans).x > max_w) {
+      lines.push_back(line);
+      line = word;
+    } else {
+      line = longer;
+    }
+  }
+  if (!line.empty()) lines.push_back(line);
+  return lines;
+}
+
 float fit_size(const Canvas& c, std::string_view s, float size, float min_size, Font font, float max_w) {
   float w = c.text_size(s, size, font).x;
   if (w <= max_w) return size;

@@ -26,6 +26,9 @@ std::string fmt_tick(double v, double step);
 
 // `s` cut to fit `max_w` pixels, ending in "..." where cut; empty when not even that fits.
 std::string elide(const Canvas& c, std::string_view s, float size, Font font, float max_w);
+// `text` broken at spaces into lines no wider than `max_w` in Font::Sans (a single word wider than that
+// stays whole; the caller elides it).
+std::vector<std::string> wrap(const Canvas& c, const std::string& text, float size, float max_w);
 // The largest size <= `size` (down to `min_size`) at which `s` fits `max_w`; 0 when none does.
 float fit_size(const Canvas& c, std::string_view s, float size, float min_size, Font font, float max_w);
 

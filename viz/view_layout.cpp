@@ -377,28 +377,6 @@ std::vector<std::string> ldmatrix_caption(const MmaOp& op) {
   return lines;
 }
 
-// `text` broken at spaces into lines no wider than `max_w` (a single word wider than that stays whole
-// and is elided by the caller).
-std::vector<std::string> wrap(const Canvas& cv, const std::string& text, float size, float max_w) {
-  std::vector<std::string> lines;
-  std::string line;
-  size_t i = 0;
-  while (i < text.size()) {
-    size_t sp = text.find(' ', i);
-    std::string word = text.substr(i, sp == std::string::npos ? std::string::npos : sp - i);
-    i = sp == std::string::npos ? text.size() : sp + 1;
-    std::string longer = line.empty() ? word : line + " " + word;
-    if (!line.empty() && cv.text_size(longer, size, Font::Sans).x > max_w) {
-      lines.push_back(line);
-      line = word;
-    } else {
-      line = longer;
-    }
-  }
-  if (!line.empty()) lines.push_back(line);
-  return lines;
-}
-
 // Swatches of the 8 quads, 4 lanes each; returns false (drawing nothing) when it cannot fit `box`.
 bool draw_legend(Canvas& cv, const Theme& t, Rect box, float size, int highlight, bool draw) {
   const float sw = size, lh = size * 1.35f, gap = size * 0.25f;
@@ -459,7 +437,7 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
     // tile leaves height to spare, and these sentences are what the picture is for.
     const float cap = fs * 0.9f;
     for (const std::string& sentence : ldmatrix_caption(*op))
-      for (const std::string& line : wrap(cv, sentence, cap, area.w())) {
+      for (const std::string& line : viz::wrap(cv, sentence, cap, area.w())) {
         viz::draw_spans(cv, area.min, {{line, t.text_dim, Font::Sans}}, cap, area.w());
         area.min.y += cap * 1.3f;
       }

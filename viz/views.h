@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/bank_sites.h"
 #include "core/capture.h"
 #include "core/layout.h"
 #include "viz/canvas.h"
@@ -98,5 +99,45 @@ struct WarpViewInput {
 void draw_warp_view(Canvas& c, Rect r, const Theme& t, const WarpViewInput& in, int highlight_warp);
 // What the caption says for warp w: "warp 3 of 8 owns C[64:128, 0:64] (...); per k16 step it loads ...".
 std::string warp_caption(const WarpViewInput& in, int warp);
+
+// ---- Shared-memory banks ---------------------------------------------------------------------
+struct BanksViewInput {
+  std::string kernel;             // "mma_tf32/01_vectorized"
+  std::vector<SmemSite> sites;    // smem_sites(capture, kernel)
+  bool capture_has_smem = false;  // some kernel has records: an empty `sites` means this one has none
+  bool live = false;              // a live session (it traces no shared memory): says so when empty
+  std::string traced_from;        // "NVIDIA H200, 2026-11-21" or empty
+};
+struct BanksViewState {
+  int site = -1;              // index into sites; -1 or out of range: the one with the most conflicts
+  int warp = 0, iteration = 0;  // not recorded for the site: its first recorded access's
+  int access = -1;            // which execution of the site by that warp in that iteration (program
+                              // order); -1 or out of range: the one with the most conflicts
+  int highlight_lane = -1;    // clicked lane: outlined in the bank grid and the lane strip
+};
+// The access a state selects, resolved against what the capture holds.
+struct BanksPick {
+  int site = -1;                          // -1: no sites
+  const SmemSiteAccess* access = nullptr;  // into in.sites; null when there are none
+  int warp = 0, iteration = 0;
+  int count = 0;                          // executions of the site by that warp in that iteration
+  std::vector<int> warps, iterations;     // those recorded for the site, ascending
+};
+BanksPick banks_pick(const BanksViewInput& in, const BanksViewState& st);
+struct BanksHover {
+  int site = -1;                  // a row of the site list
+  int lane = -1;                  // a lane of the lane strip
+  int wavefront = -1, bank = -1;  // a cell of the bank grid (what it serves: the pick's report)
+  bool valid() const { return site >= 0 || lane >= 0 || wavefront >= 0; }
+};
+// What the picture says in words: "As load (frag), warp 0, k-iteration 0, access 1 of 256: 4-byte loads,
+// 8 wavefronts, ideal 1, 7 conflicts (8-way on banks 0-3)".
+std::string banks_caption(const SmemSite& site, const SmemSiteAccess& a);
+// The kernel's sites as a table (kind, width, accesses, wavefronts W, ideal I, conflicts C summed over
+// the recorded warps and iterations); under it the selected access as 32 bank columns with one row
+// per wavefront, each cell labelled and coloured by the lane whose word it reads, extra rows (the
+// conflicts) marked; under that each lane's byte offset and bank.
+void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in, const BanksViewState& st,
+                     Vec2 mouse, BanksHover* hover);
 
 }  // namespace gs

@@ -1,0 +1,457 @@
+// Shared-memory bank view: which of a kernel's shared-memory accesses conflict, and for one of them
+// the picture the bank rules make (core/banks.h):
+//   site table      kind, bytes per lane, and W / I / C summed over every recorded execution
+//   caption         the selected access in words
+//   bank grid       32 columns, one per bank; one row per wavefront; each cell the word that bank reads
+//                   in that wavefront, coloured and labelled by the lane that asked for it. A conflict is
+//                   a row beyond what the phase's bytes need, marked in warn/bad beside the row.
+//   lane strip      each lane's byte offset and bank
+#include <algorithm>
+#include <array>
+#include <set>
+#include <string>
+
+#include "viz/draw_util.h"
+#include "viz/views.h"
+
+namespace gs {
+namespace {
+
+using viz::Span;
+
+std::string plural(int n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); }
+
+// "0-3, 8-11, 17": ascending integers as runs.
+std::string ranges(const std::vector<int>& v) {
+  std::string s;
+  for (size_t i = 0; i < v.size();) {
+    size_t j = i;
+    while (j + 1 < v.size() && v[j + 1] == v[j] + 1) ++j;
+    s += (s.empty() ? "" : ", ") + std::to_string(v[i]) + (j > i ? "-" + std::to_string(v[j]) : "");
+    i = j + 1;
+  }
+  return s;
+}
+
+// One severity scale for the whole view: conflict-free, 2-way, worse.
+Color way_color(int way, const Theme& t) { return way <= 1 ? t.good : way == 2 ? t.warn : t.bad; }
+
+// What one execution of the site is, in words: "4-byte loads", "ldmatrix.x4 (4 8x8 matrices, one phase each)".
+std::string access_words(const SmemSite& s) {
+  if (s.op != SmemOp::Lds) {
+    const int m = ldmatrix_matrices(s.op);
+    return std::string(smem_op_name(s.op)) + " (" + plural(m, "8x8 matrix", "8x8 matrices") + ", one phase each)";
+  }
+  std::string w = std::to_string(s.width) + "-byte ";
+  w += s.kind == "load" ? "loads" : s.kind == "store" ? "stores" : s.kind == "cp.async" ? "cp.async writes" : s.kind;
+  if (s.width == 8) w += " in 2 half-warp phases";
+  if (s.width == 16) w += " in 4 quarter-warp phases";
+  return w;
+}
+
+// Lanes [first, first + count) as "lanes 8-15".
+std::string lane_range(int first, int count) {
+  return "lanes " + std::to_string(first) + "-" + std::to_string(first + count - 1);
+}
+
+// Per phase of a report: the wavefronts its bytes need (lds: distinct bytes / 128, rounded up; ldmatrix:
+// one per matrix) and its busiest bank's word count. Rows of a phase past its need are its conflicts.
+struct PhaseInfo {
+  int first_row = 0, rows = 0;
+  int need = 0, way = 1;
+  std::array<int, kSmemBanks> words{};  // distinct words each bank serves in the phase
+};
+std::vector<PhaseInfo> phases_of(const BankReport& r, const SmemSite& s, const SmemAccess& a) {
+  std::vector<PhaseInfo> out;
+  const int lanes = phase_lanes(s.width, s.op);
+  for (size_t w = 0; w < r.wavefront_phase.size(); ++w) {
+    if (out.empty() || r.wavefront_phase[w] != r.wavefront_phase[w - 1]) {
+      PhaseInfo p;
+      p.first_row = int(w);
+      const int ph = r.wavefront_phase[w];
+      if (s.op != SmemOp::Lds) {
+        p.need = 1;
+      } else {
+        std::set<uint32_t> bytes;
+        for (int lane = ph * lanes; lane < (ph + 1) * lanes && lane < 32; ++lane)
+          if (a.addr[lane])
+            for (int b = 0; b < s.width; ++b) bytes.insert(*a.addr[lane] + uint32_t(b));
+        p.need = std::max(1, int((bytes.size() + kWavefrontBytes - 1) / kWavefrontBytes));
+      }
+      out.push_back(p);
+    }
+    ++out.back().rows;
+  }
+  // A phase's wavefronts read distinct words of a bank: the rows a bank is busy in are its words.
+  for (PhaseInfo& p : out) {
+    for (int bank = 0; bank < kSmemBanks; ++bank) {
+      for (int w = p.first_row; w < p.first_row + p.rows; ++w) p.words[bank] += !r.wavefront_banks[w][bank].lanes.empty();
+      p.way = std::max(p.way, p.words[bank]);
+    }
+  }
+  return out;
+}
+
+// Lanes an instruction reads addresses from: all 32 for lds, 8 per matrix for ldmatrix.
+int used_lanes(const SmemSite& s) { return s.op == SmemOp::Lds ? 32 : 8 * ldmatrix_matrices(s.op); }
+
+// The site table's last column: how bad its worst execution is. Conflicts with no bank serving two
+// words are the model's wide accesses whose phases read the same bytes again (banks.cpp).
+std::string verdict(const SmemSite& s) {
+  if (s.conflicts == 0) return "conflict-free";
+  return s.worst_way > 1 ? "up to " + std::to_string(s.worst_way) + "-way" : "phases re-read bytes";
+}
+
+// Columns of the site table; widths are measured from the header and every row.
+struct Column {
+  std::string head;
+  Align align;
+  float w = 0;
+};
+
+}  // namespace
+
+BanksPick banks_pick(const BanksViewInput& in, const BanksViewState& st) {
+  BanksPick p;
+  if (in.sites.empty()) return p;
+  int s = st.site;
+  if (s < 0 || s >= int(in.sites.size())) {
+    s = 0;  // the worst: most conflicts, then the widest conflict; the first on a tie
+    for (int i = 1; i < int(in.sites.size()); ++i) {
+      const SmemSite &a = in.sites[i], &b = in.sites[s];
+      if (a.conflicts > b.conflicts || (a.conflicts == b.conflicts && a.worst_way > b.worst_way)) s = i;
+    }
+  }
+  p.site = s;
+  const SmemSite& site = in.sites[s];
+  if (site.accesses.empty()) return p;
+  std::set<int> warps, iters;
+  bool found = false;
+  for (const SmemSiteAccess& x : site.accesses) {
+    warps.insert(x.access.warp);
+    iters.insert(x.access.iteration);
+    found |= x.access.warp == st.warp && x.access.iteration == st.iteration;
+  }
+  p.warps.assign(warps.begin(), warps.end());
+  p.iterations.assign(iters.begin(), iters.end());
+  p.warp = found ? st.warp : site.accesses.front().access.warp;
+  p.iteration = found ? st.iteration : site.accesses.front().access.iteration;
+  std::vector<const SmemSiteAccess*> group;
+  for (const SmemSiteAccess& x : site.accesses)
+    if (x.access.warp == p.warp && x.access.iteration == p.iteration) group.push_back(&x);
+  p.count = int(group.size());
+  if (st.access >= 0 && st.access < p.count) {
+    p.access = group[st.access];
+  } else {
+    p.access = group.front();
+    for (const SmemSiteAccess* x : group)
+      if (x->report.conflicts > p.access->report.conflicts) p.access = x;
+  }
+  return p;
+}
+
+std::string banks_caption(const SmemSite& site, const SmemSiteAccess& a) {
+  int count = 0;
+  for (const SmemSiteAccess& x : site.accesses)
+    count += x.access.warp == a.access.warp && x.access.iteration == a.access.iteration;
+  const BankReport& r = a.report;
+  std::string s = site.name + ", warp " + std::to_string(a.access.warp) + ", k-iteration " +
+                  std::to_string(a.access.iteration);
+  if (count > 1) s += ", access " + std::to_string(a.index + 1) + " of " + std::to_string(count);
+  s += ": " + access_words(site) + ", " + plural(r.wavefronts, "wavefront", "wavefronts") + ", ideal " +
+       std::to_string(r.ideal) + ", " + plural(r.conflicts, "conflict", "conflicts");
+  if (r.conflicts > 0) {
+    std::vector<int> banks;
+    const int way = worst_way(r, &banks);
+    if (way > 1)
+      s += " (" + std::to_string(way) + "-way on " +
+           (banks.size() == size_t(kSmemBanks) ? std::string("all 32 banks")
+                                                : std::string(banks.size() == 1 ? "bank " : "banks ") + ranges(banks)) +
+           ")";
+    else  // the model's one case of C > 0 with no bank serving two words (banks.cpp): phases re-reading bytes
+      s += " (no bank serves two words: the phases re-read the same bytes)";
+  }
+  return s;
+}
+
+void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in, const BanksViewState& st,
+                     Vec2 mouse, BanksHover* hover) {
+  if (hover) *hover = BanksHover{};
+  c.push_clip(r);
+  const float fs = std::clamp(std::min(r.w() / 62.0f, r.h() / 34.0f), 9.0f, 15.0f);
+  const float pad = std::max(6.0f, fs * 0.7f);
+  const Rect area = r.inset(pad);
+  float y = area.min.y;
+
+  // Title: the kernel, what the view is, where the traces come from.
+  std::vector<Span> title{{in.kernel.empty() ? std::string("no kernel selected") : in.kernel, t.text, Font::SansBold},
+                          {"   shared-memory bank conflicts", t.text_dim, Font::Sans}};
+  if (!in.traced_from.empty()) title.push_back({" \xC2\xB7 traced on " + in.traced_from, t.text_dim, Font::Sans});
+  viz::draw_spans(c, {area.min.x, y}, title, fs * 1.1f, area.w());
+  y += fs * 1.1f * 1.6f;
+
+  const BanksPick pick = banks_pick(in, st);
+  if (pick.site < 0 || !pick.access) {
+    // One line that says why there is no picture, in the middle of the view.
+    const std::string msg =
+        in.capture_has_smem ? in.kernel + " makes no shared-memory accesses: this capture traced them for the "
+                                          "other rungs and recorded none for it."
+        : in.live ? "The live session traces no shared-memory addresses: `gemmscope record` does, and --replay shows them."
+                  : "No shared-memory accesses in this capture: it was recorded without address traces.";
+    const float ms = std::max(viz::fit_size(c, msg, fs, 8, Font::Sans, area.w()), 8.0f);
+    c.text({r.center().x, r.center().y - ms * 0.5f}, viz::elide(c, msg, ms, Font::Sans, area.w()), t.text_dim, ms,
+           Align::Center);
+    c.pop_clip();
+    return;
+  }
+  const SmemSite& site = in.sites[pick.site];
+  const SmemSiteAccess& acc = *pick.access;
+  const BankReport& rep = acc.report;
+  const SmemAccess& a = acc.access;
+
+  // ---- Site table --------------------------------------------------------------------------
+  // Columns sized to their widest cell; the site column takes what is left, names elided past it, and
+  // the whole table set smaller where even that leaves no room for "site".
+  std::vector<Column> cols = {{"site", Align::Left},       {"kind", Align::Left},  {"bytes/lane", Align::Right},
+                              {"accesses", Align::Right},  {"wavefronts", Align::Right}, {"ideal", Align::Right},
+                              {"conflicts", Align::Right}, {"", Align::Left}};
+  std::vector<std::vector<std::string>> table;
+  for (const SmemSite& s : in.sites)
+    table.push_back({s.name, s.op == SmemOp::Lds ? s.kind : smem_op_name(s.op), std::to_string(s.width),
+                     std::to_string(s.accesses.size()), std::to_string(s.wavefronts), std::to_string(s.ideal),
+                     std::to_string(s.conflicts), verdict(s)});
+  auto bold = [](size_t col) { return col == 0 || col >= 6; };  // names, conflicts and verdicts
+  float ts = fs * 0.9f, cgap = 0, fixed = 0;
+  for (;;) {
+    cgap = ts * 1.1f, fixed = 0;
+    for (size_t i = 0; i < cols.size(); ++i) {
+      cols[i].w = c.text_size(cols[i].head, ts, Font::Sans).x;
+      for (const auto& row : table)
+        cols[i].w = std::max(cols[i].w, c.text_size(row[i], ts, bold(i) ? Font::SansBold : Font::Sans).x);
+      if (i > 0) fixed += cols[i].w + cgap;
+    }
+    if (fixed + c.text_size("site", ts).x * 2 + ts <= area.w() || ts <= 7) break;
+    ts = std::max(7.0f, ts - 0.5f);
+  }
+  const float rh = ts * 1.55f;
+  cols[0].w = std::max(c.text_size("site", ts).x, std::min(cols[0].w, area.w() - fixed - ts * 0.6f));
+  {
+    float x = area.min.x + ts * 0.3f;
+    for (size_t i = 0; i < cols.size(); ++i) {
+      const float tx = cols[i].align == Align::Right ? x + cols[i].w : x;
+      c.text({tx, y}, cols[i].head, t.text_dim, ts, cols[i].align);
+      x += cols[i].w + cgap;
+    }
+    y += rh * 0.95f;
+    c.line({area.min.x, y - rh * 0.15f}, {area.max.x, y - rh * 0.15f}, t.grid, 1);
+  }
+  for (size_t si = 0; si < in.sites.size(); ++si) {
+    const SmemSite& s = in.sites[si];
+    const Rect row{{area.min.x, y}, {area.max.x, y + rh}};
+    const bool selected = int(si) == pick.site, hot = row.contains(mouse);
+    if (selected) {
+      c.rect_filled(row, viz::mix(t.accent, t.panel, 0.78f), 3);
+      c.rect_filled({row.min, {row.min.x + 3, row.max.y}}, t.accent);
+    } else if (hot) {
+      c.rect_filled(row, viz::mix(t.text, t.panel, 0.92f), 3);
+    }
+    if (hot && hover) hover->site = int(si);
+    const std::vector<std::string>& cells = table[si];
+    const Color sev = s.conflicts == 0 ? t.good : way_color(std::max(2, s.worst_way), t);
+    float x = area.min.x + ts * 0.3f;
+    const float ty = y + (rh - ts) * 0.5f;
+    for (size_t i = 0; i < cols.size(); ++i) {
+      const bool name = i == 0, severity = i >= 6;  // conflicts and verdict in the severity colour
+      const Font f = bold(i) ? Font::SansBold : Font::Sans;
+      const Color col = severity ? sev : name ? t.text : t.text_dim;
+      const std::string text = name ? viz::elide(c, cells[i], ts, f, cols[i].w) : cells[i];
+      c.text({cols[i].align == Align::Right ? x + cols[i].w : x, ty}, text, col, ts, cols[i].align, f);
+      x += cols[i].w + cgap;
+    }
+    y += rh;
+  }
+  y += ts * 0.6f;
+
+  // ---- Caption -------------------------------------------------------------------------------
+  const std::string cap = banks_caption(site, acc);
+  for (const std::string& line : viz::wrap(c, cap, fs, area.w())) {
+    c.text({area.min.x, y}, viz::elide(c, line, fs, Font::Sans, area.w()), t.text, fs);
+    y += fs * 1.3f;
+  }
+  std::string note;
+  if (site.kind == "store" || site.kind == "cp.async")
+    note = "Writes are drawn with the load rules: several lanes writing one word are not a broadcast, and the "
+           "profiler counts stores under their own metrics.";
+  else if (site.op != SmemOp::Lds)
+    note = "ldmatrix: lane i supplies the 16-byte row address of row i%8 of matrix i/8; each matrix is one phase, "
+           "one wavefront when its 8 rows fall in different banks.";
+  else if (site.width > 4)
+    note = "A " + std::to_string(site.width) + "-byte access is served " + std::to_string(phase_lanes(site.width, site.op)) +
+           " lanes at a time (128 bytes); lanes of different phases never conflict.";
+  const float ns = fs * 0.82f;
+  if (!note.empty())
+    for (const std::string& line : viz::wrap(c, note, ns, area.w())) {
+      c.text({area.min.x, y}, viz::elide(c, line, ns, Font::Sans, area.w()), t.text_dim, ns);
+      y += ns * 1.3f;
+    }
+  y += fs * 0.5f;
+
+  // ---- Geometry of the bank grid and the lane strip --------------------------------------------
+  const std::vector<PhaseInfo> phases = phases_of(rep, site, a);
+  const int rows = rep.wavefronts;
+  const float ls = std::clamp(fs * 0.8f, 7.5f, 12.0f);  // small labels: row names, banks, lane strip
+  const float row_label_w = c.text_size("wf 31", ls, Font::SansBold).x + ls * 0.8f;
+  float phase_w = phases.size() > 1 ? c.text_size("lanes 24-31", ls).x + ls * 0.8f : 0;
+  float cw = std::min(44.0f, (area.w() - row_label_w - phase_w) / kSmemBanks);
+  if (phase_w > 0 && cw < 12) {  // too narrow for both: the phase rules stay, their labels go
+    phase_w = 0;
+    cw = std::min(44.0f, (area.w() - row_label_w) / kSmemBanks);
+  }
+  const float gw = cw * kSmemBanks;
+  // Lane strip: 32, 16 or 8 lanes per line, the most whose byte offsets fit their cells.
+  uint32_t max_off = 0;
+  for (const auto& o : a.addr)
+    if (o) max_off = std::max(max_off, *o);
+  const float off_w = c.text_size(std::to_string(max_off), ls, Font::Mono).x;
+  int per_line = 8;
+  for (int n : {32, 16}) {
+    if (area.w() / n >= off_w + ls * 0.8f) {
+      per_line = n;
+      break;
+    }
+  }
+  const float lane_w = std::min(area.w() / per_line, std::max(off_w + ls * 4.0f, gw / per_line));
+  const float lane_h = ls * 3.6f, strip_title = ls * 1.5f;
+  const float strip_h = strip_title + (32 / per_line) * (lane_h + ls * 0.35f);
+  const float head_h = ls * 1.5f, grid_title = ls * 1.5f;
+  const float avail = area.max.y - y - strip_h - head_h - grid_title - fs * 0.6f;
+  const float ch = std::clamp(avail / std::max(1, rows), 2.0f, cw);
+  const float gx = area.min.x + row_label_w;              // left edge of bank 0
+  const float gy = y + grid_title + head_h;               // top of wavefront 0
+
+  // ---- Bank grid -------------------------------------------------------------------------------
+  bool broadcast = false;
+  for (const auto& row : rep.wavefront_banks)
+    for (const BankSlot& slot : row) broadcast |= slot.lanes.size() > 1;
+  c.text({area.min.x, y},
+         viz::elide(c,
+                    std::string("banks (bank = byte offset / 4 % 32); one row per wavefront, each cell the word that "
+                                "bank reads, labelled with the lane that asked for it") +
+                        (broadcast ? "; 5+ = lane 5 and others (a broadcast)" : ""),
+                    ls, Font::Sans, area.w()),
+         t.text_dim, ls);
+  // Bank header: each bank's number on its worst way in any phase (idle banks stay plain).
+  std::array<int, kSmemBanks> bank_way{};
+  for (const PhaseInfo& p : phases)
+    for (int bank = 0; bank < kSmemBanks; ++bank) bank_way[bank] = std::max(bank_way[bank], p.words[bank]);
+  const float hy = y + grid_title;
+  const float bank_fs = viz::fit_size(c, "31", ls, 6.5f, Font::Sans, cw - 2);
+  for (int bank = 0; bank < kSmemBanks; ++bank) {
+    const Rect hc{{gx + bank * cw + 0.5f, hy}, {gx + (bank + 1) * cw - 0.5f, hy + head_h - 2}};
+    const Color fill = bank_way[bank] == 0 ? t.panel : bank_way[bank] == 1 ? viz::mix(t.good, t.panel, 0.55f)
+                                                                           : way_color(bank_way[bank], t);
+    c.rect_filled(hc, fill, 2);
+    if (bank_fs > 0)
+      c.text({hc.center().x, hc.center().y - bank_fs * 0.5f}, std::to_string(bank), text_on(fill), bank_fs, Align::Center);
+  }
+  c.text({gx - ls * 0.4f, hy + (head_h - 2 - ls) * 0.5f}, "bank", t.text_dim, ls, Align::Right);
+
+  // Rows: a bar and a label on the left say whether the row is needed (good) or a conflict (warn/bad).
+  const float cell_fs = std::min(ch * 0.7f, std::min(fs, viz::fit_size(c, "31+", ch * 0.7f, 1, Font::Sans, cw - 2)));
+  // Row labels: every row where they fit, else every 2nd, 4th or 8th row.
+  int label_step = 1;
+  while (label_step < 8 && ch * label_step * 0.85f < 6.5f) label_step *= 2;
+  const float row_fs = std::min(ls, ch * label_step * 0.85f);
+  const int hl = st.highlight_lane;
+  int hot_row = -1, hot_bank = -1;
+  if (mouse.x >= gx && mouse.x < gx + gw && mouse.y >= gy && mouse.y < gy + rows * ch) {
+    hot_row = std::min(rows - 1, int((mouse.y - gy) / ch));
+    hot_bank = std::min(kSmemBanks - 1, int((mouse.x - gx) / cw));
+    if (hover) hover->wavefront = hot_row, hover->bank = hot_bank;
+  }
+  for (const PhaseInfo& p : phases) {
+    for (int k = 0; k < p.rows; ++k) {
+      const int w = p.first_row + k;
+      const float ry = gy + w * ch;
+      const bool extra = k >= p.need;
+      const Color status = extra ? way_color(std::max(2, p.way), t) : t.good;
+      c.rect_filled({{gx - 4, ry + (ch > 4 ? 0.5f : 0)}, {gx - 1, ry + ch - (ch > 4 ? 0.5f : 0)}}, status);
+      if (row_fs >= 6.5f && w % label_step == 0)
+        c.text({gx - 7, ry + (ch * std::min(label_step, rows - w) - row_fs) * 0.5f}, "wf " + std::to_string(w),
+               extra ? status : t.text_dim, row_fs, Align::Right, extra ? Font::SansBold : Font::Sans);
+      for (int bank = 0; bank < kSmemBanks; ++bank) {
+        const BankSlot& slot = rep.wavefront_banks[w][bank];
+        const Rect cell{{gx + bank * cw + 0.5f, ry + (ch > 4 ? 0.5f : 0)},
+                        {gx + (bank + 1) * cw - 0.5f, ry + ch - (ch > 4 ? 0.5f : 0)}};
+        if (slot.lanes.empty()) {
+          c.rect_filled(cell, viz::mix(t.panel, t.bg, 0.5f));
+          continue;
+        }
+        const bool mine = std::find(slot.lanes.begin(), slot.lanes.end(), hl) != slot.lanes.end();
+        Color fill = lane_color(slot.lanes.front(), t);
+        if (hl >= 0 && !mine) fill = viz::mix(fill, t.bg, 0.75f);
+        c.rect_filled(cell, fill);
+        if (cell_fs >= 6.5f) {
+          const std::string label = std::to_string(slot.lanes.front()) + (slot.lanes.size() > 1 ? "+" : "");
+          Color ink = text_on(fill);
+          if (hl >= 0 && !mine) ink = viz::mix(ink, fill, 0.55f);
+          c.text({cell.center().x, cell.center().y - cell_fs * 0.5f}, label, ink, cell_fs, Align::Center);
+        }
+        if (mine) c.rect(cell.inset(0.75f), t.text, 1.5f);
+      }
+    }
+    // Phase rule under the phase and its lanes at the right, where there are several phases.
+    if (phases.size() > 1) {
+      const float py = gy + (p.first_row + p.rows) * ch;
+      if (&p != &phases.back()) c.line({gx - 6, py}, {gx + gw + 4, py}, t.text_dim, 1.5f);
+      const int ph = rep.wavefront_phase[p.first_row], n = phase_lanes(site.width, site.op);
+      const float pfs = std::min(ls, p.rows * ch * 0.8f);
+      if (phase_w > 0 && pfs >= 6.5f)
+        c.text({gx + gw + ls * 0.6f, gy + (p.first_row + p.rows * 0.5f) * ch - pfs * 0.5f}, lane_range(ph * n, n),
+               p.rows > p.need ? way_color(std::max(2, p.way), t) : t.text_dim, pfs);
+    }
+  }
+  if (hot_row >= 0) c.rect({{gx + hot_bank * cw, gy + hot_row * ch}, {gx + (hot_bank + 1) * cw, gy + (hot_row + 1) * ch}},
+                           t.accent, 2);
+
+  // ---- Lane strip ------------------------------------------------------------------------------
+  float sy = gy + rows * ch + fs * 0.6f;
+  c.text({area.min.x, sy}, viz::elide(c, "lanes: byte offset and bank" +
+                                             std::string(used_lanes(site) < 32
+                                                             ? " (" + lane_range(used_lanes(site), 32 - used_lanes(site)) +
+                                                                   " supply no row address to " + smem_op_name(site.op) + ")"
+                                                             : ""),
+                                      ls, Font::Sans, area.w()),
+         t.text_dim, ls);
+  sy += strip_title;
+  const int words_per_lane = site.op == SmemOp::Lds ? std::max(1, site.width / kSmemBankBytes) : 4;
+  for (int lane = 0; lane < 32; ++lane) {
+    const float lx = area.min.x + (lane % per_line) * lane_w, ly = sy + (lane / per_line) * (lane_h + ls * 0.35f);
+    const Rect box{{lx + 1, ly}, {lx + lane_w - 1, ly + lane_h}};
+    const bool active = a.addr[lane].has_value(), used = active && lane < used_lanes(site);
+    Color chip = lane_color(lane, t);
+    if (!used || (hl >= 0 && hl != lane)) chip = viz::mix(chip, t.bg, 0.75f);
+    const Rect top{box.min, {box.max.x, box.min.y + ls * 1.3f}};
+    c.rect_filled(box, t.panel, 2);
+    c.rect_filled(top, chip, 2);
+    c.text({top.center().x, top.min.y + ls * 0.15f}, std::to_string(lane), text_on(chip), ls, Align::Center);
+    const Color ink = used ? t.text : t.text_dim;
+    const std::string off = active ? std::to_string(*a.addr[lane]) : "-";
+    const int b0 = active ? bank_of(*a.addr[lane]) : 0;
+    const std::string bank = !active ? "off" : !used ? "unused"
+                             : words_per_lane == 1 ? "b" + std::to_string(b0)
+                                                   : "b" + std::to_string(b0) + "-" + std::to_string(b0 + words_per_lane - 1);
+    c.text({box.center().x, top.max.y + ls * 0.1f}, viz::elide(c, off, ls, Font::Mono, box.w()), ink, ls, Align::Center,
+           Font::Mono);
+    const float bs = viz::fit_size(c, bank, ls * 0.9f, 6.5f, Font::Sans, box.w() - 2);
+    if (bs > 0) c.text({box.center().x, top.max.y + ls * 1.15f}, bank, t.text_dim, bs, Align::Center);
+    if (hl == lane) c.rect(box.inset(-1), t.text, 2, 2);
+    if (box.contains(mouse)) {
+      c.rect(box.inset(-1), t.accent, 2, 2);
+      if (hover) hover->lane = lane;
+    }
+  }
+  c.pop_clip();
+}
+
+}  // namespace gs
