@@ -34,6 +34,21 @@ struct WarpTiling {
   int frag_m = 0, frag_n = 0, frag_k = 0;
 };
 
+// Which thread computes which elements of the block tile, for rungs without tensor-core fragments (sgemm),
+// from the rung's own constants. Threads are grouped into a warps_m x warps_n grid of warp tiles (row-major;
+// 1 x 1 when the rung has no warp level, and the thread grid then spans the whole block tile); inside one, a
+// threads_m x threads_n grid of threads, each owning reps_m x reps_n sub-tiles of tm x tn elements, the
+// sub-tiles repeated every threads_m * tm rows and threads_n * tn columns. All zero: not described.
+struct ThreadTiling {
+  int warps_m = 1, warps_n = 1;      // warp tiles over the block tile, numbered row-major
+  int threads_m = 0, threads_n = 0;  // thread grid inside one warp tile
+  bool column_major = false;         // thread t sits at (t % threads_m, t / threads_m); else (t / threads_n, t % threads_n)
+  int tm = 1, tn = 1;                // one contiguous sub-tile of C per thread ...
+  int reps_m = 1, reps_n = 1;        // ... repeated this many times down and across
+  int block_k = 1;                   // k-depth of the A and B tiles a k-step reads from (1: straight from global)
+  bool described() const { return threads_m > 0 && threads_n > 0; }
+};
+
 // One rung of a ladder, as registered (kernels/registry.cu) in ladder order.
 struct KernelInfo {
   std::string name;        // "sgemm/01_naive"
@@ -46,6 +61,10 @@ struct KernelInfo {
   // Shapes the rung cannot run, e.g. "M and N must be multiples of 16": empty when any shape works.
   std::string shape_rule;
   WarpTiling warps;  // zero: not described
+  ThreadTiling thread_tiling;  // SIMT rungs: which thread computes which elements; zero: not described
+  // The instructions whose fragment layouts the layout view shows for this rung, the one computing first
+  // ("mma.m16n8k16.f16", then the loads such as "ldmatrix.x4.trans"); empty for SIMT rungs.
+  std::vector<std::string> ops;
 };
 
 const std::vector<KernelInfo>& kernel_registry();

@@ -2,6 +2,7 @@
 // The public side (KernelInfo, kernel_registry()) is a view of this same table.
 #pragma once
 
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,13 @@ PrecisionLaunch erase(Precision p) {
   l.plain = [](const RawArgs& r, cudaStream_t s) { return Plain(typed<TIn, TOut>(r), NoProbe{}, s); };
   l.traced = [](const RawArgs& r, const TraceProbe& t, cudaStream_t s) { return Traced(typed<TIn, TOut>(r), t, s); };
   return l;
+}
+
+// A rung whose fragments are loaded by other instructions (ldmatrix): the layout view shows their layouts
+// beside the computing instruction's.
+inline Rung with_loads(Rung g, std::initializer_list<const char*> ops) {
+  for (const char* op : ops) g.info.ops.push_back(op);
+  return g;
 }
 
 template <size_t N>

@@ -1,7 +1,16 @@
-// mma_f16/01_vectorized: mma.sync m16n8k16 (fp16 in, fp32 accumulate) on shared-memory tiles that 16-byte
-// uint4 loads stage: 128x128 block, 8 warps of 64x32, k-steps of 32. Left plain for the next rungs: unpadded
-// tiles make fragment loads 4-way bank conflicts; rolled warp loops (#pragma unroll 1) keep C in local memory.
+// mma_f16/01_vectorized. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
 #pragma once
+
+namespace gs::mma_f16_01_vectorized {
+
+inline constexpr const char* kTitle = "mma.sync m16n8k16 on tiles staged by 16-byte loads";
+inline constexpr const char* kAdds =
+    "Mma.sync m16n8k16 (fp16 in, fp32 accumulate) on shared-memory tiles that 16-byte uint4 loads stage: "
+    "128x128 block, 8 warps of 64x32, k-steps of 32. Left plain for the next rungs: unpadded tiles make "
+    "fragment loads 4-way bank conflicts; rolled warp loops (#pragma unroll 1) keep C in local memory.";
+
+}  // namespace gs::mma_f16_01_vectorized
 
 #include "kernels/gemm_args.cuh"
 #include "kernels/mma_f16/common.cuh"

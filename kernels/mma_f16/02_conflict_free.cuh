@@ -1,7 +1,16 @@
-// mma_f16/02_conflict_free: rows padded by 16 bytes, so fragment loads spread over all 32 banks, and A's
-// chunks copied column-first (a quarter-warp stores one chunk of 8 rows; 80-byte rows would put 2 rows on the
-// same banks) while a warp still reads whole sectors. Every shared-memory access is now conflict-free.
+// mma_f16/02_conflict_free. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
 #pragma once
+
+namespace gs::mma_f16_02_conflict_free {
+
+inline constexpr const char* kTitle = "Padded tiles and a store order without bank conflicts";
+inline constexpr const char* kAdds =
+    "Rows padded by 16 bytes, so fragment loads spread over all 32 banks, and A's chunks copied column-first "
+    "(a quarter-warp stores one chunk of 8 rows; 80-byte rows would put 2 rows on the same banks) while a warp "
+    "still reads whole sectors. Every shared-memory access is now conflict-free.";
+
+}  // namespace gs::mma_f16_02_conflict_free
 
 #include "kernels/gemm_args.cuh"
 #include "kernels/mma_f16/common.cuh"

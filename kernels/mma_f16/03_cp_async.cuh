@@ -1,7 +1,16 @@
-// mma_f16/03_cp_async: global -> shared with cp.async.cg (16 bytes, L2 only): no staging registers, no stall
-// until the wait. Alone it barely helps (each k-step still waits for its own tile before computing); it is
-// the mechanism rung 05's double buffer needs, where the next tile's copy runs behind the mma.
+// mma_f16/03_cp_async. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
 #pragma once
+
+namespace gs::mma_f16_03_cp_async {
+
+inline constexpr const char* kTitle = "cp.async: global to shared without registers";
+inline constexpr const char* kAdds =
+    "Global -> shared with cp.async.cg (16 bytes, L2 only): no staging registers, no stall until the wait. "
+    "Alone it barely helps (each k-step still waits for its own tile before computing); it is the mechanism "
+    "rung 05's double buffer needs, where the next tile's copy runs behind the mma.";
+
+}  // namespace gs::mma_f16_03_cp_async
 
 #include "kernels/gemm_args.cuh"
 #include "kernels/mma_f16/common.cuh"

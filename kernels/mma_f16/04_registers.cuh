@@ -1,7 +1,16 @@
-// mma_f16/04_registers: warp-tile loops fully unrolled, so every index is a compile-time constant and the 64
-// accumulators and the fragments stay in registers. Gone: C's local-memory load and store around each mma,
-// loop and address arithmetic, and B reloads (each k16 step loads 4 A and 4 B fragments for 16 mma).
+// mma_f16/04_registers. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
 #pragma once
+
+namespace gs::mma_f16_04_registers {
+
+inline constexpr const char* kTitle = "Unrolled warp tile: accumulators and fragments in registers";
+inline constexpr const char* kAdds =
+    "Warp-tile loops fully unrolled, so every index is a compile-time constant and the 64 accumulators and the "
+    "fragments stay in registers. Gone: C's local-memory load and store around each mma, loop and address "
+    "arithmetic, and B reloads (each k16 step loads 4 A and 4 B fragments for 16 mma).";
+
+}  // namespace gs::mma_f16_04_registers
 
 #include "kernels/gemm_args.cuh"
 #include "kernels/mma_f16/common.cuh"

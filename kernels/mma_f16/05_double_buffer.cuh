@@ -1,7 +1,16 @@
-// mma_f16/05_double_buffer: two shared-memory stages: tile kt + 1's cp.async is issued as tile kt starts and
-// lands during its mma, one barrier per k-tile. Fragments are double-buffered in registers too: k16 step
-// kk + 1 is read from shared memory while step kk's mma run, hiding the load latency behind tensor work.
+// mma_f16/05_double_buffer. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
 #pragma once
+
+namespace gs::mma_f16_05_double_buffer {
+
+inline constexpr const char* kTitle = "Double buffering: two cp.async stages, fragments prefetched";
+inline constexpr const char* kAdds =
+    "Two shared-memory stages: tile kt + 1's cp.async is issued as tile kt starts and lands during its mma, "
+    "one barrier per k-tile. Fragments are double-buffered in registers too: k16 step kk + 1 is read from "
+    "shared memory while step kk's mma run, hiding the load latency behind tensor work.";
+
+}  // namespace gs::mma_f16_05_double_buffer
 
 #include "kernels/gemm_args.cuh"
 #include "kernels/mma_f16/common.cuh"

@@ -1,7 +1,16 @@
-// mma_f16/06_warp_64x64: reshape: 64x64 warp tiles (4 x 8 mma, 128 accumulators) in a 256x128 block with
-// k-tiles of 64. A k16 step's 16 A and 32 B loads now feed 32 mma (1.5 per mma, was 2), a barrier covers 4 k16
-// steps (was 2). About 240 registers a thread: one 8-warp block per SM, with 106 KB of shared memory.
+// mma_f16/06_warp_64x64. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
 #pragma once
+
+namespace gs::mma_f16_06_warp_64x64 {
+
+inline constexpr const char* kTitle = "Reshape: 256x128x64 block tile, 64x64 warp tiles";
+inline constexpr const char* kAdds =
+    "Reshape: 64x64 warp tiles (4 x 8 mma, 128 accumulators) in a 256x128 block with k-tiles of 64. A k16 "
+    "step's 16 A and 32 B loads now feed 32 mma (1.5 per mma, was 2), a barrier covers 4 k16 steps (was 2). "
+    "About 240 registers a thread: one 8-warp block per SM, with 106 KB of shared memory.";
+
+}  // namespace gs::mma_f16_06_warp_64x64
 
 #include "kernels/gemm_args.cuh"
 #include "kernels/mma_f16/common.cuh"

@@ -1,7 +1,16 @@
-// mma_f16/07_swizzle: blocks launch in bands of 2^L tile columns, down all tile rows of C before the next band
-// (CUTLASS's identity swizzle, the swizzle view's cutlass:L), so resident blocks share A and B panels in L2.
-// Small at 4096^3 on an H200, where A and B (64 MB) nearly fit in the L2; the gain grows with the problem.
+// mma_f16/07_swizzle. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
 #pragma once
+
+namespace gs::mma_f16_07_swizzle {
+
+inline constexpr const char* kTitle = "Threadblock swizzle: bands of columns for L2 reuse";
+inline constexpr const char* kAdds =
+    "Blocks launch in bands of 2^L tile columns, down all tile rows of C before the next band (CUTLASS's "
+    "identity swizzle, the swizzle view's cutlass:L), so resident blocks share A and B panels in L2. Small at "
+    "4096^3 on an H200, where A and B (64 MB) nearly fit in the L2; the gain grows with the problem.";
+
+}  // namespace gs::mma_f16_07_swizzle
 
 #include "kernels/gemm_args.cuh"
 #include "kernels/mma_f16/common.cuh"

@@ -1,7 +1,16 @@
-// mma_f16/08_ldmatrix: fragments through ldmatrix. One ldmatrix.x4 fills a whole 16x16 A fragment, one
-// ldmatrix.x4.trans two 16x8 B fragments, transposing B's k-major rows on the way, which the 16-bit gathers
-// did by hand: per k16 step 8 instructions replace 48 and 32 wavefronts replace 48 (1 per mma).
+// mma_f16/08_ldmatrix. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
 #pragma once
+
+namespace gs::mma_f16_08_ldmatrix {
+
+inline constexpr const char* kTitle = "ldmatrix.x4 and ldmatrix.x4.trans fragment loads";
+inline constexpr const char* kAdds =
+    "Fragments through ldmatrix. One ldmatrix.x4 fills a whole 16x16 A fragment, one ldmatrix.x4.trans two "
+    "16x8 B fragments, transposing B's k-major rows on the way, which the 16-bit gathers did by hand: per k16 "
+    "step 8 instructions replace 48 and 32 wavefronts replace 48 (1 per mma).";
+
+}  // namespace gs::mma_f16_08_ldmatrix
 
 #include "kernels/gemm_args.cuh"
 #include "kernels/mma_f16/common.cuh"

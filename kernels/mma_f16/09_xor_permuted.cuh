@@ -1,7 +1,16 @@
-// mma_f16/09_xor_permuted: dense tiles, chunk c of row r stored at chunk c ^ (r % 8): the 8 rows of an
-// ldmatrix matrix land in 8 bank groups and a quarter-warp's cp.async still fills one 128-byte segment. Same
-// wavefronts as rung 08, so as fast, in 96 KB (was 106): room for rung 10's stages; Hopper's 128-byte swizzle.
+// mma_f16/09_xor_permuted. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
 #pragma once
+
+namespace gs::mma_f16_09_xor_permuted {
+
+inline constexpr const char* kTitle = "XOR-permuted shared memory: conflict-free without padding";
+inline constexpr const char* kAdds =
+    "Dense tiles, chunk c of row r stored at chunk c ^ (r % 8): the 8 rows of an ldmatrix matrix land in 8 "
+    "bank groups and a quarter-warp's cp.async still fills one 128-byte segment. Same wavefronts as rung 08, "
+    "so as fast, in 96 KB (was 106): room for rung 10's stages; Hopper's 128-byte swizzle.";
+
+}  // namespace gs::mma_f16_09_xor_permuted
 
 #include "kernels/gemm_args.cuh"
 #include "kernels/mma_f16/common.cuh"

@@ -1,7 +1,19 @@
-// mma_f16/10_multistage: 4 cp.async stages, three k-tiles in flight behind the one being computed (rung 09 had
-// one), so a copy has three tiles of mma to land behind; the next k16 step's ldmatrix go out before the copies,
-// 17+ mma ahead of use, and C leaves through shared memory in 16-byte rows. Any shape (zero-filled edges).
+// mma_f16/10_multistage. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
 #pragma once
+
+namespace gs::mma_f16_10_multistage {
+
+inline constexpr const char* kTitle = "Four-stage cp.async pipeline, any shape";
+inline constexpr const char* kAdds =
+    "4 cp.async stages: three k-tiles in flight while the warps compute on a fourth, so a copy has three tiles "
+    "of mma to land behind; wait_group 2 keeps the two newest in flight. The next k16 step's ldmatrix are "
+    "issued before the copies, from 32-bit shared addresses where rung 09's XOR is one instruction, so ptxas "
+    "puts them 17 or more mma ahead of their use (it had left some right before it). C goes out through shared "
+    "memory as 16-byte stores covering whole lines. Any shape: zeros past A's and B's edges, a guarded "
+    "epilogue, and scalar loads when K or N is not a multiple of 8.";
+
+}  // namespace gs::mma_f16_10_multistage
 
 #include "kernels/gemm_args.cuh"
 #include "kernels/mma_f16/common.cuh"

@@ -1,7 +1,17 @@
-// mma_tf32/01_vectorized: tensor cores via PTX mma.sync m16n8k8 tf32 (fp32 in and out). 128x32 of A and 32x128
-// of B are staged in shared memory by coalesced float4 loads; 8 warps each compute 32x64 of a 128x128 tile of C.
-// Plain on purpose: fragment reads conflict (02), copies are waited for (03, 05), accumulators use local memory (04).
+// mma_tf32/01_vectorized. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
 #pragma once
+
+namespace gs::mma_tf32_01_vectorized {
+
+inline constexpr const char* kTitle = "mma.sync tf32 from shared memory filled by float4 loads";
+inline constexpr const char* kAdds =
+    "Tensor cores via PTX mma.sync m16n8k8 tf32 (fp32 in and out). 128x32 of A and 32x128 of B are staged in "
+    "shared memory by coalesced float4 loads; 8 warps each compute 32x64 of a 128x128 tile of C. Plain on "
+    "purpose: fragment reads conflict (02), copies are waited for (03, 05), accumulators use local memory "
+    "(04).";
+
+}  // namespace gs::mma_tf32_01_vectorized
 
 #include <cstdint>
 

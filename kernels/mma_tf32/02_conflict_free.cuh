@@ -1,7 +1,16 @@
-// mma_tf32/02_conflict_free: 01 with padded shared-memory rows. In 01 the fragment reads conflicted: the
-// 8 lanes reading a_i sit in 8 rows of As that are 128 B apart (8-way), the 4 lanes reading b_i in 4 rows of
-// Bs 512 B apart (4-way). 4 floats of padding per As row and 8 per Bs row spread them over all 32 banks.
+// mma_tf32/02_conflict_free. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
 #pragma once
+
+namespace gs::mma_tf32_02_conflict_free {
+
+inline constexpr const char* kTitle = "Padded shared memory: conflict-free fragment reads";
+inline constexpr const char* kAdds =
+    "01 with padded shared-memory rows. In 01 the fragment reads conflicted: the 8 lanes reading a_i sit in 8 "
+    "rows of As that are 128 B apart (8-way), the 4 lanes reading b_i in 4 rows of Bs 512 B apart (4-way). 4 "
+    "floats of padding per As row and 8 per Bs row spread them over all 32 banks.";
+
+}  // namespace gs::mma_tf32_02_conflict_free
 
 #include <cstdint>
 

@@ -1,7 +1,16 @@
-// mma_tf32/03_cp_async: 02 with the global -> shared copy done by cp.async (16 bytes, .cg: L2 only). The
-// data no longer passes through registers: no staging registers, no separate store instructions, no L1 pollution.
-// Measured equal to 02 on an H200: local-memory accumulators dominate the loop (04 fixes them, 05 hides the copy).
+// mma_tf32/03_cp_async. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
 #pragma once
+
+namespace gs::mma_tf32_03_cp_async {
+
+inline constexpr const char* kTitle = "cp.async copies from global to shared memory";
+inline constexpr const char* kAdds =
+    "02 with the global -> shared copy done by cp.async (16 bytes, .cg: L2 only). The data no longer passes "
+    "through registers: no staging registers, no separate store instructions, no L1 pollution. Measured equal "
+    "to 02 on an H200: local-memory accumulators dominate the loop (04 fixes them, 05 hides the copy).";
+
+}  // namespace gs::mma_tf32_03_cp_async
 
 #include <cstdint>
 

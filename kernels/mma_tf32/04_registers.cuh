@@ -1,7 +1,16 @@
-// mma_tf32/04_registers: 03 with every loop over fragments and accumulators fully unrolled, so all
-// indices are compile-time constants: the 64 accumulators stay in registers across the whole k-loop (no
-// local memory), and each k-step loads the warp's 2 A and 8 B fragments once for its 16 mma (24 loads, was 96).
+// mma_tf32/04_registers. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
 #pragma once
+
+namespace gs::mma_tf32_04_registers {
+
+inline constexpr const char* kTitle = "Full unroll: fragments and accumulators in registers";
+inline constexpr const char* kAdds =
+    "03 with every loop over fragments and accumulators fully unrolled, so all indices are compile-time "
+    "constants: the 64 accumulators stay in registers across the whole k-loop (no local memory), and each "
+    "k-step loads the warp's 2 A and 8 B fragments once for its 16 mma (24 loads, was 96).";
+
+}  // namespace gs::mma_tf32_04_registers
 
 #include <cstdint>
 

@@ -1,7 +1,16 @@
-// mma_tf32/05_double_buffer: 04 with two shared-memory stages: the cp.async of slice k+1 is in flight while the
-// warps compute slice k, and one barrier per slice replaces two. Fragments are not double-buffered: that took 168
-// registers and cost 04's second block per SM (103 vs 133 TFLOP/s); at <= 128 the second block stays.
+// mma_tf32/05_double_buffer. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
 #pragma once
+
+namespace gs::mma_tf32_05_double_buffer {
+
+inline constexpr const char* kTitle = "Double buffering of shared-memory stages";
+inline constexpr const char* kAdds =
+    "04 with two shared-memory stages: the cp.async of slice k+1 is in flight while the warps compute slice k, "
+    "and one barrier per slice replaces two. Fragments are not double-buffered: that took 168 registers and "
+    "cost 04's second block per SM (103 vs 133 TFLOP/s); at <= 128 the second block stays.";
+
+}  // namespace gs::mma_tf32_05_double_buffer
 
 #include <cstdint>
 

@@ -1,7 +1,17 @@
-// mma_tf32/06_warp_64x64: 05 with 64x64 warp tiles (32 mma per k-step, 256x128 block, next k-step's fragments
-// loaded first): a third fewer smem bytes per mma. Operands are raw fp32 bits, truncated by the tensor core: cvt.rna
-// (3 instrs/register) would take 96 of 148 issue slots per k-step. Error vs cuBLAS ~8e-4, was 1e-8 (bound 5e-3).
+// mma_tf32/06_warp_64x64. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
 #pragma once
+
+namespace gs::mma_tf32_06_warp_64x64 {
+
+inline constexpr const char* kTitle = "64x64 warp tiles, tf32 by truncation";
+inline constexpr const char* kAdds =
+    "05 with 64x64 warp tiles (32 mma per k-step, 256x128 block, next k-step's fragments loaded first): a "
+    "third fewer smem bytes per mma. Operands are raw fp32 bits, truncated by the tensor core: cvt.rna (3 "
+    "instrs/register) would take 96 of 148 issue slots per k-step. Error vs cuBLAS ~8e-4, was 1e-8 (bound "
+    "5e-3).";
+
+}  // namespace gs::mma_tf32_06_warp_64x64
 
 #include <cstdint>
 

@@ -1,8 +1,17 @@
-// mma_tf32/07_swizzle: 06 with a threadblock swizzle (cutlass:5): blocks launch in bands of 32 tile columns
-// walking down the rows, so on C wider than 4096 a wave of ~132 blocks still reads only ~4 A and 32 B panels.
-// At N = 4096 the band is all of C, 06's order, yet it runs 2-9% slower than 06: ptxas issues its 12 cp.async
-// back to back, filling the copy queue that 06 paced with address arithmetic (Nsight Compute, bench/NOTES.md).
+// mma_tf32/07_swizzle. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
 #pragma once
+
+namespace gs::mma_tf32_07_swizzle {
+
+inline constexpr const char* kTitle = "Threadblock swizzle for L2 reuse (cutlass:5)";
+inline constexpr const char* kAdds =
+    "06 with a threadblock swizzle (cutlass:5): blocks launch in bands of 32 tile columns walking down the "
+    "rows, so on C wider than 4096 a wave of ~132 blocks still reads only ~4 A and 32 B panels. At N = 4096 "
+    "the band is all of C, 06's order, yet it runs 2-9% slower than 06: ptxas issues its 12 cp.async back to "
+    "back, filling the copy queue that 06 paced with address arithmetic (Nsight Compute, bench/NOTES.md).";
+
+}  // namespace gs::mma_tf32_07_swizzle
 
 #include <cstdint>
 

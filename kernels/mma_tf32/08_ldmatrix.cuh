@@ -1,7 +1,16 @@
-// mma_tf32/08_ldmatrix: 07 with A fragments loaded by ldmatrix.x4, one instruction per 16x8 A fragment
-// instead of four LDS.32: ldmatrix moves b16 pairs, and a pair is one 32-bit tf32, so it serves tf32 unchanged.
-// B keeps LDS.32 (ldmatrix cannot transpose 32-bit elements). Same bytes, 12 fewer load instructions per k-step.
+// mma_tf32/08_ldmatrix. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
 #pragma once
+
+namespace gs::mma_tf32_08_ldmatrix {
+
+inline constexpr const char* kTitle = "ldmatrix.x4 loads the tf32 A fragments";
+inline constexpr const char* kAdds =
+    "07 with A fragments loaded by ldmatrix.x4, one instruction per 16x8 A fragment instead of four LDS.32: "
+    "ldmatrix moves b16 pairs, and a pair is one 32-bit tf32, so it serves tf32 unchanged. B keeps LDS.32 "
+    "(ldmatrix cannot transpose 32-bit elements). Same bytes, 12 fewer load instructions per k-step.";
+
+}  // namespace gs::mma_tf32_08_ldmatrix
 
 #include <cstdint>
 

@@ -1,7 +1,16 @@
-// mma_tf32/09_xor_permuted: 08 with unpadded tiles whose 16-byte chunks are XOR-permuted per row instead
-// of padded: As chunk k/4 ^ (m % 8), Bs chunk n/4 ^ 2 (k % 4). cp.async stores, ldmatrix and LDS stay
-// conflict-free and 9% less shared memory is used; 08 was already conflict-free, so expect the same speed.
+// mma_tf32/09_xor_permuted. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
 #pragma once
+
+namespace gs::mma_tf32_09_xor_permuted {
+
+inline constexpr const char* kTitle = "XOR-permuted shared memory instead of padding";
+inline constexpr const char* kAdds =
+    "08 with unpadded tiles whose 16-byte chunks are XOR-permuted per row instead of padded: As chunk k/4 ^ (m "
+    "% 8), Bs chunk n/4 ^ 2 (k % 4). cp.async stores, ldmatrix and LDS stay conflict-free and 9% less shared "
+    "memory is used; 08 was already conflict-free, so expect the same speed.";
+
+}  // namespace gs::mma_tf32_09_xor_permuted
 
 #include <cstdint>
 

@@ -1,7 +1,17 @@
-// mma_tf32/10_multistage: 09 with a 4-stage cp.async pipeline: slices k+1..k+3 are in flight while slice k is computed,
-// so a slow copy (an L2 miss, DRAM queueing) stalls no warp unless it is three slices late; 09 waited on the very next
-// slice. Copies are spread over three k-steps; blocks inside C copy with no bounds checks at all. Any shape (zero-fill).
+// mma_tf32/10_multistage. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
 #pragma once
+
+namespace gs::mma_tf32_10_multistage {
+
+inline constexpr const char* kTitle = "4-stage cp.async pipeline, any shape";
+inline constexpr const char* kAdds =
+    "09 with a 4-stage cp.async pipeline: slices k+1..k+3 are in flight while slice k is computed, so a slow "
+    "copy (an L2 miss, DRAM queueing) stalls no warp unless it is three slices late; 09 waited on the very "
+    "next slice. Copies are spread over three k-steps; blocks inside C copy with no bounds checks at all (a "
+    "quarter fewer instructions than checking per slice). Any shape (zero-fill).";
+
+}  // namespace gs::mma_tf32_10_multistage
 
 #include <cstdint>
 

@@ -1,7 +1,16 @@
-// sgemm/01_naive: the baseline. One thread computes one element of C from its row of A and column
-// of B, straight from global memory. Lanes of a warp take consecutive rows, so loads of A and stores
-// of C stride by whole rows (uncoalesced) and nothing is reused between threads: the next rungs fix that.
+// sgemm/01_naive. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
 #pragma once
+
+namespace gs::sgemm_01_naive {
+
+inline constexpr const char* kTitle = "Naive: one thread per output element";
+inline constexpr const char* kAdds =
+    "The baseline. One thread computes one element of C from its row of A and column of B, straight from "
+    "global memory. Lanes of a warp take consecutive rows, so loads of A and stores of C stride by whole rows "
+    "(uncoalesced) and nothing is reused between threads: the next rungs fix that.";
+
+}  // namespace gs::sgemm_01_naive
 
 #include "kernels/gemm_args.cuh"
 #include "kernels/probe.cuh"

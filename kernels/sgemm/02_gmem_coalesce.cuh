@@ -1,7 +1,16 @@
-// sgemm/02_gmem_coalesce: the same work per thread as 01, but the lanes of a warp take consecutive
-// columns of C. Each load of B and each store of C is then one 128-byte line per warp (coalesced),
-// and all 32 lanes read the same element of A (one broadcast): far fewer memory transactions.
+// sgemm/02_gmem_coalesce. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
 #pragma once
+
+namespace gs::sgemm_02_gmem_coalesce {
+
+inline constexpr const char* kTitle = "Coalesced: a warp walks a row of C";
+inline constexpr const char* kAdds =
+    "The same work per thread as 01, but the lanes of a warp take consecutive columns of C. Each load of B and "
+    "each store of C is then one 128-byte line per warp (coalesced), and all 32 lanes read the same element of "
+    "A (one broadcast): far fewer memory transactions.";
+
+}  // namespace gs::sgemm_02_gmem_coalesce
 
 #include "kernels/gemm_args.cuh"
 #include "kernels/probe.cuh"

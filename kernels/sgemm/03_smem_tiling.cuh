@@ -1,7 +1,16 @@
-// sgemm/03_smem_tiling: the block stages 32x32 tiles of A and B through shared memory, each element
-// read from global memory once per block instead of once per thread that needs it (32x less traffic).
-// Every multiply-add still needs two shared loads, so shared-memory bandwidth now bounds it.
+// sgemm/03_smem_tiling. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
 #pragma once
+
+namespace gs::sgemm_03_smem_tiling {
+
+inline constexpr const char* kTitle = "Shared-memory tiles: 32x32 tiles of A and B";
+inline constexpr const char* kAdds =
+    "The block stages 32x32 tiles of A and B through shared memory, each element read from global memory once "
+    "per block instead of once per thread that needs it (32x less traffic). Every multiply-add still needs two "
+    "shared loads, so shared-memory bandwidth now bounds it.";
+
+}  // namespace gs::sgemm_03_smem_tiling
 
 #include "kernels/gemm_args.cuh"
 #include "kernels/probe.cuh"

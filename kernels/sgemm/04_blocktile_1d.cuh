@@ -1,7 +1,16 @@
-// sgemm/04_blocktile_1d: each thread computes a column of 8 results (TM = 8) of a 64x64 block tile.
-// The value of B it loads from shared memory now feeds 8 multiply-adds instead of 1, so shared-memory
-// traffic per FMA drops several-fold; the 8 partial sums stay in registers.
+// sgemm/04_blocktile_1d. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
 #pragma once
+
+namespace gs::sgemm_04_blocktile_1d {
+
+inline constexpr const char* kTitle = "1D block tiling: 8 results per thread";
+inline constexpr const char* kAdds =
+    "Each thread computes a column of 8 results (TM = 8) of a 64x64 block tile. The value of B it loads from "
+    "shared memory now feeds 8 multiply-adds instead of 1, so shared-memory traffic per FMA drops "
+    "several-fold; the 8 partial sums stay in registers.";
+
+}  // namespace gs::sgemm_04_blocktile_1d
 
 #include "kernels/gemm_args.cuh"
 #include "kernels/probe.cuh"

@@ -1,7 +1,16 @@
-// sgemm/05_blocktile_2d: each thread computes an 8x8 block of C (TM x TN) from register-cached slivers
-// of A (8 values) and B (8 values): 64 multiply-adds per 16 shared loads where 04 did 8 per 9. The
-// block tile grows to 128x128 with 256 threads, so each element fetched from global feeds 128 FMAs.
+// sgemm/05_blocktile_2d. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
 #pragma once
+
+namespace gs::sgemm_05_blocktile_2d {
+
+inline constexpr const char* kTitle = "2D block tiling: 8x8 results per thread";
+inline constexpr const char* kAdds =
+    "Each thread computes an 8x8 block of C (TM x TN) from register-cached slivers of A (8 values) and B (8 "
+    "values): 64 multiply-adds per 16 shared loads where 04 did 8 per 9. The block tile grows to 128x128 with "
+    "256 threads, so each element fetched from global feeds 128 FMAs.";
+
+}  // namespace gs::sgemm_05_blocktile_2d
 
 #include "kernels/gemm_args.cuh"
 #include "kernels/probe.cuh"

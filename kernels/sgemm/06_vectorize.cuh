@@ -1,7 +1,16 @@
-// sgemm/06_vectorize: float4 everywhere. Global loads and C stores move 16 bytes per instruction, and A
-// is stored transposed in shared memory (As[k][m]): a thread's 8-row sliver of A for one k-step is 32
-// contiguous bytes, so every k-step reads A and B as two float4 each (05 held 8 k-steps of A in registers).
+// sgemm/06_vectorize. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
 #pragma once
+
+namespace gs::sgemm_06_vectorize {
+
+inline constexpr const char* kTitle = "float4 loads, A transposed in shared memory";
+inline constexpr const char* kAdds =
+    "float4 everywhere. Global loads and C stores move 16 bytes per instruction, and A is stored transposed in "
+    "shared memory (As[k][m]): a thread's 8-row sliver of A for one k-step is 32 contiguous bytes, so every "
+    "k-step reads A and B as two float4 each (05 held 8 k-steps of A in registers).";
+
+}  // namespace gs::sgemm_06_vectorize
 
 #include "kernels/gemm_args.cuh"
 #include "kernels/probe.cuh"

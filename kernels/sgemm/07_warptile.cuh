@@ -1,7 +1,16 @@
-// sgemm/07_warptile: an explicit warp tile. Each warp owns 32x64 of the block tile, each lane an 8x8 block
-// as 2x2 sub-tiles of 4x4 spaced 16 rows / 32 columns apart, so a warp's fragment loads read contiguous
-// shared memory (4 wavefronts per k-step, 06 took 10), and FMAs run in serpentine order for register reuse.
+// sgemm/07_warptile. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
 #pragma once
+
+namespace gs::sgemm_07_warptile {
+
+inline constexpr const char* kTitle = "Warp tiling: conflict-free 32x64 warp tiles";
+inline constexpr const char* kAdds =
+    "An explicit warp tile. Each warp owns 32x64 of the block tile, each lane an 8x8 block as 2x2 sub-tiles of "
+    "4x4 spaced 16 rows / 32 columns apart, so a warp's fragment loads read contiguous shared memory (4 "
+    "wavefronts per k-step, 06 took 10), and FMAs run in serpentine order for register reuse.";
+
+}  // namespace gs::sgemm_07_warptile
 
 #include "kernels/gemm_args.cuh"
 #include "kernels/probe.cuh"

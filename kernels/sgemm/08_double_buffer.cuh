@@ -1,7 +1,16 @@
-// sgemm/08_double_buffer: two shared-memory stages. The global loads of k-tile kt+1 are issued into
-// registers before the FMAs on tile kt and stored to the other stage after them, so their latency
-// hides behind compute, and one __syncthreads per k-tile replaces two.
+// sgemm/08_double_buffer. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
 #pragma once
+
+namespace gs::sgemm_08_double_buffer {
+
+inline constexpr const char* kTitle = "Double buffering: loads of tile k+1 overlap tile k";
+inline constexpr const char* kAdds =
+    "Two shared-memory stages. The global loads of k-tile kt+1 are issued into registers before the FMAs on "
+    "tile kt and stored to the other stage after them, so their latency hides behind compute, and one "
+    "__syncthreads per k-tile replaces two.";
+
+}  // namespace gs::sgemm_08_double_buffer
 
 #include "kernels/gemm_args.cuh"
 #include "kernels/probe.cuh"

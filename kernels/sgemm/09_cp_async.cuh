@@ -1,7 +1,16 @@
-// sgemm/09_cp_async: a 4-stage cp.async pipeline. Tiles go global -> shared without passing through
-// registers (A transposed by 4-byte copies, B in 16-byte ones), three k-tiles ahead of the FMAs: no
-// staging registers or shared stores left in the k-loop, and edges zero-filled, so any M, N, K runs.
+// sgemm/09_cp_async. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
 #pragma once
+
+namespace gs::sgemm_09_cp_async {
+
+inline constexpr const char* kTitle = "cp.async: a 4-stage global-to-shared pipeline";
+inline constexpr const char* kAdds =
+    "A 4-stage cp.async pipeline. Tiles go global -> shared without passing through registers (A transposed by "
+    "4-byte copies, B in 16-byte ones), three k-tiles ahead of the FMAs: no staging registers or shared stores "
+    "left in the k-loop, and edges zero-filled, so any M, N, K runs.";
+
+}  // namespace gs::sgemm_09_cp_async
 
 #include "kernels/gemm_args.cuh"
 #include "kernels/probe.cuh"

@@ -1,7 +1,16 @@
-// sgemm/10_thread_tile_16x8: twice the work per thread, a 16x8 block of C (warp tile 64x64, 4 warps per
-// 128x128 block): 6 shared loads feed 128 FMAs, and copies and loop overhead are shared by twice the FMAs.
-// Half as many warps hide latency, so a tile's first slivers now load before tile k+3's copies issue.
+// sgemm/10_thread_tile_16x8. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
 #pragma once
+
+namespace gs::sgemm_10_thread_tile_16x8 {
+
+inline constexpr const char* kTitle = "16x8 results per thread, 4 warps per block";
+inline constexpr const char* kAdds =
+    "Twice the work per thread, a 16x8 block of C (warp tile 64x64, 4 warps per 128x128 block): 6 shared loads "
+    "feed 128 FMAs, and copies and loop overhead are shared by twice the FMAs. Half as many warps hide "
+    "latency, so a tile's first slivers now load before tile k+3's copies issue.";
+
+}  // namespace gs::sgemm_10_thread_tile_16x8
 
 #include "kernels/gemm_args.cuh"
 #include "kernels/probe.cuh"

@@ -1,7 +1,16 @@
-// wmma/01_naive: tensor cores through nvcuda::wmma. One warp computes one 16x16 tile of C with
-// m16n16k16 mma_sync: 4096 multiply-adds per call, where a SIMT lane does one FMA per instruction.
-// Fragments still come straight from global memory with no reuse between warps, so it starves for data.
+// wmma/01_naive. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
 #pragma once
+
+namespace gs::wmma_01_naive {
+
+inline constexpr const char* kTitle = "Naive WMMA: one warp per 16x16 tile of C";
+inline constexpr const char* kAdds =
+    "Tensor cores through nvcuda::wmma. One warp computes one 16x16 tile of C with m16n16k16 mma_sync: 4096 "
+    "multiply-adds per call, where a SIMT lane does one FMA per instruction. Fragments still come straight "
+    "from global memory with no reuse between warps, so it starves for data.";
+
+}  // namespace gs::wmma_01_naive
 
 #include <mma.h>
 

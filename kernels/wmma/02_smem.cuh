@@ -1,7 +1,16 @@
-// wmma/02_smem: the block's 8 warps (2x4) stage a 32x32 tile of A and a 32x64 tile of B in shared
-// memory with 16-byte loads and read their fragments from there: each A fragment serves the 4 warps
-// of its row and each B fragment the 2 of its column, where 01 fetched every fragment from global.
+// wmma/02_smem. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
 #pragma once
+
+namespace gs::wmma_02_smem {
+
+inline constexpr const char* kTitle = "Shared memory: 8 warps share staged A and B tiles";
+inline constexpr const char* kAdds =
+    "The block's 8 warps (2x4) stage a 32x32 tile of A and a 32x64 tile of B in shared memory with 16-byte "
+    "loads and read their fragments from there: each A fragment serves the 4 warps of its row and each B "
+    "fragment the 2 of its column, where 01 fetched every fragment from global.";
+
+}  // namespace gs::wmma_02_smem
 
 #include <mma.h>
 

@@ -1,7 +1,16 @@
-// wmma/03_warp_4x2: each warp now computes 4x2 fragments (a 64x32 tile of C), so the block's 8 warps
-// cover 128x128. Per k-step a warp loads 4 A and 2 B fragments for 8 mma_sync (0.75 loads per mma,
-// was 2), and each global byte staged in shared memory feeds 3x more math (128x128 vs 32x64 tiles).
+// wmma/03_warp_4x2. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
 #pragma once
+
+namespace gs::wmma_03_warp_4x2 {
+
+inline constexpr const char* kTitle = "Warp tile 4x2 fragments: 128x128 block tile";
+inline constexpr const char* kAdds =
+    "Each warp now computes 4x2 fragments (a 64x32 tile of C), so the block's 8 warps cover 128x128. Per "
+    "k-step a warp loads 4 A and 2 B fragments for 8 mma_sync (0.75 loads per mma, was 2), and each global "
+    "byte staged in shared memory feeds 3x more math (128x128 vs 32x64 tiles).";
+
+}  // namespace gs::wmma_03_warp_4x2
 
 #include <mma.h>
 

@@ -1,7 +1,16 @@
-// wmma/04_dbuf_cp_async: two shared buffers filled by cp.async, which copies global -> shared without
-// registers or a stall: tile k+1 is in flight while the warps run mma_sync on tile k, and one barrier
-// per tile replaces two. Still unpadded, so fragment loads conflict: 05 removes that limit.
+// wmma/04_dbuf_cp_async. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
 #pragma once
+
+namespace gs::wmma_04_dbuf_cp_async {
+
+inline constexpr const char* kTitle = "Double buffer filled by cp.async";
+inline constexpr const char* kAdds =
+    "Two shared buffers filled by cp.async, which copies global -> shared without registers or a stall: tile "
+    "k+1 is in flight while the warps run mma_sync on tile k, and one barrier per tile replaces two. Still "
+    "unpadded, so fragment loads conflict: 05 removes that limit.";
+
+}  // namespace gs::wmma_04_dbuf_cp_async
 
 #include <mma.h>
 

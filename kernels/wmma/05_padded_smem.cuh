@@ -1,7 +1,17 @@
-// wmma/05_padded_smem: shared rows padded by 8 halves (16 B). load_matrix_sync compiles to ldmatrix,
-// which reads 8 rows of 16 B per 8x8 matrix; rows a multiple of 128 B apart all start in the same 4
-// banks, so 04's fragment loads were 8-way (Bs) and 4-way (As) conflicted: the k-loop's real limit.
-//
+// wmma/05_padded_smem. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
+#pragma once
+
+namespace gs::wmma_05_padded_smem {
+
+inline constexpr const char* kTitle = "Padded shared rows: conflict-free fragment loads";
+inline constexpr const char* kAdds =
+    "Shared rows padded by 8 halves (16 B). load_matrix_sync compiles to ldmatrix, which reads 8 rows of 16 B "
+    "per 8x8 matrix; rows a multiple of 128 B apart all start in the same 4 banks, so 04's fragment loads were "
+    "8-way (Bs) and 4-way (As) conflicted: the k-loop's real limit.";
+
+}  // namespace gs::wmma_05_padded_smem
+
 // Why (bank = byte offset / 4 % 32: 128 B cover the 32 banks once): ldmatrix serves an 8x8 matrix in
 // one wavefront only if its 8 row segments of 16 B fall in 8 different 16-byte bank groups. With an
 // ldm of 64 halves = 128 B every row starts at the same bank: 8 rows, 8 wavefronts. 04's Bs rows
@@ -9,7 +19,6 @@
 // bank groups, 4-way. A Bs row of 136 halves (272 B = 2 x 128 + 16) starts 16 B (4 banks) further
 // round than the row before, so 8 rows cover all 32 banks once: one wavefront. As rows of 40 halves
 // (80 B) step 5 x 16 B mod 128 B, which also visits 8 distinct groups.
-#pragma once
 
 #include <mma.h>
 

@@ -1,12 +1,21 @@
-// wmma/06_any_shape: any M, N, K. Copies of edge tiles are predicated (cp.async with src-size 0 writes
-// zeros, which add nothing to the sums), and the epilogue stages each row of fragments in shared memory
-// so the warp writes only the part of C that exists. The k-loop is 05's: expect the same speed.
-//
+// wmma/06_any_shape. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
+#pragma once
+
+namespace gs::wmma_06_any_shape {
+
+inline constexpr const char* kTitle = "Any M, N, K: zero-filled edge tiles, staged epilogue";
+inline constexpr const char* kAdds =
+    "Any M, N, K. Copies of edge tiles are predicated (cp.async with src-size 0 writes zeros, which add "
+    "nothing to the sums), and the epilogue stages each row of fragments in shared memory so the warp writes "
+    "only the part of C that exists. The k-loop is 05's: expect the same speed.";
+
+}  // namespace gs::wmma_06_any_shape
+
 // wmma stores a fragment only as a whole 16x16 tile into 32-byte aligned rows, and its lane <-> element
 // map is unspecified, so a partial tile cannot be written from registers: hence the shared staging.
 // Odd K or N leaves rows of A or B unaligned for 16-byte copies; launch() then picks the kVec = false
 // kernel, which fills shared memory with guarded 2-byte loads (correct, not fast).
-#pragma once
 
 #include <mma.h>
 

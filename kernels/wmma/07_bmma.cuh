@@ -1,7 +1,17 @@
-// wmma/07_bmma: block-level split of K. The 8 warps form 2 k-groups of 2x2 warps; both groups cover
-// the whole 128x128 tile (64x64 per warp, 4x4 fragments) and each takes half of every 64-deep k-tile;
-// at the end one group's partial sums are added to the other's through shared memory.
-//
+// wmma/07_bmma. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
+#pragma once
+
+namespace gs::wmma_07_bmma {
+
+inline constexpr const char* kTitle = "Block-level split of K across warps (BMMA)";
+inline constexpr const char* kAdds =
+    "Block-level split of K. The 8 warps form 2 k-groups of 2x2 warps; both groups cover the whole 128x128 "
+    "tile (64x64 per warp, 4x4 fragments) and each takes half of every 64-deep k-tile; at the end one group's "
+    "partial sums are added to the other's through shared memory.";
+
+}  // namespace gs::wmma_07_bmma
+
 // What it buys: 8 warps on one 128x128 tile with 64x64 warp tiles (8 fragment loads per 16 mma_sync,
 // 06 needs 6 per 8). Without the split, 64x64 warp tiles and 8 warps need a 128x256 block tile, half
 // as many blocks: when M*N is small (few tiles for 132 SMs) and K is large, splitting K inside the
@@ -9,7 +19,6 @@
 // second pass over C. At 4096^3 there are tiles enough, and the split costs: 16 float accumulator
 // fragments take 128 registers per thread, so one block (8 warps) per SM where 06 runs two (16 warps),
 // leaving less to hide latency, plus a 64 KB reduction per tile. Expect about 06's speed, not more.
-#pragma once
 
 #include <mma.h>
 

@@ -1,7 +1,17 @@
-// wmma/08_multistage: a 3-stage cp.async pipeline (two k-tiles in flight while a third is computed,
-// cp.async.wait_group 1) on a 128x256 block tile of 8 warps with 64x64 warp tiles, 64-deep k-tiles:
-// 8 fragment loads feed 16 mma_sync, and one barrier serves 64 mma_sync per warp. Any M, N, K as in 06.
-//
+// wmma/08_multistage. Its title and what it adds over the rung before (kTitle, kAdds) are written here once:
+// the registry, the window, `gemmscope list` and README read them from these two constants.
+#pragma once
+
+namespace gs::wmma_08_multistage {
+
+inline constexpr const char* kTitle = "3-stage cp.async pipeline, 128x256 tile, 64x64 warp tiles";
+inline constexpr const char* kAdds =
+    "A 3-stage cp.async pipeline (two k-tiles in flight while a third is computed, cp.async.wait_group 1) on a "
+    "128x256 block tile of 8 warps with 64x64 warp tiles, 64-deep k-tiles: 8 fragment loads feed 16 mma_sync, "
+    "and one barrier serves 64 mma_sync per warp. Any M, N, K as in 06.";
+
+}  // namespace gs::wmma_08_multistage
+
 // Why these sizes: per k-step a warp's 16 mma_sync (32 HMMA.16816: about 53 SM cycles at the
 // measured mma.sync ceiling) now outlast its 8 ldmatrix.x4 plus its share of the cp.async writes
 // (about 44 cycles of shared-memory bandwidth); 06's 64x32 warp tiles needed 32 cycles of shared
@@ -9,7 +19,6 @@
 // fewer L2 -> shared bytes per FLOP than 128x128. 07's k-split is dropped: this tile already gives 8
 // warps 64x64 tiles. 153 KB of shared memory and about 220 registers per thread: one block (8 warps)
 // per SM, so the two k-tiles in flight hide latency where 06 had a second resident block.
-#pragma once
 
 #include <mma.h>
 
