@@ -13,6 +13,9 @@
 
 #include "app/gpu_worker.h"
 #include "app/render.h"
+#include "app/settings.h"
+#include "app/ui.h"
+#include "app/views.h"
 #include "app/window.h"
 #include "core/capture.h"
 #include "core/files.h"
@@ -20,6 +23,7 @@
 #include "kernels/gemm.h"
 #include "viz/canvas_imgui.h"
 
+#include <GLFW/glfw3.h>
 #include <imgui.h>
 
 namespace fs = std::filesystem;
@@ -134,6 +138,28 @@ std::string ends_with_ext(const std::string& path) {
 
 // ---- gemmscope (the window) ------------------------------------------------------------------
 
+namespace {
+
+// The test report (--report FILE): where the panes are, what is selected, and the layout audit of the
+// last frame; rewritten whenever it changes.
+std::string window_report(const MainWindow& w, const ViewState& st, long frames, bool audit) {
+  nlohmann::json panes = nlohmann::json::object();
+  auto box = [](Rect r) { return nlohmann::json::array({r.min.x, r.min.y, r.w(), r.h()}); };
+  panes["kernels"] = box(w.last_layout().list);
+  for (const auto& [name, r] : w.last_layout().panes) panes[name] = box(r);
+  nlohmann::json j{{"frames", frames}, {"panes", panes}, {"maximized", st.arrangement.maximized},
+                   {"kernel", selected_kernel(st)}, {"zoom", st.effective_zoom()}, {"dark", st.dark},
+                   {"ui_font_px", ImGui::GetFontSize()}};
+  if (audit) {
+    const TextAudit& t = TextAudit::global();
+    j["audit"] = {{"text_calls", t.count}, {"min_text_px", t.count ? t.min_size : 0.0f}, {"smallest_text", t.smallest},
+                  {"items", ui::LayoutAudit::global().items.size()}, {"overlaps", ui::LayoutAudit::global().overlaps()}};
+  }
+  return j.dump(1) + "\n";
+}
+
+}  // namespace
+
 int cmd_window(const WindowArgs& a) {
   Capture replayed;
   std::string banner, error;
@@ -152,10 +178,36 @@ int cmd_window(const WindowArgs& a) {
     }
   }
 
-  Gui gui;
-  if (!gui_open(&gui, "gemmscope", 1600, 900, true, 1.0f, true, &error)) return fail("", error, kExitRuntime);
-  MainWindow window(gui);
+  // Settings: the arrangement, theme, zoom and selection of the last run; defaults on first start.
   ViewState st;
+  const std::string settings = settings_path();
+  std::string notice;
+  load_settings(settings, &st, &notice);
+  st.message = notice;
+  if (!worker && !st.kernel.empty()) {
+    const std::vector<std::string> names = kernel_names(&replayed);
+    if (std::find(names.begin(), names.end(), st.kernel) == names.end()) st.kernel.clear();
+  }
+
+  Gui gui;
+  if (!gui_open(&gui, "gemmscope", a.width, a.height, true, st.effective_zoom(), st.dark, &error))
+    return fail("", error, kExitRuntime);
+  MainWindow window(gui);
+  TextAudit::global().on = ui::LayoutAudit::global().on = a.audit;
+  std::string saved = settings_json(st), reported;
+  double saved_at = 0;
+  long frames = 0;
+  auto save = [&](bool force) {
+    const std::string now = settings_json(st);
+    if (now == saved || settings.empty() || (!force && glfwGetTime() - saved_at < 0.5)) return;
+    std::string err;
+    if (!save_settings(settings, st, &err)) st.message = "settings not saved: " + err;
+    saved = now;
+    saved_at = glfwGetTime();
+  };
+  LoopOptions opt;
+  opt.max_frames = a.frames;
+  opt.exit_after_s = a.exit_after;
   run_window_loop(gui, [&] {
     Frame f;
     std::shared_ptr<const LiveSnapshot> live;
@@ -172,8 +224,25 @@ int cmd_window(const WindowArgs& a) {
       f.capture = &replayed;
       f.banner = banner;
     }
-    window.Draw(f, st);
-  }, a.frames);
+    TextAudit::global().reset();
+    ui::LayoutAudit::global().reset();
+    const bool moving = window.Draw(f, st);
+    ++frames;
+    save(false);
+    if (!a.report.empty()) {
+      const std::string r = window_report(window, st, frames, a.audit);
+      if (r != reported) {
+        try {
+          write_file_atomic(a.report, r);
+        } catch (const std::exception& e) {
+          std::cerr << "gemmscope: --report: " << e.what() << std::endl;
+        }
+        reported = r;
+      }
+    }
+    return moving;
+  }, opt);
+  save(true);
   gui_close(&gui);
   return 0;
 }
@@ -386,12 +455,13 @@ int cmd_layout(const LayoutArgs& a) {
 // ---- shot ------------------------------------------------------------------------------------
 
 int cmd_shot(const ShotArgs& a) {
-  if (!view_exists(a.view)) {
-    bool known = false;
-    for (const ViewName& v : view_names()) known = known || a.view == v.name;
-    return fail("shot", "--view: " + (known ? "the '" + a.view + "' view does not exist yet"
+  const bool all = a.view == "all";
+  if (!all && !find_view(a.view)) {
+    const auto& planned = planned_views();
+    const bool later = std::find(planned.begin(), planned.end(), a.view) != planned.end();
+    return fail("shot", "--view: " + (later ? "the '" + a.view + "' view does not exist yet"
                                             : "unknown view '" + a.view + "'") +
-                            " (available: " + existing_view_names() + ")", kExitUsage);
+                            " (available: " + views_list() + ")", kExitUsage);
   }
   const std::string ext = ends_with_ext(a.out);
   if (ext != ".png" && ext != ".svg")
@@ -401,8 +471,8 @@ int cmd_shot(const ShotArgs& a) {
     for (const KernelInfo& k : kernel_registry()) known += (known.empty() ? "" : ", ") + k.name;
     return fail("shot", "--kernel: unknown kernel '" + a.kernel + "' (known: " + known + ")", kExitUsage);
   }
-  if (!find_mma_op(a.op)) return fail("shot", "--op: unknown operation '" + a.op + "' (known: " + mma_op_names() + ")",
-                                      kExitUsage);
+  if (!a.op.empty() && !find_mma_op(a.op))
+    return fail("shot", "--op: unknown operation '" + a.op + "' (known: " + mma_op_names() + ")", kExitUsage);
 
   Capture c;
   std::string banner, error;
@@ -410,15 +480,29 @@ int cmd_shot(const ShotArgs& a) {
   Frame f;
   f.capture = &c;
   f.banner = banner;
+  // A shot starts from the defaults, never from the user's settings: the same command draws the same picture.
   ViewState st;
   st.kernel = a.kernel;
   st.dark = a.theme == "dark";
-  st.layout_op = a.op;
-  const int w = int(std::lround(1600 * a.scale)), h = int(std::lround(900 * a.scale));
+  st.zoom = a.scale;
+  st.hint_dismissed = true;
+  if (!a.op.empty()) st.layout_follow = false, st.layout_op = a.op;
+  int base_w = 0, base_h = 0;
+  char tail = 0;
+  if (std::sscanf(a.size.c_str(), "%dx%d%c", &base_w, &base_h, &tail) != 2 || base_w < 320 || base_h < 240 ||
+      base_w > 8192 || base_h > 8192)
+    return fail("shot", "--size: '" + a.size + "' is not WxH between 320x240 and 8192x8192", kExitUsage);
+  const int w = int(std::lround(base_w * a.scale)), h = int(std::lround(base_h * a.scale));
 
   if (ext == ".svg") {
     try {
-      write_file_atomic(a.out, view_svg(a.view, f, st, w, h));
+      SvgCanvas svg(float(w), float(h), (st.dark ? Theme::Dark() : Theme::Light()).bg);
+      const Rect r{{0, 0}, {float(w), float(h)}};
+      std::vector<std::unique_ptr<ViewPanel>> panels;
+      for (const ViewDef& v : view_table()) panels.push_back(v.make());
+      if (all) draw_workspace(svg, r, f, st, panels);
+      else draw_view_figure(svg, r, a.view, f, st, *find_view(a.view)->make());
+      write_file_atomic(a.out, svg.finish());
     } catch (const std::exception& e) {
       return fail("shot", e.what(), kExitRuntime);
     }
@@ -426,9 +510,15 @@ int cmd_shot(const ShotArgs& a) {
   }
   Gui gui;
   if (!gui_open(&gui, "gemmscope", 64, 64, false, a.scale, st.dark, &error)) return fail("shot", error, kExitRuntime);
-  MainWindow window(gui);
-  // Several frames: tables and child windows size themselves from the previous frame.
-  const bool ok = render_png(gui, w, h, 4, [&] { window.DrawView(a.view, f, st); }, a.out, &error);
+  bool ok = false;
+  {
+    MainWindow window(gui);
+    // Several frames: tables and child windows size themselves from the previous frame.
+    ok = render_png(gui, w, h, 4, [&] {
+      if (all) window.Draw(f, st);
+      else window.DrawFigure(a.view, f, st);
+    }, a.out, &error);
+  }
   gui_close(&gui);
   if (!ok) return fail("shot", error, kExitRuntime);
   return 0;

@@ -6,7 +6,17 @@
 
 namespace gs {
 
-struct WindowArgs { std::string replay; int device = 0; int frames = 0; /* >0: quit after this many (tests) */ };
+struct WindowArgs {
+  std::string replay;
+  int device = 0;
+  // For tests, hidden from --help: quit after this many frames or seconds, the window's size, and a report
+  // file with the panes' places and (with audit) every widget's overlap and the smallest text drawn.
+  int frames = 0;
+  double exit_after = 0;
+  int width = 1600, height = 900;
+  std::string report;
+  bool audit = false;
+};
 struct RecordArgs { std::string out, kernels, size = "4096x4096x4096", sweep; int device = 0; };
 struct BenchArgs { std::string kernels, sizes = "4096", json; int device = 0; int repeats = 10; };
 struct LayoutArgs {
@@ -15,7 +25,7 @@ struct LayoutArgs {
 };
 struct BanksArgs { int width = 4; std::string op = "lds"; };
 struct SwizzleArgs { std::string tiles, scheme = "none"; };
-struct ShotArgs { std::string view, kernel, replay, theme = "dark", out, op = "mma.m16n8k16.f16"; float scale = 1; };
+struct ShotArgs { std::string view, kernel, replay, theme = "dark", out, op, size = "1600x900"; float scale = 1; };
 
 int cmd_window(const WindowArgs& a);
 int cmd_record(const RecordArgs& a);

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "app/cli.h"
+#include "app/views.h"
 #include "core/layout.h"
 
 int main(int argc, char** argv) {
@@ -16,7 +17,13 @@ int main(int argc, char** argv) {
   WindowArgs win;
   app.add_option("--replay", win.replay, "Open this capture instead of running on the GPU")->check(CLI::ExistingFile);
   app.add_option("--device", win.device, "CUDA device index")->check(CLI::NonNegativeNumber);
-  app.add_option("--frames", win.frames, "Quit after this many frames (for tests)")->check(CLI::PositiveNumber);
+  // Test hooks, hidden from --help (an empty group).
+  app.add_option("--frames", win.frames, "Quit after this many frames")->check(CLI::PositiveNumber)->group("");
+  app.add_option("--exit-after", win.exit_after, "Quit after this many seconds")->check(CLI::PositiveNumber)->group("");
+  app.add_option("--width", win.width, "Window width")->check(CLI::Range(320, 8192))->group("");
+  app.add_option("--height", win.height, "Window height")->check(CLI::Range(240, 8192))->group("");
+  app.add_option("--report", win.report, "Write where the panes are (and the audit) to this JSON file")->group("");
+  app.add_flag("--audit", win.audit, "Check every frame for overlapping widgets and text below the minimum")->group("");
 
   RecordArgs rec;
   CLI::App* record = app.add_subcommand("record", "Run the registered kernels on the GPU and write a capture");
@@ -63,13 +70,14 @@ int main(int argc, char** argv) {
 
   ShotArgs shot;
   CLI::App* shotc = app.add_subcommand("shot", "Render a view offscreen to PNG or SVG (needs a display or Xvfb for PNG)");
-  shotc->add_option("--view", shot.view, "layout, banks, swizzle, perf, roofline, timeline, code or all")->required();
+  shotc->add_option("--view", shot.view, "View to draw: " + views_help())->required();
   shotc->add_option("--kernel", shot.kernel, "Kernel to select");
-  shotc->add_option("--op", shot.op, "Operation the layout view shows")->capture_default_str();
+  shotc->add_option("--op", shot.op, "Operation the layout view shows instead of the kernel's own");
   shotc->add_option("--replay", shot.replay, "Capture to draw (default: the bundled one)")->check(CLI::ExistingFile);
   shotc->add_option("--theme", shot.theme, "dark or light")->check(CLI::IsMember({"dark", "light"}))->capture_default_str();
   shotc->add_option("--scale", shot.scale, "Size multiplier of the 1600x900 picture")->check(CLI::Range(0.25f, 4.0f))
       ->capture_default_str();
+  shotc->add_option("--size", shot.size, "Window size WxH the picture shows (before --scale)")->capture_default_str();
   shotc->add_option("-o,--output", shot.out, "FILE.png or FILE.svg")->required();
 
   try {

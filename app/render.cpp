@@ -8,6 +8,7 @@
 #include <imgui_impl_opengl3.h>
 #include <stb_image_write.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <cstdlib>
 #include <cstring>
@@ -36,8 +37,40 @@ ImFont* load_font(const char* path, float size) {
   std::fclose(f);
   ImFontConfig cfg;
   cfg.OversampleH = 2;  // crisper text when views draw it at sizes other than the base size
-  return ImGui::GetIO().Fonts->AddFontFromFileTTF(path, size, &cfg);
+  // Latin-1, and the few symbols the views write: dashes, ellipsis, arrows, minus, less/greater-or-equal.
+  static const ImWchar kRanges[] = {0x0020, 0x00FF, 0x2010, 0x2027, 0x2190, 0x2193, 0x2212, 0x2212, 0x2264, 0x2265, 0};
+  return ImGui::GetIO().Fonts->AddFontFromFileTTF(path, size, &cfg, kRanges);
 }
+
+// Fonts at `scale`: DejaVu Sans 15 px (text), Sans Mono 14 px, Sans Bold 15 px; ImGui's font where
+// DejaVu is missing.
+void load_fonts(Gui* gui, float scale) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.Fonts->Clear();
+  gui->sans = load_font(kSansFont, 15.0f * scale);
+  gui->mono = load_font(kMonoFont, 14.0f * scale);
+  gui->bold = load_font(kBoldFont, 15.0f * scale);
+  if (!gui->sans) {
+    ImFontConfig cfg;
+    cfg.SizePixels = 13.0f * scale;
+    gui->sans = io.Fonts->AddFontDefault(&cfg);
+  }
+  if (!gui->mono) gui->mono = gui->sans;
+  if (!gui->bold) gui->bold = gui->sans;
+}
+
+// Input events since start, counted by callbacks installed before ImGui's (which chains to them): the
+// loop tells a wake-up by input from a timeout by comparing it.
+long g_events = 0;
+void on_cursor(GLFWwindow*, double, double) { ++g_events; }
+void on_button(GLFWwindow*, int, int, int) { ++g_events; }
+void on_scroll(GLFWwindow*, double, double) { ++g_events; }
+void on_key(GLFWwindow*, int, int, int, int) { ++g_events; }
+void on_char(GLFWwindow*, unsigned) { ++g_events; }
+void on_enter(GLFWwindow*, int) { ++g_events; }
+void on_focus(GLFWwindow*, int) { ++g_events; }
+void on_size(GLFWwindow*, int, int) { ++g_events; }
+void on_refresh(GLFWwindow*) { ++g_events; }
 
 ImVec4 to_vec4(Color c) { return ImVec4(c.r / 255.f, c.g / 255.f, c.b / 255.f, c.a / 255.f); }
 
@@ -92,17 +125,18 @@ bool gui_open(Gui* gui, const std::string& title, int width, int height, bool vi
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // layout is code, not a file left in the user's folder
   gui->scale = scale;
-  gui->sans = load_font(kSansFont, 15.0f * scale);
-  gui->mono = load_font(kMonoFont, 14.0f * scale);
-  gui->bold = load_font(kBoldFont, 15.0f * scale);
-  if (!gui->sans) {
-    ImFontConfig cfg;
-    cfg.SizePixels = 13.0f * scale;
-    gui->sans = io.Fonts->AddFontDefault(&cfg);
-  }
-  if (!gui->mono) gui->mono = gui->sans;
-  if (!gui->bold) gui->bold = gui->sans;
+  gui->dark = dark;
+  load_fonts(gui, scale);
   apply_style(dark, scale);
+  glfwSetCursorPosCallback(gui->window, on_cursor);
+  glfwSetMouseButtonCallback(gui->window, on_button);
+  glfwSetScrollCallback(gui->window, on_scroll);
+  glfwSetKeyCallback(gui->window, on_key);
+  glfwSetCharCallback(gui->window, on_char);
+  glfwSetCursorEnterCallback(gui->window, on_enter);
+  glfwSetWindowFocusCallback(gui->window, on_focus);
+  glfwSetWindowSizeCallback(gui->window, on_size);
+  glfwSetWindowRefreshCallback(gui->window, on_refresh);
   ImGui_ImplGlfw_InitForOpenGL(gui->window, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
   return true;
@@ -118,13 +152,36 @@ void gui_close(Gui* gui) {
   gui->window = nullptr;
 }
 
-void run_window_loop(Gui& gui, const std::function<void()>& frame, int max_frames) {
-  for (int n = 0; !glfwWindowShouldClose(gui.window) && (max_frames <= 0 || n < max_frames); ++n) {
-    glfwPollEvents();
+void gui_set_scale(Gui& gui, float scale) {
+  load_fonts(&gui, scale);
+  ImGui_ImplOpenGL3_DestroyFontsTexture();
+  ImGui_ImplOpenGL3_CreateFontsTexture();
+  gui.scale = scale;
+  apply_style(gui.dark, scale);
+}
+
+void run_window_loop(Gui& gui, const std::function<bool()>& frame, const LoopOptions& opt) {
+  const double start = glfwGetTime();
+  int settle = 3;        // frames still to draw after the last input (hover, layout, tooltips settle)
+  long seen = g_events;
+  bool moving = true;    // the last frame asked for the next one
+  for (int n = 0; !glfwWindowShouldClose(gui.window) && (opt.max_frames <= 0 || n < opt.max_frames);) {
+    if (opt.exit_after_s > 0 && glfwGetTime() - start >= opt.exit_after_s) break;
+    if (moving || settle > 0 || opt.max_frames > 0) {
+      glfwPollEvents();
+    } else {
+      // Asleep until input, waking now and then for the exit timer.
+      const double left = opt.exit_after_s > 0 ? opt.exit_after_s - (glfwGetTime() - start) : 1.0;
+      glfwWaitEventsTimeout(std::clamp(left, 0.01, 1.0));
+    }
+    if (g_events != seen) seen = g_events, settle = 3;
+    if (!moving && settle == 0 && opt.max_frames <= 0) continue;  // woken by the timer alone: nothing to draw
+    if (settle > 0) --settle;
+    const double t0 = glfwGetTime();
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
-    frame();
+    moving = frame();
     ImGui::Render();
     int w = 0, h = 0;
     glfwGetFramebufferSize(gui.window, &w, &h);
@@ -134,6 +191,17 @@ void run_window_loop(Gui& gui, const std::function<void()>& frame, int max_frame
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     glfwSwapBuffers(gui.window);
+    ++n;
+    if (gui.want_scale > 0 && gui.want_scale != gui.scale) {
+      gui_set_scale(gui, gui.want_scale);
+      settle = 3;
+    }
+    gui.want_scale = 0;
+    // Where swapping does not wait for the display (a virtual X server), keep a moving window near 60 Hz.
+    if (moving && opt.max_frames <= 0) {
+      const double spent = glfwGetTime() - t0;
+      if (spent < 1.0 / 60) glfwWaitEventsTimeout(1.0 / 60 - spent);
+    }
   }
 }
 

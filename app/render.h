@@ -15,6 +15,9 @@ struct Gui {
   ImFont* mono = nullptr;
   ImFont* bold = nullptr;  // titles drawn by the views
   float scale = 1.0f;      // fonts and style sizes are multiplied by this
+  bool dark = true;        // the ImGui style's theme
+  // Asked for during a frame, applied by the loop before the next one (fonts cannot change mid-frame).
+  float want_scale = 0;    // 0: no change
 };
 
 // Opens a window (hidden when !visible: for offscreen rendering), a GL 3.3 core context, loads GL
@@ -28,9 +31,18 @@ void gui_close(Gui* gui);
 bool render_png(Gui& gui, int width, int height, int frames, const std::function<void()>& frame,
                 const std::string& path, std::string* error);
 
-// The interactive loop: polls events, runs `frame` once per frame until the window is closed
-// (or, when max_frames > 0, after that many frames).
-void run_window_loop(Gui& gui, const std::function<void()>& frame, int max_frames = 0);
+struct LoopOptions {
+  int max_frames = 0;       // > 0: stop after this many frames
+  double exit_after_s = 0;  // > 0: stop after this many seconds (tests)
+};
+
+// The interactive loop until the window is closed. `frame` draws one ImGui frame and returns true while
+// something on screen moves by itself (a live series): frames then follow at the display rate. Otherwise
+// the loop sleeps until input arrives and draws a few frames after it, so an idle window costs nothing.
+void run_window_loop(Gui& gui, const std::function<bool()>& frame, const LoopOptions& opt = {});
+
+// Reloads the fonts at `scale` (15 px times it) and rescales the style; between frames only.
+void gui_set_scale(Gui& gui, float scale);
 
 // Applies the dark or light ImGui style that matches viz's themes.
 void apply_style(bool dark, float scale);

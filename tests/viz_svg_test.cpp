@@ -164,6 +164,14 @@ struct Layouts {
   }
 };
 
+// The smallest font-size attribute of the SVG's text elements.
+float min_font_px(const std::string& svg) {
+  float smallest = 1e9f;
+  for (const Element& e : elements(svg, "text"))
+    if (e.attr.count("font-size")) smallest = std::min(smallest, std::stof(e.attr.at("font-size")));
+  return smallest;
+}
+
 std::string draw_layout(const LayoutViewInput& in, const Theme& t, LayoutViewState st = {},
                         Vec2 mouse = {-1, -1}, LayoutHover* hover = nullptr, float w = 1200, float h = 800) {
   SvgCanvas c(w, h, t.bg);
@@ -663,18 +671,18 @@ TEST(LayoutView, RealSizedOpsKeepTextApartInEverySize) {
         std::string svg = draw_layout(*in, *t, st, {-1, -1}, nullptr, size.x, size.y);
         EXPECT_EQ(overlapping_text(svg), "") << in->op->name << " " << size.x << "x" << size.y;
         EXPECT_EQ(outside(svg, size.x, size.y), "") << in->op->name << " " << size.x << "x" << size.y;
-        // Every slot keeps at least its lane number; at 800x450 only elements held once do (an
-        // element held twice gets two 5-pixel stripes there, too thin for digits).
-        std::regex label("^[0-9]+(:[0-9]+)?$");
-        int labels = 0;
-        for (const std::string& s : texts(svg)) labels += std::regex_match(s, label);
-        bool tiny = size.y < 500;
-        int slots = 0;
-        for (const auto& source : {in->documented, in->traced})
-          for (const FragmentLayout* l : source)
-            if (l && (!tiny || int(l->cells.size()) <= l->rows * l->cols)) slots += int(l->cells.size());
-        EXPECT_GE(labels, slots) << in->op->name << " " << size.x << "x" << size.y;
+        // No text below the minimum (a 14 px line is a 12 px font): labels that would need less are left out.
+        EXPECT_GE(min_font_px(svg), kMinTextSize * 2048.0f / (1901 + 483) - 0.01f)
+            << in->op->name << " " << size.x << "x" << size.y;
       }
+  // Where the cells have room, every slot carries its lane number: one source at 1920x1080.
+  LayoutViewInput documented = both;
+  documented.traced = {};
+  std::string svg = draw_layout(documented, Theme::Light(), {}, {-1, -1}, nullptr, 1920, 1080);
+  std::regex label("^[0-9]+(:[0-9]+)?$");
+  int labels = 0;
+  for (const std::string& text : texts(svg)) labels += std::regex_match(text, label);
+  EXPECT_GE(labels, int(da.cells.size() + db.cells.size() + dc.cells.size()));
 }
 
 TEST(LayoutView, SaysWhatIsMissing) {
@@ -1140,7 +1148,8 @@ TEST(BanksView, Stride128IsThirtyTwoRowsOnBankZero) {
   const Capture c = strided_capture(128);
   const BanksViewInput in = banks_view_input(c, "test/01_banks");
   const Theme& t = Theme::Dark();
-  const std::string svg = draw_banks(in, t);
+  // Tall enough that 32 wavefront rows each have room for a 14 px label.
+  const std::string svg = draw_banks(in, t, {}, {-1, -1}, nullptr, 1200, 1300);
   ASSERT_EQ(parse(svg, nullptr), "");
   EXPECT_EQ(banks_caption(in.sites[0], in.sites[0].accesses[0]),
             "As load, warp 0, k-iteration 0: 4-byte loads, 32 wavefronts, ideal 1, 31 conflicts (32-way on bank 0)");
@@ -1167,7 +1176,12 @@ TEST(BanksView, Stride128IsThirtyTwoRowsOnBankZero) {
   for (int lane : {1, 2, 31}) EXPECT_EQ(text_elements(svg, std::to_string(128 * lane)).size(), 1u) << lane;
   EXPECT_EQ(text_elements(svg, "b0").size(), 32u);
   EXPECT_EQ(overlapping_text(svg), "");
-  EXPECT_EQ(outside(svg, 1200, 800), "");
+  EXPECT_EQ(outside(svg, 1200, 1300), "");
+  // At 1200x800 the rows are too short for a label each: every other one is labelled, none smaller.
+  const std::string small = draw_banks(in, t);
+  EXPECT_EQ(text_elements(small, "wf 1").size(), 0u);
+  EXPECT_EQ(text_elements(small, "wf 2").size(), 1u);
+  EXPECT_GE(min_font_px(small), kMinTextSize * 2048.0f / (1901 + 483) - 0.01f);
 }
 
 TEST(BanksView, PaddedStride132IsOneRowAcrossAllBanks) {

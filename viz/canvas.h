@@ -57,6 +57,72 @@ class Canvas {
   virtual void pop_clip() = 0;
 };
 
+// The smallest text a view may draw, as a line height in pixels at zoom 1: DejaVu's em is 0.86 of the
+// line, so 14 px is a 12 px (9 pt) font, readable on a projector and in an exported SVG. Views leave out
+// a label that would need less (hover and zoom show it) rather than shrink it.
+inline constexpr float kMinTextSize = 14.0f;
+
+// What the back ends drew, for the readability tests: every text() call reports its size in output pixels.
+struct TextAudit {
+  bool on = false;           // off: note() does nothing (the window only turns it on under test)
+  float min_size = 1e9f;     // smallest line height drawn since reset()
+  std::string smallest;      // the text drawn at that size
+  long count = 0;            // text() calls noted
+  void reset() { min_size = 1e9f, smallest.clear(), count = 0; }
+  void note(float size, std::string_view s) {
+    if (!on) return;
+    ++count;
+    if (size < min_size) min_size = size, smallest = std::string(s.substr(0, 80));
+  }
+  static TextAudit& global();
+};
+
+// A canvas `zoom` times larger than the area a view lays itself out in: the view draws into a rect of
+// size / zoom placed at `origin`, and every coordinate, width and text size reaches `inner` multiplied by
+// zoom about `origin`. Zoom is thus one thing for every view, on screen and in exports alike.
+class ScaledCanvas : public Canvas {
+ public:
+  ScaledCanvas(Canvas& inner, float zoom, Vec2 origin) : in_(inner), z_(zoom), o_(origin) {}
+  // The rect a view should lay itself out in to fill `outer` (in inner coordinates) once magnified.
+  Rect layout_rect(Rect outer) const { return {o_, o_ + (outer.max - outer.min) * (1 / z_)}; }
+  // A point in inner coordinates (the mouse) in the view's coordinates, and back.
+  Vec2 to_view(Vec2 p) const { return o_ + (p - o_) * (1 / z_); }
+  Vec2 to_inner(Vec2 p) const { return o_ + (p - o_) * z_; }
+  float zoom() const { return z_; }
+
+  void rect_filled(Rect r, Color c, float rounding = 0) override { in_.rect_filled(map(r), c, rounding * z_); }
+  void rect(Rect r, Color c, float thickness = 1, float rounding = 0) override {
+    in_.rect(map(r), c, thickness * z_, rounding * z_);
+  }
+  void line(Vec2 a, Vec2 b, Color c, float thickness = 1) override { in_.line(to_inner(a), to_inner(b), c, thickness * z_); }
+  void polyline(const std::vector<Vec2>& pts, Color c, float thickness = 1) override {
+    in_.polyline(map(pts), c, thickness * z_);
+  }
+  void polygon_filled(const std::vector<Vec2>& pts, Color c) override { in_.polygon_filled(map(pts), c); }
+  void circle_filled(Vec2 center, float radius, Color c) override { in_.circle_filled(to_inner(center), radius * z_, c); }
+  void text(Vec2 pos, std::string_view s, Color c, float size, Align align = Align::Left,
+            Font font = Font::Sans) override {
+    in_.text(to_inner(pos), s, c, size * z_, align, font);
+  }
+  Vec2 text_size(std::string_view s, float size, Font font = Font::Sans) const override {
+    return in_.text_size(s, size * z_, font) * (1 / z_);
+  }
+  void push_clip(Rect r) override { in_.push_clip(map(r)); }
+  void pop_clip() override { in_.pop_clip(); }
+
+ private:
+  Rect map(Rect r) const { return {to_inner(r.min), to_inner(r.max)}; }
+  std::vector<Vec2> map(const std::vector<Vec2>& pts) const {
+    std::vector<Vec2> out;
+    out.reserve(pts.size());
+    for (const Vec2& p : pts) out.push_back(to_inner(p));
+    return out;
+  }
+  Canvas& in_;
+  float z_;
+  Vec2 o_;
+};
+
 // Writes an SVG 1.1 document of the given size; `finish()` returns it. Text is set in DejaVu Sans /
 // DejaVu Sans Mono (the fonts the window uses) and measured with their advance widths.
 class SvgCanvas : public Canvas {

@@ -58,6 +58,7 @@ void ImGuiCanvas::circle_filled(Vec2 center, float radius, Color c) {
 
 void ImGuiCanvas::text(Vec2 pos, std::string_view s, Color c, float size, Align align, Font font) {
   if (s.empty()) return;
+  TextAudit::global().note(size, s);
   ImFont* f = font_of(font);
   const char* b = s.data();
   const char* e = s.data() + s.size();

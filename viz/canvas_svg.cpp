@@ -105,6 +105,11 @@ std::string escape(std::string_view s) {
 
 }  // namespace
 
+TextAudit& TextAudit::global() {
+  static TextAudit audit;
+  return audit;
+}
+
 SvgCanvas::SvgCanvas(float width, float height, Color background) : width_(width), height_(height) {
   rect_filled({{0, 0}, {width, height}}, background);
 }
@@ -147,6 +152,7 @@ void SvgCanvas::circle_filled(Vec2 center, float radius, Color c) {
 
 void SvgCanvas::text(Vec2 pos, std::string_view s, Color c, float size, Align align, Font font) {
   if (s.empty()) return;
+  TextAudit::global().note(size, s);
   static const char* const kAnchor[] = {"start", "middle", "end"};
   body_ += "<text x=\"" + num(pos.x) + "\" y=\"" + num(pos.y + kAscentPerLine * size) + "\"";
   body_ += font == Font::Mono ? " font-family=\"'DejaVu Sans Mono', 'Bitstream Vera Sans Mono', monospace\""

@@ -46,6 +46,26 @@ std::string fmt_tick(double v, double step) {
   return buf;
 }
 
+void dashed_polyline(Canvas& c, const std::vector<Vec2>& pts, Color col, float thickness, float dash, float gap) {
+  if (dash <= 0 || gap < 0) {
+    c.polyline(pts, col, thickness);
+    return;
+  }
+  float phase = 0;  // distance into the current dash + gap period
+  for (size_t i = 1; i < pts.size(); ++i) {
+    const Vec2 a = pts[i - 1], d = pts[i] - a;
+    const float len = std::sqrt(d.x * d.x + d.y * d.y);
+    float s = 0;
+    while (s < len) {
+      const bool on = phase < dash;
+      const float step = std::min(len - s, on ? dash - phase : dash + gap - phase);
+      if (on && len > 0) c.line(a + d * (s / len), a + d * ((s + step) / len), col, thickness);
+      s += step;
+      phase = std::fmod(phase + step, dash + gap);
+    }
+  }
+}
+
 std::string elide(const Canvas& c, std::string_view s, float size, Font font, float max_w) {
   if (c.text_size(s, size, font).x <= max_w) return std::string(s);
   // Drop whole UTF-8 sequences from the end until the text plus "..." fits.

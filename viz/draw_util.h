@@ -24,6 +24,9 @@ std::string fmt_num(double v);
 // The tick label for `v` on an axis whose step is `step` (as many decimals as the step needs).
 std::string fmt_tick(double v, double step);
 
+// A polyline drawn as dashes of `dash` pixels with `gap` between them, the pattern running on across vertices.
+void dashed_polyline(Canvas& c, const std::vector<Vec2>& pts, Color col, float thickness, float dash, float gap);
+
 // `s` cut to fit `max_w` pixels, ending in "..." where cut; empty when not even that fits.
 std::string elide(const Canvas& c, std::string_view s, float size, Font font, float max_w);
 // `text` broken at spaces into lines no wider than `max_w` in Font::Sans (a single word wider than that

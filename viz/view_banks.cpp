@@ -107,6 +107,7 @@ struct Column {
   std::string head;
   Align align;
   float w = 0;
+  bool hidden = false;  // left out where the view is narrow
 };
 
 }  // namespace
@@ -178,7 +179,7 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
                      Vec2 mouse, BanksHover* hover) {
   if (hover) *hover = BanksHover{};
   c.push_clip(r);
-  const float fs = std::clamp(std::min(r.w() / 62.0f, r.h() / 34.0f), 9.0f, 15.0f);
+  const float fs = std::clamp(std::min(r.w() / 55.0f, r.h() / 34.0f), kMinTextSize, 17.0f);
   const float pad = std::max(6.0f, fs * 0.7f);
   const Rect area = r.inset(pad);
   float y = area.min.y;
@@ -198,9 +199,11 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
                                           "other rungs and recorded none for it."
         : in.live ? "The live session traces no shared-memory addresses: `gemmscope record` does, and --replay shows them."
                   : "No shared-memory accesses in this capture: it was recorded without address traces.";
-    const float ms = std::max(viz::fit_size(c, msg, fs, 8, Font::Sans, area.w()), 8.0f);
-    c.text({r.center().x, r.center().y - ms * 0.5f}, viz::elide(c, msg, ms, Font::Sans, area.w()), t.text_dim, ms,
-           Align::Center);
+    float my = r.center().y - fs;
+    for (const std::string& line : viz::wrap(c, msg, fs, area.w())) {
+      c.text({r.center().x, my}, viz::elide(c, line, fs, Font::Sans, area.w()), t.text_dim, fs, Align::Center);
+      my += fs * 1.3f;
+    }
     c.pop_clip();
     return;
   }
@@ -210,8 +213,9 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
   const SmemAccess& a = acc.access;
 
   // ---- Site table --------------------------------------------------------------------------
-  // Columns sized to their widest cell; the site column takes what is left, names elided past it, and
-  // the whole table set smaller where even that leaves no room for "site".
+  // Columns sized to their widest cell; the site column takes what is left, names elided past it. Where
+  // even that leaves no room for "site", the columns a reader needs least go first (the caption and the
+  // tooltip still say them): accesses, bytes per lane, kind.
   std::vector<Column> cols = {{"site", Align::Left},       {"kind", Align::Left},  {"bytes/lane", Align::Right},
                               {"accesses", Align::Right},  {"wavefronts", Align::Right}, {"ideal", Align::Right},
                               {"conflicts", Align::Right}, {"", Align::Left}};
@@ -221,23 +225,25 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
                      std::to_string(s.accesses.size()), std::to_string(s.wavefronts), std::to_string(s.ideal),
                      std::to_string(s.conflicts), verdict(s)});
   auto bold = [](size_t col) { return col == 0 || col >= 6; };  // names, conflicts and verdicts
-  float ts = fs * 0.9f, cgap = 0, fixed = 0;
-  for (;;) {
-    cgap = ts * 1.1f, fixed = 0;
-    for (size_t i = 0; i < cols.size(); ++i) {
-      cols[i].w = c.text_size(cols[i].head, ts, Font::Sans).x;
-      for (const auto& row : table)
-        cols[i].w = std::max(cols[i].w, c.text_size(row[i], ts, bold(i) ? Font::SansBold : Font::Sans).x);
-      if (i > 0) fixed += cols[i].w + cgap;
-    }
-    if (fixed + c.text_size("site", ts).x * 2 + ts <= area.w() || ts <= 7) break;
-    ts = std::max(7.0f, ts - 0.5f);
+  const float ts = std::max(kMinTextSize, fs * 0.9f), cgap = ts * 1.1f;
+  float fixed = 0;
+  for (size_t i = 0; i < cols.size(); ++i) {
+    cols[i].w = c.text_size(cols[i].head, ts, Font::Sans).x;
+    for (const auto& row : table)
+      cols[i].w = std::max(cols[i].w, c.text_size(row[i], ts, bold(i) ? Font::SansBold : Font::Sans).x);
+    if (i > 0) fixed += cols[i].w + cgap;
+  }
+  for (size_t drop : {3, 2, 1}) {
+    if (fixed + c.text_size("site", ts).x * 3 + ts <= area.w()) break;
+    fixed -= cols[drop].w + cgap;
+    cols[drop].hidden = true;
   }
   const float rh = ts * 1.55f;
   cols[0].w = std::max(c.text_size("site", ts).x, std::min(cols[0].w, area.w() - fixed - ts * 0.6f));
   {
     float x = area.min.x + ts * 0.3f;
     for (size_t i = 0; i < cols.size(); ++i) {
+      if (cols[i].hidden) continue;
       const float tx = cols[i].align == Align::Right ? x + cols[i].w : x;
       c.text({tx, y}, cols[i].head, t.text_dim, ts, cols[i].align);
       x += cols[i].w + cgap;
@@ -261,6 +267,7 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
     float x = area.min.x + ts * 0.3f;
     const float ty = y + (rh - ts) * 0.5f;
     for (size_t i = 0; i < cols.size(); ++i) {
+      if (cols[i].hidden) continue;
       const bool name = i == 0, severity = i >= 6;  // conflicts and verdict in the severity colour
       const Font f = bold(i) ? Font::SansBold : Font::Sans;
       const Color col = severity ? sev : name ? t.text : t.text_dim;
@@ -288,7 +295,7 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
   else if (site.width > 4)
     note = "A " + std::to_string(site.width) + "-byte access is served " + std::to_string(phase_lanes(site.width, site.op)) +
            " lanes at a time (128 bytes); lanes of different phases never conflict.";
-  const float ns = fs * 0.82f;
+  const float ns = kMinTextSize;
   if (!note.empty())
     for (const std::string& line : viz::wrap(c, note, ns, area.w())) {
       c.text({area.min.x, y}, viz::elide(c, line, ns, Font::Sans, area.w()), t.text_dim, ns);
@@ -299,7 +306,7 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
   // ---- Geometry of the bank grid and the lane strip --------------------------------------------
   const std::vector<PhaseInfo> phases = phases_of(rep, site, a);
   const int rows = rep.wavefronts;
-  const float ls = std::clamp(fs * 0.8f, 7.5f, 12.0f);  // small labels: row names, banks, lane strip
+  const float ls = kMinTextSize;  // small labels: row names, banks, lane strip
   const float row_label_w = c.text_size("wf 31", ls, Font::SansBold).x + ls * 0.8f;
   float phase_w = phases.size() > 1 ? c.text_size("lanes 24-31", ls).x + ls * 0.8f : 0;
   float cw = std::min(44.0f, (area.w() - row_label_w - phase_w) / kSmemBanks);
@@ -322,8 +329,12 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
   }
   const float lane_w = std::min(area.w() / per_line, std::max(off_w + ls * 4.0f, gw / per_line));
   const float lane_h = ls * 3.6f, strip_title = ls * 1.5f;
-  const float strip_h = strip_title + (32 / per_line) * (lane_h + ls * 0.35f);
   const float head_h = ls * 1.5f, grid_title = ls * 1.5f;
+  // The lane strip only where the grid keeps rows of a readable height beside it (hovering a cell
+  // tells the same offsets).
+  float strip_h = strip_title + (32 / per_line) * (lane_h + ls * 0.35f);
+  const bool strip = area.max.y - y - strip_h - head_h - grid_title - fs * 0.6f >= rows * std::min(cw, 8.0f);
+  if (!strip) strip_h = 0;
   const float avail = area.max.y - y - strip_h - head_h - grid_title - fs * 0.6f;
   const float ch = std::clamp(avail / std::max(1, rows), 2.0f, cw);
   const float gx = area.min.x + row_label_w;              // left edge of bank 0
@@ -345,7 +356,7 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
   for (const PhaseInfo& p : phases)
     for (int bank = 0; bank < kSmemBanks; ++bank) bank_way[bank] = std::max(bank_way[bank], p.words[bank]);
   const float hy = y + grid_title;
-  const float bank_fs = viz::fit_size(c, "31", ls, 6.5f, Font::Sans, cw - 2);
+  const float bank_fs = viz::fit_size(c, "31", ls, kMinTextSize, Font::Sans, cw - 2);
   for (int bank = 0; bank < kSmemBanks; ++bank) {
     const Rect hc{{gx + bank * cw + 0.5f, hy}, {gx + (bank + 1) * cw - 0.5f, hy + head_h - 2}};
     const Color fill = bank_way[bank] == 0 ? t.panel : bank_way[bank] == 1 ? viz::mix(t.good, t.panel, 0.55f)
@@ -360,7 +371,7 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
   const float cell_fs = std::min(ch * 0.7f, std::min(fs, viz::fit_size(c, "31+", ch * 0.7f, 1, Font::Sans, cw - 2)));
   // Row labels: every row where they fit, else every 2nd, 4th or 8th row.
   int label_step = 1;
-  while (label_step < 8 && ch * label_step * 0.85f < 6.5f) label_step *= 2;
+  while (label_step < 8 && ch * label_step * 0.85f < kMinTextSize) label_step *= 2;
   const float row_fs = std::min(ls, ch * label_step * 0.85f);
   const int hl = st.highlight_lane;
   int hot_row = -1, hot_bank = -1;
@@ -376,7 +387,7 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
       const bool extra = k >= p.need;
       const Color status = extra ? way_color(std::max(2, p.way), t) : t.good;
       c.rect_filled({{gx - 4, ry + (ch > 4 ? 0.5f : 0)}, {gx - 1, ry + ch - (ch > 4 ? 0.5f : 0)}}, status);
-      if (row_fs >= 6.5f && w % label_step == 0)
+      if (row_fs >= kMinTextSize && w % label_step == 0)
         c.text({gx - 7, ry + (ch * std::min(label_step, rows - w) - row_fs) * 0.5f}, "wf " + std::to_string(w),
                extra ? status : t.text_dim, row_fs, Align::Right, extra ? Font::SansBold : Font::Sans);
       for (int bank = 0; bank < kSmemBanks; ++bank) {
@@ -391,7 +402,7 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
         Color fill = lane_color(slot.lanes.front(), t);
         if (hl >= 0 && !mine) fill = viz::mix(fill, t.bg, 0.75f);
         c.rect_filled(cell, fill);
-        if (cell_fs >= 6.5f) {
+        if (cell_fs >= kMinTextSize) {
           const std::string label = std::to_string(slot.lanes.front()) + (slot.lanes.size() > 1 ? "+" : "");
           Color ink = text_on(fill);
           if (hl >= 0 && !mine) ink = viz::mix(ink, fill, 0.55f);
@@ -406,7 +417,7 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
       if (&p != &phases.back()) c.line({gx - 6, py}, {gx + gw + 4, py}, t.text_dim, 1.5f);
       const int ph = rep.wavefront_phase[p.first_row], n = phase_lanes(site.width, site.op);
       const float pfs = std::min(ls, p.rows * ch * 0.8f);
-      if (phase_w > 0 && pfs >= 6.5f)
+      if (phase_w > 0 && pfs >= kMinTextSize)
         c.text({gx + gw + ls * 0.6f, gy + (p.first_row + p.rows * 0.5f) * ch - pfs * 0.5f}, lane_range(ph * n, n),
                p.rows > p.need ? way_color(std::max(2, p.way), t) : t.text_dim, pfs);
     }
@@ -415,6 +426,10 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
                            t.accent, 2);
 
   // ---- Lane strip ------------------------------------------------------------------------------
+  if (!strip) {
+    c.pop_clip();
+    return;
+  }
   float sy = gy + rows * ch + fs * 0.6f;
   c.text({area.min.x, sy}, viz::elide(c, "lanes: byte offset and bank" +
                                              std::string(used_lanes(site) < 32
@@ -443,7 +458,7 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
                                                    : "b" + std::to_string(b0) + "-" + std::to_string(b0 + words_per_lane - 1);
     c.text({box.center().x, top.max.y + ls * 0.1f}, viz::elide(c, off, ls, Font::Mono, box.w()), ink, ls, Align::Center,
            Font::Mono);
-    const float bs = viz::fit_size(c, bank, ls * 0.9f, 6.5f, Font::Sans, box.w() - 2);
+    const float bs = viz::fit_size(c, bank, ls, kMinTextSize, Font::Sans, box.w() - 2);
     if (bs > 0) c.text({box.center().x, top.max.y + ls * 1.15f}, bank, t.text_dim, bs, Align::Center);
     if (hl == lane) c.rect(box.inset(-1), t.text, 2, 2);
     if (box.contains(mouse)) {

@@ -21,7 +21,8 @@ using viz::Span;
 constexpr const char* kOperandName[3] = {"A", "B", "C"};
 constexpr const char* kOperandDims[3] = {"m\xC3\x97k", "k\xC3\x97n", "m\xC3\x97n"};  // "m×k" ...
 constexpr float kMaxCell = 44;     // beyond this cells only waste the slide
-constexpr float kMinLabel = 6.5f;  // smallest legible label, in pixels of line height
+constexpr float kCompactCell = 18; // below this, two sources side by side leave no room for lane numbers
+constexpr float kMinLabel = kMinTextSize;  // smaller labels are left out: hover and zoom show them
 
 // One operand of one source, with each element's holders indexed for drawing and hovering.
 struct Grid {
@@ -32,6 +33,8 @@ struct Grid {
   int mismatches = -1;                           // -1: no other source to compare with
   int multiplicity = 1;                          // most slots holding one element
   int min_multiplicity = 1;                      // fewest slots holding one element
+  int max_lanes = 1;                             // most distinct lanes holding one element
+  int min_lanes = 1;                             // fewest distinct lanes holding one element (held ones)
   int max_lane = 0, max_elem = 0;
   Vec2 origin;     // top-left of cell (0, 0), in pixels
   float lead = 0;  // room between the row indices and the grid (ldmatrix: the supplier chips)
@@ -66,6 +69,17 @@ Grid make_grid(const FragmentLayout* l, Extent fallback) {
   }
   g.min_multiplicity = g.multiplicity;
   for (const auto& h : g.holders) g.min_multiplicity = std::min(g.min_multiplicity, int(h.size()));
+  // A slot count above 1 is either several lanes holding the element or one lane holding it twice
+  // (wmma's A and B: lane 0 holds A[0][0] as elements 0 and 8); the caption says which.
+  g.min_lanes = 32;
+  for (const auto& h : g.holders) {
+    if (h.empty()) continue;
+    int lanes = 1;
+    for (size_t i = 1; i < h.size(); ++i) lanes += h[i].lane != h[i - 1].lane;  // sorted by lane
+    g.max_lanes = std::max(g.max_lanes, lanes);
+    g.min_lanes = std::min(g.min_lanes, lanes);
+  }
+  if (g.min_lanes == 32) g.min_lanes = 1;
   return g;
 }
 
@@ -111,24 +125,25 @@ struct Metrics {
   float sup_fs = 0;   // chip label size; 0 when too small to read (chips keep their colour)
 };
 
+// The second line of a grid's title (type, elements per lane): a step smaller than the first where there is room.
+float sub_size(float fs) { return std::max(kMinTextSize, fs * 0.85f); }
+
 Metrics metrics(const Canvas& cv, float fs, float s, int max_index, bool suppliers) {
   Metrics m;
   m.fs = fs;
   m.s = s;
-  m.idx = std::min(fs * 0.72f, s * 0.62f);
+  m.idx = kMinLabel;
   std::string widest = std::to_string(max_index);
-  if (m.idx < kMinLabel) {  // too small to label each index: label every 2nd, 4th or 8th
-    m.idx = std::min(fs * 0.72f, std::max(kMinLabel, s * 0.62f));
-    float need = cv.text_size(widest, m.idx, Font::Sans).x + 4;
-    while (m.idx_step < 8 && m.idx_step * s < std::max(need, m.idx * 1.1f)) m.idx_step *= 2;
-  }
+  // Label every index where they fit side by side, else every 2nd, 4th or 8th.
+  const float need = std::max(cv.text_size(widest, m.idx, Font::Sans).x + 4, m.idx * 1.05f);
+  while (m.idx_step < 8 && m.idx_step * s < need) m.idx_step *= 2;
   m.idx_w = cv.text_size(widest, m.idx, Font::Sans).x + std::max(4.0f, fs * 0.35f);
   m.idx_h = m.idx + std::max(3.0f, fs * 0.25f);
-  m.title_h = fs * 1.2f + fs * 0.82f * 1.2f + fs * 0.3f;
+  m.title_h = fs * 1.2f + sub_size(fs) * 1.2f + fs * 0.3f;
   m.gap = std::max(fs * 0.9f, s * 0.6f);
   m.head_lh = fs * 1.1f * 1.35f;
   if (suppliers) {
-    m.sup_fs = std::min(fs * 0.8f, s * 0.62f);
+    m.sup_fs = std::min(fs, s * 0.8f);
     if (m.sup_fs < kMinLabel) m.sup_fs = 0;
     // The chip is as wide as its widest label needs, and at least a cell, so it reads as a column.
     float label_w = cv.text_size("L31", std::max(m.sup_fs, kMinLabel), Font::SansBold).x;
@@ -167,16 +182,27 @@ std::vector<Span> title_line1(const MmaOp& op, const Panel& p, int o, const Them
 std::vector<Span> title_line2(const MmaOp& op, const Panel& p, int o, const Theme& t) {
   const Grid& g = p.grid[o];
   std::string s;
-  if (!g.layout) return {{"not recorded", t.text_dim}};
+  if (!g.layout) return {{p.traced ? "not traced" : "not documented", t.text_dim}};
   s = type_of(op, o) + " \xC2\xB7 " + std::to_string(elems_of(op, o, g)) + " elements/lane";
   if (p.single)
     s += " \xC2\xB7 " + std::to_string(op.matrices) + (op.matrices == 1 ? " register" : " registers") +
          (op.trans ? " \xC2\xB7 .trans" : "");
-  if (g.multiplicity > 1 && g.min_multiplicity == g.multiplicity)
+  const std::string times = g.multiplicity == 2 ? "twice" : std::to_string(g.multiplicity) + " times";
+  if (g.multiplicity > 1 && g.max_lanes == 1)  // repeats within one lane's fragment
+    s += " \xC2\xB7 each element " + std::string(g.min_multiplicity == g.multiplicity ? "" : "up to ") + times +
+         " in one lane's fragment";
+  else if (g.multiplicity > 1 && g.min_multiplicity == g.multiplicity && g.min_lanes == g.multiplicity)
     s += " \xC2\xB7 each element in " + std::to_string(g.multiplicity) + " lanes";
   else if (g.multiplicity > 1)
-    s += " \xC2\xB7 up to " + std::to_string(g.multiplicity) + " lanes per element";
+    s += " \xC2\xB7 up to " + std::to_string(g.multiplicity) + " slots per element, in up to " +
+         std::to_string(g.max_lanes) + (g.max_lanes == 1 ? " lane" : " lanes");
   return {{s, t.text_dim}};
+}
+
+// Width of A's column: its grid, or its two title lines where they are wider.
+float a_column(const Canvas& cv, const MmaOp& op, const Panel& p, const Metrics& m, const Theme& t) {
+  return std::max({p.grid[0].cols * m.s, viz::spans_width(cv, title_line1(op, p, 0, t), m.fs),
+                   viz::spans_width(cv, title_line2(op, p, 0, t), sub_size(m.fs))});
 }
 
 // Pixel size of one panel at metrics m: the three grids, their titles and index margins.
@@ -187,23 +213,24 @@ Vec2 panel_size(const Canvas& cv, const MmaOp& op, const Panel& p, const Metrics
     // [row indices][chips] grid [chips]: the title may run wider than a small tile.
     float right = supplier_blocks(A) > 1 ? m.sup_gap + m.sup_w : 0;
     float title_w = std::max(viz::spans_width(cv, title_line1(op, p, 0, t), m.fs),
-                             viz::spans_width(cv, title_line2(op, p, 0, t), m.fs * 0.82f));
+                             viz::spans_width(cv, title_line2(op, p, 0, t), sub_size(m.fs)));
     float grid_w = m.idx_w + m.sup_w + m.sup_gap + A.cols * m.s + right;
     return {std::max(grid_w, m.idx_w + title_w), head + m.title_h + m.idx_h + A.rows * m.s};
   }
   float right_cols = std::max(B.cols, C.cols) * m.s;
+  // A's column is as wide as its grid or its title, whichever is wider (place_panel agrees).
   // B's and C's titles may run past their grids to the right; reserve that room.
   float title_w = 0;
   for (int o = 1; o < 3; ++o)
     title_w = std::max({title_w, viz::spans_width(cv, title_line1(op, p, o, t), m.fs),
-                        viz::spans_width(cv, title_line2(op, p, o, t), m.fs * 0.82f)});
-  float w = m.idx_w + A.cols * m.s + m.gap + m.idx_w + std::max(right_cols, title_w);
+                        viz::spans_width(cv, title_line2(op, p, o, t), sub_size(m.fs))});
+  float w = m.idx_w + a_column(cv, op, p, m, t) + m.gap + m.idx_w + std::max(right_cols, title_w);
   float h = head + m.title_h + m.idx_h + B.rows * m.s + m.gap + m.title_h + m.idx_h +
             std::max(A.rows, C.rows) * m.s;
   return {w, h};
 }
 
-void place_panel(Panel& p, Vec2 origin, const Metrics& m) {
+void place_panel(const Canvas& cv, const MmaOp& op, const Theme& t, Panel& p, Vec2 origin, const Metrics& m) {
   p.origin = origin;
   float head = p.header.size() * m.head_lh + (p.header.empty() ? 0 : m.fs * 0.5f);
   if (p.single) {
@@ -211,10 +238,11 @@ void place_panel(Panel& p, Vec2 origin, const Metrics& m) {
     p.grid[0].origin = {origin.x + m.idx_w + p.grid[0].lead, origin.y + head + m.title_h + m.idx_h};
     return;
   }
-  float bx = origin.x + m.idx_w + p.grid[0].cols * m.s + m.gap + m.idx_w;
+  const float a_w = a_column(cv, op, p, m, t);
+  float bx = origin.x + m.idx_w + a_w + m.gap + m.idx_w;
   float by = origin.y + head + m.title_h + m.idx_h;
   float cy = by + p.grid[1].rows * m.s + m.gap + m.title_h + m.idx_h;
-  p.grid[0].origin = {origin.x + m.idx_w, cy};
+  p.grid[0].origin = {origin.x + m.idx_w + a_w - p.grid[0].cols * m.s, cy};  // right-aligned under a wide title
   p.grid[1].origin = {bx, by};
   p.grid[2].origin = {bx, cy};
 }
@@ -243,9 +271,9 @@ LabelStyle label_style(const Canvas& cv, const Grid& g, float s, int holders) {
   std::string lane = std::to_string(std::max(g.max_lane, 10));
   for (bool elem : {true, false}) {
     const std::string& probe = elem ? full : lane;
-    float size = std::min(h * 0.66f, 15.0f);
-    size = viz::fit_size(cv, probe, size, kMinLabel, Font::Sans, s * 0.86f);
-    if (size >= (elem ? 7.5f : kMinLabel)) return {size, elem};
+    float size = std::min(h * 0.7f, 18.0f);
+    size = viz::fit_size(cv, probe, size, kMinLabel, Font::Sans, s * 0.9f);
+    if (size >= kMinLabel) return {size, elem};
   }
   return {0, false};
 }
@@ -256,12 +284,7 @@ void draw_grid(Canvas& cv, const Theme& t, const Grid& g, const Metrics& m, int 
   // One label style per holder count: duplicated elements get smaller labels, the rest keep theirs.
   std::vector<LabelStyle> styles(g.multiplicity + 1);
   for (int k = 1; k <= g.multiplicity; ++k) styles[k] = label_style(cv, g, s, k);
-  if (!g.layout) {
-    Rect all{g.origin, {g.origin.x + g.cols * s, g.origin.y + g.rows * s}};
-    cv.rect_filled(all, t.panel);
-    cv.rect(all, t.grid, 1);
-    return;
-  }
+  if (!g.layout) return;  // its title says "not traced": no empty boxes that look like data
   for (int r = 0; r < g.rows; ++r)
     for (int c = 0; c < g.cols; ++c) {
       const auto& h = g.holders[size_t(r) * g.cols + c];
@@ -413,7 +436,7 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
                       const LayoutViewState& st, Vec2 mouse, LayoutHover* hover) {
   if (hover) *hover = LayoutHover{};
   cv.push_clip(r);
-  const float fs = std::clamp(std::min(r.w() / 85.0f, r.h() / 48.0f), 9.0f, 16.0f);
+  const float fs = std::clamp(std::min(r.w() / 70.0f, r.h() / 40.0f), kMinTextSize, 18.0f);
   const float margin = std::max(6.0f, fs * 0.8f);
   Rect area = r.inset(margin);
 
@@ -435,7 +458,7 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
   if (ldm) {
     // The rules in words, under the title, wrapped (not shrunk) where the view is narrow: the one
     // tile leaves height to spare, and these sentences are what the picture is for.
-    const float cap = fs * 0.9f;
+    const float cap = sub_size(fs);
     for (const std::string& sentence : ldmatrix_caption(*op))
       for (const std::string& line : viz::wrap(cv, sentence, cap, area.w())) {
         viz::draw_spans(cv, area.min, {{line, t.text_dim, Font::Sans}}, cap, area.w());
@@ -532,8 +555,18 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
     best.s = std::floor(best.s);  // whole pixels keep cell edges crisp on screen
     return best;
   };
-  const float legend_size = std::clamp(fs * 0.78f, 8.0f, 12.0f);
+  const float legend_size = kMinTextSize;
   Fit fit = solve(area);
+  // Two sources side by side in cells too small for a lane number: the documented one alone, its header
+  // saying how the trace compares (mismatching cells stay marked); maximising or zooming out shows both.
+  if (panels.size() == 2 && fit.s < kCompactCell) {
+    panels.pop_back();
+    panels[0].header.back().push_back(
+        {total_mismatch > 0 ? "   trace: " + std::to_string(total_mismatch) + " cells differ (marked)"
+                            : "   traced on " + device + ": identical",
+         total_mismatch > 0 ? t.bad : t.good, Font::Sans});
+    fit = solve(area);
+  }
   Metrics m = metrics(cv, fs, fit.s, max_index, ldm);
   auto corner_of = [&](const Panel& p) {
     if (p.single) return Rect{};  // no empty corner without the GEMM arrangement: the legend goes below
@@ -553,7 +586,7 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
     Vec2 at{box.min.x + std::max(0.0f, (box.w() - w) * 0.5f),
             box.min.y + std::max(0.0f, (box.h() - h) * 0.3f)};
     for (size_t i = 0; i < panels.size(); ++i) {
-      place_panel(panels[i], at, m);
+      place_panel(cv, *op, t, panels[i], at, m);
       (fit.stacked ? at.y : at.x) += (fit.stacked ? sizes[i].y : sizes[i].x) + pg;
     }
   };
@@ -583,13 +616,14 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
       if (p.single) draw_suppliers(cv, t, g, m, in.row_suppliers, st.highlight_lane);
       // Title room: A's ends where C's row indices begin; B's and C's run to the panel's edge.
       // A single tile's title starts over its chips and runs to the panel's edge.
-      float tx = p.single ? g.origin.x - g.lead : g.origin.x, ty = g.origin.y - m.idx_h - m.title_h;
+      float tx = p.single ? g.origin.x - g.lead : o == 0 ? p.origin.x + m.idx_w : g.origin.x;
+      const float ty = g.origin.y - m.idx_h - m.title_h;
       float max_w = o == 0 ? p.grid[2].origin.x - m.idx_w - tx - m.fs * 0.5f : area.max.x - tx;
       if (!fit.stacked && o != 0 && &p != &panels.back()) max_w = panels[1].origin.x - tx - m.fs;
       if (p.single)
         max_w = (!fit.stacked && &p != &panels.back()) ? panels[1].origin.x - tx - m.fs : area.max.x - tx;
       viz::draw_spans(cv, {tx, ty}, title_line1(*op, p, o, t), m.fs, max_w);
-      viz::draw_spans(cv, {tx, ty + m.fs * 1.2f}, title_line2(*op, p, o, t), m.fs * 0.82f, max_w);
+      viz::draw_spans(cv, {tx, ty + m.fs * 1.2f}, title_line2(*op, p, o, t), sub_size(m.fs), max_w);
     }
   }
 
@@ -597,8 +631,7 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
     draw_legend(cv, t, corner_of(panels[0]), legend_size, st.highlight_lane, true);
   } else {
     Rect strip{{area.min.x, area.max.y - legend_size * 2.6f}, area.max};
-    if (!draw_legend(cv, t, strip, legend_size, st.highlight_lane, true))
-      draw_legend(cv, t, strip, legend_size * 0.8f, st.highlight_lane, true);
+    draw_legend(cv, t, strip, legend_size, st.highlight_lane, true);
   }
 
   // Hover: the element under the mouse, with every slot that holds it.

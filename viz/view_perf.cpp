@@ -1,5 +1,7 @@
-// Performance view: one bar of TFLOP/s per kernel in ladder order, each against a tick at cuBLAS
-// of the same dtype, with the ratio spelled out; below, TFLOP/s series as lines.
+// Performance view: one bar of TFLOP/s per kernel in ladder order, each against a tick at cuBLAS of the
+// same dtype, with the ratio spelled out; beside the bars (wide areas) or below them, TFLOP/s series as
+// lines, the cuBLAS reference dashed. Every text is at least kMinTextSize: rows that do not fit are left
+// out around the selected one rather than shrunk.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -14,8 +16,13 @@ namespace {
 using viz::Span;
 
 std::string family(const std::string& kernel) { return kernel.substr(0, kernel.find('/')); }
+
+// Bars of one family are named by their rung alone (the title names the family); a mixed set in full.
 // A kernel measured in two dtypes (wmma f16.f32 and f16.f16) gets two bars: the label tells them apart.
-std::string bar_label(const PerfBar& b) { return b.dtype.empty() ? b.kernel : b.kernel + "  " + b.dtype; }
+std::string bar_label(const PerfBar& b, bool one_family) {
+  const std::string k = one_family ? b.kernel.substr(b.kernel.find('/') + 1) : b.kernel;
+  return b.dtype.empty() ? k : k + "  " + b.dtype;
+}
 
 std::string percent(double ratio) {
   char buf[32];
@@ -30,97 +37,108 @@ std::string sci(double v) {
   return buf;
 }
 
+// Finite and within what a GPU can do: a value outside is drawn as 0 (a damaged capture never blows up the axis).
+double sane(double v) { return std::isfinite(v) && v > 0 && v < 1e7 ? v : 0; }
+
 std::vector<Span> value_spans(const PerfBar& b, const Theme& t) {
   std::vector<Span> v;
   if (!b.ok) {
     v.push_back({"FAILED", t.bad, Font::SansBold});
     v.push_back({" rel err " + sci(b.rel_err) + " \xC2\xB7 ", t.bad, Font::Sans});
   }
-  v.push_back({viz::fmt_num(b.tflops) + " TFLOP/s", b.ok ? t.text : t.text_dim, Font::Sans});
-  if (b.cublas_tflops > 0)
-    v.push_back({" \xC2\xB7 " + percent(b.tflops / b.cublas_tflops) + " of cuBLAS", t.text_dim, Font::Sans});
+  v.push_back({viz::fmt_num(sane(b.tflops)) + " TFLOP/s", b.ok ? t.text : t.text_dim, Font::Sans});
+  if (sane(b.cublas_tflops) > 0)
+    v.push_back({" \xC2\xB7 " + percent(sane(b.tflops) / sane(b.cublas_tflops)) + " of cuBLAS", t.text_dim, Font::Sans});
   return v;
 }
 
-// Series colours: one lane hue family each, ordered so neighbours in the legend contrast.
-Color series_color(size_t i, const Theme& t) {
-  static const int kQuad[8] = {5, 1, 3, 7, 0, 4, 2, 6};
-  return lane_color(4 * kQuad[i % 8] + (t.dark ? 1 : 2), t);
-}
-
-// Legend entries for the series key, drawn as a short thick line and the name.
-void key_item(Canvas& c, Vec2& at, float size, Color swatch, bool line, const std::string& label,
-              const Theme& t) {
-  float cy = at.y + size * 0.5f;
-  if (line) {
-    c.line({at.x, cy - size * 0.55f}, {at.x, cy + size * 0.55f}, swatch, 2.5f);
+// Legend entries for the key, drawn as a swatch (or a short tick) and the name.
+void key_item(Canvas& c, Vec2& at, float size, Color swatch, bool tick, const std::string& label, const Theme& t) {
+  const float cy = at.y + size * 0.5f;
+  if (tick) {
+    c.line({at.x, cy - size * 0.5f}, {at.x, cy + size * 0.5f}, swatch, 2.5f);
     at.x += size * 0.6f;
   } else {
-    c.rect_filled({{at.x, cy - size * 0.4f}, {at.x + size * 1.2f, cy + size * 0.4f}}, swatch, 2);
+    c.rect_filled({{at.x, cy - size * 0.35f}, {at.x + size * 1.2f, cy + size * 0.35f}}, swatch, 2);
     at.x += size * 1.6f;
   }
   c.text(at, label, t.text_dim, size);
-  at.x += c.text_size(label, size).x + size * 1.4f;
+  at.x += c.text_size(label, size).x + size * 1.2f;
 }
 
-void draw_bars(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, float fs) {
+float key_width(const Canvas& c, float size) {
+  return size * (1.6f + 0.6f + 1.6f + 1.2f * 3) + c.text_size("TFLOP/s", size).x +
+         c.text_size("cuBLAS, same dtype", size).x + c.text_size("failed verification", size).x;
+}
+
+void draw_bars(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, float ts, Vec2 mouse, PerfHover* hover) {
   const auto& bars = in.bars;
   if (bars.empty()) {
-    c.text({area.center().x, area.center().y - fs * 0.5f}, "No runs yet.", t.text_dim, fs, Align::Center);
+    c.text({area.center().x, area.center().y - ts * 0.5f}, "No runs yet.", t.text_dim, ts, Align::Center);
     return;
   }
-  // Rows: one per bar plus a third of a row between kernel families.
-  int families = 1;
-  for (size_t i = 1; i < bars.size(); ++i) families += family(bars[i].kernel) != family(bars[i - 1].kernel);
-  const float axis_h = fs * 2.0f;
-  float units = bars.size() + 0.35f * (families - 1);
-  float rh = std::min((area.h() - axis_h) / units, fs * 2.3f);
-  // Row text: 60% of a row, not below 7 px unless rows are so thin that 7 px would collide.
-  float ts = std::clamp(rh * 0.6f, std::min(7.0f, rh * 0.85f), fs);
-  float bar_h = std::max(2.0f, rh * 0.62f);
+  bool one_family = true;
+  for (const PerfBar& b : bars) one_family = one_family && family(b.kernel) == family(bars.front().kernel);
+  // Rows: one per bar plus a third of a row between kernel families; as many as fit at readable size,
+  // centred on the selected bar.
+  const float axis_h = ts * 1.9f;
+  const float rh = std::clamp((area.h() - axis_h) / (bars.size() + 0.35f * 3), ts * 1.3f, ts * 2.0f);
+  size_t first = 0, count = bars.size();
+  const size_t fit = size_t(std::max(1.0f, (area.h() - axis_h - ts * 1.4f) / rh));
+  if (count * rh + axis_h > area.h() + 0.5f) {
+    size_t sel = 0;
+    for (size_t i = 0; i < bars.size(); ++i)
+      if (bars[i].selected) sel = i;
+    count = std::min(fit, bars.size());
+    first = std::min(sel >= count / 2 ? sel - count / 2 : 0, bars.size() - count);
+  }
+  const float bar_h = std::max(3.0f, rh * 0.6f);
 
   float label_w = 0, value_w = 0;
-  for (const PerfBar& b : bars) {
-    label_w = std::max(label_w, c.text_size(bar_label(b), ts, b.selected ? Font::SansBold : Font::Sans).x);
+  for (size_t i = first; i < first + count; ++i) {
+    const PerfBar& b = bars[i];
+    label_w = std::max(label_w, c.text_size(bar_label(b, one_family), ts, b.selected ? Font::SansBold : Font::Sans).x);
     value_w = std::max(value_w, viz::spans_width(c, value_spans(b, t), ts));
   }
-  label_w = std::min(label_w, area.w() * 0.3f);
+  label_w = std::min(label_w, area.w() * 0.34f);
   value_w = std::min(value_w, area.w() * 0.36f);
-  const float pad = ts * 0.7f;
-  const float x0 = area.min.x + label_w + pad, x1 = area.max.x - value_w - pad;
+  const float pad = ts * 0.6f;
+  const float x0 = area.min.x + label_w + pad, x1 = std::max(x0 + 10, area.max.x - value_w - pad);
   double vmax = 0;
-  for (const PerfBar& b : bars) vmax = std::max({vmax, b.tflops, b.cublas_tflops});
-  viz::Ticks ticks = viz::nice_ticks(0, vmax, std::max(2, int((x1 - x0) / (fs * 5.5f))));
+  for (const PerfBar& b : bars) vmax = std::max({vmax, sane(b.tflops), sane(b.cublas_tflops)});
+  viz::Ticks ticks = viz::nice_ticks(0, vmax, std::max(2, int((x1 - x0) / (ts * 4.5f))));
   auto X = [&](double v) { return float(x0 + (x1 - x0) * std::clamp(v / ticks.max, 0.0, 1.0)); };
 
-  // Rows' vertical positions first: the grid spans exactly the rows.
-  std::vector<float> row_y;
+  std::vector<float> row_y(bars.size(), -1);
   float y = area.min.y;
-  for (size_t i = 0; i < bars.size(); ++i) {
-    if (i > 0 && family(bars[i].kernel) != family(bars[i - 1].kernel)) y += rh * 0.35f;
-    row_y.push_back(y);
+  for (size_t i = first; i < first + count; ++i) {
+    if (i > first && family(bars[i].kernel) != family(bars[i - 1].kernel)) y += rh * 0.35f;
+    row_y[i] = y;
     y += rh;
   }
   const float grid_bottom = y;
   for (double v : ticks.values) {
-    float x = X(v);
+    const float x = X(v);
     c.line({x, area.min.y}, {x, grid_bottom}, v == 0 ? t.text_dim : t.grid, 1);
-    c.text({x, grid_bottom + fs * 0.35f}, viz::fmt_tick(v, ticks.step), t.text_dim, fs * 0.85f,
-           Align::Center);
+    c.text({x, grid_bottom + ts * 0.25f}, viz::fmt_tick(v, ticks.step), t.text_dim, ts, Align::Center);
   }
-  std::string last = viz::fmt_tick(ticks.max, ticks.step);
-  c.text({x1 + c.text_size(last, fs * 0.85f).x * 0.5f + fs * 0.4f, grid_bottom + fs * 0.35f}, "TFLOP/s",
-         t.text_dim, fs * 0.85f);
+  const std::string last = viz::fmt_tick(ticks.max, ticks.step);
+  c.text({x1 + c.text_size(last, ts).x * 0.5f + ts * 0.4f, grid_bottom + ts * 0.25f}, "TFLOP/s", t.text_dim, ts);
+  if (count < bars.size())
+    c.text({area.min.x, grid_bottom + ts * 1.45f},
+           std::to_string(bars.size() - count) + " more rungs: zoom out, maximise or pick one to scroll", t.text_dim, ts);
 
-  for (size_t i = 0; i < bars.size(); ++i) {
+  for (size_t i = first; i < first + count; ++i) {
     const PerfBar& b = bars[i];
     const float top = row_y[i], cy = top + rh * 0.5f;
+    const Rect row{{area.min.x, top}, {area.max.x, top + rh}};
+    if (hover && row.contains(mouse)) hover->bar = int(i);
     if (b.selected) c.rect_filled({{area.min.x - pad * 0.5f, top}, {area.max.x, top + rh}}, t.panel, 3);
-    Font lf = b.selected ? Font::SansBold : Font::Sans;
-    c.text({x0 - pad, cy - ts * 0.5f}, viz::elide(c, bar_label(b), ts, lf, label_w), b.ok ? t.text : t.bad, ts,
-           Align::Right, lf);
-    Color fill = !b.ok ? t.bad : b.selected ? t.accent : viz::mix(t.accent, t.bg, 0.25f);
-    Rect bar{{x0, cy - bar_h * 0.5f}, {std::max(x0 + 1.0f, X(b.tflops)), cy + bar_h * 0.5f}};
+    const Font lf = b.selected ? Font::SansBold : Font::Sans;
+    c.text({x0 - pad, cy - ts * 0.5f}, viz::elide(c, bar_label(b, one_family), ts, lf, label_w), b.ok ? t.text : t.bad,
+           ts, Align::Right, lf);
+    const Color fill = !b.ok ? t.bad : b.selected ? t.accent : viz::mix(t.accent, t.bg, 0.3f);
+    const Rect bar{{x0, cy - bar_h * 0.5f}, {std::max(x0 + 1.0f, X(sane(b.tflops))), cy + bar_h * 0.5f}};
     c.rect_filled(bar, fill, std::min(3.0f, bar_h * 0.2f));
     if (!b.ok) {  // hatch failed bars so they read as failed in greyscale too
       c.push_clip(bar);
@@ -131,9 +149,10 @@ void draw_bars(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, fl
     if (b.selected) c.rect(bar, t.text, 1.5f, std::min(3.0f, bar_h * 0.2f));
     // The numbers sit right after the bar, or after the cuBLAS tick where the tick would cross them.
     auto spans = value_spans(b, t);
-    float end = bar.max.x, text_w = viz::spans_width(c, spans, ts);
-    if (b.cublas_tflops > 0) {
-      float mx = X(b.cublas_tflops);
+    float end = bar.max.x;
+    const float text_w = viz::spans_width(c, spans, ts);
+    if (sane(b.cublas_tflops) > 0) {
+      const float mx = X(sane(b.cublas_tflops));
       c.line({mx, top + rh * 0.08f}, {mx, top + rh * 0.92f}, t.text, 2);
       if (mx >= end - 1 && mx <= end + pad * 3 + text_w) end = mx + 1;
     }
@@ -141,17 +160,27 @@ void draw_bars(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, fl
   }
 }
 
-void draw_series(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, float fs) {
-  const float ts = fs * 0.85f;
-  c.text(area.min, "TFLOP/s over " + (in.series_x_label.empty() ? std::string("time") : in.series_x_label),
-         t.text, fs, Align::Left, Font::SansBold);
-  area.min.y += fs * 1.6f;
+void draw_series(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, float fs, float ts, Vec2 mouse,
+                 PerfHover* hover) {
+  c.text(area.min, "TFLOP/s over " + (in.series_x_label.empty() ? std::string("time") : in.series_x_label), t.text, fs,
+         Align::Left, Font::SansBold);
+  area.min.y += fs * 1.5f;
 
-  // Legend column on the right, as wide as the longest name allows.
+  // Legend column on the right where the area is wide, else rows under the plot.
   float legend_w = 0;
   for (const PerfSeries& s : in.series)
     legend_w = std::max(legend_w, c.text_size(s.label, ts, s.selected ? Font::SansBold : Font::Sans).x);
-  legend_w = std::min(legend_w + ts * 2.6f, area.w() * 0.3f);
+  legend_w += ts * 2.4f;
+  const bool legend_right = legend_w <= area.w() * 0.4f;
+  const float lh = ts * 1.3f;
+  int legend_cols = 1;
+  float legend_h = 0;
+  if (!legend_right) {
+    legend_w = std::min(legend_w, area.w());
+    legend_cols = std::max(1, int(area.w() / legend_w));
+    legend_w = area.w() / legend_cols;
+    legend_h = lh * ((in.series.size() + legend_cols - 1) / legend_cols) + ts * 0.3f;
+  }
 
   // Sizes span 256..8192: on a log2 axis each doubling gets the same width.
   const bool log_x = in.series_log2_x;
@@ -159,13 +188,16 @@ void draw_series(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, 
   double xmin = 1e300, xmax = -1e300, ymax = 0;
   for (const PerfSeries& s : in.series)
     for (const Vec2& p : s.points) {
+      if (!std::isfinite(p.x) || !std::isfinite(p.y)) continue;
       xmin = std::min(xmin, fx(p.x));
       xmax = std::max(xmax, fx(p.x));
-      ymax = std::max(ymax, double(p.y));
+      ymax = std::max(ymax, sane(p.y));
     }
   if (xmin > xmax) xmin = 0, xmax = 1;
-  Rect plot{{area.min.x, area.min.y + ts * 0.5f}, {area.max.x - legend_w - fs, area.max.y - ts * 2.9f}};
-  viz::Ticks yt = viz::nice_ticks(0, ymax, std::clamp(int(plot.h() / (ts * 2.4f)), 2, 8));
+  Rect plot{{area.min.x, area.min.y + ts * 0.5f},
+            {area.max.x - (legend_right ? legend_w + ts : 0), area.max.y - ts * 2.7f - legend_h}};
+  if (plot.h() < ts * 3 || plot.w() < ts * 6) return;
+  viz::Ticks yt = viz::nice_ticks(0, ymax, std::clamp(int(plot.h() / (ts * 2.2f)), 2, 8));
   std::string widest;
   for (double v : yt.values) {
     std::string l = viz::fmt_tick(v, yt.step);
@@ -173,19 +205,20 @@ void draw_series(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, 
   }
   plot.min.x += c.text_size(widest, ts).x + ts * 0.6f;
   // The x axis spans the data exactly (a live series should not float away from the right edge).
-  viz::Ticks xt = viz::nice_ticks(xmin, xmax, std::max(2, int(plot.w() / (ts * 6))));
-  if (log_x) {  // ticks at whole powers of two, labelled with the size itself
+  viz::Ticks xt = viz::nice_ticks(xmin, xmax, std::max(2, int(plot.w() / (ts * 5))));
+  if (log_x) {  // ticks at whole powers of two, labelled with the size itself; every other one where crowded
     xt.values.clear();
-    for (double e = std::ceil(xmin - 1e-9); e <= xmax + 1e-9; e += 1) xt.values.push_back(e);
+    const int every = plot.w() / std::max(1.0, xmax - xmin) < ts * 3.2f ? 2 : 1;
+    for (double e = std::ceil(xmin - 1e-9); e <= xmax + 1e-9; e += every) xt.values.push_back(e);
     xt.step = 1;
   }
   const double x_lo = xmin, x_hi = xmax > xmin ? xmax : xmin + 1;
   auto P = [&](Vec2 p) {
     return Vec2{float(plot.min.x + plot.w() * (fx(p.x) - x_lo) / (x_hi - x_lo)),
-                float(plot.max.y - plot.h() * std::clamp(p.y / yt.max, 0.0, 1.0))};
+                float(plot.max.y - plot.h() * std::clamp(sane(p.y) / yt.max, 0.0, 1.0))};
   };
   for (double v : yt.values) {
-    float y = P({float(x_lo), float(v)}).y;
+    const float y = P({float(x_lo), float(v)}).y;
     c.line({plot.min.x, y}, {plot.max.x, y}, v == 0 ? t.text_dim : t.grid, 1);
     c.text({plot.min.x - ts * 0.4f, y - ts * 0.5f}, viz::fmt_tick(v, yt.step), t.text_dim, ts, Align::Right);
   }
@@ -194,87 +227,122 @@ void draw_series(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, 
     const float x = float(plot.min.x + plot.w() * (v - x_lo) / (x_hi - x_lo));
     c.line({x, plot.max.y}, {x, plot.max.y + ts * 0.3f}, t.text_dim, 1);
     const std::string label = log_x ? std::to_string(int(std::lround(std::exp2(v)))) : viz::fmt_tick(v, xt.step);
-    c.text({x, plot.max.y + ts * 0.55f}, label, t.text_dim, ts, Align::Center);
+    c.text({x, plot.max.y + ts * 0.4f}, label, t.text_dim, ts, Align::Center);
   }
-  c.text({plot.max.x, plot.max.y + ts * 1.65f}, in.series_x_label, t.text_dim, ts, Align::Right);
+  c.text({plot.max.x, plot.max.y + ts * 1.45f}, in.series_x_label, t.text_dim, ts, Align::Right);
 
+  // Colours: the rungs in order, the references apart; the pointer's nearest point within reach.
   bool any_selected = false;
   for (const PerfSeries& s : in.series) any_selected |= s.selected;
-  c.push_clip(plot.inset(-3));
-  // Unselected first so the selected line is drawn on top.
-  for (int pass = 0; pass < 2; ++pass)
+  std::vector<Color> colour(in.series.size());
+  size_t next = 0;
+  for (size_t i = 0; i < in.series.size(); ++i) colour[i] = in.series[i].reference ? t.text : series_color(next++, t);
+  float best = ts * 1.2f;
+  if (hover && plot.inset(-ts).contains(mouse))
+    for (size_t i = 0; i < in.series.size(); ++i)
+      for (size_t j = 0; j < in.series[i].points.size(); ++j) {
+        const Vec2 d = P(in.series[i].points[j]) - mouse;
+        const float dist = std::sqrt(d.x * d.x + d.y * d.y);
+        if (dist < best) best = dist, hover->series = int(i), hover->point = int(j);
+      }
+  c.push_clip(plot.inset(-4));
+  // References first (under), then the unselected rungs, the selected one on top.
+  for (int pass = 0; pass < 3; ++pass)
     for (size_t i = 0; i < in.series.size(); ++i) {
       const PerfSeries& s = in.series[i];
-      if (s.selected != (pass == 1)) continue;
-      Color col = series_color(i, t);
-      if (any_selected && !s.selected) col = viz::mix(col, t.bg, 0.45f);
+      if ((pass == 0) != s.reference || (pass == 2) != s.selected) continue;
+      Color col = colour[i];
+      if (any_selected && !s.selected && !s.reference) col = viz::mix(col, t.bg, 0.35f);
       std::vector<Vec2> pts;
       for (const Vec2& p : s.points) pts.push_back(P(p));
-      c.polyline(pts, col, s.selected ? 3.2f : 1.6f);
+      if (s.reference) viz::dashed_polyline(c, pts, col, 2.5f, ts * 0.6f, ts * 0.35f);
+      else c.polyline(pts, col, s.selected ? 3.5f : 1.8f);
       if (pts.size() <= 24)
-        for (const Vec2& p : pts) c.circle_filled(p, s.selected ? 3.5f : 2.5f, col);
+        for (const Vec2& p : pts) c.circle_filled(p, s.selected ? 4.0f : 2.8f, col);
     }
+  if (hover && hover->series >= 0) {
+    const Vec2 p = P(in.series[hover->series].points[hover->point]);
+    c.circle_filled(p, 6, t.text);
+    c.circle_filled(p, 4, colour[hover->series]);
+  }
   c.pop_clip();
 
-  float ly = plot.min.y, lx = plot.max.x + fs;
-  for (size_t i = 0; i < in.series.size() && ly + ts <= area.max.y; ++i) {
+  // Legend: right of the plot, or in columns under it.
+  const float lx0 = legend_right ? plot.max.x + ts : area.min.x;
+  float ly0 = legend_right ? plot.min.y : plot.max.y + ts * 2.7f;
+  for (size_t i = 0; i < in.series.size(); ++i) {
+    const int col_i = legend_right ? 0 : int(i % legend_cols);
+    const float lx = lx0 + col_i * legend_w, ly = ly0 + lh * (legend_right ? i : i / legend_cols);
+    if (ly + ts > area.max.y + 0.5f) break;
     const PerfSeries& s = in.series[i];
-    Color col = series_color(i, t);
-    if (any_selected && !s.selected) col = viz::mix(col, t.bg, 0.45f);
-    c.line({lx, ly + ts * 0.55f}, {lx + ts * 1.6f, ly + ts * 0.55f}, col, s.selected ? 3.2f : 2);
-    Font f = s.selected ? Font::SansBold : Font::Sans;
-    c.text({lx + ts * 2.1f, ly}, viz::elide(c, s.label, ts, f, legend_w - ts * 2.1f),
-           s.selected ? t.text : t.text_dim, ts, Align::Left, f);
-    ly += ts * 1.5f;
+    Color col = colour[i];
+    if (any_selected && !s.selected && !s.reference) col = viz::mix(col, t.bg, 0.35f);
+    if (s.reference) viz::dashed_polyline(c, {{lx, ly + ts * 0.55f}, {lx + ts * 1.6f, ly + ts * 0.55f}}, col, 2.5f, ts * 0.5f, ts * 0.3f);
+    else c.line({lx, ly + ts * 0.55f}, {lx + ts * 1.6f, ly + ts * 0.55f}, col, s.selected ? 3.5f : 2);
+    const Font f = s.selected || s.reference ? Font::SansBold : Font::Sans;
+    c.text({lx + ts * 2.1f, ly}, viz::elide(c, s.label, ts, f, legend_w - ts * 2.4f),
+           s.selected || s.reference ? t.text : t.text_dim, ts, Align::Left, f);
   }
 }
 
 }  // namespace
 
-void draw_perf_view(Canvas& c, Rect r, const Theme& t, const PerfViewInput& in) {
+void draw_perf_view(Canvas& c, Rect r, const Theme& t, const PerfViewInput& in, Vec2 mouse, PerfHover* hover) {
+  if (hover) *hover = PerfHover{};
   c.push_clip(r);
-  const float fs = std::clamp(std::min(r.w() / 80.0f, r.h() / 38.0f), 9.0f, 15.0f);
-  Rect area = r.inset(std::max(6.0f, fs * 0.9f));
+  const float fs = std::clamp(std::min(r.w() / 60.0f, r.h() / 34.0f), kMinTextSize, 18.0f);
+  const float ts = std::max(kMinTextSize, fs * 0.9f);
+  Rect area = r.inset(std::max(6.0f, fs * 0.7f));
 
   // Title, key and device: what, at what size, on what.
-  const float title_size = fs * 1.2f;
-  std::vector<Span> title{{"Throughput", t.text, Font::SansBold}};
+  const float title_size = fs * 1.15f;
+  std::vector<Span> title{{in.title.empty() ? std::string("Throughput") : in.title, t.text, Font::SansBold}};
   if (!in.shape_label.empty()) {
     // "4096x4096x4096" reads as a product with multiplication signs.
     std::string shape;
-    bool dims = in.shape_label.find_first_not_of("0123456789x") == std::string::npos;
+    const bool dims = in.shape_label.find_first_not_of("0123456789x") == std::string::npos;
     for (char ch : in.shape_label) shape += dims && ch == 'x' ? std::string("\xC3\x97") : std::string(1, ch);
     title.push_back({"   M\xC3\x97N\xC3\x97K = " + shape, t.text, Font::Sans});
   }
-  float key_size = fs * 0.85f;
-  Vec2 at{0, area.min.y + (title_size - key_size) * 0.5f};
-  const float key_w = key_size * (1.6f + 0.6f + 1.6f + 1.4f * 3) + c.text_size("TFLOP/s", key_size).x +
-                      c.text_size("cuBLAS, same dtype", key_size).x +
-                      c.text_size("failed verification", key_size).x;
-  bool key_on_title = viz::spans_width(c, title, title_size) + key_w + fs * 2 <= area.w();
+  const float key_w = key_width(c, ts);
+  const bool key_on_title = viz::spans_width(c, title, title_size) + key_w + fs * 2 <= area.w();
   viz::draw_spans(c, area.min, title, title_size, area.w());
+  Vec2 at{key_on_title ? area.max.x - key_w : area.min.x, area.min.y + (title_size - ts) * 0.5f};
   area.min.y += title_size * 1.35f;
   if (!in.device_label.empty()) {
-    c.text(area.min, viz::elide(c, in.device_label, fs * 0.9f, Font::Sans, area.w()), t.text_dim, fs * 0.9f);
-    area.min.y += fs * 0.9f * 1.4f;
+    c.text(area.min, viz::elide(c, in.device_label, ts, Font::Sans, area.w()), t.text_dim, ts);
+    area.min.y += ts * 1.35f;
   }
-  if (!key_on_title) at.y = area.min.y, area.min.y += key_size * 1.6f;
-  at.x = key_on_title ? area.max.x - key_w : area.min.x;
-  key_item(c, at, key_size, viz::mix(t.accent, t.bg, 0.25f), false, "TFLOP/s", t);
-  key_item(c, at, key_size, t.text, true, "cuBLAS, same dtype", t);
-  key_item(c, at, key_size, t.bad, false, "failed verification", t);
-  area.min.y += fs * 0.6f;
+  if (!key_on_title) at.y = area.min.y, area.min.y += ts * 1.5f;
+  if (key_on_title || key_w <= area.w()) {
+    key_item(c, at, ts, viz::mix(t.accent, t.bg, 0.3f), false, "TFLOP/s", t);
+    key_item(c, at, ts, t.text, true, "cuBLAS, same dtype", t);
+    key_item(c, at, ts, t.bad, false, "failed verification", t);
+  }
+  area.min.y += fs * 0.5f;
 
+  // Bars and curves side by side where the area is wide, stacked where it is tall; where it is neither
+  // the bars alone, with a line saying where the curves are.
   Rect bars = area, plot = area;
-  if (!in.series.empty()) {
-    // Bars keep a comfortable row height where they can; the plot takes the rest, 35-50%.
-    float want = in.bars.size() * fs * 1.7f + fs * 2.5f;
-    float plot_h = std::clamp(area.h() - want, area.h() * 0.35f, area.h() * 0.62f);
+  bool series = !in.series.empty();
+  const float bars_h = in.bars.size() * ts * 1.45f + ts * 2.5f, plot_min_h = ts * 14, side_min_w = ts * 34;
+  if (series && area.w() >= 2 * side_min_w && area.w() > area.h() * 1.5f) {
+    bars.max.x = area.min.x + area.w() * 0.5f;
+    plot.min.x = bars.max.x + fs * 1.5f;
+  } else if (series && area.h() >= std::min(bars_h, area.h() * 0.6f) + plot_min_h) {
+    const float plot_h = std::clamp(area.h() - bars_h, plot_min_h, area.h() * 0.6f);
     bars.max.y = area.max.y - plot_h;
     plot.min.y = bars.max.y + fs * 0.8f;
+  } else if (series) {
+    series = false;
+    bars.max.y -= ts * 1.6f;
+    c.text({area.min.x, area.max.y - ts * 1.2f},
+           viz::elide(c, "TFLOP/s over " + in.series_x_label + ": maximise this view (M) to see the curves", ts,
+                      Font::Sans, area.w()),
+           t.text_dim, ts);
   }
-  draw_bars(c, bars, t, in, fs);
-  if (!in.series.empty()) draw_series(c, plot, t, in, fs);
+  draw_bars(c, bars, t, in, ts, mouse, hover);
+  if (series) draw_series(c, plot, t, in, fs, ts, mouse, hover);
   c.pop_clip();
 }
 

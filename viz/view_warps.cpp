@@ -73,7 +73,7 @@ std::string warp_caption(const WarpViewInput& in, int w) {
 
 void draw_warp_view(Canvas& c, Rect r, const Theme& t, const WarpViewInput& in, int highlight_warp) {
   c.push_clip(r);
-  const float pad = 10, fs = 14, small = 12;
+  const float pad = 10, fs = std::clamp(r.h() / 16, kMinTextSize, 17.0f), small = kMinTextSize;
   float y = r.min.y + pad;
   const float max_w = r.w() - 2 * pad;
   const std::string who = in.kernel.empty() ? std::string("this rung") : in.kernel;
@@ -96,9 +96,8 @@ void draw_warp_view(Canvas& c, Rect r, const Theme& t, const WarpViewInput& in, 
   c.text({r.min.x + pad, y}, viz::elide(c, head, fs, Font::SansBold, max_w), t.text, fs, Align::Left, Font::SansBold);
   y += fs * 1.35f;
   const std::string cap = warp_caption(in, hw);
-  const float one = viz::fit_size(c, cap, small, small * 0.85f, Font::Sans, max_w);
-  if (one > 0) {
-    c.text({r.min.x + pad, y}, cap, t.text, one);
+  if (c.text_size(cap, small).x <= max_w) {
+    c.text({r.min.x + pad, y}, cap, t.text, small);
     y += small * 1.35f;
   } else {
     const size_t cut = cap.find("; ");
@@ -158,7 +157,7 @@ void draw_warp_view(Canvas& c, Rect r, const Theme& t, const WarpViewInput& in, 
     }
     const std::string origin = "(" + std::to_string(p.row) + ", " + std::to_string(p.col) + ")";
     const Color ink = text_on(hot ? col : viz::mix(col, t.bg, 0.55f));
-    const float ls = viz::fit_size(c, name, 13, 8, Font::SansBold, tile.w() - 6);
+    const float ls = viz::fit_size(c, name, 15, kMinTextSize, Font::SansBold, tile.w() - 6);
     if (ls > 0 && tile.h() > ls * 2.6f) {
       const Vec2 mid = tile.center();
       if (hot) {  // a chip under the label, so the fragment grid drawn over this tile does not cross it
@@ -166,7 +165,7 @@ void draw_warp_view(Canvas& c, Rect r, const Theme& t, const WarpViewInput& in, 
         c.rect_filled({{mid.x - cw / 2, mid.y - ls * 1.2f}, {mid.x + cw / 2, mid.y + ls * 1.2f}}, col, 3);
       }
       c.text({mid.x, mid.y - ls * 1.1f}, name, ink, ls, Align::Center, Font::SansBold);
-      const float os = viz::fit_size(c, origin, ls, 8, Font::Mono, tile.w() - 6);
+      const float os = viz::fit_size(c, origin, ls, kMinTextSize, Font::Mono, tile.w() - 6);
       if (os > 0) c.text({mid.x, mid.y + ls * 0.1f}, origin, ink, os, Align::Center, Font::Mono);
     }
   }

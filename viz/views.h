@@ -68,8 +68,11 @@ struct PerfSeries {     // one kernel's TFLOP/s over time (live) or over size
   std::string label;
   std::vector<Vec2> points;  // (x, TFLOP/s)
   bool selected = false;
+  std::string kernel;        // the rung a click on it selects; "" for a reference (cuBLAS)
+  bool reference = false;    // cuBLAS: drawn dashed in the text colour, the line every rung chases
 };
 struct PerfViewInput {
+  std::string title;        // "mma_f16 ladder"; empty: "Throughput"
   std::string shape_label;  // "4096x4096x4096"
   std::vector<PerfBar> bars;          // ladder order
   std::vector<PerfSeries> series;     // may be empty
@@ -77,8 +80,18 @@ struct PerfViewInput {
   bool series_log2_x = false;         // sizes: one tick per power of two, evenly spaced
   std::string device_label;           // "NVIDIA H100 80GB HBM3, 1980 MHz, driver 580.159.04"
 };
-// Bars of TFLOP/s per kernel with the % of cuBLAS beside each; below them, the series as lines.
-void draw_perf_view(Canvas& c, Rect r, const Theme& t, const PerfViewInput& in);
+// What the pointer is over: a bar, or the series point nearest to it.
+struct PerfHover {
+  int bar = -1;
+  int series = -1, point = -1;
+};
+// Bars of TFLOP/s per kernel with the % of cuBLAS beside each; beside or below them, the series as lines
+// (colours never repeat within the chart; the reference dashed). Rows that do not fit at the smallest
+// text size are left out around the selected one, and a line says how many.
+void draw_perf_view(Canvas& c, Rect r, const Theme& t, const PerfViewInput& in, Vec2 mouse = {-1e9f, -1e9f},
+                    PerfHover* hover = nullptr);
+// The colour of series i of n in a chart: distinct for every i < 16.
+Color series_color(size_t i, const Theme& t);
 
 // ---- Warp tiling -----------------------------------------------------------------------------
 // A rung's warp tiling (kernels/gemm.h's WarpTiling, copied: viz does not include kernels/).
@@ -99,6 +112,43 @@ struct WarpViewInput {
 void draw_warp_view(Canvas& c, Rect r, const Theme& t, const WarpViewInput& in, int highlight_warp);
 // What the caption says for warp w: "warp 3 of 8 owns C[64:128, 0:64] (...); per k16 step it loads ...".
 std::string warp_caption(const WarpViewInput& in, int warp);
+
+// ---- Thread tiling (SIMT rungs) -------------------------------------------------------------
+// Which thread computes which elements of the block tile (kernels/gemm.h's ThreadTiling, copied: viz
+// does not include kernels/).
+struct ThreadViewInput {
+  std::string kernel;            // "sgemm/05_blocktile_2d"
+  int block_m = 0, block_n = 0;  // block tile of C
+  int block_k = 1;               // k-depth of the A and B tiles (1: read straight from global memory)
+  int threads = 0;               // threads per block
+  int warps_m = 1, warps_n = 1;  // warp tiles, row-major; 1 x 1: the thread grid spans the block tile
+  int threads_m = 0, threads_n = 0;
+  bool column_major = false;     // thread t of a grid at (t % threads_m, t / threads_m)
+  int tm = 1, tn = 1, reps_m = 1, reps_n = 1;
+  bool described() const {
+    return block_m > 0 && block_n > 0 && threads > 0 && threads_m > 0 && threads_n > 0 &&
+           warps_m * warps_n * threads_m * threads_n == threads &&
+           warps_m * reps_m * threads_m * tm == block_m && warps_n * reps_n * threads_n * tn == block_n;
+  }
+};
+struct ThreadCell {
+  int row = 0, col = 0;
+};
+// Thread t's elements of the block tile, in its accumulator order (sub-tile by sub-tile, row-major inside).
+std::vector<ThreadCell> thread_cells(const ThreadViewInput& in, int t);
+// Which thread computes C[row][col] of the block tile; -1 outside it.
+int thread_at(const ThreadViewInput& in, int row, int col);
+// "thread 37 (warp 1, lane 5) computes C[8:16, 40:48] ...": what the caption says for thread t.
+std::string thread_caption(const ThreadViewInput& in, int t);
+struct ThreadHover {
+  int thread = -1;         // the thread owning the hovered element of C
+  int row = -1, col = -1;  // that element
+};
+// The block tile of C with every element coloured by the lane of the thread computing it (warps outlined),
+// A (block_m x block_k) left of it and B (block_k x block_n) above, and the highlighted thread's elements
+// of C with the A rows and B columns it reads in one k-step marked; a caption spells them out.
+void draw_thread_view(Canvas& c, Rect r, const Theme& t, const ThreadViewInput& in, int highlight_thread, Vec2 mouse,
+                      ThreadHover* hover);
 
 // ---- Shared-memory banks ---------------------------------------------------------------------
 struct BanksViewInput {

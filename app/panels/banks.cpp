@@ -1,0 +1,186 @@
+// The bank-conflict panel: the selected rung's shared-memory sites from the capture's traces, opening on
+// its worst access; a new rung keeps a site of the same name in view (01 -> 02 shows the access that changed).
+#include <imgui.h>
+
+#include <algorithm>
+
+#include "app/panels/panel.h"
+
+namespace gs {
+namespace {
+
+
+class BanksPanel : public ViewPanel {
+ public:
+  void Update(const ViewContext& ctx) override {
+    const std::string kernel = selected_kernel(ctx.st);
+    const Frame& f = ctx.f;
+    const size_t records = f.capture ? f.capture->smem.size() : 0;
+    // banks_input takes a few ms for a rung's ~500 records: redone only when what it reads changed. Sites
+    // hold copies of their records, so a capture replaced since cannot leave it dangling.
+    if (f.capture != input_capture_ || records != input_records_ || f.live != input_live_ || in_.kernel != kernel) {
+      in_ = BanksViewInput{};
+      in_.kernel = kernel;
+      in_.live = f.live;
+      if (f.capture) {
+        in_.sites = smem_sites(*f.capture, kernel);
+        in_.capture_has_smem = !f.capture->smem.empty();
+        if (!in_.sites.empty())
+          in_.traced_from = f.capture->device.name + (f.live ? ", live" : ", " + date_of(*f.capture));
+      }
+      input_capture_ = f.capture, input_records_ = records, input_live_ = f.live;
+    }
+    if (kernel != kernel_) {
+      kernel_ = kernel;
+      ctx.st.banks = BanksViewState{};
+      for (size_t i = 0; i < in_.sites.size(); ++i)
+        if (in_.sites[i].name == site_name_) ctx.st.banks.site = int(i);
+    }
+    pick_ = banks_pick(in_, ctx.st.banks);
+    site_name_ = pick_.site >= 0 ? in_.sites[pick_.site].name : std::string();
+  }
+
+  void Toolbar(const ViewContext& ctx, Flow& flow) override {
+    BanksViewState& b = ctx.st.banks;
+    const float em = ImGui::GetFontSize();
+    if (pick_.access) {
+      flow.next(em * 12);
+      ImGui::SetNextItemWidth(em * 12);
+      if (ImGui::BeginCombo("##site", in_.sites[pick_.site].name.c_str())) {
+        for (size_t i = 0; i < in_.sites.size(); ++i) {
+          ImGui::PushID(int(i));
+          if (ImGui::Selectable(in_.sites[i].name.c_str(), int(i) == pick_.site)) b.site = int(i), b.access = -1;
+          ImGui::PopID();
+        }
+        ImGui::EndCombo();
+      }
+      // Which execution: warp and k-iteration where the capture has several, then which of that warp's
+      // executions of the site (program order), 1-based as the caption counts them.
+      if (pick_.warps.size() > 1) {
+        flow.next(em * 5.5f);
+        ImGui::SetNextItemWidth(em * 5.5f);
+        int w = pick_.warp;
+        if (ImGui::SliderInt("##bwarp", &w, pick_.warps.front(), pick_.warps.back(), "warp %d"))
+          b.site = pick_.site, b.warp = w, b.iteration = pick_.iteration, b.access = -1;
+      }
+      if (pick_.iterations.size() > 1) {
+        flow.next(em * 5.5f);
+        ImGui::SetNextItemWidth(em * 5.5f);
+        int it = pick_.iteration;
+        if (ImGui::SliderInt("##biter", &it, pick_.iterations.front(), pick_.iterations.back(), "k-iter %d"))
+          b.site = pick_.site, b.iteration = it, b.warp = pick_.warp, b.access = -1;
+      }
+      if (pick_.count > 1) {
+        flow.next(em * 8.5f);
+        ImGui::SetNextItemWidth(em * 8.5f);
+        int n = pick_.access->index + 1;
+        const std::string fmt = "access %d of " + std::to_string(pick_.count);
+        if (ImGui::SliderInt("##baccess", &n, 1, pick_.count, fmt.c_str()))
+          b.site = pick_.site, b.warp = pick_.warp, b.iteration = pick_.iteration, b.access = n - 1;
+        flow.next(Flow::button_w("worst"));
+        if (ImGui::Button("worst")) b.access = -1;
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("the execution of this site with the most conflicts");
+      }
+    }
+    if (b.highlight_lane >= 0) {
+      const std::string label = "lane " + std::to_string(b.highlight_lane) + "  \xC3\x97";
+      flow.next(Flow::button_w(label.c_str()));
+      if (ImGui::Button(label.c_str())) b.highlight_lane = -1;
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("clear the highlighted lane");
+    }
+    pick_ = banks_pick(in_, b);  // the widgets may have changed it
+    site_name_ = pick_.site >= 0 ? in_.sites[pick_.site].name : std::string();
+  }
+
+  void Figure(Canvas& c, Rect r, const ViewContext& ctx, Vec2 mouse) override {
+    draw_banks_view(c, r, ctx.theme, in_, ctx.st.banks, mouse, &hover_);
+  }
+
+  void Interact(const ViewContext& ctx, const FigureItem& item) override;
+
+  std::string ExportDetail(const ViewContext& ctx) const override {
+    std::string d = file_safe(in_.kernel);
+    if (pick_.site >= 0) d += "_" + file_safe(in_.sites[pick_.site].name);
+    return d;
+  }
+
+ private:
+  std::string kernel_;     // the rung the selection in ViewState::banks belongs to
+  std::string site_name_;  // the site shown last frame: kept when the rung changes and has it too
+  BanksViewInput in_;
+  const Capture* input_capture_ = nullptr;
+  size_t input_records_ = 0;
+  bool input_live_ = false;
+  BanksPick pick_;
+  BanksHover hover_;
+};
+
+void BanksPanel::Interact(const ViewContext& ctx, const FigureItem& item) {
+  BanksViewState& b = ctx.st.banks;
+  if (!item.hovered || !pick_.access) return;
+  const SmemSite& site = in_.sites[pick_.site];
+  const SmemAccess& a = pick_.access->access;
+  const BankReport& rep = pick_.access->report;
+  const int width = site.op == SmemOp::Lds ? site.width : 16;  // ldmatrix rows are 16 bytes
+  auto lane_line = [&](int lane) {
+    if (!a.addr[lane]) {
+      ImGui::Text("lane %2d  inactive (took no part)", lane);
+      return;
+    }
+    const uint32_t o = *a.addr[lane], last = o + uint32_t(width) - 1;
+    if (o / 4 == last / 4)
+      ImGui::Text("lane %2d  byte offset %u (bytes %u-%u), word %u, bank %d", lane, o, o, last, o / 4, bank_of(o));
+    else
+      ImGui::Text("lane %2d  byte offset %u (bytes %u-%u), words %u-%u, banks %d-%d", lane, o, o, last, o / 4, last / 4,
+                  bank_of(o), bank_of(last));
+  };
+  if (hover_.site >= 0) {
+    const SmemSite& s = in_.sites[hover_.site];
+    ImGui::BeginTooltip();
+    ImGui::Text("%s: %s, %d bytes per lane", s.name.c_str(), s.op == SmemOp::Lds ? s.kind.c_str() : smem_op_name(s.op),
+                s.width);
+    ImGui::Text("%zu accesses: %d wavefronts, ideal %d, %d conflicts", s.accesses.size(), s.wavefronts, s.ideal,
+                s.conflicts);
+    ImGui::TextDisabled("click: show its worst access");
+    ImGui::EndTooltip();
+    if (item.clicked) b.site = hover_.site, b.access = -1, b.highlight_lane = -1;
+  } else if (hover_.wavefront >= 0 && hover_.wavefront < int(rep.wavefront_banks.size())) {
+    const BankSlot& slot = rep.wavefront_banks[hover_.wavefront][hover_.bank];
+    const int phase = rep.wavefront_phase[hover_.wavefront], n = phase_lanes(site.width, site.op);
+    ImGui::BeginTooltip();
+    ImGui::Text("wavefront %d (phase %d: lanes %d-%d), bank %d", hover_.wavefront, phase, phase * n, phase * n + n - 1,
+                hover_.bank);
+    if (slot.lanes.empty()) {
+      ImGui::TextDisabled("this bank reads nothing in this wavefront");
+    } else {
+      ImGui::Text("word %u (bytes %u-%u), for %s", slot.word, slot.word * 4, slot.word * 4 + 3,
+                  slot.lanes.size() == 1 ? "one lane" : "several lanes (a broadcast)");
+      for (size_t i = 0; i < slot.lanes.size() && i < 8; ++i) lane_line(slot.lanes[i]);
+      if (slot.lanes.size() > 8) ImGui::TextDisabled("... and %zu more lanes", slot.lanes.size() - 8);
+      ImGui::TextDisabled("click: highlight lane %d", slot.lanes.front());
+    }
+    ImGui::EndTooltip();
+    if (item.clicked)
+      b.highlight_lane = slot.lanes.empty() || b.highlight_lane == slot.lanes.front() ? -1 : slot.lanes.front();
+  } else if (hover_.lane >= 0) {
+    ImGui::BeginTooltip();
+    lane_line(hover_.lane);
+    std::string waves;
+    for (size_t w = 0; w < rep.wavefront_lanes.size(); ++w)
+      for (int l : rep.wavefront_lanes[w])
+        if (l == hover_.lane) waves += (waves.empty() ? "" : ", ") + std::to_string(w);
+    if (!waves.empty()) ImGui::Text("served in wavefront %s", waves.c_str());
+    else if (a.addr[hover_.lane]) ImGui::TextDisabled("%s reads no address from this lane", smem_op_name(site.op));
+    ImGui::TextDisabled("click: highlight this lane");
+    ImGui::EndTooltip();
+    if (item.clicked) b.highlight_lane = b.highlight_lane == hover_.lane ? -1 : hover_.lane;
+  } else if (item.clicked) {
+    b.highlight_lane = -1;
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<ViewPanel> make_banks_panel() { return std::make_unique<BanksPanel>(); }
+
+}  // namespace gs

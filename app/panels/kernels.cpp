@@ -1,0 +1,183 @@
+#include "app/panels/kernels.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "app/ui.h"
+#include "kernels/gemm.h"
+#include "viz/draw_util.h"
+
+namespace gs {
+namespace {
+
+std::string percent(const RunRecord& r) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * r.tflops / r.cublas_tflops);
+  return buf;
+}
+
+std::string tflops(const RunRecord& r) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, r.tflops >= 100 ? "%.0f" : "%.1f", r.tflops);
+  return buf;
+}
+
+std::string rung_of(const std::string& kernel) { return kernel.substr(kernel.find('/') + 1); }
+
+ImVec4 vec4(Color c) { return ImVec4(c.r / 255.f, c.g / 255.f, c.b / 255.f, c.a / 255.f); }
+
+}  // namespace
+
+std::string neighbour_kernel(const Capture* c, const std::string& kernel, int step) {
+  const std::vector<std::string> names = kernel_names(c);
+  auto it = std::find(names.begin(), names.end(), kernel);
+  if (it == names.end()) return names.empty() ? kernel : names.front();
+  const long i = std::clamp(long(it - names.begin()) + step, 0L, long(names.size()) - 1);
+  return names[size_t(i)];
+}
+
+void KernelListPanel::Draw(const ViewContext& ctx) {
+  const std::string selected = selected_kernel(ctx.st);
+  const Capture* capture = ctx.f.capture;
+  const float em = ImGui::GetFontSize();
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_ScrollY;
+  const float list_h = std::max(em * 6, ImGui::GetContentRegionAvail().y * 0.6f);
+  const float num_w = ImGui::CalcTextSize("TFLOP/s").x, pct_w = ImGui::CalcTextSize("% of cuBLAS").x;
+  if (ImGui::BeginTable("##kernels", 3, flags, ImVec2(0, list_h))) {
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("Kernel", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("TFLOP/s", ImGuiTableColumnFlags_WidthFixed, num_w);
+    ImGui::TableSetupColumn("% of cuBLAS", ImGuiTableColumnFlags_WidthFixed, pct_w);
+    ImGui::TableHeadersRow();
+    std::string family;
+    for (const std::string& name : kernel_names(capture)) {
+      const KernelInfo* info = find_kernel(name);
+      const std::string fam = family_of(name);
+      if (fam != family) {
+        family = fam;
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        ImGui::TextColored(vec4(ctx.theme.accent), "%s", fam.c_str());
+        ui::note("family");
+      }
+      // One row per rung, with the numbers of its first dtype (the tooltip lists them all).
+      const std::vector<std::string> dtypes = dtypes_of(capture, name);
+      const RunRecord* r = dtypes.empty() ? nullptr : main_run(capture, name, dtypes.front());
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::PushID(name.c_str());
+      const float name_w = ImGui::GetContentRegionAvail().x;
+      const bool is_sel = name == selected;
+      if (ImGui::Selectable("##row", is_sel, ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowItemOverlap))
+        ctx.st.kernel = name;
+      if (is_sel && reveal_) {
+        ImGui::SetScrollHereY(0.4f);
+        reveal_ = false;
+      }
+      const bool row_hovered = ImGui::IsItemHovered();
+      ImGui::SameLine(0, 0);
+      const std::string label = rung_of(name);
+      const bool cut = ui::text_fit(label, name_w);
+      ui::note("kernel name");
+      if (row_hovered) {
+        ImGui::BeginTooltip();
+        ImGui::TextUnformatted(name.c_str());
+        if (info) {
+          ImGui::PushTextWrapPos(em * 30);
+          ImGui::TextUnformatted(info->title.c_str());
+          ImGui::PopTextWrapPos();
+        }
+        for (const std::string& d : dtypes)
+          if (const RunRecord* rd = main_run(capture, name, d))
+            ImGui::Text("%-8s %7.1f TFLOP/s  %5.1f%% of cuBLAS (%s)", d.c_str(), rd->tflops,
+                        rd->cublas_tflops > 0 ? 100.0 * rd->tflops / rd->cublas_tflops : 0.0, shape_label(*rd).c_str());
+        if (cut) ImGui::TextDisabled("(name cut to fit the column: drag the list's edge to widen it)");
+        ImGui::EndTooltip();
+      }
+      ImGui::PopID();
+      ImGui::TableSetColumnIndex(1);
+      if (r) {
+        const std::string v = tflops(*r);
+        ImGui::SetCursorPosX(ImGui::GetCursorPosX() + num_w - ImGui::CalcTextSize(v.c_str()).x);
+        ImGui::TextUnformatted(v.c_str());
+      } else {
+        ImGui::TextDisabled("%s", ctx.f.live ? "..." : "-");
+      }
+      ui::note("TFLOP/s");
+      ImGui::TableSetColumnIndex(2);
+      if (r && r->cublas_tflops > 0) {
+        const std::string v = percent(*r);
+        ImGui::SetCursorPosX(ImGui::GetCursorPosX() + pct_w - ImGui::CalcTextSize(v.c_str()).x);
+        ImGui::TextUnformatted(v.c_str());
+        ui::note("% of cuBLAS");
+      }
+    }
+    ImGui::EndTable();
+  }
+  // What the selected rung adds: its title and explanation, written once in the rung's own file.
+  if (const KernelInfo* info = find_kernel(selected)) {
+    ImGui::Separator();
+    ImGui::BeginChild("##about", ImVec2(0, 0), false);
+    ImGui::PushTextWrapPos(0);
+    ImGui::PushStyleColor(ImGuiCol_Text, vec4(ctx.theme.accent));
+    ImGui::TextUnformatted(info->name.c_str());
+    ImGui::PopStyleColor();
+    ImGui::TextUnformatted(info->title.c_str());
+    ImGui::TextDisabled("%s", info->adds.c_str());
+    ImGui::Text("block tile %dx%d, %d threads", info->block_m, info->block_n, info->threads);
+    if (!info->shape_rule.empty()) ImGui::TextDisabled("shapes: %s", info->shape_rule.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndChild();
+  }
+}
+
+void draw_kernel_list(Canvas& c, Rect r, const ViewContext& ctx) {
+  const Theme& t = ctx.theme;
+  const float fs = 15, lh = fs * 1.45f, pad = 8;
+  const std::string selected = selected_kernel(ctx.st);
+  c.rect_filled(r, t.panel, 4);
+  c.push_clip(r);
+  const float num_w = c.text_size("TFLOP/s", fs).x, pct_w = c.text_size("% of cuBLAS", fs).x;
+  const float x_pct = r.max.x - pad, x_num = x_pct - pct_w - pad, name_w = x_num - num_w - pad - (r.min.x + pad);
+  float y = r.min.y + pad;
+  c.text({r.min.x + pad, y}, "Kernel", t.text, fs, Align::Left, Font::SansBold);
+  c.text({x_num, y}, "TFLOP/s", t.text, fs, Align::Right, Font::SansBold);
+  c.text({x_pct, y}, "% of cuBLAS", t.text, fs, Align::Right, Font::SansBold);
+  y += lh;
+  const float list_end = r.min.y + r.h() * 0.6f;
+  std::string family;
+  for (const std::string& name : kernel_names(ctx.f.capture)) {
+    if (y + lh > list_end) break;
+    if (family_of(name) != family) {
+      family = family_of(name);
+      c.text({r.min.x + pad, y}, family, t.accent, fs);
+      y += lh;
+      if (y + lh > list_end) break;
+    }
+    if (name == selected) c.rect_filled({{r.min.x + 2, y - 2}, {r.max.x - 2, y + lh - 4}}, viz::mix(t.accent, t.panel, 0.55f), 3);
+    c.text({r.min.x + pad, y}, viz::elide(c, rung_of(name), fs, Font::Sans, name_w), t.text, fs);
+    const std::vector<std::string> dtypes = dtypes_of(ctx.f.capture, name);
+    if (const RunRecord* run = dtypes.empty() ? nullptr : main_run(ctx.f.capture, name, dtypes.front())) {
+      c.text({x_num + num_w, y}, tflops(*run), t.text, fs, Align::Right);
+      if (run->cublas_tflops > 0) c.text({x_pct, y}, percent(*run), t.text, fs, Align::Right);
+    }
+    y += lh;
+  }
+  y = std::max(y, list_end) + pad;
+  if (const KernelInfo* info = find_kernel(selected)) {
+    const float w = r.w() - 2 * pad;
+    c.text({r.min.x + pad, y}, info->name, t.accent, fs);
+    y += lh;
+    for (const std::string& line : viz::wrap(c, info->title, fs, w)) c.text({r.min.x + pad, y}, line, t.text, fs), y += lh;
+    for (const std::string& line : viz::wrap(c, info->adds, fs, w)) {
+      if (y + lh > r.max.y) break;
+      c.text({r.min.x + pad, y}, line, t.text_dim, fs);
+      y += lh;
+    }
+  }
+  c.pop_clip();
+}
+
+}  // namespace gs

@@ -1,0 +1,27 @@
+// The kernel list: the ladders in order with each rung's TFLOP/s and share of cuBLAS, and the selected
+// rung's explanation under it (read from its file through the registry). Not a view: it is what the
+// views follow.
+#pragma once
+
+#include "app/panels/panel.h"
+
+namespace gs {
+
+class KernelListPanel {
+ public:
+  // Draws into the current ImGui window, filling what is left of it.
+  void Draw(const ViewContext& ctx);
+  // Scroll the selected row into view next frame (after the keyboard moved the selection).
+  void Reveal() { reveal_ = true; }
+
+ private:
+  bool reveal_ = true;
+};
+
+// The same list drawn on a canvas, for the whole-window export (`shot --view all` as SVG).
+void draw_kernel_list(Canvas& c, Rect r, const ViewContext& ctx);
+
+// The rung before or after the selected one in the list's order (wrapping at neither end).
+std::string neighbour_kernel(const Capture* c, const std::string& kernel, int step);
+
+}  // namespace gs

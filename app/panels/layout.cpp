@@ -1,0 +1,254 @@
+// The fragment-layout panel. It follows the selected rung: the rung's own instructions (KernelInfo::ops:
+// its mma or wmma shape, then ldmatrix where the rung loads fragments with it) with the rung's warp
+// tiling below; for a SIMT rung (sgemm), which has no fragments, its thread tiling instead. The op
+// selector explores any op until "follow kernel" is picked again.
+#include <imgui.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <optional>
+
+#include "app/panels/panel.h"
+#include "core/layout.h"
+#include "kernels/gemm.h"
+
+namespace gs {
+namespace {
+
+// Documented layouts are pure functions of the op: each operand the op has (ldmatrix: A only) is
+// computed once per op and kept for the session.
+const std::array<std::optional<FragmentLayout>, 3>* documented_layouts(const MmaOp& op) {
+  static std::map<std::string, std::array<std::optional<FragmentLayout>, 3>> cache;
+  if (!op.documented) return nullptr;
+  auto it = cache.find(op.name);
+  if (it == cache.end()) {
+    std::array<std::optional<FragmentLayout>, 3> ls;
+    for (Operand o : op_operands(op)) ls[int(o)] = documented_layout(op, o);
+    it = cache.emplace(op.name, std::move(ls)).first;
+  }
+  return &it->second;
+}
+
+
+WarpViewInput warp_input(const KernelInfo* k) {
+  WarpViewInput in;
+  if (!k) return in;
+  in.kernel = k->name;
+  const WarpTiling& w = k->warps;
+  in.block_m = k->block_m, in.block_n = k->block_n, in.block_k = w.block_k;
+  in.warps_m = w.warps_m, in.warps_n = w.warps_n, in.warps_k = w.warps_k;
+  in.warp_m = w.warp_m, in.warp_n = w.warp_n;
+  in.op = w.op;
+  in.frag_m = w.frag_m, in.frag_n = w.frag_n, in.frag_k = w.frag_k;
+  return in;
+}
+
+ThreadViewInput thread_input(const KernelInfo* k) {
+  ThreadViewInput in;
+  if (!k) return in;
+  const ThreadTiling& tt = k->thread_tiling;
+  in.kernel = k->name;
+  in.block_m = k->block_m, in.block_n = k->block_n, in.block_k = tt.block_k, in.threads = k->threads;
+  in.warps_m = tt.warps_m, in.warps_n = tt.warps_n;
+  in.threads_m = tt.threads_m, in.threads_n = tt.threads_n, in.column_major = tt.column_major;
+  in.tm = tt.tm, in.tn = tt.tn, in.reps_m = tt.reps_m, in.reps_n = tt.reps_n;
+  return in;
+}
+
+// The op the panel shows: the rung's own (follow) or the explored one; null for a SIMT rung followed.
+const MmaOp* shown_op(const ViewState& st, const KernelInfo* k) {
+  if (!st.layout_follow) return find_mma_op(st.layout_op);
+  if (!k || k->ops.empty()) return nullptr;
+  return find_mma_op(k->ops[std::clamp(st.layout_pick, 0, int(k->ops.size()) - 1)]);
+}
+
+// "ldmatrix.x4.trans" -> "ldmatrix .x4.trans", "mma.m16n8k16.f16" -> "mma m16n8k16": short button labels.
+std::string short_op(const std::string& op) {
+  if (op.rfind("ldmatrix", 0) == 0) return "ldmatrix" + op.substr(8);
+  const size_t dot = op.find('.'), last = op.rfind('.');
+  return last > dot ? op.substr(0, last) : op;
+}
+
+class LayoutPanel : public ViewPanel {
+ public:
+  void Update(const ViewContext& ctx) override {
+    const std::string name = selected_kernel(ctx.st);
+    kernel_ = find_kernel(name);
+    if (name != last_kernel_) {  // a new rung opens on its first instruction, lane and warp cleared
+      last_kernel_ = name;
+      ctx.st.layout_pick = 0;
+      ctx.st.layout.highlight_lane = -1;
+      ctx.st.warp = 0;
+      ctx.st.thread = 0;
+    }
+    op_ = shown_op(ctx.st, kernel_);
+    threads_ = ctx.st.layout_follow && !op_ ? thread_input(kernel_) : ThreadViewInput{};
+    warps_ = warp_input(kernel_);
+    in_ = LayoutViewInput{};
+    in_.op = op_;
+    if (!op_) return;
+    if (const auto* doc = documented_layouts(*op_))
+      for (int i = 0; i < 3; ++i) in_.documented[i] = (*doc)[i] ? &*(*doc)[i] : nullptr;
+    if (op_->kind == OpKind::Ldmatrix) in_.row_suppliers = ldmatrix_rows(*op_);
+    if (ctx.f.capture) {
+      for (int i = 0; i < 3; ++i)
+        in_.traced[i] = find_layout(*ctx.f.capture, op_->name, operand_name(Operand(i)), "traced");
+      if (in_.traced[0] || in_.traced[1] || in_.traced[2])
+        in_.traced_from = ctx.f.capture->device.name + (ctx.f.live ? ", live" : ", " + date_of(*ctx.f.capture));
+    }
+  }
+
+  void Toolbar(const ViewContext& ctx, Flow& flow) override {
+    ViewState& st = ctx.st;
+    const float em = ImGui::GetFontSize();
+    // The rung's own instructions, one button each, where it has more than one.
+    if (st.layout_follow && kernel_ && kernel_->ops.size() > 1) {
+      for (size_t i = 0; i < kernel_->ops.size(); ++i) {
+        const std::string label = short_op(kernel_->ops[i]);
+        flow.next(Flow::button_w(label.c_str()));
+        ImGui::PushID(int(i));
+        const bool on = int(i) == std::clamp(st.layout_pick, 0, int(kernel_->ops.size()) - 1);
+        if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+        if (ImGui::Button(label.c_str())) st.layout_pick = int(i), st.layout.highlight_lane = -1;
+        if (on) ImGui::PopStyleColor();
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kernel_->ops[i].c_str());
+        ImGui::PopID();
+      }
+    }
+    // Explore: any op; "follow kernel" returns to the rung's own.
+    const float combo_w = em * 12;
+    flow.next(combo_w);
+    ImGui::SetNextItemWidth(combo_w);
+    const std::string preview = st.layout_follow ? "follow kernel" : st.layout_op;
+    if (ImGui::BeginCombo("##op", preview.c_str())) {
+      if (ImGui::Selectable("follow kernel", st.layout_follow)) st.layout_follow = true;
+      ImGui::Separator();
+      for (const MmaOp& op : mma_ops()) {
+        if (ImGui::Selectable(op.name.c_str(), !st.layout_follow && op.name == st.layout_op)) {
+          st.layout_follow = false;
+          st.layout_op = op.name;
+          st.layout.highlight_lane = -1;
+        }
+      }
+      ImGui::EndCombo();
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("the instruction shown: the selected rung's own, or any op to explore");
+    if (!threads_.described()) {
+      flow.next(Flow::checkbox_w("documented"));
+      ImGui::Checkbox("documented", &st.layout.show_documented);
+      flow.next(Flow::checkbox_w("traced"));
+      ImGui::Checkbox("traced", &st.layout.show_traced);
+      flow.next(Flow::checkbox_w("warp tiling"));
+      ImGui::Checkbox("warp tiling", &st.show_warps);
+      const int n_warps = warps_.described() ? warps_.warps_m * warps_.warps_n * std::max(1, warps_.warps_k) : 1;
+      st.warp = std::clamp(st.warp, 0, n_warps - 1);
+      if (st.show_warps && warps_.described() && n_warps > 1) {
+        flow.next(em * 6);
+        ImGui::SetNextItemWidth(em * 6);
+        ImGui::SliderInt("##warp", &st.warp, 0, n_warps - 1, "warp %d");
+      }
+    } else {
+      st.thread = std::clamp(st.thread, 0, threads_.threads - 1);
+      flow.next(em * 7);
+      ImGui::SetNextItemWidth(em * 7);
+      ImGui::SliderInt("##thread", &st.thread, 0, threads_.threads - 1, "thread %d");
+    }
+    if (st.layout.highlight_lane >= 0 && !threads_.described()) {
+      const std::string label = "lane " + std::to_string(st.layout.highlight_lane) + "  \xC3\x97";
+      flow.next(Flow::button_w(label.c_str()));
+      if (ImGui::Button(label.c_str())) st.layout.highlight_lane = -1;
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("clear the highlighted lane");
+    }
+  }
+
+  void Figure(Canvas& c, Rect r, const ViewContext& ctx, Vec2 mouse) override {
+    const ViewState& st = ctx.st;
+    hover_ = LayoutHover{};
+    thread_hover_ = ThreadHover{};
+    warps_rect_ = Rect{{r.min.x, r.max.y}, r.max};
+    if (threads_.described()) {
+      draw_thread_view(c, r, ctx.theme, threads_, st.thread, mouse, &thread_hover_);
+      return;
+    }
+    if (!op_) {
+      const std::string why = ctx.st.layout_follow ? "no fragment layout or thread tiling described for " +
+                                                         selected_kernel(st)
+                                                   : "unknown op " + st.layout_op;
+      c.text(r.min + Vec2{12, 12}, why, ctx.theme.text_dim, kMinTextSize * 1.1f);
+      return;
+    }
+    Rect top = r;
+    if (st.show_warps) {  // the warp tiling under the fragments: about a third for a described rung, else one line
+      const float h = warps_.described() ? std::round(std::clamp(r.h() * 0.32f, kMinTextSize * 12, r.h() * 0.45f))
+                                         : kMinTextSize * 2.5f;
+      const float y = r.max.y - std::min(h, r.h() * 0.5f);
+      warps_rect_ = Rect{{r.min.x, y}, r.max};
+      top.max.y = y;
+      draw_warp_view(c, warps_rect_, ctx.theme, warps_, st.warp);
+    }
+    draw_layout_view(c, top, ctx.theme, in_, st.layout, mouse, &hover_);
+  }
+
+  void Interact(const ViewContext& ctx, const FigureItem& item) override {
+    ViewState& st = ctx.st;
+    if (!item.hovered) return;
+    if (threads_.described()) {
+      if (thread_hover_.thread < 0) return;
+      const int t = thread_hover_.thread;
+      ImGui::SetTooltip("C[%d][%d] of the block tile: thread %d (warp %d, lane %d)\nclick: show what this thread computes "
+                        "and reads",
+                        thread_hover_.row, thread_hover_.col, t, t / 32, t % 32);
+      if (item.clicked) st.thread = t;
+      return;
+    }
+    if (warps_rect_.contains(item.mouse) && warps_.described()) {
+      const int n = warps_.warps_m * warps_.warps_n * std::max(1, warps_.warps_k);
+      ImGui::SetTooltip("%s\nclick: next warp", warp_caption(warps_, st.warp).c_str());
+      if (item.clicked) st.warp = (st.warp + 1) % n;
+      return;
+    }
+    if (hover_.valid && !hover_.holders.empty() && in_.op) {
+      ImGui::BeginTooltip();
+      const Operand o = Operand(hover_.operand);
+      ImGui::Text("%s[%d][%d]  (%s)", operand_name(o), hover_.row, hover_.col, hover_.traced ? "traced" : "documented");
+      for (const LayoutCell& h : hover_.holders) {
+        const RegSlot reg = register_of(*in_.op, o, h.elem);
+        ImGui::Text("lane %2d  elem %2d  reg %d%s", h.lane, h.elem, reg.reg,
+                    reg.parts > 1 ? (reg.part == 0 ? " (low)" : reg.parts == 2 ? " (high)" : " (byte)") : "");
+      }
+      ImGui::TextDisabled("click: highlight this lane in every operand");
+      ImGui::EndTooltip();
+      if (item.clicked) {
+        const int lane = hover_.holders.front().lane;
+        st.layout.highlight_lane = st.layout.highlight_lane == lane ? -1 : lane;
+      }
+    } else if (item.clicked) {
+      st.layout.highlight_lane = -1;
+    }
+  }
+
+  std::string ExportDetail(const ViewContext& ctx) const override {
+    const std::string k = file_safe(selected_kernel(ctx.st));
+    if (threads_.described()) return k + "_threads";
+    return op_ ? (ctx.st.layout_follow ? k + "_" : std::string()) + op_->name : k;
+  }
+
+ private:
+  const KernelInfo* kernel_ = nullptr;
+  std::string last_kernel_;
+  const MmaOp* op_ = nullptr;
+  LayoutViewInput in_;
+  WarpViewInput warps_;
+  ThreadViewInput threads_;
+  Rect warps_rect_;
+  LayoutHover hover_;
+  ThreadHover thread_hover_;
+};
+
+}  // namespace
+
+std::unique_ptr<ViewPanel> make_layout_panel() { return std::make_unique<LayoutPanel>(); }
+
+}  // namespace gs

@@ -1,0 +1,81 @@
+#include "app/panels/panel.h"
+
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include <algorithm>
+
+#include "app/ui.h"
+#include "kernels/gemm.h"
+
+namespace gs {
+
+void Flow::next(float width) {
+  if (!first_) {
+    ui::note();
+    // The next widget goes on this line when it ends left of `right`, else on a new line.
+    const float x = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x;
+    if (x + width <= right_) ImGui::SameLine();
+  }
+  first_ = false;
+}
+
+void Flow::end() {
+  if (!first_) ui::note();
+}
+
+float Flow::button_w(const char* label) {
+  return ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2;
+}
+
+float Flow::checkbox_w(const char* label) {
+  return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
+}
+
+std::string ViewPanel::ExportDetail(const ViewContext& ctx) const { return file_safe(selected_kernel(ctx.st)); }
+
+std::string file_safe(std::string s) {
+  for (char& c : s)
+    if (c == '/' || c == '\\' || c == ' ' || c == ':') c = c == '/' ? '-' : '_';
+  return s;
+}
+
+std::vector<std::string> kernel_names(const Capture* c) {
+  std::vector<std::string> names;
+  for (const KernelInfo& k : kernel_registry()) names.push_back(k.name);
+  if (c)
+    for (const RunRecord& r : c->runs)
+      if (std::find(names.begin(), names.end(), r.kernel) == names.end()) names.push_back(r.kernel);
+  return names;
+}
+
+const RunRecord* main_run(const Capture* c, const std::string& kernel, const std::string& dtype) {
+  if (!c) return nullptr;
+  for (const RunRecord& r : c->runs)
+    if (r.kernel == kernel && (dtype.empty() || r.dtype == dtype)) return &r;
+  return nullptr;
+}
+
+std::vector<std::string> dtypes_of(const Capture* c, const std::string& kernel) {
+  std::vector<std::string> out;
+  if (c)
+    for (const RunRecord& r : c->runs)
+      if (r.kernel == kernel && std::find(out.begin(), out.end(), r.dtype) == out.end()) out.push_back(r.dtype);
+  return out;
+}
+
+std::string shape_label(const RunRecord& r) {
+  return std::to_string(r.m) + "x" + std::to_string(r.n) + "x" + std::to_string(r.k);
+}
+
+std::string date_of(const Capture& c) { return c.recorded_at.substr(0, 10); }
+
+std::string family_of(const std::string& kernel) { return kernel.substr(0, kernel.find('/')); }
+
+std::string selected_kernel(const ViewState& st) {
+  if (!st.kernel.empty()) return st.kernel;
+  if (find_kernel(kDefaultKernel)) return kDefaultKernel;
+  return kernel_registry().empty() ? std::string() : kernel_registry().front().name;
+}
+
+}  // namespace gs

@@ -1,0 +1,86 @@
+// A view's panel: the figure it draws on a Canvas (the same code on screen, in `shot` and in exports),
+// the widgets of its header, and what hovering and clicking the figure do. One file per view in
+// app/panels/, one row per view in app/views.cpp's table.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "app/state.h"
+#include "viz/canvas.h"
+#include "viz/views.h"
+
+struct ImFont;
+
+namespace gs {
+
+struct Gui;
+
+// What a panel sees each frame.
+struct ViewContext {
+  const Frame& f;
+  ViewState& st;
+  const Theme& theme;
+  const Gui* gui = nullptr;  // null when drawing for an export
+};
+
+// The figure's area as an ImGui item: mouse in view coordinates (already divided by the zoom).
+struct FigureItem {
+  Rect rect;                  // where the view laid itself out (view coordinates)
+  Vec2 mouse{-1e9f, -1e9f};   // far away when not hovered
+  bool hovered = false, clicked = false, double_clicked = false;
+};
+
+// Places header widgets left to right and starts a new line before one that would pass the right edge,
+// so a narrow pane wraps its toolbar instead of overlapping widgets. Notes every widget for the layout audit.
+class Flow {
+ public:
+  // `right` is the x (screen) the widgets must stay left of; `after_item`: the line already holds one
+  // (a title) that the first widget may follow.
+  explicit Flow(float right, bool after_item = false) : right_(right), first_(!after_item) {}
+  // Call before a widget `width` pixels wide.
+  void next(float width);
+  // Call after the last widget.
+  void end();
+  // Widths of common widgets with this label at the current font.
+  static float button_w(const char* label);
+  static float checkbox_w(const char* label);
+
+ private:
+  float right_;
+  bool first_ = true;
+};
+
+class ViewPanel {
+ public:
+  virtual ~ViewPanel() = default;
+  // Once per frame before anything else: follow the selected kernel, rebuild cached inputs.
+  virtual void Update(const ViewContext& ctx) {}
+  // The header's widgets after the title, in the window only.
+  virtual void Toolbar(const ViewContext& ctx, Flow& flow) {}
+  // The figure in `r` (view coordinates); `mouse` is where the pointer is, far away when exporting.
+  virtual void Figure(Canvas& c, Rect r, const ViewContext& ctx, Vec2 mouse) = 0;
+  // Tooltips and clicks over the figure, after Figure() has drawn it this frame (window only).
+  virtual void Interact(const ViewContext& ctx, const FigureItem& item) {}
+  // What an export of this view is called after "<view>_": the kernel, op or family it shows.
+  virtual std::string ExportDetail(const ViewContext& ctx) const;
+};
+
+// "mma_f16-08_ldmatrix" from "mma_f16/08_ldmatrix": a file name, not a folder.
+std::string file_safe(std::string s);
+
+// ---- What the panels read from a capture ---------------------------------------------------------
+// The kernels the list shows: the registry in ladder order, then any other kernel the capture has
+// (a capture recorded by a build with more rungs still shows all of them).
+std::vector<std::string> kernel_names(const Capture* c);
+// The run a kernel's headline numbers come from: its first for that dtype in the capture, which is the
+// size `record --size` measured (a --sweep adds the other sizes after it). Null when there is none.
+const RunRecord* main_run(const Capture* c, const std::string& kernel, const std::string& dtype);
+// The dtypes a kernel was measured in, in capture order.
+std::vector<std::string> dtypes_of(const Capture* c, const std::string& kernel);
+std::string shape_label(const RunRecord& r);  // "4096x4096x4096"
+std::string date_of(const Capture& c);        // "2026-11-21"
+// "kernel family" of "family/NN_name".
+std::string family_of(const std::string& kernel);
+
+}  // namespace gs

@@ -1,0 +1,150 @@
+// The throughput panel: the selected rung's ladder as bars beside cuBLAS of the same dtype, and its
+// TFLOP/s over size (replay) or over time (live), the rung marked. Clicking a bar or a point selects
+// that rung; hovering shows its numbers.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "app/gpu_worker.h"
+#include "app/panels/panel.h"
+#include "kernels/gemm.h"
+
+namespace gs {
+namespace {
+
+class PerfPanel : public ViewPanel {
+ public:
+  void Update(const ViewContext& ctx) override { in_ = input(ctx.f, ctx.st); }
+
+  void Toolbar(const ViewContext& ctx, Flow& flow) override {
+    // A ladder measured in several dtypes (wmma: fp32 and fp16 accumulate) plots one at a time.
+    if (dtypes_.size() < 2) return;
+    for (const std::string& d : dtypes_) {
+      flow.next(Flow::button_w(d.c_str()));
+      const bool on = d == dtype_;
+      if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+      if (ImGui::Button(d.c_str())) ctx.st.perf_dtype = d;
+      if (on) ImGui::PopStyleColor();
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("plot the %s curves over size", d.c_str());
+    }
+  }
+
+  void Figure(Canvas& c, Rect r, const ViewContext& ctx, Vec2 mouse) override {
+    draw_perf_view(c, r, ctx.theme, in_, mouse, &hover_);
+  }
+
+  void Interact(const ViewContext& ctx, const FigureItem& item) override {
+    if (!item.hovered) return;
+    std::string pick;
+    if (hover_.bar >= 0 && hover_.bar < int(in_.bars.size())) {
+      const PerfBar& b = in_.bars[hover_.bar];
+      ImGui::BeginTooltip();
+      ImGui::Text("%s  %s", b.kernel.c_str(), b.dtype.c_str());
+      ImGui::Text("%.1f TFLOP/s, cuBLAS %.1f TFLOP/s: %.1f%% of cuBLAS", b.tflops, b.cublas_tflops,
+                  b.cublas_tflops > 0 ? 100.0 * b.tflops / b.cublas_tflops : 0.0);
+      ImGui::Text("relative error vs cuBLAS %.1e%s", b.rel_err, b.ok ? "" : "  (FAILED)");
+      ImGui::TextDisabled("click: select this rung");
+      ImGui::EndTooltip();
+      pick = b.kernel;
+    } else if (hover_.series >= 0 && hover_.series < int(in_.series.size())) {
+      const PerfSeries& s = in_.series[hover_.series];
+      const Vec2 p = s.points[hover_.point];
+      ImGui::BeginTooltip();
+      ImGui::Text("%s", s.label.c_str());
+      if (ctx.f.live) ImGui::Text("%.1f s: %.1f TFLOP/s", p.x, p.y);
+      else ImGui::Text("M = N = K = %d: %.1f TFLOP/s", int(p.x), p.y);
+      if (!s.kernel.empty()) ImGui::TextDisabled("click: select this rung");
+      ImGui::EndTooltip();
+      pick = s.kernel;
+    }
+    if (item.clicked && !pick.empty()) ctx.st.kernel = pick;
+  }
+
+  std::string ExportDetail(const ViewContext& ctx) const override {
+    return file_safe(family_of(selected_kernel(ctx.st))) + (dtype_.empty() ? "" : "_" + dtype_);
+  }
+
+ private:
+  // The bars of the selected rung's family in every dtype it was measured in; the curves of one dtype
+  // (st.perf_dtype, else the selected rung's first) with cuBLAS of that dtype; live: the running kernel.
+  PerfViewInput input(const Frame& f, const ViewState& st) {
+    PerfViewInput in;
+    const Capture* c = f.capture;
+    const std::string selected = selected_kernel(st), family = family_of(selected);
+    in.title = family + " ladder";
+    dtypes_.clear();
+    if (c) {
+      in.device_label = c->device.name + ", " + std::to_string(c->device.sm_clock_mhz) + " MHz, driver " +
+                        c->device.driver + (f.live ? "" : ", recorded " + date_of(*c));
+    }
+    for (const std::string& name : kernel_names(c)) {
+      if (family_of(name) != family) continue;
+      for (const std::string& dtype : dtypes_of(c, name)) {
+        if (std::find(dtypes_.begin(), dtypes_.end(), dtype) == dtypes_.end()) dtypes_.push_back(dtype);
+        const RunRecord* r = main_run(c, name, dtype);
+        if (!r) continue;
+        if (in.shape_label.empty()) in.shape_label = shape_label(*r);
+        PerfBar b;
+        b.kernel = name;
+        b.dtype = dtype;
+        b.tflops = r->tflops;
+        b.cublas_tflops = r->cublas_tflops;
+        b.rel_err = r->rel_err;
+        b.ok = std::isfinite(r->rel_err) && r->tflops > 0;
+        b.selected = name == selected;
+        in.bars.push_back(b);
+      }
+    }
+    const std::vector<std::string> own = dtypes_of(c, selected);
+    dtype_ = std::find(dtypes_.begin(), dtypes_.end(), st.perf_dtype) != dtypes_.end() ? st.perf_dtype
+             : !own.empty()                                                             ? own.front()
+             : dtypes_.empty()                                                          ? std::string()
+                                                                                        : dtypes_.front();
+    if (f.live && f.live_state && !f.live_state->series.empty()) {
+      // Live: the selected kernel measured back to back, with cuBLAS on the same size beside it.
+      PerfSeries k{f.live_state->series_kernel, {}, true, selected, false};
+      PerfSeries ref{"cuBLAS, same size", {}, false, "", true};
+      for (const LivePoint& p : f.live_state->series) {
+        k.points.push_back({float(p.t), float(p.tflops)});
+        ref.points.push_back({float(p.t), float(p.cublas_tflops)});
+      }
+      in.series = {ref, k};
+      in.series_x_label = "seconds";
+    } else if (c) {
+      // Replay: TFLOP/s over size for the family in one dtype, each curve measured at 2 sizes or more.
+      for (const std::string& name : kernel_names(c)) {
+        if (family_of(name) != family) continue;
+        PerfSeries s{name.substr(name.find('/') + 1), {}, name == selected, name, false};
+        for (const RunRecord* r : runs_of(*c, name))
+          if (r->dtype == dtype_ && r->m == r->n && r->n == r->k) s.points.push_back({float(r->m), float(r->tflops)});
+        if (s.points.size() >= 2) in.series.push_back(std::move(s));
+      }
+      // cuBLAS of that dtype over the same sizes: the curve every rung is chasing.
+      std::map<int, double> cublas;
+      for (const RunRecord& r : c->runs)
+        if (r.dtype == dtype_ && r.m == r.n && r.n == r.k && r.cublas_tflops > 0) cublas[r.m] = r.cublas_tflops;
+      if (cublas.size() >= 2 && !in.series.empty()) {
+        PerfSeries s{"cuBLAS " + dtype_, {}, false, "", true};
+        for (const auto& [m, tflops] : cublas) s.points.push_back({float(m), float(tflops)});
+        in.series.insert(in.series.begin(), std::move(s));
+      }
+      in.series_x_label = "M = N = K" + (dtype_.empty() ? "" : ", " + dtype_);
+      in.series_log2_x = true;
+    }
+    return in;
+  }
+
+  PerfViewInput in_;
+  PerfHover hover_;
+  std::vector<std::string> dtypes_;  // the family's dtypes, in capture order
+  std::string dtype_;                // the one the curves show
+};
+
+}  // namespace
+
+std::unique_ptr<ViewPanel> make_perf_panel() { return std::make_unique<PerfPanel>(); }
+
+}  // namespace gs

@@ -1,0 +1,69 @@
+// What the window shows (Frame, rebuilt every frame from the latest data) and what the user chose
+// (ViewState, plain data the panels share and the settings file keeps). No ImGui here.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/capture.h"
+#include "viz/views.h"
+
+namespace gs {
+
+struct LiveSnapshot;
+
+// What the window shows this frame; rebuilt from the latest snapshot, never mutated by panels.
+struct Frame {
+  const Capture* capture = nullptr;
+  std::string banner;                        // where the data comes from (live GPU / capture + date)
+  bool live = false;
+  const LiveSnapshot* live_state = nullptr;  // live mode only
+};
+
+// Where the views sit: columns left to right, each a stack of views top to bottom. Sizes are fractions
+// of the area they share, so the arrangement survives a resize; the settings file keeps it.
+struct Arrangement {
+  float list_w = 0.2f;                          // the kernel list's share of the window width
+  std::vector<std::vector<std::string>> columns;  // view names
+  std::vector<float> column_w;                  // one per column, summing to 1
+  std::vector<std::vector<float>> row_h;        // per column, one per view, summing to 1
+  std::string maximized;                        // a view filling the whole view area, or ""
+};
+
+// The arrangement a first start gets for these views (the table's order): the fragment layout, which
+// needs height, alone in a column; the others stacked beside it, a third column from five views on.
+Arrangement default_arrangement(const std::vector<std::string>& views);
+// Makes `a` hold exactly `views`: unknown names dropped, missing ones added to the shortest column,
+// sizes renormalised (a damaged or old settings file still gives a usable arrangement).
+void reconcile(Arrangement* a, const std::vector<std::string>& views);
+
+// What the user chose: plain data, shared by the panels.
+struct ViewState {
+  std::string kernel;                     // selected rung, "" = the default one
+  // Fragment layout: by default the selected rung's own instructions (KernelInfo::ops), op_pick of them;
+  // the op selector switches to exploring any op (follow = false) until "follow kernel" is chosen again.
+  bool layout_follow = true;
+  int layout_pick = 0;
+  std::string layout_op = "mma.m16n8k16.f16";
+  LayoutViewState layout;
+  bool show_warps = true;                 // the layout panel's lower part: the selected rung's warp tiling
+  int warp = 0;                           // warp highlighted there
+  int thread = 0;                         // sgemm rungs: thread highlighted in the thread tiling
+  BanksViewState banks;                   // the bank panel's site, warp, access and lane
+  std::string perf_dtype;                 // dtype the throughput curves show ("" = the selected rung's first)
+  bool dark = true;
+  float zoom = 1.0f;                      // every view and its text, Ctrl +/-
+  bool presentation = false;              // a projector: zoom x1.5 on top of `zoom`
+  Arrangement arrangement;
+  bool hint_dismissed = false;            // the first-start hint line
+  std::string message;                    // last export or error, shown in the status line
+  float effective_zoom() const { return zoom * (presentation ? 1.5f : 1.0f); }
+};
+
+// The rung a first start selects: one whose every view has something to show on the bundled capture
+// (its own mma layouts traced and documented, a bank conflict to explain, a curve over size).
+inline constexpr const char* kDefaultKernel = "mma_f16/01_vectorized";
+// The selected rung: st.kernel, or the default where none is chosen (or it is not registered).
+std::string selected_kernel(const ViewState& st);
+
+}  // namespace gs

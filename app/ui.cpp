@@ -1,0 +1,62 @@
+#include "app/ui.h"
+
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace gs::ui {
+
+LayoutAudit& LayoutAudit::global() {
+  static LayoutAudit audit;
+  return audit;
+}
+
+std::vector<std::string> LayoutAudit::overlaps() const {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < items.size(); ++i)
+    for (size_t j = i + 1; j < items.size(); ++j) {
+      const Rect& a = items[i].rect;
+      const Rect& b = items[j].rect;
+      const float w = std::min(a.max.x, b.max.x) - std::max(a.min.x, b.min.x);
+      const float h = std::min(a.max.y, b.max.y) - std::max(a.min.y, b.min.y);
+      if (w > 1 && h > 1) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, " by %.0fx%.0f px", w, h);
+        out.push_back("'" + items[i].what + "' overlaps '" + items[j].what + "'" + buf);
+      }
+    }
+  return out;
+}
+
+void note(const char* what) {
+  LayoutAudit& audit = LayoutAudit::global();
+  if (!audit.on) return;
+  ImGuiContext& g = *ImGui::GetCurrentContext();
+  const ImGuiWindow* window = g.CurrentWindow;
+  ImRect r(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+  r.ClipWithFull(window->ClipRect);
+  if (r.GetWidth() <= 0 || r.GetHeight() <= 0) return;  // scrolled or clipped out of sight
+  // ImGui keeps no label of the last item: name it by what the caller says, its window and where it is.
+  char where[64];
+  std::snprintf(where, sizeof where, " at (%.0f, %.0f)-(%.0f, %.0f)", r.Min.x, r.Min.y, r.Max.x, r.Max.y);
+  audit.items.push_back({std::string(what ? what : "item") + " in " + window->Name + where,
+                         {{r.Min.x, r.Min.y}, {r.Max.x, r.Max.y}}});
+}
+
+bool text_fit(const std::string& s, float width, bool disabled) {
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const ImVec2 size = ImGui::CalcTextSize(s.c_str());
+  const bool cut = size.x > width;
+  ImGui::Dummy(ImVec2(std::min(size.x, std::max(width, 1.0f)), size.y));
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  if (disabled) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::RenderTextEllipsis(dl, p, ImVec2(p.x + width, p.y + size.y), p.x + width, p.x + width, s.c_str(), nullptr,
+                            &size);
+  if (disabled) ImGui::PopStyleColor();
+  if (cut && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", s.c_str());
+  return cut;
+}
+
+}  // namespace gs::ui

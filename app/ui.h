@@ -1,0 +1,33 @@
+// Small ImGui helpers the window and the panels share, and the layout audit the GUI tests read: every
+// widget the app draws is noted with the rectangle it shows on screen, and a frame's notes are checked
+// for overlaps.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "viz/canvas.h"
+
+namespace gs::ui {
+
+struct LayoutAudit {
+  struct Item {
+    std::string what;  // the widget's label or a description
+    Rect rect;         // visible part: the item clipped to its window
+  };
+  bool on = false;
+  std::vector<Item> items;  // this frame's
+  void reset() { items.clear(); }
+  // "A overlaps B by WxH px" for every pair of items whose visible parts overlap by more than a pixel.
+  std::vector<std::string> overlaps() const;
+  static LayoutAudit& global();
+};
+
+// Notes the last ImGui item (its label or `what`) for the audit; nothing when the audit is off.
+void note(const char* what = nullptr);
+
+// Draws `s` in at most `width` pixels: cut with "..." where it does not fit, and then the whole text as a
+// tooltip when hovered. Returns whether it was cut.
+bool text_fit(const std::string& s, float width, bool disabled = false);
+
+}  // namespace gs::ui

@@ -1,0 +1,48 @@
+#include "app/views.h"
+
+namespace gs {
+
+// The panel each app/panels/<view>.cpp defines.
+std::unique_ptr<ViewPanel> make_layout_panel();
+std::unique_ptr<ViewPanel> make_banks_panel();
+std::unique_ptr<ViewPanel> make_perf_panel();
+
+const std::vector<ViewDef>& view_table() {
+  static const std::vector<ViewDef> table = {
+      {"layout", "Fragment layout", "which lane holds which element of the rung's own instructions", make_layout_panel},
+      {"banks", "Bank conflicts", "the rung's shared-memory accesses, one drawn bank by bank", make_banks_panel},
+      {"perf", "Throughput", "TFLOP/s of the rung's ladder beside cuBLAS, and over size", make_perf_panel},
+  };
+  return table;
+}
+
+const ViewDef* find_view(const std::string& name) {
+  for (const ViewDef& v : view_table())
+    if (name == v.name) return &v;
+  return nullptr;
+}
+
+std::vector<std::string> view_names() {
+  std::vector<std::string> names;
+  for (const ViewDef& v : view_table()) names.push_back(v.name);
+  return names;
+}
+
+const std::vector<std::string>& planned_views() {
+  static const std::vector<std::string> planned = {"swizzle", "roofline", "timeline", "code", "gmem"};
+  return planned;
+}
+
+std::string views_help() {
+  std::string s;
+  for (const ViewDef& v : view_table()) s += std::string(v.name) + " (" + v.about + "), ";
+  return s + "all (the whole window)";
+}
+
+std::string views_list() {
+  std::string s;
+  for (const ViewDef& v : view_table()) s += std::string(v.name) + ", ";
+  return s + "all";
+}
+
+}  // namespace gs

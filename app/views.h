@@ -1,0 +1,31 @@
+// The views table: every view the window shows, `shot --view` draws, `all` lays out and `--help` lists.
+// Adding a view is one viz/ file (its drawing), one app/panels/ file (its panel) and one row here.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/panels/panel.h"
+
+namespace gs {
+
+struct ViewDef {
+  const char* name;    // `shot --view NAME`, the settings file
+  const char* title;   // the pane's header
+  const char* about;   // one line for --help: what the view shows
+  std::unique_ptr<ViewPanel> (*make)();
+};
+
+// In the order the workspace first places them.
+const std::vector<ViewDef>& view_table();
+const ViewDef* find_view(const std::string& name);
+std::vector<std::string> view_names();
+// DESIGN.md's views that are not built yet: `shot` says so rather than drawing a blank picture.
+const std::vector<std::string>& planned_views();
+// "layout (which lane holds ...), ..., all (the whole window)": for --help.
+std::string views_help();
+// "layout, banks, perf, all": for error messages.
+std::string views_list();
+
+}  // namespace gs
