@@ -149,7 +149,8 @@ std::string window_report(const MainWindow& w, const ViewState& st, long frames,
   for (const auto& [name, r] : w.last_layout().panes) panes[name] = box(r);
   nlohmann::json j{{"frames", frames}, {"panes", panes}, {"maximized", st.arrangement.maximized},
                    {"kernel", selected_kernel(st)}, {"zoom", st.effective_zoom()}, {"dark", st.dark},
-                   {"ui_font_px", ImGui::GetFontSize()}};
+                   {"ui_font_px", ImGui::GetFontSize()}, {"message", st.message},
+                   {"layout_follow", st.layout_follow}, {"settings", settings_path()}};
   if (audit) {
     const TextAudit& t = TextAudit::global();
     j["audit"] = {{"text_calls", t.count}, {"min_text_px", t.count ? t.min_size : 0.0f}, {"smallest_text", t.smallest},

@@ -63,9 +63,20 @@ void load_fonts(Gui* gui, float scale) {
 // loop tells a wake-up by input from a timeout by comparing it.
 long g_events = 0;
 void on_cursor(GLFWwindow*, double, double) { ++g_events; }
-void on_button(GLFWwindow*, int, int, int) { ++g_events; }
+std::vector<ClickPress> g_clicks;  // pressed since the last frame
+void on_button(GLFWwindow* w, int button, int action, int) {
+  ++g_events;
+  if (action != GLFW_PRESS || g_clicks.size() >= 64) return;
+  double x = 0, y = 0;
+  glfwGetCursorPos(w, &x, &y);
+  g_clicks.push_back({button, float(x), float(y), glfwGetTime()});
+}
 void on_scroll(GLFWwindow*, double, double) { ++g_events; }
-void on_key(GLFWwindow*, int, int, int, int) { ++g_events; }
+std::vector<KeyPress> g_keys;  // pressed since the last frame
+void on_key(GLFWwindow*, int key, int, int action, int mods) {
+  ++g_events;
+  if (action != GLFW_RELEASE && g_keys.size() < 64) g_keys.push_back({key, mods});
+}
 void on_char(GLFWwindow*, unsigned) { ++g_events; }
 void on_enter(GLFWwindow*, int) { ++g_events; }
 void on_focus(GLFWwindow*, int) { ++g_events; }
@@ -178,10 +189,16 @@ void run_window_loop(Gui& gui, const std::function<bool()>& frame, const LoopOpt
     if (!moving && settle == 0 && opt.max_frames <= 0) continue;  // woken by the timer alone: nothing to draw
     if (settle > 0) --settle;
     const double t0 = glfwGetTime();
+    gui.keys.swap(g_keys);
+    g_keys.clear();
+    gui.clicks.swap(g_clicks);
+    g_clicks.clear();
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
     moving = frame();
+    gui.keys.clear();
+    gui.clicks.clear();
     ImGui::Render();
     int w = 0, h = 0;
     glfwGetFramebufferSize(gui.window, &w, &h);

@@ -3,11 +3,25 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 struct GLFWwindow;
 struct ImFont;
 
 namespace gs {
+
+// A key pressed (or repeated) since the last frame, with its modifiers (GLFW codes). Kept by the loop
+// itself: ImGui 1.86 sees only keys still down at the start of a frame, and a quick tap can fall between.
+struct KeyPress {
+  int key = 0, mods = 0;
+};
+
+// A mouse button pressed since the last frame, where and when (GLFW codes, window coordinates, seconds).
+struct ClickPress {
+  int button = 0;
+  float x = 0, y = 0;
+  double time = 0;
+};
 
 struct Gui {
   GLFWwindow* window = nullptr;
@@ -18,6 +32,8 @@ struct Gui {
   bool dark = true;        // the ImGui style's theme
   // Asked for during a frame, applied by the loop before the next one (fonts cannot change mid-frame).
   float want_scale = 0;    // 0: no change
+  std::vector<KeyPress> keys;  // pressed since the last frame, in order
+  std::vector<ClickPress> clicks;  // likewise: two quick clicks can fall between two frames
 };
 
 // Opens a window (hidden when !visible: for offscreen rendering), a GL 3.3 core context, loads GL

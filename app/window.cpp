@@ -88,29 +88,42 @@ ViewPanel& MainWindow::panel(const std::string& name) {
 void MainWindow::HandleKeys(const Frame& f, ViewState& st) {
   const ImGuiIO& io = ImGui::GetIO();
   if (io.WantTextInput) return;
-  // Zoom: Ctrl +/- (main row or keypad), Ctrl 0 back to 100%, Ctrl + wheel.
+  // Double-clicks from the raw presses: ImGui 1.86 sees one press per frame and can miss the second.
+  double_clicks_.clear();
+  for (const ClickPress& c : gui_.clicks) {
+    if (c.button != GLFW_MOUSE_BUTTON_LEFT) continue;
+    if (c.time - last_click_.time < io.MouseDoubleClickTime && std::fabs(c.x - last_click_.x) < 6 &&
+        std::fabs(c.y - last_click_.y) < 6) {
+      double_clicks_.push_back({c.x, c.y});
+      last_click_ = ClickPress{};  // a third click starts over
+    } else {
+      last_click_ = c;
+    }
+  }
   float zoom = st.zoom;
-  if (io.KeyCtrl) {
-    if (ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD)) zoom *= 1.1f;
-    if (ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT)) zoom /= 1.1f;
-    if (ImGui::IsKeyPressed(GLFW_KEY_0) || ImGui::IsKeyPressed(GLFW_KEY_KP_0)) zoom = 1;
-    if (io.MouseWheel != 0) zoom *= io.MouseWheel > 0 ? 1.1f : 1 / 1.1f;
+  for (const KeyPress& k : gui_.keys) {
+    const bool ctrl = k.mods & GLFW_MOD_CONTROL;
+    if (ctrl) {  // zoom: Ctrl +/- (main row or keypad), Ctrl 0 back to 100%
+      if (k.key == GLFW_KEY_EQUAL || k.key == GLFW_KEY_KP_ADD) zoom *= 1.1f;
+      if (k.key == GLFW_KEY_MINUS || k.key == GLFW_KEY_KP_SUBTRACT) zoom /= 1.1f;
+      if (k.key == GLFW_KEY_0 || k.key == GLFW_KEY_KP_0) zoom = 1;
+      if (k.key == GLFW_KEY_Q) glfwSetWindowShouldClose(gui_.window, GLFW_TRUE);  // quit (settings are saved)
+      continue;
+    }
+    if (k.key == GLFW_KEY_UP || k.key == GLFW_KEY_DOWN) {  // the rung before or after, in the list's order
+      st.kernel = neighbour_kernel(f.capture, selected_kernel(st), k.key == GLFW_KEY_UP ? -1 : 1);
+      kernels_.Reveal();
+    } else if (k.key == GLFW_KEY_M) {  // maximise the view under the pointer, or restore
+      if (!st.arrangement.maximized.empty()) st.arrangement.maximized.clear();
+      else if (!hovered_pane_.empty()) st.arrangement.maximized = hovered_pane_;
+    } else if (k.key == GLFW_KEY_ESCAPE) {
+      st.arrangement.maximized.clear();
+    } else if (k.key == GLFW_KEY_F5) {
+      st.presentation = !st.presentation;
+    }
   }
+  if (io.KeyCtrl && io.MouseWheel != 0) zoom *= io.MouseWheel > 0 ? 1.1f : 1 / 1.1f;  // Ctrl + wheel
   st.zoom = std::clamp(std::round(zoom * 20) / 20, 0.5f, 3.0f);
-  if (io.KeyCtrl) return;
-  // Up/down: the rung before or after, in the list's order.
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_UpArrow)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_DownArrow))) {
-    const int step = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_UpArrow)) ? -1 : 1;
-    st.kernel = neighbour_kernel(f.capture, selected_kernel(st), step);
-    kernels_.Reveal();
-  }
-  // M: maximise the view under the pointer, or restore; Esc restores; F5: presentation.
-  if (ImGui::IsKeyPressed(GLFW_KEY_M)) {
-    if (!st.arrangement.maximized.empty()) st.arrangement.maximized.clear();
-    else if (!hovered_pane_.empty()) st.arrangement.maximized = hovered_pane_;
-  }
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) st.arrangement.maximized.clear();
-  if (ImGui::IsKeyPressed(GLFW_KEY_F5)) st.presentation = !st.presentation;
 }
 
 void MainWindow::DrawTopBar(const Frame& f, ViewState& st) {
@@ -211,11 +224,12 @@ void MainWindow::DrawPane(size_t i, Rect pane, const ViewContext& ctx) {
   ImGui::SameLine();
   if (maximise_button(!st.arrangement.maximized.empty())) toggle_maximised(st, def.name);
   ui::note("maximise");
-  // Double-clicking the header's empty part maximises and restores too.
+  // Double-clicking the header's empty part (the title too) maximises and restores.
   const ImVec2 mouse = ImGui::GetIO().MousePos;
-  if (ImGui::IsWindowHovered() && !ImGui::IsAnyItemHovered() && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) &&
-      mouse.y >= top.y && mouse.y <= header_bottom)
-    toggle_maximised(st, def.name);
+  for (const Vec2& d : double_clicks_) {
+    const Rect header{{pane.min.x, pane.min.y}, {right - icons_w, header_bottom}};
+    if (header.contains(d) && !ImGui::IsAnyItemHovered()) toggle_maximised(st, def.name);
+  }
 
   // The figure: the rest of the pane, drawn at the zoom through a scaled canvas.
   ImGui::SetCursorScreenPos(ImVec2(top.x, header_bottom + style.ItemSpacing.y));

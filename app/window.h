@@ -38,6 +38,8 @@ class MainWindow {
   Rect area_;                  // the workspace's area last frame (splitters need it)
   int dragging_ = -1;          // the splitter being dragged
   std::string hovered_pane_;   // the pane under the pointer last frame (the maximise key acts on it)
+  ClickPress last_click_;      // the last left press, for double-clicks counted from the raw presses
+  std::vector<Vec2> double_clicks_;  // this frame's double-clicks (window coordinates)
 };
 
 // The whole window drawn on a canvas (`shot --view all` as SVG): the same layout function places the

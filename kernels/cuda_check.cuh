@@ -32,12 +32,18 @@ inline void check_cuda(cudaError_t e, const char* call, const char* file, int li
   throw CudaFailure(where(file, line, call) + cudaGetErrorString(e) + " (" + cudaGetErrorName(e) + ")");
 }
 
+// Takes the status strings from the loaded library (kernels/cublas_api.h), so that no symbol of cuBLAS is
+// linked: the program starts without loading it.
+const char* cublas_status_text(cublasStatus_t s, bool name);
+
 inline void check_cublas(cublasStatus_t s, const char* call, const char* file, int line) {
   if (s == CUBLAS_STATUS_SUCCESS) return;
-  throw CudaFailure(where(file, line, call) + cublasGetStatusString(s) + " (" + cublasGetStatusName(s) + ")");
+  throw CudaFailure(where(file, line, call) + cublas_status_text(s, false) + " (" + cublas_status_text(s, true) + ")");
 }
 
 }  // namespace gs::detail
 
+#define GS_STR_(x) #x
+#define GS_STR(x) GS_STR_(x)
 #define GS_CUDA(call) ::gs::detail::check_cuda((call), #call, __FILE__, __LINE__)
 #define GS_CUBLAS(call) ::gs::detail::check_cublas((call), #call, __FILE__, __LINE__)

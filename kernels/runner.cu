@@ -24,6 +24,7 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include "kernels/cublas_api.h"
 #include "kernels/cuda_check.cuh"
 #include "kernels/gemm.h"
 #include "kernels/gemm_args.cuh"
@@ -261,8 +262,8 @@ class CudaSession final : public GpuSession {
       GS_CUDA(cudaSetDevice(device_));
       GS_CUDA(cudaDeviceGetAttribute(&l2_bytes_, cudaDevAttrL2CacheSize, device_));
       GS_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-      GS_CUBLAS(cublasCreate(&blas_));
-      GS_CUBLAS(cublasSetStream(blas_, stream_));
+      GS_CUBLAS(detail::cublas().create(&blas_));
+      GS_CUBLAS(detail::cublas().set_stream(blas_, stream_));
     } catch (...) {
       destroy();
       throw;
@@ -401,7 +402,7 @@ class CudaSession final : public GpuSession {
     cudaSetDevice(device_);  // cuBLAS wants its own device current when destroyed
     for (cudaEvent_t e : events_) cudaEventDestroy(e);
     events_.clear();
-    if (blas_) cublasDestroy(blas_);
+    if (blas_) detail::cublas().destroy(blas_);
     blas_ = nullptr;
     if (stream_) cudaStreamDestroy(stream_);
     stream_ = nullptr;
@@ -525,12 +526,12 @@ class CudaSession final : public GpuSession {
 
   void cublas_gemm(const Problem& pr, int set, void* c) {
     const Dtype& t = pr.t;
-    GS_CUBLAS(cublasSetMathMode(blas_, t.math));
+    GS_CUBLAS(detail::cublas().set_math_mode(blas_, t.math));
     const __half ha = __float2half(pr.alpha), hb = __float2half(pr.beta);
     const void* alpha = t.half_scalars ? static_cast<const void*>(&ha) : &pr.alpha;
     const void* beta = t.half_scalars ? static_cast<const void*>(&hb) : &pr.beta;
     // Row-major C = A B is column-major C^T = B^T A^T: cuBLAS sees B (n x k, ld n) times A (k x m, ld k).
-    GS_CUBLAS(cublasGemmEx(blas_, CUBLAS_OP_N, CUBLAS_OP_N, pr.s.n, pr.s.m, pr.s.k, alpha, pr.b(set), t.in_type,
+    GS_CUBLAS(detail::cublas().gemm_ex(blas_, CUBLAS_OP_N, CUBLAS_OP_N, pr.s.n, pr.s.m, pr.s.k, alpha, pr.b(set), t.in_type,
                            pr.s.n, pr.a(set), t.in_type, pr.s.k, beta, c, t.out_type, pr.s.n, t.compute,
                            CUBLAS_GEMM_DEFAULT));
   }

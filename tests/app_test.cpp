@@ -1,0 +1,275 @@
+// The window's pure parts, without a display: the views table, the arrangement and its layout function,
+// the settings file, what the layout view follows for each rung, and the layout audit itself.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "app/settings.h"
+#include "app/state.h"
+#include "app/ui.h"
+#include "app/views.h"
+#include "app/workspace.h"
+#include "core/layout.h"
+#include "kernels/gemm.h"
+
+namespace fs = std::filesystem;
+
+namespace gs {
+namespace {
+
+bool overlap(Rect a, Rect b) {
+  return std::min(a.max.x, b.max.x) - std::max(a.min.x, b.min.x) > 0.5f &&
+         std::min(a.max.y, b.max.y) - std::max(a.min.y, b.min.y) > 0.5f;
+}
+
+// ---- Views table ---------------------------------------------------------------------------------
+
+TEST(Views, TableNamesAreUniqueAndEachMakesAPanel) {
+  std::set<std::string> names;
+  for (const ViewDef& v : view_table()) {
+    EXPECT_TRUE(names.insert(v.name).second) << v.name;
+    EXPECT_NE(std::string(v.title), "");
+    EXPECT_NE(std::string(v.about), "");
+    EXPECT_NE(v.make(), nullptr) << v.name;
+    EXPECT_EQ(find_view(v.name), &v);
+  }
+  // DESIGN.md's views are either built or planned, never both; "all" is the whole window, not a row.
+  for (const std::string& p : planned_views()) EXPECT_EQ(find_view(p), nullptr) << p;
+  for (const char* name : {"layout", "banks", "swizzle", "perf", "roofline", "timeline", "code", "gmem"}) {
+    const auto& planned = planned_views();
+    EXPECT_TRUE(find_view(name) || std::find(planned.begin(), planned.end(), name) != planned.end()) << name;
+  }
+  EXPECT_EQ(find_view("all"), nullptr);
+  EXPECT_EQ(views_list(), "layout, banks, perf, all");
+}
+
+// ---- Arrangement and layout ----------------------------------------------------------------------
+
+TEST(Workspace, DefaultGivesTheLayoutItsOwnColumn) {
+  const Arrangement a = default_arrangement({"layout", "banks", "perf"});
+  ASSERT_EQ(a.columns.size(), 2u);
+  EXPECT_EQ(a.columns[0], std::vector<std::string>{"layout"});
+  EXPECT_EQ(a.columns[1], (std::vector<std::string>{"banks", "perf"}));
+  // Five views or more: a third column, so no stack is deeper than three.
+  const Arrangement b = default_arrangement({"layout", "banks", "perf", "swizzle", "timeline", "roofline", "code"});
+  ASSERT_EQ(b.columns.size(), 3u);
+  for (const auto& col : b.columns) EXPECT_LE(col.size(), 3u);
+}
+
+TEST(Workspace, PanesTileTheAreaWithoutOverlapAndMaximiseFillsIt) {
+  const std::vector<std::string> views = {"layout", "banks", "perf", "swizzle", "timeline"};
+  for (const Rect area : {Rect{{0, 40}, {1280, 720}}, Rect{{8, 60}, {1912, 1072}}}) {
+    Arrangement a;
+    reconcile(&a, views);
+    const WorkspaceLayout l = layout_workspace(area, a, 8);
+    ASSERT_EQ(l.panes.size(), views.size());
+    float covered = l.list.w() * l.list.h();
+    for (size_t i = 0; i < l.panes.size(); ++i) {
+      const Rect r = l.panes[i].second;
+      EXPECT_GT(r.w(), 100);
+      EXPECT_GT(r.h(), 100);
+      EXPECT_GE(r.min.x, area.min.x);
+      EXPECT_LE(r.max.x, area.max.x + 0.5f);
+      EXPECT_LE(r.max.y, area.max.y + 0.5f);
+      EXPECT_FALSE(overlap(r, l.list)) << l.panes[i].first;
+      for (size_t j = i + 1; j < l.panes.size(); ++j) EXPECT_FALSE(overlap(r, l.panes[j].second));
+      covered += r.w() * r.h();
+    }
+    for (const Splitter& s : l.splitters)
+      for (const auto& [name, r] : l.panes) EXPECT_FALSE(overlap(s.rect, r)) << name;
+    // Everything but the gaps is covered.
+    EXPECT_GT(covered, area.w() * area.h() * 0.95f);
+    a.maximized = "banks";
+    const WorkspaceLayout m = layout_workspace(area, a, 8);
+    ASSERT_EQ(m.panes.size(), 1u);
+    EXPECT_EQ(m.panes[0].first, "banks");
+    EXPECT_NEAR(m.panes[0].second.max.x, area.max.x, 0.5f);
+    EXPECT_NEAR(m.panes[0].second.h(), area.h(), 0.5f);
+  }
+}
+
+TEST(Workspace, DraggingASplitterMovesOneEdgeAndKeepsPanesUsable) {
+  const Rect area{{0, 0}, {1600, 860}};
+  Arrangement a;
+  reconcile(&a, {"layout", "banks", "perf"});
+  const WorkspaceLayout before = layout_workspace(area, a, 8);
+  const Splitter col = *std::find_if(before.splitters.begin(), before.splitters.end(),
+                                     [](const Splitter& s) { return s.column == 0 && s.row < 0; });
+  drag_splitter(&a, col, 100, area, 8, 150);
+  const WorkspaceLayout after = layout_workspace(area, a, 8);
+  EXPECT_NEAR(after.panes[0].second.w(), before.panes[0].second.w() + 100, 1.5f);  // layout wider
+  EXPECT_NEAR(after.list.w(), before.list.w(), 0.5f);                               // the list stays
+  // Far past the edge: the neighbour keeps the minimum.
+  drag_splitter(&a, col, 5000, area, 8, 150);
+  const WorkspaceLayout far = layout_workspace(area, a, 8);
+  for (const auto& [name, r] : far.panes) EXPECT_GE(r.w(), 149) << name;
+  // A row splitter trades height between the two views of the right column.
+  const Splitter row = *std::find_if(far.splitters.begin(), far.splitters.end(), [](const Splitter& s) { return s.row == 0; });
+  drag_splitter(&a, row, -50, area, 8, 150);
+  const WorkspaceLayout rows = layout_workspace(area, a, 8);
+  EXPECT_NEAR(rows.panes[1].second.h(), far.panes[1].second.h() - 50, 1.5f);
+}
+
+TEST(Workspace, ReconcileRepairsOldOrDamagedArrangements) {
+  Arrangement a;
+  a.columns = {{"layout", "gone", "layout"}, {}, {"perf"}};
+  a.column_w = {0.5f, std::nanf(""), -3};
+  a.row_h = {{1, 1, 1}};
+  a.list_w = 9;
+  a.maximized = "nope";
+  reconcile(&a, {"layout", "banks", "perf"});
+  std::multiset<std::string> shown;
+  for (const auto& col : a.columns)
+    for (const auto& v : col) shown.insert(v);
+  EXPECT_EQ(shown, (std::multiset<std::string>{"banks", "layout", "perf"}));  // each once, the new one added
+  ASSERT_EQ(a.column_w.size(), a.columns.size());
+  float sum = 0;
+  for (float w : a.column_w) {
+    EXPECT_TRUE(std::isfinite(w) && w > 0);
+    sum += w;
+  }
+  EXPECT_NEAR(sum, 1, 1e-4);
+  for (size_t c = 0; c < a.columns.size(); ++c) EXPECT_EQ(a.row_h[c].size(), a.columns[c].size());
+  EXPECT_LT(a.list_w, 0.5f);
+  EXPECT_EQ(a.maximized, "");
+}
+
+// ---- Settings ------------------------------------------------------------------------------------
+
+struct TempDir {
+  fs::path path = fs::temp_directory_path() / ("gemmscope-app-test-" + std::to_string(::getpid()));
+  TempDir() { fs::create_directories(path); }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+TEST(Settings, RoundTripKeepsWhatTheUserChose) {
+  TempDir dir;
+  const std::string path = (dir.path / "sub" / "settings.json").string();
+  ViewState st;
+  st.kernel = "mma_tf32/04_registers";
+  st.dark = false;
+  st.zoom = 1.3f;
+  st.presentation = true;
+  st.hint_dismissed = true;
+  st.layout_follow = false;
+  st.layout_op = "ldmatrix.x2.trans";
+  st.perf_dtype = "f16.f16";
+  reconcile(&st.arrangement, {"layout", "banks", "perf"});
+  st.arrangement.maximized = "banks";
+  st.arrangement.column_w = {0.3f, 0.7f};
+  std::string error;
+  ASSERT_TRUE(save_settings(path, st, &error)) << error;
+  ViewState back;
+  std::string notice;
+  ASSERT_TRUE(load_settings(path, &back, &notice));
+  EXPECT_EQ(notice, "");
+  EXPECT_EQ(settings_json(back), settings_json(st));
+  EXPECT_EQ(back.kernel, "mma_tf32/04_registers");
+  EXPECT_EQ(back.arrangement.maximized, "banks");
+  // Written atomically: nothing but the file is left in its folder.
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir.path / "sub"), fs::directory_iterator()), 1);
+}
+
+TEST(Settings, NoFileIsAFirstStartAndADamagedOneGivesDefaultsAndANotice) {
+  TempDir dir;
+  ViewState st;
+  std::string notice;
+  EXPECT_FALSE(load_settings((dir.path / "none.json").string(), &st, &notice));
+  EXPECT_EQ(notice, "");
+  const std::string path = (dir.path / "settings.json").string();
+  const ViewState defaults;
+  for (const std::string& bad :
+       {std::string("{"), std::string("[]"), std::string("{\"schema\": \"something else\"}"),
+        std::string("{\"schema\": \"gemmscope-settings/1\", \"zoom\": 1e400}"),
+        std::string("{\"schema\": \"gemmscope-settings/1\", \"zoom\": 99}"),
+        std::string("{\"schema\": \"gemmscope-settings/1\", \"dark\": \"yes\"}"),
+        std::string("{\"schema\": \"gemmscope-settings/1\", \"arrangement\": {\"columns\": [[1, 2]]}}"),
+        std::string(20000, '[') + std::string(20000, ']'), std::string("\x89PNG\r\n", 6)}) {
+    std::ofstream(path, std::ios::binary) << bad;
+    ViewState got;
+    notice.clear();
+    EXPECT_TRUE(load_settings(path, &got, &notice)) << bad.substr(0, 40);
+    EXPECT_NE(notice.find("could not be used"), std::string::npos) << bad.substr(0, 40);
+    EXPECT_NE(notice.find(path), std::string::npos);
+    EXPECT_EQ(settings_json(got), settings_json(defaults)) << bad.substr(0, 40);
+  }
+}
+
+// ---- What the layout view follows ----------------------------------------------------------------
+
+TEST(Follow, EveryRungNamesItsOwnInstructionsOrItsThreadTiling) {
+  for (const KernelInfo& k : kernel_registry()) {
+    if (k.family == "sgemm") {
+      EXPECT_TRUE(k.ops.empty()) << k.name;
+      EXPECT_TRUE(k.thread_tiling.described()) << k.name;
+      continue;
+    }
+    ASSERT_FALSE(k.ops.empty()) << k.name;
+    for (const std::string& op : k.ops) EXPECT_NE(find_mma_op(op), nullptr) << k.name << " " << op;
+    const std::string first = k.ops.front();
+    const std::string want = k.family == "mma_tf32" ? "mma.m16n8k8.tf32"
+                             : k.family == "mma_f16" ? "mma.m16n8k16.f16"
+                             : k.family == "wmma"    ? "wmma.m16n16k16.f16"
+                                                     : first;
+    EXPECT_EQ(first, want) << k.name;
+  }
+  // The rungs that load fragments with ldmatrix show its layouts too.
+  const KernelInfo* f16 = find_kernel("mma_f16/08_ldmatrix");
+  ASSERT_NE(f16, nullptr);
+  EXPECT_EQ(f16->ops, (std::vector<std::string>{"mma.m16n8k16.f16", "ldmatrix.x4", "ldmatrix.x4.trans"}));
+  const KernelInfo* tf32 = find_kernel("mma_tf32/10_multistage");
+  ASSERT_NE(tf32, nullptr);
+  EXPECT_EQ(tf32->ops, (std::vector<std::string>{"mma.m16n8k8.tf32", "ldmatrix.x4"}));
+}
+
+// The thread tiling a rung declares covers its block tile exactly once, and thread_at inverts thread_cells.
+TEST(Follow, ThreadTilingsAddUp) {
+  int checked = 0;
+  for (const KernelInfo& k : kernel_registry()) {
+    if (!k.thread_tiling.described()) continue;
+    const ThreadTiling& tt = k.thread_tiling;
+    ThreadViewInput in;
+    in.kernel = k.name;
+    in.block_m = k.block_m, in.block_n = k.block_n, in.block_k = tt.block_k, in.threads = k.threads;
+    in.warps_m = tt.warps_m, in.warps_n = tt.warps_n, in.threads_m = tt.threads_m, in.threads_n = tt.threads_n;
+    in.column_major = tt.column_major, in.tm = tt.tm, in.tn = tt.tn, in.reps_m = tt.reps_m, in.reps_n = tt.reps_n;
+    ASSERT_TRUE(in.described()) << k.name;
+    std::vector<int> owner(size_t(k.block_m) * k.block_n, -1);
+    for (int t = 0; t < k.threads; ++t)
+      for (const ThreadCell& c : thread_cells(in, t)) {
+        ASSERT_TRUE(c.row >= 0 && c.row < k.block_m && c.col >= 0 && c.col < k.block_n) << k.name << " thread " << t;
+        int& o = owner[size_t(c.row) * k.block_n + c.col];
+        EXPECT_EQ(o, -1) << k.name << ": C[" << c.row << "][" << c.col << "] computed twice";
+        o = t;
+        EXPECT_EQ(thread_at(in, c.row, c.col), t) << k.name;
+      }
+    EXPECT_EQ(std::count(owner.begin(), owner.end(), -1), 0) << k.name;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 10);  // every sgemm rung
+  // The ones a reader checks by eye: sgemm/01's lanes run down a column, 02's along a row.
+  const KernelInfo* naive = find_kernel("sgemm/01_naive");
+  ASSERT_NE(naive, nullptr);
+  EXPECT_TRUE(naive->thread_tiling.column_major);
+  EXPECT_FALSE(find_kernel("sgemm/02_gmem_coalesce")->thread_tiling.column_major);
+}
+
+// ---- The audit the GUI tests rely on -------------------------------------------------------------
+
+TEST(LayoutAudit, ReportsOverlapsAndNotTouchingNeighbours) {
+  ui::LayoutAudit a;
+  a.items = {{"a", Rect{{0, 0}, {100, 20}}}, {"b", Rect{{100, 0}, {200, 20}}}, {"c", Rect{{150, 10}, {260, 30}}}};
+  const std::vector<std::string> o = a.overlaps();
+  ASSERT_EQ(o.size(), 1u);  // a and b touch, b and c overlap by 50x10
+  EXPECT_NE(o[0].find("'b' overlaps 'c' by 50x10 px"), std::string::npos) << o[0];
+}
+
+}  // namespace
+}  // namespace gs

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Every view follows the selected rung: `shot --view layout --kernel K` draws that rung's own instruction
+# (an sgemm rung, which has no fragments, its thread tiling), and `--view banks` opens on its worst access.
+# usage: gui_follow.sh BIN DIR
+set -euo pipefail
+bin=$1 dir=$2
+mkdir -p "$dir"
+texts() { grep -o '>[^<]*</text>' "$1" | sed 's/^>//; s/<\/text>$//; s/&apos;/'"'"'/g'; }
+expect() {  # expect VIEW KERNEL TEXT...: the view's SVG for KERNEL has a text element containing each TEXT
+  local view=$1 kernel=$2
+  shift 2
+  local svg="$dir/${view}_${kernel//\//-}.svg"
+  "$bin" shot --view "$view" --kernel "$kernel" -o "$svg"
+  for want in "$@"; do
+    texts "$svg" | grep -qF -- "$want" || { echo "FAIL: $view of $kernel does not say '$want'"; exit 1; }
+  done
+  echo "ok: $view of $kernel says: $*"
+}
+expect layout sgemm/01_naive "thread 0 (warp 0, lane 0) computes 1 element of C: rows 0, columns 0" \
+  "straight from global memory"
+expect layout sgemm/05_blocktile_2d "computes 64 elements of C: rows 0:8, columns 0:8" "from shared memory for 64 FMA"
+expect layout sgemm/07_warptile "computes 64 elements of C: rows 0:4, 16:20, columns 0:4, 32:36"
+expect layout wmma/05_padded_smem "wmma.m16n16k16.f16" "each element twice in one lane's fragment"
+expect layout mma_f16/08_ldmatrix "mma.m16n8k16.f16" "8 warps (4x2) of 64x64 over a 256x128 block tile"
+expect layout mma_tf32/04_registers "mma.m16n8k8.tf32" "tf32 · 4 elements/lane"
+# The bank view opens on the rung's worst access: mma_tf32/01's A-fragment loads, 8-way.
+expect banks mma_tf32/01_vectorized "As load (frag), warp 0, k-iteration 0" "(8-way on banks 0-3)"
+expect banks mma_f16/01_vectorized "(4-way on banks 0-3)"
+# The throughput view marks the rung: its ladder's bars, the rung's bar label in bold.
+svg="$dir/perf_mma_tf32.svg"
+"$bin" shot --view perf --kernel mma_tf32/04_registers -o "$svg"
+grep -q 'font-weight="bold"[^>]*>04_registers  tf32</text>' "$svg" || { echo "FAIL: perf does not mark 04_registers"; exit 1; }
+texts "$svg" | grep -qF "mma_tf32 ladder" || { echo "FAIL: perf does not show the mma_tf32 ladder"; exit 1; }
+echo "ok: perf shows the mma_tf32 ladder with 04_registers marked"
