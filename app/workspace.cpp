@@ -29,7 +29,7 @@ Arrangement default_arrangement(const std::vector<std::string>& views) {
   const size_t rest = views.size() - 1, extra_cols = rest == 0 ? 0 : rest <= 3 ? 1 : 2;
   for (size_t c = 0; c < extra_cols; ++c) a.columns.push_back({});
   for (size_t i = 1; i < views.size(); ++i) a.columns[1 + (i - 1) * extra_cols / rest].push_back(views[i]);
-  a.column_w = extra_cols == 0 ? std::vector<float>{1} : extra_cols == 1 ? std::vector<float>{0.46f, 0.54f}
+  a.column_w = extra_cols == 0 ? std::vector<float>{1} : extra_cols == 1 ? std::vector<float>{0.4f, 0.6f}
                                                                          : std::vector<float>{0.36f, 0.32f, 0.32f};
   for (const auto& col : a.columns) {
     std::vector<float> h(col.size(), 1.0f / col.size());

@@ -84,12 +84,12 @@ Color lane_color(int lane, const Theme& t) {
 Color series_color(size_t i, const Theme& t) {
   // Eight hues in an order that puts far-apart hues next to each other, then the same hues again at a
   // clearly different lightness: 16 colours, none a repeat, each readable on the theme's background.
-  static const float kHue[8] = {212, 28, 128, 340, 268, 186, 52, 0};
-  static const float kSat[8] = {0.75f, 0.85f, 0.55f, 0.70f, 0.55f, 0.65f, 0.75f, 0.0f};
+  static const float kHue[8] = {212, 28, 128, 340, 268, 186, 52, 18};
+  static const float kSat[8] = {0.75f, 0.85f, 0.55f, 0.70f, 0.55f, 0.65f, 0.75f, 0.45f};
   const size_t k = i % 16, h = k % 8;
   const bool second = k >= 8;
   float light = t.dark ? (second ? 0.78f : 0.60f) : (second ? 0.62f : 0.42f);
-  if (h == 7) light = t.dark ? (second ? 0.45f : 0.70f) : (second ? 0.55f : 0.30f);  // a grey, not the text colour
+  if (h == 7) light = t.dark ? (second ? 0.70f : 0.45f) : (second ? 0.50f : 0.32f);  // brown: darker than the orange
   return hsl(kHue[h], kSat[h], light);
 }
 

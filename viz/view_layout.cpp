@@ -444,16 +444,7 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
   const MmaOp* op = in.op;
   const bool ldm = op && op->kind == OpKind::Ldmatrix;
   float title_size = fs * 1.2f;
-  if (op) {
-    viz::draw_spans(cv, area.min,
-                    {{op->name, t.text, Font::SansBold},
-                     {ldm ? "   each cell shows lane:element, the lane that receives it and its index in that "
-                            "lane's registers"
-                          : "   fragment layout: each cell shows lane:element, the lane holding it and its "
-                            "index in that lane's fragment",
-                      t.text_dim, Font::Sans}},
-                    title_size, area.w());
-  }
+  const Vec2 title_at = area.min;  // drawn once the cell size is known: it says what the cells show
   area.min.y += title_size * 1.6f;
   if (ldm) {
     // The rules in words, under the title, wrapped (not shrunk) where the view is narrow: the one
@@ -599,6 +590,23 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
     m = metrics(cv, fs, fit.s, max_index, ldm);
     layout_panels(rest);
   }
+
+  // The title: how to read a cell, as this picture draws them (labels only where cells have room).
+  bool labelled = false, elems = false;
+  for (const Panel& p : panels)
+    for (const Grid& g : p.grid)
+      if (g.layout) {
+        const LabelStyle ls = label_style(cv, g, m.s, 1);
+        labelled = labelled || ls.size > 0;
+        elems = elems || (ls.size > 0 && ls.elem);
+      }
+  const std::string holder = ldm ? "the lane receiving it" : "the lane holding it";
+  const std::string how = !labelled ? "   colour: " + holder + " (hover a cell; zoom in for labels)"
+                          : elems   ? "   lane:element, " + holder + " and its index in that lane's " +
+                                        (ldm ? "registers" : "fragment")
+                                    : "   each cell: " + holder + " (hover for its element)";
+  viz::draw_spans(cv, title_at, {{op->name, t.text, Font::SansBold}, {how, t.text_dim, Font::Sans}}, title_size,
+                  area.w());
 
   for (Panel& p : panels) {
     float y = p.origin.y;

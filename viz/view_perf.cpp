@@ -19,9 +19,9 @@ std::string family(const std::string& kernel) { return kernel.substr(0, kernel.f
 
 // Bars of one family are named by their rung alone (the title names the family); a mixed set in full.
 // A kernel measured in two dtypes (wmma f16.f32 and f16.f16) gets two bars: the label tells them apart.
-std::string bar_label(const PerfBar& b, bool one_family) {
+std::string bar_label(const PerfBar& b, bool one_family, bool one_dtype) {
   const std::string k = one_family ? b.kernel.substr(b.kernel.find('/') + 1) : b.kernel;
-  return b.dtype.empty() ? k : k + "  " + b.dtype;
+  return b.dtype.empty() || (one_family && one_dtype) ? k : k + "  " + b.dtype;
 }
 
 std::string percent(double ratio) {
@@ -40,8 +40,12 @@ std::string sci(double v) {
 // Finite and within what a GPU can do: a value outside is drawn as 0 (a damaged capture never blows up the axis).
 double sane(double v) { return std::isfinite(v) && v > 0 && v < 1e7 ? v : 0; }
 
-std::vector<Span> value_spans(const PerfBar& b, const Theme& t) {
+// What follows a bar: "FAILED rel err ... · 12.3 TFLOP/s · 24% of cuBLAS", or where the bars are narrow
+// only the share of cuBLAS (the kernel list and the tooltip give the rest).
+std::vector<Span> value_spans(const PerfBar& b, const Theme& t, bool brief = false) {
   std::vector<Span> v;
+  if (brief && b.ok && sane(b.cublas_tflops) > 0)
+    return {{percent(sane(b.tflops) / sane(b.cublas_tflops)), t.text, Font::Sans}};
   if (!b.ok) {
     v.push_back({"FAILED", t.bad, Font::SansBold});
     v.push_back({" rel err " + sci(b.rel_err) + " \xC2\xB7 ", t.bad, Font::Sans});
@@ -77,8 +81,11 @@ void draw_bars(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, fl
     c.text({area.center().x, area.center().y - ts * 0.5f}, "No runs yet.", t.text_dim, ts, Align::Center);
     return;
   }
-  bool one_family = true;
-  for (const PerfBar& b : bars) one_family = one_family && family(b.kernel) == family(bars.front().kernel);
+  bool one_family = true, one_dtype = true;
+  for (const PerfBar& b : bars) {
+    one_family = one_family && family(b.kernel) == family(bars.front().kernel);
+    one_dtype = one_dtype && b.dtype == bars.front().dtype;
+  }
   // Rows: one per bar plus a third of a row between kernel families; as many as fit at readable size,
   // centred on the selected bar.
   const float axis_h = ts * 1.9f;
@@ -94,12 +101,16 @@ void draw_bars(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, fl
   }
   const float bar_h = std::max(3.0f, rh * 0.6f);
 
-  float label_w = 0, value_w = 0;
+  float label_w = 0, value_w = 0, brief_w = 0;
   for (size_t i = first; i < first + count; ++i) {
     const PerfBar& b = bars[i];
-    label_w = std::max(label_w, c.text_size(bar_label(b, one_family), ts, b.selected ? Font::SansBold : Font::Sans).x);
+    label_w = std::max(label_w, c.text_size(bar_label(b, one_family, one_dtype), ts, b.selected ? Font::SansBold : Font::Sans).x);
     value_w = std::max(value_w, viz::spans_width(c, value_spans(b, t), ts));
+    brief_w = std::max(brief_w, viz::spans_width(c, value_spans(b, t, true), ts));
   }
+  // Bars get at least a third of the width: where the full numbers would squeeze them, the share alone.
+  const bool brief = label_w + value_w + ts * 2 > area.w() * 0.67f;
+  if (brief) value_w = brief_w;
   label_w = std::min(label_w, area.w() * 0.34f);
   value_w = std::min(value_w, area.w() * 0.36f);
   const float pad = ts * 0.6f;
@@ -135,7 +146,7 @@ void draw_bars(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, fl
     if (hover && row.contains(mouse)) hover->bar = int(i);
     if (b.selected) c.rect_filled({{area.min.x - pad * 0.5f, top}, {area.max.x, top + rh}}, t.panel, 3);
     const Font lf = b.selected ? Font::SansBold : Font::Sans;
-    c.text({x0 - pad, cy - ts * 0.5f}, viz::elide(c, bar_label(b, one_family), ts, lf, label_w), b.ok ? t.text : t.bad,
+    c.text({x0 - pad, cy - ts * 0.5f}, viz::elide(c, bar_label(b, one_family, one_dtype), ts, lf, label_w), b.ok ? t.text : t.bad,
            ts, Align::Right, lf);
     const Color fill = !b.ok ? t.bad : b.selected ? t.accent : viz::mix(t.accent, t.bg, 0.3f);
     const Rect bar{{x0, cy - bar_h * 0.5f}, {std::max(x0 + 1.0f, X(sane(b.tflops))), cy + bar_h * 0.5f}};
@@ -148,7 +159,7 @@ void draw_bars(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, fl
     }
     if (b.selected) c.rect(bar, t.text, 1.5f, std::min(3.0f, bar_h * 0.2f));
     // The numbers sit right after the bar, or after the cuBLAS tick where the tick would cross them.
-    auto spans = value_spans(b, t);
+    auto spans = value_spans(b, t, brief);
     float end = bar.max.x;
     const float text_w = viz::spans_width(c, spans, ts);
     if (sane(b.cublas_tflops) > 0) {
@@ -325,7 +336,7 @@ void draw_perf_view(Canvas& c, Rect r, const Theme& t, const PerfViewInput& in, 
   // the bars alone, with a line saying where the curves are.
   Rect bars = area, plot = area;
   bool series = !in.series.empty();
-  const float bars_h = in.bars.size() * ts * 1.45f + ts * 2.5f, plot_min_h = ts * 14, side_min_w = ts * 34;
+  const float bars_h = in.bars.size() * ts * 1.45f + ts * 2.5f, plot_min_h = ts * 14, side_min_w = ts * 30;
   if (series && area.w() >= 2 * side_min_w && area.w() > area.h() * 1.5f) {
     bars.max.x = area.min.x + area.w() * 0.5f;
     plot.min.x = bars.max.x + fs * 1.5f;

@@ -107,9 +107,11 @@ void draw_thread_view(Canvas& c, Rect r, const Theme& t, const ThreadViewInput& 
   const int warps = in.threads / 32;
   std::string head = who + ": " + std::to_string(in.threads) + " threads (" + std::to_string(warps) + " warps), " +
                      dims(in.block_m, in.block_n) + " block tile of C, each thread " +
-                     dims(in.reps_m * in.tm, in.reps_n * in.tn) + " results" +
+                     (in.reps_m * in.tm * in.reps_n * in.tn == 1
+                          ? std::string("one result")
+                          : dims(in.reps_m * in.tm, in.reps_n * in.tn) + " results") +
                      (in.reps_m * in.reps_n > 1 ? " in " + std::to_string(in.reps_m * in.reps_n) + " sub-tiles" : "");
-  for (const std::string& line : viz::wrap(c, head, fs, max_w)) {
+  for (const std::string& line : viz::wrap(c, head, fs, max_w * 0.9f)) {  // wrap measures Sans; bold is wider
     c.text({r.min.x + pad, y}, viz::elide(c, line, fs, Font::SansBold, max_w), t.text, fs, Align::Left, Font::SansBold);
     y += fs * 1.3f;
   }

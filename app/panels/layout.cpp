@@ -180,7 +180,12 @@ class LayoutPanel : public ViewPanel {
       return;
     }
     Rect top = r;
-    if (st.show_warps) {  // the warp tiling under the fragments: about a third for a described rung, else one line
+    if (st.show_warps && warps_.described() && r.w() > r.h() * 1.5f) {  // wide: the warp tiling at the right
+      const float x = r.max.x - std::round(r.w() * 0.34f);
+      warps_rect_ = Rect{{x, r.min.y}, r.max};
+      top.max.x = x;
+      draw_warp_view(c, warps_rect_, ctx.theme, warps_, st.warp);
+    } else if (st.show_warps) {  // tall: under the fragments, about a third (one line for an undescribed rung)
       const float h = warps_.described() ? std::round(std::clamp(r.h() * 0.32f, kMinTextSize * 12, r.h() * 0.45f))
                                          : kMinTextSize * 2.5f;
       const float y = r.max.y - std::min(h, r.h() * 0.5f);
