@@ -21,7 +21,7 @@ expect layout sgemm/01_naive "thread 0 (warp 0, lane 0) computes 1 element of C:
 expect layout sgemm/05_blocktile_2d "computes 64 elements of C: rows 0:8, columns 0:8" "from shared memory for 64 FMA"
 expect layout sgemm/07_warptile "computes 64 elements of C: rows 0:4, 16:20, columns 0:4, 32:36"
 expect layout wmma/05_padded_smem "wmma.m16n16k16.f16" "each element twice in one lane's fragment"
-expect layout mma_f16/08_ldmatrix "mma.m16n8k16.f16" "8 warps (4x2) of 64x64 over a 256x128 block tile"
+expect layout mma_f16/08_ldmatrix "mma.m16n8k16.f16" "8 warps (4x2) of 64x64 over a 256x128"
 expect layout mma_tf32/04_registers "mma.m16n8k8.tf32" "tf32 · 4 elements/lane"
 # The bank view opens on the rung's worst access: mma_tf32/01's A-fragment loads, 8-way.
 expect banks mma_tf32/01_vectorized "As load (frag), warp 0, k-iteration 0" "(8-way on banks 0-3)"

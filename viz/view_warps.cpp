@@ -88,26 +88,27 @@ void draw_warp_view(Canvas& c, Rect r, const Theme& t, const WarpViewInput& in, 
   const WarpPlace hp = place(in, hw);
   const Color hc = warp_color(hw, t);
 
-  // Heading and caption: the caption on one line where it fits, else split after its "; ".
   std::string head = who + ": " + std::to_string(n) + " warps (" + dims(in.warps_m, in.warps_n) +
                      (in.warps_k > 1 ? "x" + std::to_string(in.warps_k) + " k-groups" : "") + ") of " +
                      dims(in.warp_m, in.warp_n) + " over a " + dims(in.block_m, in.block_n) + " block tile, k-tiles of " +
                      std::to_string(in.block_k) + (in.op.empty() ? ", SIMT (FFMA)" : ", " + in.op);
-  c.text({r.min.x + pad, y}, viz::elide(c, head, fs, Font::SansBold, max_w), t.text, fs, Align::Left, Font::SansBold);
-  y += fs * 1.35f;
-  const std::string cap = warp_caption(in, hw);
-  if (c.text_size(cap, small).x <= max_w) {
-    c.text({r.min.x + pad, y}, cap, t.text, small);
-    y += small * 1.35f;
-  } else {
-    const size_t cut = cap.find("; ");
-    const std::string l1 = cap.substr(0, cut == std::string::npos ? cap.size() : cut + 1);
-    const std::string l2 = cut == std::string::npos ? std::string() : cap.substr(cut + 2);
-    c.text({r.min.x + pad, y}, viz::elide(c, l1, small, Font::Sans, max_w), t.text, small);
-    y += small * 1.3f;
-    c.text({r.min.x + pad, y}, viz::elide(c, l2, small, Font::Sans, max_w), t.text, small);
-    y += small * 1.35f;
+  // Heading and caption wrapped to the width (a narrow pane gets more lines, never cut words).
+  for (const std::string& line : viz::wrap(c, head, fs, max_w * 0.9f)) {  // wrap measures Sans; bold is wider
+    c.text({r.min.x + pad, y}, viz::elide(c, line, fs, Font::SansBold, max_w), t.text, fs, Align::Left, Font::SansBold);
+    y += fs * 1.3f;
   }
+  const std::string cap = warp_caption(in, hw);
+  const size_t cut = cap.find("; ");  // its two clauses on lines of their own where they do not share one
+  const std::vector<std::string> clauses =
+      c.text_size(cap, small).x <= max_w || cut == std::string::npos
+          ? std::vector<std::string>{cap}
+          : std::vector<std::string>{cap.substr(0, cut + 1), cap.substr(cut + 2)};
+  for (const std::string& clause : clauses)
+    for (const std::string& line : viz::wrap(c, clause, small, max_w)) {
+      c.text({r.min.x + pad, y}, viz::elide(c, line, small, Font::Sans, max_w), t.text, small);
+      y += small * 1.3f;
+    }
+  y += small * 0.05f;
   y += 4;
 
   // Geometry: A (block_m x block_k) left of C, B (block_k x block_n) above C; one scale for all three.
