@@ -440,10 +440,20 @@ TEST(Registry, LadderIsWellFormed) {
     ASSERT_TRUE(std::isdigit(static_cast<unsigned char>(k.name[slash + 1])) &&
                 std::isdigit(static_cast<unsigned char>(k.name[slash + 2])) && k.name[slash + 3] == '_');
     const int number = std::stoi(k.name.substr(slash + 1, 2));
+    // A variant, family/NN_name[key=value,...], follows its rung (DESIGN.md "Variants") and shares its number.
+    const size_t bracket = k.name.find('[');
+    const bool variant = bracket != std::string::npos;
+    if (variant) {
+      EXPECT_EQ(k.name.back(), ']');
+      EXPECT_TRUE(names.count(k.name.substr(0, bracket))) << "variant before (or without) its rung";
+    }
     if (k.family != last_family) {
+      EXPECT_FALSE(variant) << "a family starts with a variant";
       EXPECT_FALSE(families_done.count(k.family)) << "family split in two";
       if (!last_family.empty()) families_done.insert(last_family);
       last_family = k.family;
+    } else if (variant) {
+      EXPECT_EQ(number, last_number[k.family]);
     } else {
       EXPECT_GT(number, last_number[k.family]);
     }

@@ -11,8 +11,9 @@ inline constexpr const char* kAdds =
     "still storing this one's 128 accumulators, and no CTA start-up or pipeline fill sits between tiles. Tiles go "
     "in the grouped order of layout.h (bands of 16 tile rows, down each column of a band first), so the CTAs "
     "running together read 16 panels of A and about 8 of B instead of 1 of A and every panel of B: at 8192^3, "
-    "where a row-major wave spans 100+ MB of operands, the wave's operands stay in L2. (Traced launches run one "
-    "CTA per tile, in the same order, so that each tile has its own block record.)";
+    "where a row-major wave spans 100+ MB of operands, the wave's operands stay in L2. The variant [order=row] "
+    "walks the tiles row by row instead, for comparison. (Traced launches run one CTA per tile, in the same "
+    "order, so that each tile has its own block record.)";
 
 }  // namespace gs::hopper_04_persistent
 
@@ -33,7 +34,8 @@ inline constexpr int kThreads = (1 + kConsumers) * kWarpgroup;
 inline constexpr int kConsumerWarps = kConsumers * 4;
 inline constexpr int kProducerRegs = 40, kConsumerRegs = 232;
 inline constexpr int kStages = 4;
-inline constexpr int kGroup = 16;                                // tile rows per band of the tile order
+inline constexpr int kGroup = 16;      // tile rows per band of the grouped tile order (the default)
+inline constexpr int kRowMajor = 1;    // a band of one row: plain row-major order (the variant [order=row])
 inline constexpr int kAStageBytes = kBlockM * kBlockK * 2;
 inline constexpr int kBBoxBytes = kBlockK * kBoxN * 2;
 inline constexpr int kBStageBytes = kBlockK * kBlockN * 2;
@@ -61,7 +63,7 @@ struct Ring {
 template <class Probe>
 __global__ void __launch_bounds__(kThreads, 1) kernel(const __grid_constant__ CUtensorMap tma_a,
                                                       const __grid_constant__ CUtensorMap tma_b,
-                                                      GemmArgs<__half, float> g, Probe probe) {
+                                                      GemmArgs<__half, float> g, Probe probe, int group) {
   const uint32_t smem = smem_base();
   const uint32_t a_tiles = smem;
   const uint32_t b_tiles = smem + kStages * kAStageBytes;
@@ -73,7 +75,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(const __grid_constant__ CU
   const int tiles = tiles_m * tiles_n;
   const int ktiles = (g.k + kBlockK - 1) / kBlockK;
   {
-    const TileIndex first = grouped_tile(blockIdx.x, tiles_m, tiles_n, kGroup);
+    const TileIndex first = grouped_tile(blockIdx.x, tiles_m, tiles_n, group);
     GS_PROBE(probe.block_begin(first.m, first.n));  // traced launches: this CTA's only tile
   }
 
@@ -93,7 +95,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(const __grid_constant__ CU
     if (warp == 0) {
       Ring r;
       for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
-        const TileIndex tile = grouped_tile(t, tiles_m, tiles_n, kGroup);
+        const TileIndex tile = grouped_tile(t, tiles_m, tiles_n, group);
         const int m0 = tile.m * kBlockM, n0 = tile.n * kBlockN;
         for (int kt = 0; kt < ktiles; ++kt, r.next()) {
           GS_PROBE(probe.stage(kWaitEmpty));
@@ -123,7 +125,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(const __grid_constant__ CU
     Ring r;
     float acc[kBlockN / 2];
     for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
-      const TileIndex tile = grouped_tile(t, tiles_m, tiles_n, kGroup);
+      const TileIndex tile = grouped_tile(t, tiles_m, tiles_n, group);
 #pragma unroll
       for (int i = 0; i < kBlockN / 2; ++i) acc[i] = 0.0f;
       int prev = 0;  // stage of the previous k-tile, released once its wgmma group is done
@@ -167,7 +169,8 @@ inline int sm_count() {
   return sms;
 }
 
-template <class Probe>
+// kOrderGroup: tile rows per band of the tile order (kGroup; kRowMajor for the variant [order=row]).
+template <class Probe, int kOrderGroup = kGroup>
 cudaError_t launch(const GemmArgs<__half, float>& g, Probe probe, cudaStream_t stream) {
   if (!supports(g.m, g.n, g.k)) return cudaErrorInvalidValue;
   if (const cudaError_t e = require_sm90a(); e != cudaSuccess) return e;
@@ -179,7 +182,7 @@ cudaError_t launch(const GemmArgs<__half, float>& g, Probe probe, cudaStream_t s
   // Timed: one CTA per SM (one fits: 193 KB of shared memory). Traced: one CTA per tile, the same kernel,
   // so that every tile gets its own block record (the probe keys records by blockIdx).
   const int grid = std::is_same_v<Probe, NoProbe> ? (tiles < sm_count() ? tiles : sm_count()) : tiles;
-  kernel<Probe><<<grid, kThreads, kSmemBytes, stream>>>(ta, tb, g, probe);
+  kernel<Probe><<<grid, kThreads, kSmemBytes, stream>>>(ta, tb, g, probe, kOrderGroup);
   return cudaGetLastError();
 }
 

@@ -75,14 +75,17 @@ __device__ __forceinline__ void mbar_arrive(uint32_t bar) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
 }
 
-// Arrival on the barrier at the same offset in CTA `cta` of the cluster (itself included), release at
-// cluster scope: what this thread did before (its wgmma reads of a stage) happens before the waiter's next step.
+// Arrival on the barrier at the same offset in CTA `cta` of the cluster (mapa turns our offset into that CTA's
+// shared::cluster address). Default semantics (release at CTA scope), as for a local arrive: this thread's
+// wgmma reads were retired by wgmma.wait_group before it, and the partner's TMA writes come after its wait.
+// With an explicit .release.cluster instead, hopper/05 ran at 42% of cuBLAS instead of 96% on an H100
+// (bench/NOTES.md); why that form costs so much was not established.
 __device__ __forceinline__ void mbar_arrive_cluster(uint32_t bar, uint32_t cta) {
   asm volatile(
       "{\n"
       ".reg .b32 remote;\n"
       "mapa.shared::cluster.u32 remote, %0, %1;\n"
-      "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n"
+      "mbarrier.arrive.shared::cluster.b64 _, [remote];\n"
       "}\n" ::"r"(bar),
       "r"(cta)
       : "memory");
@@ -296,6 +299,11 @@ __device__ __forceinline__ void store_acc(const GemmArgs<__half, float>& g, cons
       update_c_pair(p, d[4 * j + 2 * h], d[4 * j + 2 * h + 1], g.alpha, g.beta);
     }
   }
+}
+
+// Two floats to shared memory at a shared-state-space address (the TMA-store epilogue's staging).
+__device__ __forceinline__ void st_shared_f32x2(uint32_t addr, float v0, float v1) {
+  asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(addr), "f"(v0), "f"(v1) : "memory");
 }
 
 // ---- host side ------------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@
 #include "kernels/hopper/03_warp_specialized.cuh"
 #include "kernels/hopper/04_persistent.cuh"
 #include "kernels/hopper/05_cluster_multicast.cuh"
+#include "kernels/hopper/06_tma_store.cuh"
 #include "kernels/registry_internal.cuh"
 
 namespace gs::detail {
@@ -37,7 +38,19 @@ std::vector<Rung> hopper_rungs() {
   ladder.push_back(GS_HOPPER_RUNG(hopper_02_tile_128x256, "hopper/02_tile_128x256"));
   ladder.push_back(GS_HOPPER_RUNG(hopper_03_warp_specialized, "hopper/03_warp_specialized"));
   ladder.push_back(GS_HOPPER_RUNG(hopper_04_persistent, "hopper/04_persistent"));
+  {
+    // Variant (DESIGN.md "Variants"): the same kernel walking the tiles row-major, so the launch-order view and
+    // the bench can set the grouped order beside the plain one.
+    namespace r = hopper_04_persistent;
+    Rung v = GS_HOPPER_RUNG(hopper_04_persistent, "hopper/04_persistent[order=row]");
+    v.info.adds = "Variant of 04_persistent: tiles walked row by row (one tile row per band) instead of in bands of "
+                  "16 rows, so a wave's CTAs read one or two panels of A and every panel of B.";
+    v.launch = {erase<__half, float, r::launch<NoProbe, r::kRowMajor>, r::launch<TraceProbe, r::kRowMajor>>(
+        Precision::F16_F32)};
+    ladder.push_back(v);
+  }
   ladder.push_back(GS_HOPPER_RUNG(hopper_05_cluster_multicast, "hopper/05_cluster_multicast"));
+  ladder.push_back(GS_HOPPER_RUNG(hopper_06_tma_store, "hopper/06_tma_store"));
   return ladder;
 }
 
