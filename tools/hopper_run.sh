@@ -11,7 +11,9 @@
 #   TAG    file name stem of the bench JSON, e.g. h100 -> OUT/hopper_h100.json
 #   SIZES  bench sizes (default 2048,4096,8192)
 #   RUNGS  comma-separated rung names (default every hopper rung)
-#   STEPS  any of tests,sass,bench,ncu (default tests,sass,bench)
+#   STEPS  any of tests,alltests,sass,bench,ncu (default tests,sass,bench); alltests: every GPU test of every
+#          family in one process (the NoProbe SASS test needs a build configured with GEMMSCOPE_SASS_CHECK=ON)
+#   REPEATS (environment) timed launches per kernel in the bench, median taken (default 30)
 set -uo pipefail
 out=$1
 tag=$2
@@ -40,19 +42,28 @@ if has tests; then
   echo "harness/registry: exit $? $(grep -E '^\[  (PASSED|FAILED)  \]' "$out/tests_harness.log" | tr '\n' ' ')"
 fi
 
+if has alltests; then
+  timeout 300 "$build/tests/gpu_tests" >"$out/tests_all.log" 2>&1
+  echo "all GPU tests: exit $? $(grep -E '^\[  (PASSED|FAILED|SKIPPED)  \] [0-9]' "$out/tests_all.log" | tr '\n' ' ')"
+  grep -E '^\[  FAILED  \]' "$out/tests_all.log" | head -20
+fi
+
 if has sass; then
   obj=$(find "$build/kernels" -path '*gs_rungs_hopper.dir*ladder.cu.o' | head -1)
   cuobjdump -sass "$obj" >"$out/hopper.sass" 2>&1
-  # opcode histogram per NoProbe kernel: HGMMA, UTMALDG (TMA), SYNCS (mbarrier), spills (LDL/STL)
-  awk '/Function :/ { f = $3 } f ~ /NoProbe/ && /\/\*[0-9a-f]+\*\// {
-         split($0, p, "*/"); ins = p[2]; sub(/^ +/, "", ins); sub(/^@!?U?P[0-9T] +/, "", ins); split(ins, w, /[ .;]/);
-         n[f " " w[1]]++ }
-       END { for (k in n) print n[k], k }' "$out/hopper.sass" | grep -E 'HGMMA|UTMALDG|UTMASTG|SYNCS|LDL|STL|USETMAXREG|BAR' |
-    sed -E 's/_ZN2gs([0-9]+)//' | sort -k2,2 -k3,3 | tee "$out/sass_counts.txt"
+  # opcode histogram per NoProbe kernel: HGMMA, UTMALDG/UTMASTG (TMA), SYNCS (mbarrier), LDL/STL (spills)
+  awk '/Function :/ { f = $3; next }
+       f ~ /NoProbe/ && /^ +\/\*[0-9a-f]+\*\// {
+         line = $0; sub(/^ +\/\*[0-9a-f]+\*\/ +/, "", line); sub(/^@!?U?P[0-9T] +/, "", line);
+         split(line, w, " "); op = w[1]; sub(/\..*/, "", op); n[f " " op]++ }
+       END { for (k in n) print n[k], k }' "$out/hopper.sass" |
+    grep -E ' (HGMMA|UTMALDG|UTMASTG|UTMAPF|SYNCS|LDL|STL|USETMAXREG|BAR|STS|STG)$' |
+    sed -E 's/_ZN2gs[0-9]+//; s/6kernel[^ ]*//' | sort -k2,2 -k3,3 | tee "$out/sass_counts.txt"
 fi
 
 if has bench; then
-  timeout 400 "$build/gemmscope" bench --kernels "$rungs" --sizes "$sizes" --json "$out/hopper_$tag.json" 2>&1 |
+  timeout 400 "$build/gemmscope" bench --kernels "$rungs" --sizes "$sizes" --repeats "${REPEATS:-30}" \
+    --json "$out/hopper_$tag.json" 2>&1 |
     tee "$out/bench_$tag.txt"
 fi
 
