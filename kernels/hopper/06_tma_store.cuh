@@ -13,7 +13,9 @@ inline constexpr const char* kAdds =
     "of C and clips at its edges. Two 8 KB buffers per warpgroup: the next chunk is staged while TMA drains the "
     "last, and the warpgroup goes on to the next tile's wgmma without waiting for its stores (64 scattered "
     "8-byte stores per thread before). stmatrix, the issue's suggestion, moves 16-bit elements only; C is fp32. "
-    "Otherwise rung 05: persistent 2x1 clusters with B multicast.";
+    "Otherwise rung 05: persistent 2x1 clusters with B multicast. Interleaved with cuBLAS it measured 0.990 / "
+    "0.995 / 1.017 (H100) and 0.975 / 1.006 / 1.026 (H200) of cuBLAS at 2048 / 4096 / 8192: parity, both held at "
+    "about 1.56 GHz by the 700 W limit.";
 
 }  // namespace gs::hopper_06_tma_store
 
