@@ -17,7 +17,7 @@ namespace {
 
 std::vector<Rung> build_ladder() {
   std::vector<Rung> ladder;
-  for (auto family : {sgemm_rungs, wmma_rungs, mma_f16_rungs, mma_tf32_rungs}) {
+  for (auto family : {sgemm_rungs, wmma_rungs, mma_f16_rungs, mma_tf32_rungs, hopper_rungs}) {
     std::vector<Rung> rungs = family();
     for (Rung& r : rungs) ladder.push_back(std::move(r));
   }

@@ -37,6 +37,9 @@ struct PrecisionLaunch {
 struct Rung {
   KernelInfo info;                            // info.precisions lists launch[i].precision, in order
   bool (*supports)(int m, int n, int k) = nullptr;  // the shape rule as code; info.shape_rule says it in words
+  // nullptr, or a check of the current GPU: nullptr when the rung can run there, otherwise one line saying why
+  // not (the hopper rungs are sm_90a code only).
+  const char* (*unavailable)() = nullptr;
   std::vector<std::string> stages;            // names of the ids the kernel passes to probe.stage()
   std::vector<std::string> smem_sites;        // names of the ids it passes to probe.smem()
   std::vector<PrecisionLaunch> launch;
@@ -85,6 +88,7 @@ std::vector<Rung> sgemm_rungs();
 std::vector<Rung> wmma_rungs();
 std::vector<Rung> mma_f16_rungs();
 std::vector<Rung> mma_tf32_rungs();
+std::vector<Rung> hopper_rungs();
 
 // In ladder order.
 const std::vector<Rung>& rungs();

@@ -439,6 +439,10 @@ class CudaSession final : public GpuSession {
       r->error = k.name + ": " + rung->info.shape_rule + " (got " + shape_name(s) + ")";
       return nullptr;
     }
+    if (const char* why = rung->unavailable ? rung->unavailable() : nullptr) {
+      r->error = k.name + ": " + why;
+      return nullptr;
+    }
     return l;
   }
 

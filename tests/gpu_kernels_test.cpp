@@ -82,6 +82,16 @@ std::string case_name(const ::testing::TestParamInfo<Case>& info) {
 
 class KernelTest : public GpuTest, public ::testing::WithParamInterface<Case> {
  protected:
+  // The hopper rungs are sm_90a code: on any other GPU they report themselves unavailable (a test of its own
+  // below) and their cases are skipped, visibly.
+  void SetUp() override {
+    GpuTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    const DeviceInfo d = gpu().device();
+    if (k().family == "hopper" && !(d.cc_major == 9 && d.cc_minor == 0)) {
+      GTEST_SKIP() << k().name << " needs compute capability 9.0; this GPU is " << d.cc_major << "." << d.cc_minor;
+    }
+  }
   const KernelInfo& k() const { return *GetParam().kernel; }
   Precision p() const { return GetParam().precision; }
   bool supported(GemmShape s) const { return test_hooks::shape_supported(k(), s); }
@@ -231,6 +241,21 @@ TEST_F(HarnessTest, PrecisionTheKernelLacksIsAnError) {
   EXPECT_FALSE(r.ok);
   EXPECT_FALSE(r.skipped);
   EXPECT_NE(r.error.find("no f16.f16"), std::string::npos) << r.error;
+}
+
+// sm_90a code runs on compute capability 9.0 only; elsewhere the rung says so in one line instead of launching.
+TEST_F(HarnessTest, HopperRungsRunOnlyOnSm90) {
+  const KernelInfo* k = find_kernel("hopper/01_tma_wgmma");
+  ASSERT_NE(k, nullptr);
+  const RunResult r = gpu().run(*k, Precision::F16_F32, {128, 128, 64}, verify_only());
+  const DeviceInfo d = gpu().device();
+  if (d.cc_major == 9 && d.cc_minor == 0) {
+    EXPECT_TRUE(r.ok) << r.error;
+  } else {
+    EXPECT_FALSE(r.ok);
+    EXPECT_NE(r.error.find("unavailable on this GPU"), std::string::npos) << r.error;
+    EXPECT_EQ(r.error.find('\n'), std::string::npos) << r.error;
+  }
 }
 
 TEST_F(HarnessTest, DeviceInfo) {
@@ -415,10 +440,20 @@ TEST(Registry, LadderIsWellFormed) {
     ASSERT_TRUE(std::isdigit(static_cast<unsigned char>(k.name[slash + 1])) &&
                 std::isdigit(static_cast<unsigned char>(k.name[slash + 2])) && k.name[slash + 3] == '_');
     const int number = std::stoi(k.name.substr(slash + 1, 2));
+    // A variant, family/NN_name[key=value,...], follows its rung (DESIGN.md "Variants") and shares its number.
+    const size_t bracket = k.name.find('[');
+    const bool variant = bracket != std::string::npos;
+    if (variant) {
+      EXPECT_EQ(k.name.back(), ']');
+      EXPECT_TRUE(names.count(k.name.substr(0, bracket))) << "variant before (or without) its rung";
+    }
     if (k.family != last_family) {
+      EXPECT_FALSE(variant) << "a family starts with a variant";
       EXPECT_FALSE(families_done.count(k.family)) << "family split in two";
       if (!last_family.empty()) families_done.insert(last_family);
       last_family = k.family;
+    } else if (variant) {
+      EXPECT_EQ(number, last_number[k.family]);
     } else {
       EXPECT_GT(number, last_number[k.family]);
     }

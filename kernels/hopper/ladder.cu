@@ -1,0 +1,59 @@
+// The hopper ladder (sm_90a: TMA, wgmma, mbarriers, warp specialization), registered in order: one block per
+// rung. registry.cu puts this family after mma_tf32. This translation unit, and only it, is compiled for
+// sm_90a (kernels/CMakeLists.txt); on any other GPU the rungs report themselves unavailable instead of running.
+#include "kernels/hopper/01_tma_wgmma.cuh"
+#include "kernels/hopper/02_tile_128x256.cuh"
+#include "kernels/hopper/03_warp_specialized.cuh"
+#include "kernels/hopper/04_persistent.cuh"
+#include "kernels/hopper/05_cluster_multicast.cuh"
+#include "kernels/hopper/06_tma_store.cuh"
+#include "kernels/registry_internal.cuh"
+
+namespace gs::detail {
+
+// One registry entry from a rung namespace NS (every hopper rung names its geometry and texts with the same
+// constants). Warp tilings and layout ops stay empty: wgmma's warpgroup layouts are not in core/ yet.
+#define GS_HOPPER_RUNG(NS, NAME)                                                                      \
+  [] {                                                                                                \
+    namespace r = NS;                                                                                 \
+    Rung g;                                                                                           \
+    g.info.name = NAME;                                                                               \
+    g.info.family = "hopper";                                                                         \
+    g.info.title = r::kTitle;                                                                         \
+    g.info.adds = r::kAdds;                                                                           \
+    g.info.block_m = r::kBlockM;                                                                      \
+    g.info.block_n = r::kBlockN;                                                                      \
+    g.info.threads = r::kThreads;                                                                     \
+    g.info.shape_rule = r::kShapeRule;                                                                \
+    g.supports = r::supports;                                                                         \
+    g.unavailable = hopper::unavailable_here;                                                         \
+    g.stages = names(r::kStageNames);                                                                 \
+    g.launch = {erase<__half, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::F16_F32)}; \
+    return g;                                                                                         \
+  }()
+
+std::vector<Rung> hopper_rungs() {
+  std::vector<Rung> ladder;
+  ladder.push_back(GS_HOPPER_RUNG(hopper_01_tma_wgmma, "hopper/01_tma_wgmma"));
+  ladder.push_back(GS_HOPPER_RUNG(hopper_02_tile_128x256, "hopper/02_tile_128x256"));
+  ladder.push_back(GS_HOPPER_RUNG(hopper_03_warp_specialized, "hopper/03_warp_specialized"));
+  ladder.push_back(GS_HOPPER_RUNG(hopper_04_persistent, "hopper/04_persistent"));
+  {
+    // Variant (DESIGN.md "Variants"): the same kernel walking the tiles row-major, so the launch-order view and
+    // the bench can set the grouped order beside the plain one.
+    namespace r = hopper_04_persistent;
+    Rung v = GS_HOPPER_RUNG(hopper_04_persistent, "hopper/04_persistent[order=row]");
+    v.info.adds = "Variant of 04_persistent: tiles walked row by row (one tile row per band) instead of in bands of "
+                  "16 rows, so a wave's CTAs read one or two panels of A and every panel of B.";
+    v.launch = {erase<__half, float, r::launch<NoProbe, r::kRowMajor>, r::launch<TraceProbe, r::kRowMajor>>(
+        Precision::F16_F32)};
+    ladder.push_back(v);
+  }
+  ladder.push_back(GS_HOPPER_RUNG(hopper_05_cluster_multicast, "hopper/05_cluster_multicast"));
+  ladder.push_back(GS_HOPPER_RUNG(hopper_06_tma_store, "hopper/06_tma_store"));
+  return ladder;
+}
+
+#undef GS_HOPPER_RUNG
+
+}  // namespace gs::detail
