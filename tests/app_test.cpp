@@ -211,6 +211,11 @@ TEST(Follow, EveryRungNamesItsOwnInstructionsOrItsThreadTiling) {
       EXPECT_TRUE(k.thread_tiling.described()) << k.name;
       continue;
     }
+    // wgmma's warpgroup layouts are not in core/ yet (issue 13): the hopper rungs name none, and the view says so.
+    if (k.family == "hopper") {
+      EXPECT_TRUE(k.ops.empty()) << k.name << ": a wgmma layout arrived; make the layout view follow it";
+      continue;
+    }
     ASSERT_FALSE(k.ops.empty()) << k.name;
     for (const std::string& op : k.ops) EXPECT_NE(find_mma_op(op), nullptr) << k.name << " " << op;
     const std::string first = k.ops.front();

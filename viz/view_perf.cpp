@@ -78,7 +78,11 @@ float key_width(const Canvas& c, float size) {
 void draw_bars(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, float ts, Vec2 mouse, PerfHover* hover) {
   const auto& bars = in.bars;
   if (bars.empty()) {
-    c.text({area.center().x, area.center().y - ts * 0.5f}, "No runs yet.", t.text_dim, ts, Align::Center);
+    float y = area.center().y - ts;
+    for (const std::string& line : viz::wrap(c, in.empty_note.empty() ? "No runs yet." : in.empty_note, ts, area.w())) {
+      c.text({area.center().x, y}, line, t.text_dim, ts, Align::Center);
+      y += ts * 1.3f;
+    }
     return;
   }
   bool one_family = true, one_dtype = true;

@@ -79,6 +79,7 @@ struct PerfViewInput {
   std::string series_x_label;         // "seconds" or "size"
   bool series_log2_x = false;         // sizes: one tick per power of two, evenly spaced
   std::string device_label;           // "NVIDIA H100 80GB HBM3, 1980 MHz, driver 580.159.04"
+  std::string empty_note;             // what to say where there are no bars ("" : "No runs yet.")
 };
 // What the pointer is over: a bar, or the series point nearest to it.
 struct PerfHover {
@@ -154,7 +155,8 @@ void draw_thread_view(Canvas& c, Rect r, const Theme& t, const ThreadViewInput& 
 struct BanksViewInput {
   std::string kernel;             // "mma_tf32/01_vectorized"
   std::vector<SmemSite> sites;    // smem_sites(capture, kernel)
-  bool capture_has_smem = false;  // some kernel has records: an empty `sites` means this one has none
+  bool capture_has_smem = false;  // some kernel has records: an empty `sites` means this one has none ...
+  bool kernel_recorded = true;    // ... if the capture holds the kernel at all (else it predates the rung)
   bool live = false;              // a live session (it traces no shared memory): says so when empty
   std::string traced_from;        // "NVIDIA H200, 2026-11-21" or empty
 };

@@ -25,6 +25,7 @@ class BanksPanel : public ViewPanel {
       if (f.capture) {
         in_.sites = smem_sites(*f.capture, kernel);
         in_.capture_has_smem = !f.capture->smem.empty();
+        in_.kernel_recorded = !runs_of(*f.capture, kernel).empty() || !in_.sites.empty();
         if (!in_.sites.empty())
           in_.traced_from = f.capture->device.name + (f.live ? ", live" : ", " + date_of(*f.capture));
       }

@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "app/panels/panel.h"
+#include "viz/draw_util.h"
 #include "core/layout.h"
 #include "kernels/gemm.h"
 
@@ -135,7 +136,7 @@ class LayoutPanel : public ViewPanel {
       ImGui::EndCombo();
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("the instruction shown: the selected rung's own, or any op to explore");
-    if (!threads_.described()) {
+    if (!threads_.described() && op_) {
       flow.next(Flow::checkbox_w("documented"));
       ImGui::Checkbox("documented", &st.layout.show_documented);
       flow.next(Flow::checkbox_w("traced"));
@@ -173,10 +174,18 @@ class LayoutPanel : public ViewPanel {
       return;
     }
     if (!op_) {
-      const std::string why = ctx.st.layout_follow ? "no fragment layout or thread tiling described for " +
-                                                         selected_kernel(st)
-                                                   : "unknown op " + st.layout_op;
-      c.text(r.min + Vec2{12, 12}, why, ctx.theme.text_dim, kMinTextSize * 1.1f);
+      const std::string k = selected_kernel(st);
+      const std::string why =
+          !ctx.st.layout_follow ? "unknown op " + st.layout_op
+          : family_of(k) == "hopper"
+              ? k + " computes with wgmma, whose warpgroup-wide fragment layout this view does not draw yet; "
+                    "the op selector shows the mma.sync and ldmatrix layouts."
+              : "no fragment layout or thread tiling described for " + k;
+      float y = r.min.y + 12;
+      for (const std::string& line : viz::wrap(c, why, kMinTextSize * 1.1f, r.w() - 24)) {
+        c.text({r.min.x + 12, y}, line, ctx.theme.text_dim, kMinTextSize * 1.1f);
+        y += kMinTextSize * 1.5f;
+      }
       return;
     }
     Rect top = r;
