@@ -195,7 +195,8 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
   if (pick.site < 0 || !pick.access) {
     // One line that says why there is no picture, in the middle of the view.
     const std::string msg =
-        !in.kernel_recorded && !in.live
+        !in.no_lane_addresses.empty() ? in.no_lane_addresses
+        : !in.kernel_recorded && !in.live
             ? "This capture holds no record of " + in.kernel + ": it was recorded before the rung existed. "
               "`gemmscope record` on a GPU records it."
         : in.capture_has_smem ? in.kernel + " makes no shared-memory accesses: this capture traced them for the "

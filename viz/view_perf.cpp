@@ -171,6 +171,13 @@ void draw_bars(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, fl
       c.line({mx, top + rh * 0.08f}, {mx, top + rh * 0.92f}, t.text, 2);
       if (mx >= end - 1 && mx <= end + pad * 3 + text_w) end = mx + 1;
     }
+    // Where the numbers do not fit after the bar, the share goes inside its end (bars near cuBLAS, narrow panes).
+    const float share_w = viz::spans_width(c, value_spans(b, t, true), ts);
+    if (text_w > area.max.x - end - pad && share_w + pad * 2 <= bar.w()) {
+      c.text({bar.max.x - pad * 0.5f, cy - ts * 0.5f}, value_spans(b, t, true).front().text, text_on(fill), ts,
+             Align::Right);
+      continue;
+    }
     viz::draw_spans(c, {end + pad, cy - ts * 0.5f}, spans, ts, area.max.x - end - pad);
   }
 }

@@ -157,6 +157,7 @@ struct BanksViewInput {
   std::vector<SmemSite> sites;    // smem_sites(capture, kernel)
   bool capture_has_smem = false;  // some kernel has records: an empty `sites` means this one has none ...
   bool kernel_recorded = true;    // ... if the capture holds the kernel at all (else it predates the rung)
+  std::string no_lane_addresses;  // why the rung's shared memory has no per-lane accesses to draw, if so (TMA, wgmma)
   bool live = false;              // a live session (it traces no shared memory): says so when empty
   std::string traced_from;        // "NVIDIA H200, 2026-11-21" or empty
 };

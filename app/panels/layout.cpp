@@ -150,7 +150,7 @@ class LayoutPanel : public ViewPanel {
         ImGui::SetNextItemWidth(em * 6);
         ImGui::SliderInt("##warp", &st.warp, 0, n_warps - 1, "warp %d");
       }
-    } else {
+    } else if (threads_.described()) {
       st.thread = std::clamp(st.thread, 0, threads_.threads - 1);
       flow.next(em * 7);
       ImGui::SetNextItemWidth(em * 7);
