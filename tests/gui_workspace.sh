@@ -88,6 +88,16 @@ echo "ok: the down arrow moved from $first to $(field "$report" "r['kernel']")"
 xdotool key --window "$wid" ctrl+equal
 wait_for "abs(r['zoom'] - 1.1) < 1e-3"
 echo "ok: Ctrl + zoomed to 110%"
+# Clicking a bar of the throughput chart selects its rung: walk down the bars' labels until one does.
+before=$(field "$report" "r['kernel']")
+read -r px py < <(field "$report" "'%d %d' % (r['panes']['perf'][0] + 90, r['panes']['perf'][1])")
+for dy in $(seq 100 12 320); do
+  xdotool mousemove --window "$wid" "$px" $((py + dy)) click 1
+  sleep 0.3
+  [ "$(field "$report" "r['kernel']")" != "$before" ] && break
+done
+[ "$(field "$report" "r['kernel']")" != "$before" ] || fail "clicking the throughput bars selected no rung"
+echo "ok: clicking a throughput bar selected $(field "$report" "r['kernel']")"
 chosen=$(field "$report" "r['kernel']")
 xdotool key --window "$wid" ctrl+q
 wait $app || fail "the window exited with an error"
