@@ -9,13 +9,8 @@ mkdir -p "$dir"
 export XDG_CONFIG_HOME=$dir/config
 seconds=30
 # Our own X server, so that the time measured below is the window's alone.
-for n in $(seq 141 210); do [ -e "/tmp/.X$n-lock" ] || [ -e "/tmp/.X11-unix/X$n" ] || break; done
-Xvfb ":$n" -screen 0 1920x1080x24 -nolisten tcp >/dev/null 2>&1 &
-xvfb=$!
-app=
-trap 'kill $xvfb 2>/dev/null; [ -z "$app" ] || kill $app 2>/dev/null; true' EXIT
-export DISPLAY=":$n"
-for _ in $(seq 100); do xdotool getdisplaygeometry >/dev/null 2>&1 && break; sleep 0.1; done
+source "$(dirname "$0")/private_x.sh"
+start_private_x "$dir" 1920x1080
 report=$dir/report.json
 rm -f "$report"
 "$bin" --exit-after $((seconds + 15)) --report "$report" >/dev/null 2>"$dir/stderr" &

@@ -14,14 +14,8 @@ mkdir -p "$dir"
 export XDG_CONFIG_HOME=$dir/config
 settings=$XDG_CONFIG_HOME/gemmscope/settings.json
 
-# A private X server (xdotool needs to know which one), on the first free display number.
-for n in $(seq 70 140); do [ -e "/tmp/.X$n-lock" ] || [ -e "/tmp/.X11-unix/X$n" ] || break; done
-Xvfb ":$n" -screen 0 2560x1440x24 -nolisten tcp >/dev/null 2>&1 &
-xvfb=$!
-app=
-trap 'kill $xvfb 2>/dev/null; [ -z "$app" ] || kill $app 2>/dev/null; true' EXIT
-export DISPLAY=":$n"
-for _ in $(seq 100); do xdotool getdisplaygeometry >/dev/null 2>&1 && break; sleep 0.1; done
+source "$(dirname "$0")/private_x.sh"
+start_private_x "$dir" 2560x1440
 
 field() {  # field FILE EXPR: a Python expression over the report `r`
   python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($2)" "$1"
