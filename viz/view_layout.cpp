@@ -179,6 +179,35 @@ std::vector<Span> title_line1(const MmaOp& op, const Panel& p, int o, const Them
   return v;
 }
 
+// How often one element is held, where more than once: in several lanes, or twice in one lane's fragment
+// (wmma's A and B: lane 0 holds A[0][0] as elements 0 and 8). "" when each element is held once.
+std::string multiplicity_phrase(const Grid& g) {
+  if (!g.layout || g.multiplicity <= 1) return "";
+  const std::string times = g.multiplicity == 2 ? "twice" : std::to_string(g.multiplicity) + " times";
+  if (g.max_lanes == 1)
+    return "each element " + std::string(g.min_multiplicity == g.multiplicity ? "" : "up to ") + times +
+           " in one lane's fragment";
+  if (g.min_multiplicity == g.multiplicity && g.min_lanes == g.multiplicity)
+    return "each element in " + std::to_string(g.multiplicity) + " lanes";
+  return "up to " + std::to_string(g.multiplicity) + " slots per element, in up to " + std::to_string(g.max_lanes) +
+         (g.max_lanes == 1 ? " lane" : " lanes");
+}
+
+// The panel's header line about multiplicity: "A and B: each element twice in one lane's fragment".
+std::string multiplicity_line(const Panel& p) {
+  std::vector<std::pair<std::string, std::string>> groups;  // phrase, the operands it holds for
+  for (int o = 0; o < 3; ++o) {
+    const std::string phrase = multiplicity_phrase(p.grid[o]);
+    if (phrase.empty()) continue;
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == phrase; });
+    if (it == groups.end()) groups.push_back({phrase, kOperandName[o]});
+    else it->second += std::string(" and ") + kOperandName[o];
+  }
+  std::string line;
+  for (const auto& [phrase, names] : groups) line += (line.empty() ? "" : "; ") + names + ": " + phrase;
+  return line;
+}
+
 std::vector<Span> title_line2(const MmaOp& op, const Panel& p, int o, const Theme& t) {
   const Grid& g = p.grid[o];
   std::string s;
@@ -187,15 +216,6 @@ std::vector<Span> title_line2(const MmaOp& op, const Panel& p, int o, const Them
   if (p.single)
     s += " \xC2\xB7 " + std::to_string(op.matrices) + (op.matrices == 1 ? " register" : " registers") +
          (op.trans ? " \xC2\xB7 .trans" : "");
-  const std::string times = g.multiplicity == 2 ? "twice" : std::to_string(g.multiplicity) + " times";
-  if (g.multiplicity > 1 && g.max_lanes == 1)  // repeats within one lane's fragment
-    s += " \xC2\xB7 each element " + std::string(g.min_multiplicity == g.multiplicity ? "" : "up to ") + times +
-         " in one lane's fragment";
-  else if (g.multiplicity > 1 && g.min_multiplicity == g.multiplicity && g.min_lanes == g.multiplicity)
-    s += " \xC2\xB7 each element in " + std::to_string(g.multiplicity) + " lanes";
-  else if (g.multiplicity > 1)
-    s += " \xC2\xB7 up to " + std::to_string(g.multiplicity) + " slots per element, in up to " +
-         std::to_string(g.max_lanes) + (g.max_lanes == 1 ? " lane" : " lanes");
   return {{s, t.text_dim}};
 }
 
@@ -499,7 +519,7 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
       else if (panels.size() == 2)
         p.header.back().push_back({"   identical to PTX", t.good, Font::Sans});
       if (!op->documented) {
-        std::string what = op->name.rfind("wmma", 0) == 0 ? "the wmma" : "this op's";
+        const std::string what = op->name.rfind("wmma", 0) == 0 ? "the wmma" : "this op's";
         Span note{"PTX leaves " + what + " fragment layout unspecified: this is what the GPU did", t.text_dim,
                   Font::Sans};
         // One header line where the view is wide enough, so the grids keep that height.
@@ -513,6 +533,9 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
       }
     }
   }
+
+  for (Panel& p : panels)
+    if (const std::string many = multiplicity_line(p); !many.empty()) p.header.push_back({{many, t.text_dim, Font::Sans}});
 
   int max_index = 0;
   for (const Panel& p : panels)
