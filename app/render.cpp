@@ -71,7 +71,12 @@ void on_button(GLFWwindow* w, int button, int action, int) {
   glfwGetCursorPos(w, &x, &y);
   g_clicks.push_back({button, float(x), float(y), glfwGetTime()});
 }
-void on_scroll(GLFWwindow*, double, double) { ++g_events; }
+float g_ctrl_wheel = 0;  // wheel turned with Ctrl down, as it was when the wheel turned
+void on_scroll(GLFWwindow* w, double, double dy) {
+  ++g_events;
+  if (glfwGetKey(w, GLFW_KEY_LEFT_CONTROL) == GLFW_PRESS || glfwGetKey(w, GLFW_KEY_RIGHT_CONTROL) == GLFW_PRESS)
+    g_ctrl_wheel += float(dy);
+}
 std::vector<KeyPress> g_keys;  // pressed since the last frame
 void on_key(GLFWwindow*, int key, int, int action, int mods) {
   ++g_events;
@@ -193,6 +198,8 @@ void run_window_loop(Gui& gui, const std::function<bool()>& frame, const LoopOpt
     g_keys.clear();
     gui.clicks.swap(g_clicks);
     g_clicks.clear();
+    gui.ctrl_wheel = g_ctrl_wheel;
+    g_ctrl_wheel = 0;
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();

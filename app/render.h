@@ -34,6 +34,7 @@ struct Gui {
   float want_scale = 0;    // 0: no change
   std::vector<KeyPress> keys;  // pressed since the last frame, in order
   std::vector<ClickPress> clicks;  // likewise: two quick clicks can fall between two frames
+  float ctrl_wheel = 0;            // wheel turned with Ctrl held since the last frame (up > 0)
 };
 
 // Opens a window (hidden when !visible: for offscreen rendering), a GL 3.3 core context, loads GL

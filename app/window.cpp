@@ -122,7 +122,7 @@ void MainWindow::HandleKeys(const Frame& f, ViewState& st) {
       st.presentation = !st.presentation;
     }
   }
-  if (io.KeyCtrl && io.MouseWheel != 0) zoom *= io.MouseWheel > 0 ? 1.1f : 1 / 1.1f;  // Ctrl + wheel
+  if (gui_.ctrl_wheel != 0) zoom *= gui_.ctrl_wheel > 0 ? 1.1f : 1 / 1.1f;  // Ctrl + wheel
   st.zoom = std::clamp(std::round(zoom * 20) / 20, 0.5f, 3.0f);
 }
 

@@ -82,6 +82,9 @@ echo "ok: the down arrow moved from $first to $(field "$report" "r['kernel']")"
 xdotool key --window "$wid" ctrl+equal
 wait_for "abs(r['zoom'] - 1.1) < 1e-3"
 echo "ok: Ctrl + zoomed to 110%"
+xdotool keydown ctrl click 4 keyup ctrl
+wait_for "abs(r['zoom'] - 1.2) < 1e-3"
+echo "ok: Ctrl + wheel zoomed to 120%"
 # Clicking a bar of the throughput chart selects its rung: walk down the bars' labels until one does.
 before=$(field "$report" "r['kernel']")
 read -r px py < <(field "$report" "'%d %d' % (r['panes']['perf'][0] + 90, r['panes']['perf'][1])")
@@ -102,8 +105,8 @@ app=
 rm -f "$report"
 "$bin" --frames 4 --report "$report"
 [ "$(field "$report" "r['kernel']")" = "$chosen" ] || fail "the selection was not remembered"
-[ "$(field "$report" "abs(r['zoom'] - 1.1) < 1e-3")" = True ] || fail "the zoom was not remembered"
-echo "ok: the next start came back with $chosen at 110%"
+[ "$(field "$report" "abs(r['zoom'] - 1.2) < 1e-3")" = True ] || fail "the zoom was not remembered"
+echo "ok: the next start came back with $chosen at 120%"
 printf '{"schema": "gemmscope-settings/1", "zoom": "big' >"$settings"
 rm -f "$report"
 "$bin" --frames 4 --report "$report"
