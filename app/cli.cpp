@@ -6,6 +6,7 @@
 #include <ctime>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -522,6 +523,67 @@ int cmd_shot(const ShotArgs& a) {
   }
   gui_close(&gui);
   if (!ok) return fail("shot", error, kExitRuntime);
+  return 0;
+}
+
+// ---- list ------------------------------------------------------------------------------------
+
+namespace {
+
+// "hopper/04_persistent[order=row]" -> the rung it varies and its toggles {order: row}; a bare name has none.
+std::string variant_base(const std::string& name, std::map<std::string, std::string>* toggles) {
+  const size_t open = name.find('[');
+  if (open == std::string::npos || name.back() != ']') return name;
+  std::stringstream ss(name.substr(open + 1, name.size() - open - 2));
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    const size_t eq = item.find('=');
+    if (eq != std::string::npos) (*toggles)[item.substr(0, eq)] = item.substr(eq + 1);
+  }
+  return name.substr(0, open);
+}
+
+// `text` broken at spaces into lines of at most `width` characters, each indented by `indent`.
+std::string wrapped(const std::string& text, size_t width, const std::string& indent) {
+  std::string out, line;
+  std::stringstream ss(text);
+  std::string word;
+  while (ss >> word) {
+    if (!line.empty() && line.size() + 1 + word.size() > width) out += indent + line + "\n", line.clear();
+    line += (line.empty() ? "" : " ") + word;
+  }
+  if (!line.empty()) out += indent + line + "\n";
+  return out;
+}
+
+}  // namespace
+
+int cmd_list(const ListArgs& a) {
+  if (a.json) {
+    nlohmann::json rungs = nlohmann::json::array();
+    for (const KernelInfo& k : kernel_registry()) {
+      std::map<std::string, std::string> toggles;
+      const std::string base = variant_base(k.name, &toggles);
+      nlohmann::json precisions = nlohmann::json::array();
+      for (Precision p : k.precisions) precisions.push_back(precision_name(p));
+      rungs.push_back({{"name", k.name}, {"family", k.family}, {"variant_of", base == k.name ? "" : base},
+                       {"toggles", toggles}, {"title", k.title}, {"adds", k.adds}, {"precisions", precisions},
+                       {"block_m", k.block_m}, {"block_n", k.block_n}, {"threads", k.threads},
+                       {"shape_rule", k.shape_rule}, {"ops", k.ops}});
+    }
+    std::cout << rungs.dump(1) << "\n";
+  } else {
+    for (const KernelInfo& k : kernel_registry()) {
+      std::string precisions;
+      for (Precision p : k.precisions) precisions += (precisions.empty() ? "" : ", ") + std::string(precision_name(p));
+      std::cout << k.name << "  (" << precisions << "; block " << k.block_m << "x" << k.block_n << ", " << k.threads
+                << " threads" << (k.shape_rule.empty() ? "" : "; " + k.shape_rule) << ")\n"
+                << "    " << k.title << "\n"
+                << wrapped(k.adds, 96, "    ") << "\n";
+    }
+  }
+  std::cout.flush();
+  if (!std::cout.good()) return fail("list", "cannot write to standard output", kExitRuntime);
   return 0;
 }
 

@@ -34,6 +34,8 @@ int cmd_layout(const LayoutArgs& a);
 int cmd_banks(const BanksArgs& a);
 int cmd_swizzle(const SwizzleArgs& a);
 int cmd_shot(const ShotArgs& a);
+struct ListArgs { bool json = false; };
+int cmd_list(const ListArgs& a);
 
 // Exit codes.
 inline constexpr int kExitRuntime = 1;

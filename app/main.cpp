@@ -80,6 +80,10 @@ int main(int argc, char** argv) {
   shotc->add_option("--size", shot.size, "Window size WxH the picture shows (before --scale)")->capture_default_str();
   shotc->add_option("-o,--output", shot.out, "FILE.png or FILE.svg")->required();
 
+  ListArgs list;
+  CLI::App* listc = app.add_subcommand("list", "Print every rung and variant with its explanation (read from the rung's file)");
+  listc->add_flag("--json", list.json, "As a JSON array: name, family, variant_of, toggles, title, adds, precisions, ...");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -100,5 +104,6 @@ int main(int argc, char** argv) {
   if (*banksc) return cmd_banks(banks);
   if (*swizzle) return cmd_swizzle(sw);
   if (*shotc) return cmd_shot(shot);
+  if (*listc) return cmd_list(list);
   return cmd_window(win);
 }

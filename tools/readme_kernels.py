@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Rewrites README.md's kernel section (between the KERNELS markers) from the registry's bench JSON:
-the goal per ladder, the top rung's ratio, the full table and the per-family size plots."""
+the goal per ladder, the top rung's ratio, the full table and the per-family size plots; and what each rung
+adds, as `gemmscope list --json` reads it from the rung's own file.
+usage: readme_kernels.py BENCH_JSON_NAME [GEMMSCOPE_BINARY]"""
 import json
 import pathlib
 import subprocess
@@ -31,7 +33,12 @@ def main() -> int:
                      f"{100 * top['ratio']:.1f}%{mark} |")
     table = subprocess.run([sys.executable, str(root / "tools" / "bench_table.py"), str(bench)],
                            check=True, capture_output=True, text=True).stdout
+    binary = pathlib.Path(sys.argv[2]) if len(sys.argv) > 2 else root / "build" / "gemmscope"
+    rungs = json.loads(subprocess.run([str(binary), "list", "--json"], check=True, capture_output=True, text=True).stdout)
+    ladder = [f"- `{r['name']}`: {r['title']}" for r in rungs]
     lines += ["", f"<details><summary>Every rung ({bench.relative_to(root)})</summary>", "", table, "</details>", "",
+              "<details><summary>What each rung adds (`gemmscope list`; the full text is in the rung's file)</summary>",
+              "", *ladder, "", "</details>", "",
               "TFLOP/s against size, each ladder beside cuBLAS of its dtype (`gemmscope shot --view perf --kernel K`, "
               "from the bundled capture):", ""]
     for fam in GOALS:

@@ -14,6 +14,10 @@ inline constexpr const char* kAdds =
     "where a row-major wave spans 100+ MB of operands, the wave's operands stay in L2. The variant [order=row] "
     "walks the tiles row by row instead, for comparison. (Traced launches run one CTA per tile, in the same "
     "order, so that each tile has its own block record.)";
+// The variant [order=row]: the same kernel walking the tiles row-major, beside the grouped order.
+inline constexpr const char* kRowOrderAdds =
+    "Variant of 04_persistent: tiles walked row by row (one tile row per band) instead of in bands of "
+    "16 rows, so a wave's CTAs read one or two panels of A and every panel of B.";
 
 }  // namespace gs::hopper_04_persistent
 

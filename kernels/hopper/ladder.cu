@@ -43,8 +43,7 @@ std::vector<Rung> hopper_rungs() {
     // the bench can set the grouped order beside the plain one.
     namespace r = hopper_04_persistent;
     Rung v = GS_HOPPER_RUNG(hopper_04_persistent, "hopper/04_persistent[order=row]");
-    v.info.adds = "Variant of 04_persistent: tiles walked row by row (one tile row per band) instead of in bands of "
-                  "16 rows, so a wave's CTAs read one or two panels of A and every panel of B.";
+    v.info.adds = r::kRowOrderAdds;
     v.launch = {erase<__half, float, r::launch<NoProbe, r::kRowMajor>, r::launch<TraceProbe, r::kRowMajor>>(
         Precision::F16_F32)};
     ladder.push_back(v);

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# `gemmscope list`: every registered rung, and each one's title and explanation exactly as its own file
+# (kernels/<family>/NN_name.cuh, kTitle and kAdds) writes them: written once, read from there.
+# usage: cli_list.sh BIN SOURCE_DIR
+set -euo pipefail
+bin=$1 src=$2
+json=$(mktemp)
+trap 'rm -f "$json"' EXIT
+"$bin" list --json >"$json"
+python3 - "$src" "$json" <<'PY'
+import glob, json, re, sys
+src = sys.argv[1]
+listed = {r["name"]: r for r in json.load(open(sys.argv[2]))}
+def literal(text, name):
+    m = re.search(r"inline constexpr const char\* " + name + r" =\s*((?:\"(?:[^\"\\]|\\.)*\"\s*)+);", text)
+    return "".join(re.findall(r"\"((?:[^\"\\]|\\.)*)\"", m.group(1))).replace('\\"', '"') if m else None
+checked = 0
+for path in sorted(glob.glob(src + "/kernels/*/[0-9][0-9]_*.cuh")):
+    family, stem = path.split("/")[-2], path.split("/")[-1][:-4]
+    name = family + "/" + stem
+    text = open(path).read()
+    title, adds = literal(text, "kTitle"), literal(text, "kAdds")
+    if name not in listed: sys.exit(f"FAIL: {name} has a file but `list` does not show it")
+    if title is None or adds is None: sys.exit(f"FAIL: {path} has no kTitle or kAdds")
+    if listed[name]["title"] != title: sys.exit(f"FAIL: {name}: list says {listed[name]['title']!r}, its file {title!r}")
+    if listed[name]["adds"] != adds: sys.exit(f"FAIL: {name}: list's explanation differs from its file's kAdds")
+    checked += 1
+variants = [n for n, r in listed.items() if r["variant_of"]]
+for v in variants:
+    if listed[v]["variant_of"] not in listed: sys.exit(f"FAIL: variant {v} of an unlisted rung")
+    if not listed[v]["toggles"]: sys.exit(f"FAIL: variant {v} names no toggle")
+if checked + len(variants) != len(listed): sys.exit(f"FAIL: {len(listed)} listed, {checked} rung files, {len(variants)} variants")
+print(f"ok: {checked} rungs and {len(variants)} variant(s) listed with their own files' title and explanation")
+PY
+# The plain listing names every rung too, and a failed write is an error.
+[ "$("$bin" list | grep -c '^[a-z_0-9]*/[0-9][0-9]_')" = "$("$bin" list --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" ] ||
+  { echo "FAIL: the plain listing and the JSON disagree on the number of rungs"; exit 1; }
+if "$bin" list >/dev/full 2>/dev/null; then echo "FAIL: writing to a full device exited 0"; exit 1; fi
+echo "ok: plain listing complete; a write to /dev/full fails"
