@@ -50,6 +50,7 @@ struct ViewState {
   int warp = 0;                           // warp highlighted there
   int thread = 0;                         // sgemm rungs: thread highlighted in the thread tiling
   BanksViewState banks;                   // the bank panel's site, warp, access and lane
+  SwizzleViewState swizzle;               // the launch-order panel's colouring, moment and comparison
   std::string perf_dtype;                 // dtype the throughput curves show ("" = the selected rung's first)
   bool dark = true;
   float zoom = 1.0f;                      // every view and its text, Ctrl +/-

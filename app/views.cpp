@@ -5,12 +5,14 @@ namespace gs {
 // The panel each app/panels/<view>.cpp defines.
 std::unique_ptr<ViewPanel> make_layout_panel();
 std::unique_ptr<ViewPanel> make_banks_panel();
+std::unique_ptr<ViewPanel> make_swizzle_panel();
 std::unique_ptr<ViewPanel> make_perf_panel();
 
 const std::vector<ViewDef>& view_table() {
   static const std::vector<ViewDef> table = {
       {"layout", "Fragment layout", "which lane holds which element of the rung's own instructions", make_layout_panel},
       {"banks", "Bank conflicts", "the rung's shared-memory accesses, one drawn bank by bank", make_banks_panel},
+      {"swizzle", "Launch order", "which SM ran which output tile when, and what the running blocks read", make_swizzle_panel},
       {"perf", "Throughput", "TFLOP/s of the rung's ladder beside cuBLAS, and over size", make_perf_panel},
   };
   return table;
@@ -29,7 +31,7 @@ std::vector<std::string> view_names() {
 }
 
 const std::vector<std::string>& planned_views() {
-  static const std::vector<std::string> planned = {"swizzle", "roofline", "timeline", "code", "gmem"};
+  static const std::vector<std::string> planned = {"roofline", "timeline", "code", "gmem"};
   return planned;
 }
 

@@ -304,7 +304,9 @@ bool MainWindow::Draw(const Frame& f, ViewState& st) {
     }
   }
   ImGui::End();
-  return f.live;
+  bool animating = f.live;
+  for (const auto& p : panels_) animating = animating || p->Animating(ctx);
+  return animating;
 }
 
 void MainWindow::DrawFigure(const std::string& view, const Frame& f, ViewState& st) {

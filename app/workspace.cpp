@@ -26,7 +26,7 @@ Arrangement default_arrangement(const std::vector<std::string>& views) {
   if (views.empty()) return a;
   // The first view (the fragment layout: tall grids) has a column of its own; the rest share one or two.
   a.columns.push_back({views.front()});
-  const size_t rest = views.size() - 1, extra_cols = rest == 0 ? 0 : rest <= 3 ? 1 : 2;
+  const size_t rest = views.size() - 1, extra_cols = rest == 0 ? 0 : rest <= 2 ? 1 : 2;
   for (size_t c = 0; c < extra_cols; ++c) a.columns.push_back({});
   for (size_t i = 1; i < views.size(); ++i) a.columns[1 + (i - 1) * extra_cols / rest].push_back(views[i]);
   a.column_w = extra_cols == 0 ? std::vector<float>{1} : extra_cols == 1 ? std::vector<float>{0.4f, 0.6f}

@@ -163,4 +163,71 @@ Footprint window_footprint(const std::vector<LaunchedTile>& order, int first, in
   return Footprint{distinct(rows), distinct(cols)};
 }
 
+TracedLaunch traced_launch(const Capture& c, const std::string& kernel) {
+  TracedLaunch l;
+  for (const BlockRecord& b : c.blocks)
+    if (b.kernel == kernel) l.blocks.push_back(b);
+  if (l.blocks.empty()) return l;
+  std::sort(l.blocks.begin(), l.blocks.end(), [](const BlockRecord& a, const BlockRecord& b) { return a.launch < b.launch; });
+  l.t0 = l.blocks.front().start_ns;
+  uint64_t end = 0;
+  for (BlockRecord& b : l.blocks) {
+    b.end_ns = std::max(b.end_ns, b.start_ns);
+    l.t0 = std::min(l.t0, b.start_ns);
+    end = std::max(end, b.end_ns);
+    l.tiles_m = std::max(l.tiles_m, b.tile_m + 1);
+    l.tiles_n = std::max(l.tiles_n, b.tile_n + 1);
+    l.sms = std::max(l.sms, b.smid + 1);
+  }
+  l.duration = end - l.t0;
+  return l;
+}
+
+WaveFootprint running_footprint(const TracedLaunch& l, uint64_t t, int block_m, int block_n, int k, int elem_bytes) {
+  WaveFootprint f;
+  std::vector<int> rows, cols;
+  for (const BlockRecord& b : l.blocks) {
+    if (b.start_ns - l.t0 > t || b.end_ns - l.t0 <= t) continue;
+    ++f.running;
+    rows.push_back(b.tile_m);
+    cols.push_back(b.tile_n);
+  }
+  const auto distinct = [](std::vector<int>& v) {
+    std::sort(v.begin(), v.end());
+    return static_cast<int>(std::unique(v.begin(), v.end()) - v.begin());
+  };
+  f.a_panels = distinct(rows);
+  f.b_panels = distinct(cols);
+  f.a_bytes = int64_t(f.a_panels) * block_m * k * elem_bytes;
+  f.b_bytes = int64_t(f.b_panels) * block_n * k * elem_bytes;
+  return f;
+}
+
+std::string identify_order(const TracedLaunch& l) {
+  if (l.empty()) return "";
+  std::vector<SwizzleScheme> candidates = {{SwizzleScheme::Kind::None, 0}};
+  for (int log = 1; log <= kMaxCutlassLog; ++log) candidates.push_back({SwizzleScheme::Kind::Cutlass, log});
+  for (int g = 1; g <= 64; g *= 2) candidates.push_back({SwizzleScheme::Kind::Triton, g});
+  for (const SwizzleScheme& s : candidates) {
+    std::vector<LaunchedTile> order;
+    try {
+      order = launch_order(l.tiles_m, l.tiles_n, s);
+    } catch (const std::invalid_argument&) {
+      continue;
+    }
+    // Launch index -> tile, for the launches that compute one.
+    std::vector<int> tile_of;
+    for (const LaunchedTile& t : order) {
+      if (size_t(t.launch) >= tile_of.size()) tile_of.resize(size_t(t.launch) + 1, -1);
+      tile_of[size_t(t.launch)] = t.tile_m * l.tiles_n + t.tile_n;
+    }
+    bool fits = true;
+    for (const BlockRecord& b : l.blocks)
+      fits = fits && b.launch >= 0 && size_t(b.launch) < tile_of.size() &&
+             tile_of[size_t(b.launch)] == b.tile_m * l.tiles_n + b.tile_n;
+    if (fits) return swizzle_scheme_name(s);
+  }
+  return "";
+}
+
 }  // namespace gs

@@ -5,9 +5,12 @@
 // and compares them with the launch order the probes trace (BlockRecord).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "core/capture.h"
 
 namespace gs {
 
@@ -61,5 +64,36 @@ struct Footprint {
   int total() const { return a_panels + b_panels; }
 };
 Footprint window_footprint(const std::vector<LaunchedTile>& order, int first, int count);
+
+// ---- Measured launches ------------------------------------------------------------------------
+// One traced launch of a kernel as the launch-order view reads it: its blocks sorted by launch index,
+// times relative to the first block's start (%globaltimer ns, comparable across SMs).
+struct TracedLaunch {
+  std::vector<BlockRecord> blocks;  // by launch index
+  int tiles_m = 0, tiles_n = 0;     // the tile grid the blocks cover (largest tile index + 1)
+  int sms = 0;                      // largest SM id + 1
+  uint64_t t0 = 0;                  // first start
+  uint64_t duration = 0;            // last end - first start
+  bool empty() const { return blocks.empty(); }
+};
+// The capture's blocks of `kernel`, or an empty launch. Records with an end before their start are kept with
+// end = start (a reader never divides by a negative span).
+TracedLaunch traced_launch(const Capture& c, const std::string& kernel);
+
+// What the blocks running at time t (ns after t0) read: the distinct A row-panels and B column-panels, and
+// their bytes for a K-deep GEMM with tiles of block_m x block_n and elements of elem_bytes (A's panel is
+// block_m x K, B's K x block_n). The working set a wave keeps in L2.
+struct WaveFootprint {
+  int running = 0;
+  int a_panels = 0, b_panels = 0;
+  int64_t a_bytes = 0, b_bytes = 0;
+  int64_t bytes() const { return a_bytes + b_bytes; }
+};
+WaveFootprint running_footprint(const TracedLaunch& l, uint64_t t, int block_m, int block_n, int k, int elem_bytes);
+
+// Which scheme of launch_order() maps every traced block's launch index to the tile it computed: "none",
+// "cutlass:L" (L up to kMaxCutlassLog) or "triton:G" (G a power of two up to 64), the first that fits; ""
+// when none does (a persistent kernel's own order, say). What the launch-order view calls the rung's order.
+std::string identify_order(const TracedLaunch& l);
 
 }  // namespace gs

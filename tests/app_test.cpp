@@ -47,7 +47,7 @@ TEST(Views, TableNamesAreUniqueAndEachMakesAPanel) {
     EXPECT_TRUE(find_view(name) || std::find(planned.begin(), planned.end(), name) != planned.end()) << name;
   }
   EXPECT_EQ(find_view("all"), nullptr);
-  EXPECT_EQ(views_list(), "layout, banks, perf, all");
+  EXPECT_EQ(views_list(), "layout, banks, swizzle, perf, all");
 }
 
 // ---- Arrangement and layout ----------------------------------------------------------------------
@@ -57,6 +57,11 @@ TEST(Workspace, DefaultGivesTheLayoutItsOwnColumn) {
   ASSERT_EQ(a.columns.size(), 2u);
   EXPECT_EQ(a.columns[0], std::vector<std::string>{"layout"});
   EXPECT_EQ(a.columns[1], (std::vector<std::string>{"banks", "perf"}));
+  // Four views: the fourth opens a third column rather than a stack of three.
+  const Arrangement four = default_arrangement({"layout", "banks", "swizzle", "perf"});
+  ASSERT_EQ(four.columns.size(), 3u);
+  EXPECT_EQ(four.columns[1], (std::vector<std::string>{"banks", "swizzle"}));
+  EXPECT_EQ(four.columns[2], std::vector<std::string>{"perf"});
   // Five views or more: a third column, so no stack is deeper than three.
   const Arrangement b = default_arrangement({"layout", "banks", "perf", "swizzle", "timeline", "roofline", "code"});
   ASSERT_EQ(b.columns.size(), 3u);

@@ -218,5 +218,68 @@ TEST(SwizzleParse, LaunchOrderRejectsWhatParseRejects) {
   EXPECT_THROW(launch_order(4, 4, SwizzleScheme{SwizzleScheme::Kind::Triton, 0}), std::invalid_argument);
 }
 
+// ---- Measured launches ------------------------------------------------------------------------
+
+// A 4x4 grid run in `scheme`'s order on 4 SMs in four waves of 4 blocks, each block 10 ns: wave w starts at
+// 10 w (+5 ns of clock offset), block i of it on SM i.
+Capture four_waves(const SwizzleScheme& scheme) {
+  Capture c;
+  for (const LaunchedTile& t : launch_order(4, 4, scheme)) {
+    BlockRecord b;
+    b.kernel = "test/01";
+    b.launch = t.launch, b.tile_m = t.tile_m, b.tile_n = t.tile_n;
+    b.smid = t.launch % 4;
+    b.start_ns = 1005 + uint64_t(t.launch / 4) * 10;
+    b.end_ns = b.start_ns + 10;
+    c.blocks.push_back(b);
+  }
+  std::reverse(c.blocks.begin(), c.blocks.end());  // the capture's order is not the launch order
+  BlockRecord other = c.blocks.front();
+  other.kernel = "test/02";
+  c.blocks.push_back(other);
+  return c;
+}
+
+TEST(TracedLaunch, SortsByLaunchAndMeasuresTheGrid) {
+  const TracedLaunch l = traced_launch(four_waves(scheme("none")), "test/01");
+  ASSERT_EQ(l.blocks.size(), 16u);
+  for (size_t i = 0; i < l.blocks.size(); ++i) EXPECT_EQ(l.blocks[i].launch, int(i));
+  EXPECT_EQ(l.tiles_m, 4);
+  EXPECT_EQ(l.tiles_n, 4);
+  EXPECT_EQ(l.sms, 4);
+  EXPECT_EQ(l.t0, 1005u);
+  EXPECT_EQ(l.duration, 40u);
+  EXPECT_TRUE(traced_launch(four_waves(scheme("none")), "test/99").empty());
+}
+
+// Row-major: the second wave (t in [10, 20)) is tile row 1, reading 1 A panel and all 4 B panels; in
+// triton:2 order it is the second band's first two columns' ... rows 2-3, columns 0-1: 2 + 2 panels.
+TEST(TracedLaunch, RunningFootprintByHand) {
+  const TracedLaunch none = traced_launch(four_waves(scheme("none")), "test/01");
+  WaveFootprint f = running_footprint(none, 12, 128, 64, 1024, 2);
+  EXPECT_EQ(f.running, 4);
+  EXPECT_EQ(f.a_panels, 1);
+  EXPECT_EQ(f.b_panels, 4);
+  EXPECT_EQ(f.a_bytes, 1 * 128 * 1024 * 2);
+  EXPECT_EQ(f.b_bytes, 4 * 64 * 1024 * 2);
+  EXPECT_EQ(running_footprint(none, 40, 128, 64, 1024, 2).running, 0);  // all done
+  const TracedLaunch grouped = traced_launch(four_waves(scheme("triton:2")), "test/01");
+  f = running_footprint(grouped, 12, 128, 64, 1024, 2);
+  EXPECT_EQ(f.running, 4);
+  EXPECT_EQ(f.a_panels + f.b_panels, 4);  // 2 rows and 2 columns of a band of 2: half row-major's 5
+  EXPECT_EQ(f.a_panels, 2);
+}
+
+TEST(TracedLaunch, IdentifiesTheSchemeThatMapsEveryBlock) {
+  for (const char* s : {"none", "cutlass:1", "triton:2"})
+    EXPECT_EQ(identify_order(traced_launch(four_waves(scheme(s)), "test/01")), s) << s;
+  // On 4 columns cutlass:2's band is all of C, the row-major order: the simplest name that fits is given.
+  EXPECT_EQ(identify_order(traced_launch(four_waves(scheme("cutlass:2")), "test/01")), "none");
+  // A block on a tile no scheme puts it on: no name.
+  Capture c = four_waves(scheme("none"));
+  std::swap(c.blocks[0].tile_n, c.blocks[1].tile_n);
+  EXPECT_EQ(identify_order(traced_launch(c, "test/01")), "");
+}
+
 }  // namespace
 }  // namespace gs

@@ -26,6 +26,10 @@ expect layout mma_tf32/04_registers "mma.m16n8k8.tf32" "tf32 · 4 elements/lane"
 # The bank view opens on the rung's worst access: mma_tf32/01's A-fragment loads, 8-way.
 expect banks mma_tf32/01_vectorized "As load (frag), warp 0, k-iteration 0" "(8-way on banks 0-3)"
 expect banks mma_f16/01_vectorized "(4-way on banks 0-3)"
+# The launch-order view shows the rung's measured order beside the rung before it: mma_f16/07's swizzle
+# (bands of 16 tile columns, CUTLASS's identity swizzle with log tile 4) against 06's row-major order.
+expect swizzle mma_f16/07_swizzle "mma_f16/07_swizzle" "cutlass:4 order" "mma_f16/06_warp_64x64" "row-major order" \
+  "all 512 blocks done"
 # The throughput view marks the rung: its ladder's bars, the rung's bar label in bold.
 svg="$dir/perf_mma_tf32.svg"
 "$bin" shot --view perf --kernel mma_tf32/04_registers -o "$svg"

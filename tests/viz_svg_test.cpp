@@ -1399,5 +1399,87 @@ TEST(ImGuiCanvas, MeasuresTextAsSvgCanvasDoes) {
       }
 }
 
+
+// ---- Launch-order view ---------------------------------------------------------------------------
+
+// 4x4 tiles in row-major order, four waves of four blocks on 4 SMs, 10 ns each.
+TracedLaunch four_waves() {
+  TracedLaunch l;
+  for (int i = 0; i < 16; ++i) {
+    BlockRecord b;
+    b.kernel = "test/01";
+    b.launch = i, b.tile_m = i / 4, b.tile_n = i % 4, b.smid = i % 4;
+    b.start_ns = uint64_t(i / 4) * 10, b.end_ns = b.start_ns + 10;
+    l.blocks.push_back(b);
+  }
+  l.tiles_m = l.tiles_n = l.sms = 4;
+  l.duration = 40;
+  return l;
+}
+
+TEST(SwizzleView, AMomentShowsRunningBlocksTheirPanelsAndTheirBytes) {
+  const TracedLaunch l = four_waves();
+  SwizzleViewInput in;
+  in.kernel = "test/01";
+  in.launch = &l;
+  in.block_m = in.block_n = 128, in.k = 4096, in.elem_bytes = 2, in.l2_bytes = 50 << 20;
+  in.order = "row-major order";
+  in.tflops = 123;
+  SwizzleViewState st;
+  st.time = 0.3f;  // 12 of 40 ns: the second wave (tile row 1) runs, the first is done
+  const Theme& t = Theme::Dark();
+  SvgCanvas c(1600, 900, t.bg);
+  SwizzleHover hover;
+  draw_swizzle_view(c, {{0, 0}, {1600, 900}}, t, in, nullptr, st, {-1, -1}, &hover);
+  const std::string svg = c.finish();
+  EXPECT_EQ(parse(svg, nullptr), "");
+  const std::string text = all_text(svg);
+  // 1 A panel and 4 B panels of 128 x 4096 halves: 1 MB and 4 MB.
+  EXPECT_NE(text.find("4 blocks running read 1 A panels (1.0 MB) and 4 B panels (4.0 MB)"), std::string::npos) << text;
+  EXPECT_NE(text.find("5.0 MB of 50 MB L2"), std::string::npos) << text;
+  EXPECT_NE(text.find("row-major order"), std::string::npos);
+  EXPECT_NE(text.find("123 TFLOP/s"), std::string::npos);
+  // The running blocks are outlined in the text colour: four of them.
+  int outlined = 0;
+  for (const Element& e : elements(svg, "rect"))
+    if (e.attr.count("stroke") && e.attr.at("stroke") == hex(t.text) && e.attr.at("fill") == "none") ++outlined;
+  EXPECT_EQ(outlined, 4);
+  // One row per SM in the timeline, labelled.
+  EXPECT_EQ(text_elements(svg, "SM 0").size(), 1u);
+  EXPECT_EQ(text_elements(svg, "SM 3").size(), 1u);
+  EXPECT_GE(min_font_px(svg), kMinTextSize * 2048.0f / (1901 + 483) - 0.01f);
+  EXPECT_EQ(overlapping_text(svg), "");
+}
+
+TEST(SwizzleView, HoverFindsTheBlockInTheGridAndSaysWhatIsNotTraced) {
+  const TracedLaunch l = four_waves();
+  SwizzleViewInput in, none;
+  in.kernel = "test/01", in.launch = &l, in.block_m = in.block_n = 128, in.k = 64, in.elem_bytes = 2;
+  none.kernel = "test/00";
+  const Theme& t = Theme::Light();
+  // Find the grid by drawing once with the pointer far away, then hover the centre of tile (2, 3).
+  SvgCanvas c(1200, 800, t.bg);
+  SwizzleViewState st;
+  SwizzleHover hover;
+  draw_swizzle_view(c, {{0, 0}, {1200, 800}}, t, in, &none, st, {-1, -1}, &hover);
+  const std::string svg = c.finish();
+  SvgCanvas untraced(1200, 800, t.bg);
+  draw_swizzle_view(untraced, {{0, 0}, {1200, 800}}, t, none, nullptr, st, {-1, -1}, nullptr);
+  EXPECT_NE(all_text(untraced.finish()).find("This capture traced no blocks of test/00."), std::string::npos);
+  std::vector<Rect> cells;
+  for (const Element& e : elements(svg, "rect"))
+    if (e.attr.count("fill") && e.attr.at("fill") != "none" && rect_of(e).w() > 30 && std::fabs(rect_of(e).w() - rect_of(e).h()) < 0.5f)
+      cells.push_back(rect_of(e));
+  ASSERT_GE(cells.size(), 16u);
+  std::sort(cells.begin(), cells.end(), [](Rect a, Rect b) { return std::tie(a.min.y, a.min.x) < std::tie(b.min.y, b.min.x); });
+  const Vec2 centre = cells[2 * 4 + 3].center();
+  SvgCanvas c2(1200, 800, t.bg);
+  draw_swizzle_view(c2, {{0, 0}, {1200, 800}}, t, in, &none, st, centre, &hover);
+  EXPECT_EQ(hover.side, 0);
+  ASSERT_GE(hover.block, 0);
+  EXPECT_EQ(l.blocks[size_t(hover.block)].tile_m, 2);
+  EXPECT_EQ(l.blocks[size_t(hover.block)].tile_n, 3);
+}
+
 }  // namespace
 }  // namespace gs

@@ -115,6 +115,7 @@ void draw_bars(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, fl
   // Bars get at least a third of the width: where the full numbers would squeeze them, the share alone.
   const bool brief = label_w + value_w + ts * 2 > area.w() * 0.67f;
   if (brief) value_w = brief_w;
+  value_w = std::max(value_w, c.text_size("800 TFLOP/s", ts).x * 0.75f);  // room for the axis unit after the last tick
   label_w = std::min(label_w, area.w() * 0.34f);
   value_w = std::min(value_w, area.w() * 0.36f);
   const float pad = ts * 0.6f;

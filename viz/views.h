@@ -9,6 +9,7 @@
 #include "core/bank_sites.h"
 #include "core/capture.h"
 #include "core/layout.h"
+#include "core/swizzle.h"
 #include "viz/canvas.h"
 
 namespace gs {
@@ -150,6 +151,39 @@ struct ThreadHover {
 // of C with the A rows and B columns it reads in one k-step marked; a caption spells them out.
 void draw_thread_view(Canvas& c, Rect r, const Theme& t, const ThreadViewInput& in, int highlight_thread, Vec2 mouse,
                       ThreadHover* hover);
+
+// ---- Launch order (swizzle) --------------------------------------------------------------------
+// One traced launch of a rung, as the launch-order view draws it.
+struct SwizzleViewInput {
+  std::string kernel;                    // "mma_f16/07_swizzle"
+  const TracedLaunch* launch = nullptr;  // null or empty: the capture traced no blocks of it
+  int block_m = 0, block_n = 0;          // its output tile
+  int k = 0, elem_bytes = 0;             // K of the traced launch and A/B element size: panel bytes
+  int64_t l2_bytes = 0;                  // the GPU's L2, against which a wave's footprint is drawn
+  std::string order;                     // what orders its blocks: "row-major", "cutlass:5"
+  double tflops = 0;                     // measured at the traced size (0: not measured)
+  double timed_ms = 0;                   // the timed (probe-free) run at that size: the traced one is slower
+};
+enum class SwizzleColour { Launch, Sm, Start };
+struct SwizzleViewState {
+  SwizzleColour colour = SwizzleColour::Launch;
+  float time = 1;         // the moment shown, as a fraction of the kernel's duration (1: every block done)
+  bool playing = false;   // the window advances `time` while true
+  bool compare = true;    // draw a second rung beside (the panel picks it: the previous rung by default)
+  bool timeline = true;   // the per-SM timeline under the tile grids
+};
+struct SwizzleHover {
+  int side = -1;   // 0: the selected rung, 1: the one compared
+  int block = -1;  // index into that launch's blocks
+};
+// The C matrix as a grid of output tiles coloured by launch order, SM or start time, at the chosen moment
+// (not started: empty; running: outlined; done: filled), with the A row-panels and B column-panels the
+// running blocks read beside it and their bytes against L2; `other` (may be null) side by side with the
+// same time scale; under both, one row per SM with each block as a bar over %globaltimer.
+void draw_swizzle_view(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput& in, const SwizzleViewInput* other,
+                       const SwizzleViewState& st, Vec2 mouse, SwizzleHover* hover);
+// The colour of a value in [0, 1] on the view's ramp (dark blue through teal and green to yellow).
+Color ramp_color(float v, const Theme& t);
 
 // ---- Shared-memory banks ---------------------------------------------------------------------
 struct BanksViewInput {

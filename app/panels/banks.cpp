@@ -49,8 +49,11 @@ class BanksPanel : public ViewPanel {
     BanksViewState& b = ctx.st.banks;
     const float em = ImGui::GetFontSize();
     if (pick_.access) {
-      flow.next(em * 12);
-      ImGui::SetNextItemWidth(em * 12);
+      std::vector<std::string> names;
+      for (const SmemSite& site : in_.sites) names.push_back(site.name);
+      const float w = flow.combo_w(names);
+      flow.next(w);
+      ImGui::SetNextItemWidth(w);
       if (ImGui::BeginCombo("##site", in_.sites[pick_.site].name.c_str())) {
         for (size_t i = 0; i < in_.sites.size(); ++i) {
           ImGui::PushID(int(i));

@@ -119,7 +119,9 @@ class LayoutPanel : public ViewPanel {
       }
     }
     // Explore: any op; "follow kernel" returns to the rung's own.
-    const float combo_w = em * 12;
+    std::vector<std::string> choices = {"follow kernel"};
+    for (const MmaOp& op : mma_ops()) choices.push_back(op.name);
+    const float combo_w = flow.combo_w(choices);
     flow.next(combo_w);
     ImGui::SetNextItemWidth(combo_w);
     const std::string preview = st.layout_follow ? "follow kernel" : st.layout_op;

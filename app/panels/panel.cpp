@@ -32,6 +32,14 @@ float Flow::checkbox_w(const char* label) {
   return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
 }
 
+float Flow::combo_w(const std::vector<std::string>& items) const {
+  float w = 0;
+  for (const std::string& s : items) w = std::max(w, ImGui::CalcTextSize(s.c_str()).x);
+  const float want = w + ImGui::GetFrameHeight() + ImGui::GetStyle().FramePadding.x * 2 + 2;
+  const float line = right_ - ImGui::GetWindowPos().x - ImGui::GetStyle().WindowPadding.x;
+  return std::max(ImGui::GetFrameHeight() * 2, std::min(want, line));
+}
+
 std::string ViewPanel::ExportDetail(const ViewContext& ctx) const { return file_safe(selected_kernel(ctx.st)); }
 
 std::string file_safe(std::string s) {

@@ -45,6 +45,8 @@ class Flow {
   // Widths of common widgets with this label at the current font.
   static float button_w(const char* label);
   static float checkbox_w(const char* label);
+  // A combo as wide as its longest item needs (so no choice is cut), but no wider than the line.
+  float combo_w(const std::vector<std::string>& items) const;
 
  private:
   float right_;
@@ -58,6 +60,8 @@ class ViewPanel {
   virtual void Update(const ViewContext& ctx) {}
   // The header's widgets after the title, in the window only.
   virtual void Toolbar(const ViewContext& ctx, Flow& flow) {}
+  // True while the view moves by itself (a playback): the window keeps drawing frames.
+  virtual bool Animating(const ViewContext& ctx) const { return false; }
   // The figure in `r` (view coordinates); `mouse` is where the pointer is, far away when exporting.
   virtual void Figure(Canvas& c, Rect r, const ViewContext& ctx, Vec2 mouse) = 0;
   // Tooltips and clicks over the figure, after Figure() has drawn it this frame (window only).

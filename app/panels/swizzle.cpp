@@ -1,0 +1,171 @@
+// The launch-order panel: the selected rung's traced blocks (which SM ran which tile when), a moment of the
+// run chosen with a slider or played back, and by default the rung before it beside on the same time scale
+// (mma_f16/07_swizzle beside 06 shows what the swizzle changed).
+#include <imgui.h>
+
+#include <algorithm>
+#include <map>
+
+#include "app/panels/panel.h"
+#include "kernels/gemm.h"
+
+namespace gs {
+namespace {
+
+constexpr float kPlaySeconds = 8;  // a whole run plays back in this long
+
+int elem_bytes(const std::string& dtype) { return dtype == "f32" || dtype == "tf32" ? 4 : 2; }
+
+class SwizzlePanel : public ViewPanel {
+ public:
+  void Update(const ViewContext& ctx) override {
+    const std::string kernel = selected_kernel(ctx.st);
+    if (ctx.f.capture != capture_ || (ctx.f.capture && ctx.f.capture->blocks.size() != blocks_)) {
+      launches_.clear();  // a new capture (or live data grew): read the launches again
+      orders_.clear();
+      capture_ = ctx.f.capture;
+      blocks_ = capture_ ? capture_->blocks.size() : 0;
+    }
+    if (kernel != kernel_) {
+      kernel_ = kernel;
+      other_ = previous_traced(kernel);
+      ctx.st.swizzle.time = 1;
+      ctx.st.swizzle.playing = false;
+    }
+    in_ = input(kernel);
+    if (!other_.empty()) other_in_ = input(other_);
+    // Playback: the moment advances with the frames while playing.
+    SwizzleViewState& s = ctx.st.swizzle;
+    if (s.playing && ctx.gui) {
+      s.time += ImGui::GetIO().DeltaTime / kPlaySeconds;
+      if (s.time >= 1) s.time = 1, s.playing = false;
+    }
+  }
+
+  bool Animating(const ViewContext& ctx) const override { return ctx.st.swizzle.playing; }
+
+  void Toolbar(const ViewContext& ctx, Flow& flow) override {
+    SwizzleViewState& s = ctx.st.swizzle;
+    const float em = ImGui::GetFontSize();
+    static const char* kColours[] = {"colour: launch order", "colour: SM", "colour: start time"};
+    const float colour_w = flow.combo_w({kColours[0], kColours[1], kColours[2]});
+    flow.next(colour_w);
+    ImGui::SetNextItemWidth(colour_w);
+    int colour = int(s.colour);
+    if (ImGui::Combo("##colour", &colour, kColours, 3)) s.colour = SwizzleColour(colour);
+    const char* play = s.playing ? "pause" : "play";
+    flow.next(Flow::button_w("pause"));
+    if (ImGui::Button(play, ImVec2(Flow::button_w("pause"), 0))) {
+      if (!s.playing && s.time >= 1) s.time = 0;
+      s.playing = !s.playing;
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("play the run back: blocks fill their tiles as they start and finish");
+    flow.next(em * 8);
+    ImGui::SetNextItemWidth(em * 8);
+    float pct = s.time * 100;
+    if (ImGui::SliderFloat("##time", &pct, 0, 100, "t = %.0f%%")) s.time = pct / 100, s.playing = false;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("the moment shown, as a share of the run");
+    flow.next(Flow::checkbox_w("per-SM timeline"));
+    ImGui::Checkbox("per-SM timeline", &s.timeline);
+    // The rung beside: the previous traced one by default, any traced kernel on request.
+    flow.next(Flow::checkbox_w("beside:"));
+    ImGui::Checkbox("beside:", &s.compare);
+    if (s.compare) {
+      std::vector<std::string> traced;  // the kernels that can go beside: every other traced one
+      if (ctx.f.capture)
+        for (const std::string& name : kernel_names(ctx.f.capture))
+          if (name != kernel_ && !launch(name).empty()) traced.push_back(name);
+      const float w = flow.combo_w(traced.empty() ? std::vector<std::string>{"(none traced)"} : traced);
+      flow.next(w);
+      ImGui::SetNextItemWidth(w);
+      if (ImGui::BeginCombo("##other", other_.empty() ? "(none traced)" : other_.c_str())) {
+        for (const std::string& name : traced)
+          if (ImGui::Selectable(name.c_str(), name == other_)) other_ = name;
+        ImGui::EndCombo();
+      }
+    }
+  }
+
+  void Figure(Canvas& c, Rect r, const ViewContext& ctx, Vec2 mouse) override {
+    const SwizzleViewState& s = ctx.st.swizzle;
+    const bool beside = s.compare && !other_.empty();
+    draw_swizzle_view(c, r, ctx.theme, in_, beside ? &other_in_ : nullptr, s, mouse, &hover_);
+  }
+
+  void Interact(const ViewContext& ctx, const FigureItem& item) override {
+    if (!item.hovered || hover_.block < 0) return;
+    const SwizzleViewInput& in = hover_.side == 1 ? other_in_ : in_;
+    const TracedLaunch& l = *in.launch;
+    const BlockRecord& b = l.blocks[size_t(hover_.block)];
+    ImGui::BeginTooltip();
+    ImGui::Text("%s: launch %d, blockIdx (%d, %d)", in.kernel.c_str(), b.launch, b.bx, b.by);
+    ImGui::Text("tile (%d, %d): C rows %d-%d, columns %d-%d", b.tile_m, b.tile_n, b.tile_m * in.block_m,
+                (b.tile_m + 1) * in.block_m - 1, b.tile_n * in.block_n, (b.tile_n + 1) * in.block_n - 1);
+    ImGui::Text("SM %d, started at %.1f us, ran %.1f us", b.smid, double(b.start_ns - l.t0) / 1000,
+                double(b.end_ns - b.start_ns) / 1000);
+    ImGui::TextDisabled("click: show the moment it started");
+    ImGui::EndTooltip();
+    if (item.clicked) {
+      // One time scale for both sides: the longer run's.
+      uint64_t span = in_.launch ? in_.launch->duration : 0;
+      if (ctx.st.swizzle.compare && other_in_.launch) span = std::max(span, other_in_.launch->duration);
+      ctx.st.swizzle.time = span ? float(double(b.start_ns - l.t0) / double(span)) : 1;
+      ctx.st.swizzle.playing = false;
+    }
+  }
+
+ private:
+  const TracedLaunch& launch(const std::string& kernel) {
+    auto it = launches_.find(kernel);
+    if (it == launches_.end())
+      it = launches_.emplace(kernel, capture_ ? traced_launch(*capture_, kernel) : TracedLaunch{}).first;
+    return it->second;
+  }
+
+  // The rung before `kernel` in the list that the capture traced, else "".
+  std::string previous_traced(const std::string& kernel) {
+    if (!capture_) return "";
+    const std::vector<std::string> names = kernel_names(capture_);
+    const auto at = std::find(names.begin(), names.end(), kernel);
+    for (auto it = at; it != names.begin();) {
+      --it;
+      if (family_of(*it) == family_of(kernel) && !launch(*it).empty()) return *it;
+    }
+    return "";
+  }
+
+  SwizzleViewInput input(const std::string& kernel) {
+    SwizzleViewInput in;
+    in.kernel = kernel;
+    in.launch = &launch(kernel);
+    if (const KernelInfo* k = find_kernel(kernel)) in.block_m = k->block_m, in.block_n = k->block_n;
+    const std::vector<std::string> dtypes = dtypes_of(capture_, kernel);
+    if (const RunRecord* r = dtypes.empty() ? nullptr : main_run(capture_, kernel, dtypes.front())) {
+      in.k = r->k;
+      in.elem_bytes = elem_bytes(r->dtype);
+      in.tflops = r->tflops;
+      in.timed_ms = r->median_ms;
+    }
+    if (capture_) in.l2_bytes = capture_->device.l2_bytes;
+    auto order = orders_.find(kernel);
+    if (order == orders_.end()) order = orders_.emplace(kernel, identify_order(*in.launch)).first;
+    in.order = order->second == "none"  ? "row-major order"
+               : order->second.empty() ? (in.launch->empty() ? "" : "its own order")
+                                       : order->second + " order";
+    return in;
+  }
+
+  const Capture* capture_ = nullptr;
+  size_t blocks_ = 0;
+  std::map<std::string, TracedLaunch> launches_;
+  std::map<std::string, std::string> orders_;
+  std::string kernel_, other_;
+  SwizzleViewInput in_, other_in_;
+  SwizzleHover hover_;
+};
+
+}  // namespace
+
+std::unique_ptr<ViewPanel> make_swizzle_panel() { return std::make_unique<SwizzlePanel>(); }
+
+}  // namespace gs

@@ -1,0 +1,242 @@
+// Launch-order view: which SM ran which output tile when, measured. The C matrix is a grid of tiles
+// coloured by launch order (the swizzle's doing), by SM, or by when the block started; a moment in the
+// kernel's run fills the grid as blocks start and finish, so waves show, and the A row-panels and B
+// column-panels the running blocks read are marked beside it with their bytes against L2 (the reuse a
+// swizzle buys). A second rung sits beside on the same time scale; under both, one row per SM.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "viz/draw_util.h"
+#include "viz/views.h"
+
+namespace gs {
+namespace {
+
+std::string mb(int64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, bytes >= 10 << 20 ? "%.0f MB" : "%.1f MB", double(bytes) / (1 << 20));
+  return buf;
+}
+
+std::string us(double ns) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, ns >= 10000 ? "%.0f \xC2\xB5s" : "%.1f \xC2\xB5s", ns / 1000);
+  return buf;
+}
+
+// 32 lane colours, stepped by 7 so that SMs next to each other in number fall in different hue families.
+Color sm_color(int sm, const Theme& t) { return lane_color(sm * 7 % 32, t); }
+
+Color block_color(const BlockRecord& b, const TracedLaunch& l, SwizzleColour by, const Theme& t) {
+  switch (by) {
+    case SwizzleColour::Sm: return sm_color(b.smid, t);
+    case SwizzleColour::Start:
+      return ramp_color(l.duration ? float(double(b.start_ns - l.t0) / double(l.duration)) : 0, t);
+    case SwizzleColour::Launch:
+    default: return ramp_color(l.blocks.size() > 1 ? float(b.launch) / float(l.blocks.back().launch) : 0, t);
+  }
+}
+
+// One side: the tile grid with the A and B panel strips, and the footprint line under it.
+struct Side {
+  const SwizzleViewInput* in = nullptr;
+  Rect area;
+  Rect grid, a_strip, b_strip;
+  float s = 0;  // tile edge
+};
+
+void draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st, uint64_t t_ns, float fs, Vec2 mouse,
+               int which, SwizzleHover* hover) {
+  const SwizzleViewInput& in = *side.in;
+  const Rect a = side.area;
+  float y = a.min.y;
+  // Heading: rung, order, measured speed.
+  std::vector<viz::Span> head{{in.kernel, t.text, Font::SansBold}};
+  if (!in.order.empty()) head.push_back({"   " + in.order, t.text_dim, Font::Sans});
+  if (in.tflops > 0) head.push_back({" \xC2\xB7 " + viz::fmt_num(in.tflops) + " TFLOP/s", t.text, Font::Sans});
+  viz::draw_spans(c, {a.min.x, y}, head, fs, a.w());
+  y += fs * 1.5f;
+  if (!in.launch || in.launch->empty()) {
+    for (const std::string& line : viz::wrap(c, "This capture traced no blocks of " + in.kernel + ".", fs, a.w())) {
+      c.text({a.min.x, y}, line, t.text_dim, fs);
+      y += fs * 1.3f;
+    }
+    return;
+  }
+  const TracedLaunch& l = *in.launch;
+  const WaveFootprint f = running_footprint(l, t_ns, in.block_m, in.block_n, in.k, in.elem_bytes);
+  // Footprint: what the running blocks read, against L2.
+  const bool done = t_ns >= l.duration;
+  std::string foot = done ? "all " + std::to_string(l.blocks.size()) + " blocks done"
+                          : std::to_string(f.running) + " blocks running read " + std::to_string(f.a_panels) +
+                                " A panels (" + mb(f.a_bytes) + ") and " + std::to_string(f.b_panels) + " B panels (" +
+                                mb(f.b_bytes) + ")";
+  const float foot_h = fs * 1.4f + (in.l2_bytes > 0 ? fs * 1.1f : 0);
+  // Geometry: B's panels above the grid, A's left of it, one tile edge for all.
+  const float strip = std::max(fs * 0.9f, 10.0f), gap = fs * 0.35f;
+  const float avail_w = a.w() - strip - gap, avail_h = a.max.y - y - strip - gap - foot_h - fs * 0.4f;
+  side.s = std::min(avail_w / l.tiles_n, avail_h / l.tiles_m);
+  if (side.s < 1) return;
+  side.a_strip = Rect{{a.min.x, y + strip + gap}, {a.min.x + strip, y + strip + gap + l.tiles_m * side.s}};
+  side.b_strip = Rect{{a.min.x + strip + gap, y}, {a.min.x + strip + gap + l.tiles_n * side.s, y + strip}};
+  side.grid = Rect{{side.b_strip.min.x, side.a_strip.min.y}, {side.b_strip.max.x, side.a_strip.max.y}};
+  const float s = side.s;
+  std::vector<char> a_used(size_t(l.tiles_m), 0), b_used(size_t(l.tiles_n), 0);
+  const float pad = s >= 6 ? 0.5f : 0;
+  const bool labels = c.text_size(std::to_string(l.blocks.back().launch), kMinTextSize).x + 2 <= s &&
+                      s >= kMinTextSize * 1.1f;
+  for (size_t i = 0; i < l.blocks.size(); ++i) {
+    const BlockRecord& b = l.blocks[i];
+    const Rect cell{{side.grid.min.x + b.tile_n * s + pad, side.grid.min.y + b.tile_m * s + pad},
+                    {side.grid.min.x + (b.tile_n + 1) * s - pad, side.grid.min.y + (b.tile_m + 1) * s - pad}};
+    const uint64_t start = b.start_ns - l.t0, end = b.end_ns - l.t0;
+    const bool started = start <= t_ns || done, running = !done && start <= t_ns && end > t_ns;
+    if (running) a_used[size_t(b.tile_m)] = b_used[size_t(b.tile_n)] = 1;
+    if (!started) {
+      c.rect(cell, t.grid, 1);
+    } else {
+      Color fill = block_color(b, l, st.colour, t);
+      if (!running && !done) fill = viz::mix(fill, t.bg, 0.45f);  // finished before the moment shown
+      c.rect_filled(cell, fill);
+      if (labels)
+        c.text({cell.center().x, cell.center().y - kMinTextSize * 0.5f}, std::to_string(b.launch), text_on(fill),
+               kMinTextSize, Align::Center);
+    }
+    if (running && s >= 4) c.rect(cell, t.text, s >= 12 ? 2 : 1);
+    if (hover && cell.contains(mouse)) hover->side = which, hover->block = int(i);
+  }
+  c.rect(side.grid, t.grid, 1);
+  // The panels the running blocks read: A's rows, B's columns, in the accent colour.
+  for (int m = 0; m < l.tiles_m; ++m)
+    c.rect_filled({{side.a_strip.min.x, side.a_strip.min.y + m * s + pad}, {side.a_strip.max.x, side.a_strip.min.y + (m + 1) * s - pad}},
+                  a_used[size_t(m)] ? t.accent : t.panel);
+  for (int n = 0; n < l.tiles_n; ++n)
+    c.rect_filled({{side.b_strip.min.x + n * s + pad, side.b_strip.min.y}, {side.b_strip.min.x + (n + 1) * s - pad, side.b_strip.max.y}},
+                  b_used[size_t(n)] ? t.accent : t.panel);
+  // Footprint line and the L2 bar.
+  float fy = side.grid.max.y + fs * 0.4f;
+  c.text({a.min.x, fy}, viz::elide(c, foot, fs, Font::Sans, a.w()), t.text, fs);
+  fy += fs * 1.3f;
+  if (in.l2_bytes > 0 && !done) {
+    const float bar_w = std::min(a.w() * 0.5f, fs * 14);
+    const std::string l2 = mb(f.bytes()) + " of " + mb(in.l2_bytes) + " L2";
+    const float frac = float(std::min<double>(1.5, double(f.bytes()) / double(in.l2_bytes)));
+    const Rect bar{{a.min.x, fy + fs * 0.2f}, {a.min.x + bar_w, fy + fs * 0.8f}};
+    c.rect_filled(bar, t.panel, 2);
+    c.rect_filled({bar.min, {bar.min.x + bar_w * std::min(frac, 1.0f), bar.max.y}}, frac > 1 ? t.bad : t.good, 2);
+    c.rect(bar, t.grid, 1, 2);
+    c.text({bar.max.x + fs * 0.5f, fy}, viz::elide(c, l2, fs, Font::Sans, a.max.x - bar.max.x - fs), t.text_dim, fs);
+  }
+}
+
+void draw_timeline(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput& in, const SwizzleViewState& st,
+                   uint64_t span, uint64_t t_ns, float fs, Vec2 mouse, int which, SwizzleHover* hover) {
+  const TracedLaunch& l = *in.launch;
+  const float label_w = c.text_size("SM 131", fs).x + fs * 0.5f;
+  // The traced launch runs with the probes' stamps: slower than the timed one, in the same order and waves.
+  std::string what = "one row per SM, each block a bar from its start to its end";
+  if (in.timed_ms > 0 && l.duration > 0)
+    what += "; the traced run took " + us(double(l.duration)) + ", " +
+            viz::fmt_num(double(l.duration) / (in.timed_ms * 1e6)) + "x the timed run's " + us(in.timed_ms * 1e6) +
+            ": the probes' cost";
+  float y = r.min.y;
+  for (const std::string& line : viz::wrap(c, what, fs, r.w())) {
+    c.text({r.min.x, y}, viz::elide(c, line, fs, Font::Sans, r.w()), t.text_dim, fs);
+    y += fs * 1.25f;
+  }
+  const Rect plot{{r.min.x + label_w, y + fs * 0.2f}, {r.max.x, r.max.y - fs * 1.5f}};
+  if (plot.h() < l.sms * 0.75f || plot.w() < 40 || span == 0) return;
+  const float rh = plot.h() / l.sms;
+  auto X = [&](uint64_t ns) { return plot.min.x + plot.w() * float(double(ns) / double(span)); };
+  c.rect_filled(plot, t.panel);
+  for (size_t i = 0; i < l.blocks.size(); ++i) {
+    const BlockRecord& b = l.blocks[i];
+    const Rect bar{{X(b.start_ns - l.t0), plot.min.y + b.smid * rh}, {std::max(X(b.end_ns - l.t0), X(b.start_ns - l.t0) + 1),
+                                                                      plot.min.y + (b.smid + 1) * rh - (rh > 3 ? 0.5f : 0)}};
+    c.rect_filled(bar, block_color(b, l, st.colour, t));
+    if (hover && bar.inset(-0.5f).contains(mouse)) hover->side = which, hover->block = int(i);
+  }
+  for (int sm = 0; sm < l.sms; sm += std::max(1, int(std::ceil(fs * 1.2f / rh)))) {
+    c.text({plot.min.x - fs * 0.3f, plot.min.y + (sm + 0.5f) * rh - fs * 0.5f}, "SM " + std::to_string(sm), t.text_dim,
+           fs, Align::Right);
+  }
+  const viz::Ticks ticks = viz::nice_ticks(0, double(span) / 1000, std::max(2, int(plot.w() / (fs * 5))));
+  const float unit_w = c.text_size("\xC2\xB5s", fs).x + fs * 0.5f;
+  for (double v : ticks.values) {
+    const float x = X(uint64_t(v * 1000));
+    const std::string label = viz::fmt_tick(v, ticks.step);
+    if (x + c.text_size(label, fs).x * 0.5f > plot.max.x - unit_w) continue;  // the unit's place
+    c.line({x, plot.max.y}, {x, plot.max.y + fs * 0.3f}, t.text_dim, 1);
+    c.text({x, plot.max.y + fs * 0.35f}, label, t.text_dim, fs, Align::Center);
+  }
+  c.text({plot.max.x, plot.max.y + fs * 0.35f}, "\xC2\xB5s", t.text_dim, fs, Align::Right);
+  if (t_ns < span) c.line({X(t_ns), plot.min.y - fs * 0.3f}, {X(t_ns), plot.max.y}, t.text, 2);
+}
+
+}  // namespace
+
+Color ramp_color(float v, const Theme& t) {
+  // Dark blue, blue, teal, green, yellow: ordered in lightness, so order reads in greyscale too.
+  static const uint32_t kDark[5] = {0x3b4cc0, 0x2f7fd1, 0x21a6a0, 0x6cc24a, 0xf2d33c};
+  static const uint32_t kLight[5] = {0x2c3a9a, 0x2a6fb8, 0x1b8f8a, 0x4fa235, 0xd6b41c};
+  const uint32_t* k = t.dark ? kDark : kLight;
+  v = std::clamp(std::isfinite(v) ? v : 0.0f, 0.0f, 1.0f) * 4;
+  const int i = std::min(3, int(v));
+  return viz::mix(Color::rgb(k[i]), Color::rgb(k[i + 1]), v - i);
+}
+
+void draw_swizzle_view(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput& in, const SwizzleViewInput* other,
+                       const SwizzleViewState& st, Vec2 mouse, SwizzleHover* hover) {
+  if (hover) *hover = SwizzleHover{};
+  c.push_clip(r);
+  const float fs = std::clamp(std::min(r.w() / 70.0f, r.h() / 40.0f), kMinTextSize, 17.0f);
+  const Rect area = r.inset(std::max(6.0f, fs * 0.6f));
+  const bool has_other = other && other->launch && !other->launch->empty();
+  // One time scale for both sides: the longer run's.
+  uint64_t span = in.launch ? in.launch->duration : 0;
+  if (has_other) span = std::max(span, other->launch->duration);
+  const uint64_t t_ns = uint64_t(double(std::clamp(st.time, 0.0f, 1.0f)) * double(span));
+
+  // What the colours say and the moment shown.
+  const char* by = st.colour == SwizzleColour::Sm ? "colour: the SM that ran the block"
+                   : st.colour == SwizzleColour::Start ? "colour: when the block started (early dark, late light)"
+                                                       : "colour: launch order (first dark, last light)";
+  const std::string when = st.time >= 1 ? "the whole run" : "at " + us(double(t_ns)) + " of " + us(double(span));
+  viz::draw_spans(c, area.min,
+                  {{std::string(by) + " \xC2\xB7 " + when + " \xC2\xB7 outlined: running \xC2\xB7 faded: done",
+                    t.text_dim, Font::Sans}},
+                  fs, area.w());
+  Rect body{{area.min.x, area.min.y + fs * 1.7f}, area.max};
+  const bool timeline = st.timeline && in.launch && !in.launch->empty() && body.h() > fs * 24;
+  Rect tl;
+  if (timeline) {
+    const float h = std::round(body.h() * 0.42f);
+    tl = Rect{{body.min.x, body.max.y - h}, body.max};
+    body.max.y = tl.min.y - fs * 0.8f;
+  }
+  Side sides[2];
+  sides[0].in = &in;
+  sides[0].area = body;
+  if (has_other) {
+    const float mid = body.min.x + body.w() * 0.5f;
+    sides[0].area.max.x = mid - fs;
+    sides[1].in = other;
+    sides[1].area = Rect{{mid + fs, body.min.y}, body.max};
+  }
+  for (int i = 0; i < (has_other ? 2 : 1); ++i) draw_side(c, sides[i], t, st, t_ns, fs, mouse, i, hover);
+  if (timeline) {
+    if (has_other) {  // each side's timeline under its own grid, on the same time scale
+      draw_timeline(c, {{sides[0].area.min.x, tl.min.y}, {sides[0].area.max.x, tl.max.y}}, t, in, st, span, t_ns, fs,
+                    mouse, 0, hover);
+      draw_timeline(c, {{sides[1].area.min.x, tl.min.y}, {sides[1].area.max.x, tl.max.y}}, t, *other, st, span, t_ns,
+                    fs, mouse, 1, hover);
+    } else {
+      draw_timeline(c, tl, t, in, st, span, t_ns, fs, mouse, 0, hover);
+    }
+  }
+  c.pop_clip();
+}
+
+}  // namespace gs
