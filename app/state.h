@@ -51,6 +51,9 @@ struct ViewState {
   int thread = 0;                         // sgemm rungs: thread highlighted in the thread tiling
   BanksViewState banks;                   // the bank panel's site, warp, access and lane
   SwizzleViewState swizzle;               // the launch-order panel's colouring, moment and comparison
+  CodeViewState code;                     // the code panel's scroll, removed lines, selected line
+  std::string code_against;               // the rung the code view diffs against ("": the one before)
+  std::string focus_site;                 // a shared-memory site another view asked the bank view to show
   std::string perf_dtype;                 // dtype the throughput curves show ("" = the selected rung's first)
   bool dark = true;
   float zoom = 1.0f;                      // every view and its text, Ctrl +/-

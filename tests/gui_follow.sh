@@ -30,6 +30,9 @@ expect banks mma_f16/01_vectorized "(4-way on banks 0-3)"
 # (bands of 16 tile columns, CUTLASS's identity swizzle with log tile 4) against 06's row-major order.
 expect swizzle mma_f16/07_swizzle "mma_f16/07_swizzle" "cutlass:4 order" "mma_f16/06_warp_64x64" "row-major order" \
   "all 512 blocks done"
+# The code view shows the rung's source against the rung before: 09's XOR permutation of 08's tiles.
+expect code mma_f16/09_xor_permuted "mma_f16/09_xor_permuted" "against mma_f16/08_ldmatrix:" "lines added"
+expect code sgemm/01_naive "the first rung of its ladder: every line is new"
 # The throughput view marks the rung: its ladder's bars, the rung's bar label in bold.
 svg="$dir/perf_mma_tf32.svg"
 "$bin" shot --view perf --kernel mma_tf32/04_registers -o "$svg"

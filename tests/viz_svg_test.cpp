@@ -898,7 +898,7 @@ TEST(PerfView, SeriesAreLinesWithTheSelectedOneThicker) {
   PerfViewInput in = perf_input();
   in.series_x_label = "seconds";
   for (int s = 0; s < 3; ++s) {
-    PerfSeries ps{"series " + std::to_string(s), {}, s == 1};
+    PerfSeries ps{"series " + std::to_string(s), {}, s == 1, "", false};
     for (int i = 0; i < 40; ++i) ps.points.push_back({i * 0.25f, float(100 * (s + 1) + i)});
     in.series.push_back(ps);
   }
@@ -920,7 +920,7 @@ TEST(PerfView, TextNeverOverlapsAndStaysOnTheCanvas) {
         {"mma_f16/" + std::to_string(10 + i) + "_rung", "f16.f32", 50.0 * i, 753, 1e-4, true, false});
   in.series_x_label = "seconds";
   for (int s = 0; s < 4; ++s) {
-    PerfSeries ps{"mma_f16/1" + std::to_string(s) + "_rung", {}, s == 0};
+    PerfSeries ps{"mma_f16/1" + std::to_string(s) + "_rung", {}, s == 0, "", false};
     for (int i = 0; i < 20; ++i) ps.points.push_back({float(i), float(100 * s + 5 * i)});
     in.series.push_back(ps);
   }
@@ -1479,6 +1479,39 @@ TEST(SwizzleView, HoverFindsTheBlockInTheGridAndSaysWhatIsNotTraced) {
   ASSERT_GE(hover.block, 0);
   EXPECT_EQ(l.blocks[size_t(hover.block)].tile_m, 2);
   EXPECT_EQ(l.blocks[size_t(hover.block)].tile_n, 3);
+}
+
+
+// ---- Code view -------------------------------------------------------------------------------------
+
+TEST(CodeView, ChangedLinesAreTintedAndCounted) {
+  CodeViewInput in;
+  in.kernel = "test/02_new", in.against = "test/01_old";
+  in.title = "A new rung", in.adds = "It changes one line and adds one.";
+  in.old_lines = {"int a = 1;", "int b = 2;", "return a + b;"};
+  in.new_lines = {"int a = 1;", "int b = 3;", "GS_PROBE(probe.smem(kAs, p, 4, k));", "return a + b;"};
+  in.diff = line_diff(in.old_lines, in.new_lines);
+  in.sites = {"", "", "As load", ""};
+  const Theme& t = Theme::Light();
+  SvgCanvas c(1200, 700, t.bg);
+  CodeHover hover;
+  draw_code_view(c, {{0, 0}, {1200, 700}}, t, in, CodeViewState{}, {-1, -1}, &hover);
+  const std::string svg = c.finish();
+  EXPECT_EQ(parse(svg, nullptr), "");
+  const std::string text = all_text(svg);
+  EXPECT_NE(text.find("against test/01_old: 2 lines added, 1 removed, in 1 place"), std::string::npos) << text;
+  EXPECT_NE(text.find("It changes one line and adds one."), std::string::npos);
+  // Five rows: the removed line is shown too, struck through, unless asked not to be.
+  EXPECT_EQ(text_elements(svg, "int b = 2;").size(), 1u);
+  EXPECT_EQ(text_elements(svg, "+").size(), 2u);
+  EXPECT_EQ(text_elements(svg, "-").size(), 1u);
+  EXPECT_GE(hover.rows_shown, 5);
+  SvgCanvas c2(1200, 700, t.bg);
+  CodeViewState hidden;
+  hidden.show_removed = false;
+  draw_code_view(c2, {{0, 0}, {1200, 700}}, t, in, hidden, {-1, -1}, nullptr);
+  EXPECT_EQ(text_elements(c2.finish(), "int b = 2;").size(), 0u);
+  EXPECT_GE(min_font_px(svg), kMinTextSize * 2048.0f / (1901 + 483) - 0.01f);
 }
 
 }  // namespace

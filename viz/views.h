@@ -8,6 +8,7 @@
 
 #include "core/bank_sites.h"
 #include "core/capture.h"
+#include "core/diff.h"
 #include "core/layout.h"
 #include "core/swizzle.h"
 #include "viz/canvas.h"
@@ -184,6 +185,34 @@ void draw_swizzle_view(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput
                        const SwizzleViewState& st, Vec2 mouse, SwizzleHover* hover);
 // The colour of a value in [0, 1] on the view's ramp (dark blue through teal and green to yellow).
 Color ramp_color(float v, const Theme& t);
+
+// ---- Code ---------------------------------------------------------------------------------------
+// A rung's source with what changed from another rung (by default the one before it).
+struct CodeViewInput {
+  std::string kernel;                     // "mma_f16/08_ldmatrix"
+  std::string against;                    // the rung diffed against; "" when there is none
+  std::string title, adds;                // the rung's explanation (its kTitle and kAdds)
+  std::vector<std::string> new_lines, old_lines;
+  int new_offset = 0, old_offset = 0;     // file line of new_lines[0] and old_lines[0] (0-based): the numbers shown
+  std::vector<DiffLine> diff;             // every line of both, in order
+  std::vector<std::string> sites;         // per new line: the shared-memory site its probe records, or ""
+};
+struct CodeViewState {
+  int first = 0;              // first row of `diff` shown
+  bool show_removed = true;   // removed lines shown (struck in the bad colour) or left out
+  int selected = -1;          // a selected new line (-1: none): outlined
+};
+struct CodeHover {
+  int row = -1;        // index into diff
+  int rows_shown = 0;  // how many rows fit: the panel scrolls by it
+};
+// The explanation above; then the lines, each with its number, a +/- mark and a tint where it changed
+// (removed lines in the bad colour, added ones in the good), probe-site lines marked; a strip at the right
+// shows where in the file the changes are and which part is on screen.
+void draw_code_view(Canvas& c, Rect r, const Theme& t, const CodeViewInput& in, const CodeViewState& st, Vec2 mouse,
+                    CodeHover* hover);
+// Which rows of `in.diff` the view lists (all, or without the removed ones).
+std::vector<int> code_rows(const CodeViewInput& in, const CodeViewState& st);
 
 // ---- Shared-memory banks ---------------------------------------------------------------------
 struct BanksViewInput {

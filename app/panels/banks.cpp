@@ -41,6 +41,12 @@ class BanksPanel : public ViewPanel {
       for (size_t i = 0; i < in_.sites.size(); ++i)
         if (in_.sites[i].name == site_name_) ctx.st.banks.site = int(i);
     }
+    // Another view (the code view's probe lines) asked for a site by name.
+    if (!ctx.st.focus_site.empty()) {
+      for (size_t i = 0; i < in_.sites.size(); ++i)
+        if (in_.sites[i].name == ctx.st.focus_site) ctx.st.banks = BanksViewState{}, ctx.st.banks.site = int(i);
+      ctx.st.focus_site.clear();
+    }
     pick_ = banks_pick(in_, ctx.st.banks);
     site_name_ = pick_.site >= 0 ? in_.sites[pick_.site].name : std::string();
   }

@@ -1,0 +1,128 @@
+#include "core/diff.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+
+namespace gs {
+
+std::vector<std::string> split_lines(std::string_view text) {
+  std::vector<std::string> lines;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(start, end - start);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    lines.emplace_back(line);
+    start = end + 1;
+  }
+  return lines;
+}
+
+std::vector<DiffLine> line_diff(const std::vector<std::string>& a, const std::vector<std::string>& b, size_t max_lines) {
+  // Common start and end first: they are Same whatever the middle is.
+  size_t head = 0;
+  while (head < a.size() && head < b.size() && a[head] == b[head]) ++head;
+  size_t tail = 0;
+  while (tail < a.size() - head && tail < b.size() - head && a[a.size() - 1 - tail] == b[b.size() - 1 - tail]) ++tail;
+  const size_t n = a.size() - head - tail, m = b.size() - head - tail;
+  std::vector<DiffLine> out;
+  for (size_t i = 0; i < head; ++i) out.push_back({DiffLine::Kind::Same, int(i), int(i)});
+  if (n <= max_lines && m <= max_lines) {
+    // LCS lengths of the middles' suffixes: lcs[i][j] for a[head + i..], b[head + j..].
+    std::vector<uint32_t> lcs((n + 1) * (m + 1), 0);
+    auto at = [&](size_t i, size_t j) -> uint32_t& { return lcs[i * (m + 1) + j]; };
+    for (size_t i = n; i-- > 0;)
+      for (size_t j = m; j-- > 0;)
+        at(i, j) = a[head + i] == b[head + j] ? at(i + 1, j + 1) + 1 : std::max(at(i + 1, j), at(i, j + 1));
+    size_t i = 0, j = 0;
+    while (i < n || j < m) {
+      if (i < n && j < m && a[head + i] == b[head + j]) {
+        out.push_back({DiffLine::Kind::Same, int(head + i), int(head + j)});
+        ++i, ++j;
+      } else if (i < n && (j == m || at(i + 1, j) >= at(i, j + 1))) {
+        out.push_back({DiffLine::Kind::Removed, int(head + i), -1});  // removed before added within a change
+        ++i;
+      } else {
+        out.push_back({DiffLine::Kind::Added, -1, int(head + j)});
+        ++j;
+      }
+    }
+  } else {
+    for (size_t i = 0; i < n; ++i) out.push_back({DiffLine::Kind::Removed, int(head + i), -1});
+    for (size_t j = 0; j < m; ++j) out.push_back({DiffLine::Kind::Added, -1, int(head + j)});
+  }
+  for (size_t k = 0; k < tail; ++k)
+    out.push_back({DiffLine::Kind::Same, int(a.size() - tail + k), int(b.size() - tail + k)});
+  return out;
+}
+
+namespace {
+
+// The comma-separated items between the first '{' and the next '}' from line `at` on (at most 8 lines).
+std::vector<std::string> brace_items(const std::vector<std::string>& lines, size_t at) {
+  std::string joined;
+  for (size_t i = at; i < lines.size() && i < at + 8; ++i) {
+    joined += lines[i] + " ";
+    if (lines[i].find('}') != std::string::npos) break;
+  }
+  const size_t open = joined.find('{'), close = joined.find('}', open);
+  std::vector<std::string> items;
+  if (open == std::string::npos || close == std::string::npos) return items;
+  std::string item;
+  bool quoted = false;
+  for (size_t i = open + 1; i < close; ++i) {
+    const char c = joined[i];
+    if (c == '"') quoted = !quoted;
+    if (c == ',' && !quoted) {
+      items.push_back(item);
+      item.clear();
+    } else {
+      item += c;
+    }
+  }
+  items.push_back(item);
+  for (std::string& it : items) {  // trim, and unquote string items
+    const size_t b = it.find_first_not_of(" \t"), e = it.find_last_not_of(" \t");
+    it = b == std::string::npos ? "" : it.substr(b, e - b + 1);
+    if (it.size() >= 2 && it.front() == '"' && it.back() == '"') it = it.substr(1, it.size() - 2);
+  }
+  if (!items.empty() && items.back().empty()) items.pop_back();
+  return items;
+}
+
+bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+}  // namespace
+
+std::vector<std::string> probe_site_lines(const std::vector<std::string>& lines) {
+  std::vector<std::string> enumerators, names;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (enumerators.empty() && lines[i].find("enum Site") != std::string::npos) enumerators = brace_items(lines, i);
+    if (names.empty() && lines[i].find("kSmemSites[]") != std::string::npos) names = brace_items(lines, i);
+  }
+  std::vector<std::string> out(lines.size());
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const size_t call = lines[i].find("probe.smem(");
+    if (call == std::string::npos) continue;
+    size_t b = call + 11;
+    while (b < lines[i].size() && lines[i][b] == ' ') ++b;
+    size_t e = b;
+    while (e < lines[i].size() && is_ident(lines[i][e])) ++e;
+    const std::string id = lines[i].substr(b, e - b);
+    for (size_t k = 0; k < enumerators.size() && k < names.size(); ++k)
+      if (enumerators[k] == id) out[i] = names[k];
+  }
+  return out;
+}
+
+std::vector<int> change_starts(const std::vector<DiffLine>& diff) {
+  std::vector<int> starts;
+  for (size_t i = 0; i < diff.size(); ++i)
+    if (diff[i].kind != DiffLine::Kind::Same && (i == 0 || diff[i - 1].kind == DiffLine::Kind::Same))
+      starts.push_back(int(i));
+  return starts;
+}
+
+}  // namespace gs

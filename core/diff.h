@@ -1,0 +1,36 @@
+// Line diff between two texts: what the code view highlights between a rung and the one before it.
+// A longest-common-subsequence diff over whole lines (the texts are rung files of a few hundred lines).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gs {
+
+struct DiffLine {
+  enum class Kind { Same, Added, Removed };
+  Kind kind = Kind::Same;
+  int old_line = -1;  // 0-based line in the old text (Same, Removed), -1 otherwise
+  int new_line = -1;  // 0-based line in the new text (Same, Added), -1 otherwise
+};
+
+// The text cut at '\n' (a trailing newline makes no empty last line; "\r\n" counts as one break).
+std::vector<std::string> split_lines(std::string_view text);
+
+// The unified diff of old_lines -> new_lines: every line of both, in order, each marked Same, Added or
+// Removed; within a change, the removed lines come before the added ones. Texts longer than max_lines
+// lines each are compared by their common start and end only (the middle all removed and added), so the
+// cost stays bounded for any input.
+std::vector<DiffLine> line_diff(const std::vector<std::string>& old_lines, const std::vector<std::string>& new_lines,
+                                size_t max_lines = 4000);
+
+// For each line of a rung's source, the shared-memory site its probe call records, by the name the
+// rung gives it (its `enum Site` and `kSmemSites` list, in the same order); "" for lines without one.
+// How the code view tells which lines the bank view can show.
+std::vector<std::string> probe_site_lines(const std::vector<std::string>& lines);
+
+// Indices into `diff` where a run of changes (Added or Removed lines) starts, in order.
+std::vector<int> change_starts(const std::vector<DiffLine>& diff);
+
+}  // namespace gs

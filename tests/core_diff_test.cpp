@@ -1,0 +1,83 @@
+// The line diff the code view highlights: small texts worked by hand.
+#include <gtest/gtest.h>
+
+#include "core/diff.h"
+
+namespace gs {
+namespace {
+
+using K = DiffLine::Kind;
+
+std::string render(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  std::string s;
+  for (const DiffLine& d : line_diff(a, b))
+    s += d.kind == K::Same ? " " + a[size_t(d.old_line)] : d.kind == K::Added ? "+" + b[size_t(d.new_line)]
+                                                                              : "-" + a[size_t(d.old_line)];
+  return s;
+}
+
+TEST(LineDiff, IdenticalTextsAreAllSame) {
+  const std::vector<std::string> t = {"a", "b", "c"};
+  const auto d = line_diff(t, t);
+  ASSERT_EQ(d.size(), 3u);
+  for (size_t i = 0; i < d.size(); ++i) {
+    EXPECT_EQ(d[i].kind, K::Same);
+    EXPECT_EQ(d[i].new_line, int(i));
+  }
+  EXPECT_TRUE(change_starts(d).empty());
+}
+
+TEST(LineDiff, InsertDeleteAndChange) {
+  EXPECT_EQ(render({"a", "c"}, {"a", "b", "c"}), " a+b c");           // insert
+  EXPECT_EQ(render({"a", "b", "c"}, {"a", "c"}), " a-b c");           // delete
+  EXPECT_EQ(render({"a", "b", "c"}, {"a", "B", "c"}), " a-b+B c");    // change: removed before added
+  EXPECT_EQ(render({}, {"x", "y"}), "+x+y");
+  EXPECT_EQ(render({"x", "y"}, {}), "-x-y");
+  // Two separate changes, each a run of its own.
+  const auto d = line_diff({"1", "2", "3", "4", "5"}, {"1", "two", "3", "4", "five"});
+  EXPECT_EQ(change_starts(d), (std::vector<int>{1, 5}));
+}
+
+TEST(LineDiff, KeepsTheLongestCommonRun) {
+  // Moving a block: the longer common part stays, the moved line is removed and added.
+  EXPECT_EQ(render({"x", "a", "b", "c"}, {"a", "b", "c", "x"}), "-x a b c+x");
+}
+
+TEST(LineDiff, SplitLinesAndTheBoundOnWork) {
+  EXPECT_EQ(split_lines("a\nb\r\n\nc\n"), (std::vector<std::string>{"a", "b", "", "c"}));
+  EXPECT_EQ(split_lines(""), std::vector<std::string>{});
+  // Past max_lines the middle is replaced wholesale, the common start and end still found.
+  std::vector<std::string> a = {"head"}, b = {"head"};
+  for (int i = 0; i < 50; ++i) {
+    a.push_back("a" + std::to_string(i));
+    b.push_back("b" + std::to_string(i));
+  }
+  a.push_back("tail");
+  b.push_back("tail");
+  const auto d = line_diff(a, b, 10);
+  ASSERT_EQ(d.size(), 102u);
+  EXPECT_EQ(d.front().kind, K::Same);
+  EXPECT_EQ(d.back().kind, K::Same);
+  EXPECT_EQ(d[1].kind, K::Removed);
+  EXPECT_EQ(d[51].kind, K::Added);
+}
+
+TEST(ProbeSites, LinesThatRecordASiteAreNamedAsTheRungNamesIt) {
+  const std::vector<std::string> src = split_lines(
+      "enum Site : int { kAsCopy, kBsCopy,\n"
+      "                  kAsFrag };\n"
+      "inline constexpr const char* kSmemSites[] = {\"As cp.async\", \"Bs, copied\", \"As ldmatrix.x4\"};\n"
+      "  GS_PROBE(probe.smem(kAsFrag, p, 16, SmemKind::kLdmatrix));\n"
+      "  x = 1;\n"
+      "  GS_PROBE(probe.smem( kBsCopy, dst, 16, SmemKind::kCpAsync));\n"
+      "  GS_PROBE(probe.smem(kUnknown, dst, 16, SmemKind::kCpAsync));\n");
+  const std::vector<std::string> sites = probe_site_lines(src);
+  ASSERT_EQ(sites.size(), src.size());
+  EXPECT_EQ(sites[3], "As ldmatrix.x4");
+  EXPECT_EQ(sites[4], "");
+  EXPECT_EQ(sites[5], "Bs, copied");  // a comma inside a name does not split it
+  EXPECT_EQ(sites[6], "");            // an id the enum does not list names nothing
+}
+
+}  // namespace
+}  // namespace gs
