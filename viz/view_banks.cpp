@@ -36,16 +36,19 @@ std::string ranges(const std::vector<int>& v) {
 // One severity scale for the whole view: conflict-free, 2-way, worse.
 Color way_color(int way, const Theme& t) { return way <= 1 ? t.good : way == 2 ? t.warn : t.bad; }
 
-// What one execution of the site is, in words: "4-byte loads", "ldmatrix.x4 (4 8x8 matrices, one phase each)".
-std::string access_words(const SmemSite& s) {
-  if (s.op != SmemOp::Lds) {
+// One execution of the site in words: "8-byte loads, packed: 1 phase of 32 lanes", "ldmatrix.x4 (4 8x8
+// matrices, one phase each)". The phases are the access's own (core/banks.h: packing depends on it).
+std::string access_words(const SmemSite& s, const BankReport& r) {
+  if (is_ldmatrix(s.op)) {
     const int m = ldmatrix_matrices(s.op);
     return std::string(smem_op_name(s.op)) + " (" + plural(m, "8x8 matrix", "8x8 matrices") + ", one phase each)";
   }
   std::string w = std::to_string(s.width) + "-byte ";
-  w += s.kind == "load" ? "loads" : s.kind == "store" ? "stores" : s.kind == "cp.async" ? "cp.async writes" : s.kind;
-  if (s.width == 8) w += " in 2 half-warp phases";
-  if (s.width == 16) w += " in 4 quarter-warp phases";
+  w += s.op == SmemOp::Lds ? "loads" : s.op == SmemOp::Sts ? "stores" : "cp.async writes";
+  const int phases = kSmemBanks / std::max(1, r.phase_lanes);
+  if (phases > 1 || r.packed)
+    w += std::string(r.packed ? ", packed: " : " in ") + plural(phases, "phase", "phases") + " of " +
+         std::to_string(r.phase_lanes) + " lanes";
   return w;
 }
 
@@ -54,8 +57,8 @@ std::string lane_range(int first, int count) {
   return "lanes " + std::to_string(first) + "-" + std::to_string(first + count - 1);
 }
 
-// Per phase of a report: the wavefronts its bytes need (lds: distinct bytes / 128, rounded up; ldmatrix:
-// one per matrix) and its busiest bank's word count. Rows of a phase past its need are its conflicts.
+// Per phase of a report: the wavefronts Nsight Compute counts as its ideal (one; cp.async: banks.cpp) and
+// its busiest bank's word count. Rows of a phase past its need are its conflicts.
 struct PhaseInfo {
   int first_row = 0, rows = 0;
   int need = 0, way = 1;
@@ -63,21 +66,14 @@ struct PhaseInfo {
 };
 std::vector<PhaseInfo> phases_of(const BankReport& r, const SmemSite& s, const SmemAccess& a) {
   std::vector<PhaseInfo> out;
-  const int lanes = phase_lanes(s.width, s.op);
+  (void)s, (void)a;
+  int ideal_left = r.ideal;  // the report's ideal, one wavefront per active phase (cp.async: fewer)
   for (size_t w = 0; w < r.wavefront_phase.size(); ++w) {
     if (out.empty() || r.wavefront_phase[w] != r.wavefront_phase[w - 1]) {
       PhaseInfo p;
       p.first_row = int(w);
-      const int ph = r.wavefront_phase[w];
-      if (s.op != SmemOp::Lds) {
-        p.need = 1;
-      } else {
-        std::set<uint32_t> bytes;
-        for (int lane = ph * lanes; lane < (ph + 1) * lanes && lane < 32; ++lane)
-          if (a.addr[lane])
-            for (int b = 0; b < s.width; ++b) bytes.insert(*a.addr[lane] + uint32_t(b));
-        p.need = std::max(1, int((bytes.size() + kWavefrontBytes - 1) / kWavefrontBytes));
-      }
+      p.need = ideal_left > 0 ? 1 : 0;
+      ideal_left -= p.need;
       out.push_back(p);
     }
     ++out.back().rows;
@@ -93,13 +89,13 @@ std::vector<PhaseInfo> phases_of(const BankReport& r, const SmemSite& s, const S
 }
 
 // Lanes an instruction reads addresses from: all 32 for lds, 8 per matrix for ldmatrix.
-int used_lanes(const SmemSite& s) { return s.op == SmemOp::Lds ? 32 : 8 * ldmatrix_matrices(s.op); }
+int used_lanes(const SmemSite& s) { return is_ldmatrix(s.op) ? 8 * ldmatrix_matrices(s.op) : 32; }
 
 // The site table's last column: how bad its worst execution is. Conflicts with no bank serving two
-// words are the model's wide accesses whose phases read the same bytes again (banks.cpp).
+// words: cp.async's 8 lanes a wavefront, which Nsight Compute counts beyond its ideal (banks.cpp).
 std::string verdict(const SmemSite& s) {
   if (s.conflicts == 0) return "conflict-free";
-  return s.worst_way > 1 ? "up to " + std::to_string(s.worst_way) + "-way" : "phases re-read bytes";
+  return s.worst_way > 1 ? "up to " + std::to_string(s.worst_way) + "-way" : "8 lanes a wavefront";
 }
 
 // Columns of the site table; widths are measured from the header and every row.
@@ -159,7 +155,7 @@ std::string banks_caption(const SmemSite& site, const SmemSiteAccess& a) {
   std::string s = site.name + ", warp " + std::to_string(a.access.warp) + ", k-iteration " +
                   std::to_string(a.access.iteration);
   if (count > 1) s += ", access " + std::to_string(a.index + 1) + " of " + std::to_string(count);
-  s += ": " + access_words(site) + ", " + plural(r.wavefronts, "wavefront", "wavefronts") + ", ideal " +
+  s += ": " + access_words(site, r) + ", " + plural(r.wavefronts, "wavefront", "wavefronts") + ", ideal " +
        std::to_string(r.ideal) + ", " + plural(r.conflicts, "conflict", "conflicts");
   if (r.conflicts > 0) {
     std::vector<int> banks;
@@ -169,8 +165,8 @@ std::string banks_caption(const SmemSite& site, const SmemSiteAccess& a) {
            (banks.size() == size_t(kSmemBanks) ? std::string("all 32 banks")
                                                 : std::string(banks.size() == 1 ? "bank " : "banks ") + ranges(banks)) +
            ")";
-    else  // the model's one case of C > 0 with no bank serving two words (banks.cpp): phases re-reading bytes
-      s += " (no bank serves two words: the phases re-read the same bytes)";
+    else  // C > 0 with no bank serving two words: cp.async (banks.cpp, rule 6)
+      s += " (no bank serves two words: cp.async writes 8 lanes a wavefront, ideal " + std::to_string(r.ideal) + ")";
   }
   return s;
 }
@@ -225,7 +221,7 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
                               {"conflicts", Align::Right}, {"", Align::Left}};
   std::vector<std::vector<std::string>> table;
   for (const SmemSite& s : in.sites)
-    table.push_back({s.name, s.op == SmemOp::Lds ? s.kind : smem_op_name(s.op), std::to_string(s.width),
+    table.push_back({s.name, is_ldmatrix(s.op) ? smem_op_name(s.op) : s.kind, std::to_string(s.width),
                      std::to_string(s.accesses.size()), std::to_string(s.wavefronts), std::to_string(s.ideal),
                      std::to_string(s.conflicts), verdict(s)});
   auto bold = [](size_t col) { return col == 0 || col >= 6; };  // names, conflicts and verdicts
@@ -290,15 +286,22 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
     y += fs * 1.3f;
   }
   std::string note;
-  if (site.kind == "store" || site.kind == "cp.async")
-    note = "Writes are drawn with the load rules: several lanes writing one word are not a broadcast, and the "
-           "profiler counts stores under their own metrics.";
-  else if (site.op != SmemOp::Lds)
+  if (site.op == SmemOp::CpAsync)
+    note = site.width == 16 ? "cp.async writes 8 lanes a wavefront; lanes writing one word take turns. Nsight "
+                              "Compute's hardware counters show no conflicts for 16-byte cp.async.cg on sm_90 "
+                              "(measured): these rows are what the banks serve."
+                            : "cp.async writes 8 lanes a wavefront; lanes writing one word take turns.";
+  else if (site.op == SmemOp::Sts && site.width > 4)
+    note = "A " + std::to_string(site.width) + "-byte store is written " + std::to_string(acc.report.phase_lanes) +
+           " lanes at a time (128 bytes); lanes of different phases never conflict.";
+  else if (is_ldmatrix(site.op))
     note = "ldmatrix: lane i supplies the 16-byte row address of row i%8 of matrix i/8; each matrix is one phase, "
            "one wavefront when its 8 rows fall in different banks.";
   else if (site.width > 4)
-    note = "A " + std::to_string(site.width) + "-byte access is served " + std::to_string(phase_lanes(site.width, site.op)) +
-           " lanes at a time (128 bytes); lanes of different phases never conflict.";
+    note = "A " + std::to_string(site.width) + "-byte load returns 128 bytes a wavefront: " +
+           std::to_string(acc.report.phase_lanes) + " lanes at a time" +
+           (acc.report.packed ? ", twice as many as unpacked because lane pairs read the same addresses."
+                              : "; lanes of different phases never conflict.");
   const float ns = kMinTextSize;
   if (!note.empty())
     for (const std::string& line : viz::wrap(c, note, ns, area.w())) {
@@ -419,7 +422,7 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
     if (phases.size() > 1) {
       const float py = gy + (p.first_row + p.rows) * ch;
       if (&p != &phases.back()) c.line({gx - 6, py}, {gx + gw + 4, py}, t.text_dim, 1.5f);
-      const int ph = rep.wavefront_phase[p.first_row], n = phase_lanes(site.width, site.op);
+      const int ph = rep.wavefront_phase[p.first_row], n = rep.phase_lanes;
       const float pfs = std::min(ls, p.rows * ch * 0.8f);
       if (phase_w > 0 && pfs >= kMinTextSize)
         c.text({gx + gw + ls * 0.6f, gy + (p.first_row + p.rows * 0.5f) * ch - pfs * 0.5f}, lane_range(ph * n, n),
@@ -443,7 +446,7 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
                                       ls, Font::Sans, area.w()),
          t.text_dim, ls);
   sy += strip_title;
-  const int words_per_lane = site.op == SmemOp::Lds ? std::max(1, site.width / kSmemBankBytes) : 4;
+  const int words_per_lane = is_ldmatrix(site.op) ? 4 : std::max(1, site.width / kSmemBankBytes);
   for (int lane = 0; lane < 32; ++lane) {
     const float lx = area.min.x + (lane % per_line) * lane_w, ly = sy + (lane / per_line) * (lane_h + ls * 0.35f);
     const Rect box{{lx + 1, ly}, {lx + lane_w - 1, ly + lane_h}};

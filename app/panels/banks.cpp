@@ -126,7 +126,7 @@ void BanksPanel::Interact(const ViewContext& ctx, const FigureItem& item) {
   const SmemSite& site = in_.sites[pick_.site];
   const SmemAccess& a = pick_.access->access;
   const BankReport& rep = pick_.access->report;
-  const int width = site.op == SmemOp::Lds ? site.width : 16;  // ldmatrix rows are 16 bytes
+  const int width = is_ldmatrix(site.op) ? 16 : site.width;  // ldmatrix rows are 16 bytes
   auto lane_line = [&](int lane) {
     if (!a.addr[lane]) {
       ImGui::Text("lane %2d  inactive (took no part)", lane);
@@ -142,7 +142,7 @@ void BanksPanel::Interact(const ViewContext& ctx, const FigureItem& item) {
   if (hover_.site >= 0) {
     const SmemSite& s = in_.sites[hover_.site];
     ImGui::BeginTooltip();
-    ImGui::Text("%s: %s, %d bytes per lane", s.name.c_str(), s.op == SmemOp::Lds ? s.kind.c_str() : smem_op_name(s.op),
+    ImGui::Text("%s: %s, %d bytes per lane", s.name.c_str(), is_ldmatrix(s.op) ? smem_op_name(s.op) : s.kind.c_str(),
                 s.width);
     ImGui::Text("%zu accesses: %d wavefronts, ideal %d, %d conflicts", s.accesses.size(), s.wavefronts, s.ideal,
                 s.conflicts);
@@ -151,7 +151,7 @@ void BanksPanel::Interact(const ViewContext& ctx, const FigureItem& item) {
     if (item.clicked) b.site = hover_.site, b.access = -1, b.highlight_lane = -1;
   } else if (hover_.wavefront >= 0 && hover_.wavefront < int(rep.wavefront_banks.size())) {
     const BankSlot& slot = rep.wavefront_banks[hover_.wavefront][hover_.bank];
-    const int phase = rep.wavefront_phase[hover_.wavefront], n = phase_lanes(site.width, site.op);
+    const int phase = rep.wavefront_phase[hover_.wavefront], n = rep.phase_lanes;
     ImGui::BeginTooltip();
     ImGui::Text("wavefront %d (phase %d: lanes %d-%d), bank %d", hover_.wavefront, phase, phase * n, phase * n + n - 1,
                 hover_.bank);
