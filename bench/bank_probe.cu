@@ -393,11 +393,17 @@ int run_cases(const char* path, const std::string& prefix) {
 }
 
 // ---- price: cycles per warp-wide load at a given conflict degree ----
-constexpr int kPriceIters = 256, kPriceUnroll = 16;
+// kPriceUnroll independent chains per warp: each load's address depends on the previous load of its chain
+// (through `zero`, 0 at run time), so ptxas can neither merge the loads nor hoist them out of the loop, and
+// kPriceUnroll of them are in flight at once. Chains sit 2 KiB apart: the same banks, different words.
+constexpr int kPriceIters = 256, kPriceUnroll = 16, kChainBytes = 2048;
 
 template <int W>
-__global__ void bp_price(const uint32_t* offs, unsigned long long* cycles, uint32_t* sink) {
-  const uint32_t a = static_cast<uint32_t>(__cvta_generic_to_shared(smem)) + offs[threadIdx.x % 32];
+__global__ void bp_price(const uint32_t* offs, uint32_t zero, unsigned long long* cycles, uint32_t* sink) {
+  uint32_t a[kPriceUnroll];
+#pragma unroll
+  for (int u = 0; u < kPriceUnroll; ++u)
+    a[u] = static_cast<uint32_t>(__cvta_generic_to_shared(smem)) + offs[threadIdx.x % 32] + u * kChainBytes;
   uint32_t acc = 0;
   __syncthreads();
   const long long t0 = clock64();
@@ -405,14 +411,16 @@ __global__ void bp_price(const uint32_t* offs, unsigned long long* cycles, uint3
 #pragma unroll
     for (int u = 0; u < kPriceUnroll; ++u) {
       uint32_t v0 = 0, v1 = 0, v2 = 0, v3 = 0;
-      if (W == 4) asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v0) : "r"(a));
-      if (W == 8) asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];" : "=r"(v0), "=r"(v1) : "r"(a));
-      if (W == 16) asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v0), "=r"(v1), "=r"(v2), "=r"(v3) : "r"(a));
-      acc += v0 ^ v1 ^ v2 ^ v3;
+      if (W == 4) asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v0) : "r"(a[u]));
+      if (W == 8) asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];" : "=r"(v0), "=r"(v1) : "r"(a[u]));
+      if (W == 16) asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v0), "=r"(v1), "=r"(v2), "=r"(v3) : "r"(a[u]));
+      const uint32_t v = v0 ^ v1 ^ v2 ^ v3;
+      a[u] += v & zero;
+      acc += v;
     }
   }
   // The loads must have returned before the second stamp: a store that depends on every loaded value,
-  // then the barrier (which the store cannot move below). Without it clock64 times only their issue.
+  // then the barrier (which the store cannot move below).
   if (acc == 0x12345678u) sink[threadIdx.x] = acc;
   __syncthreads();
   const long long t1 = clock64();
@@ -433,16 +441,16 @@ int run_price() {
   for (int w : {4, 8, 16}) {
     for (int s : {1, 2, 4, 8, 16, 32}) {
       const int stride = s * w;
-      if (31 * stride + w > kSmemBytes) continue;
+      if (31 * stride + w + (kPriceUnroll - 1) * kChainBytes > kSmemBytes) continue;
       uint32_t h[kLanes];
       for (int l = 0; l < kLanes; ++l) h[l] = static_cast<uint32_t>(l * stride);
       CHECK(cudaMemcpy(doffs, h, sizeof h, cudaMemcpyHostToDevice));
       for (int warps : {1, 4, 16}) {
         double best = 1e30;
         for (int rep = 0; rep < 5; ++rep) {  // the fastest of 5: the first pays for cold instruction caches
-          if (w == 4) bp_price<4><<<1, warps * 32, kSmemBytes>>>(doffs, dcyc, sink);
-          if (w == 8) bp_price<8><<<1, warps * 32, kSmemBytes>>>(doffs, dcyc, sink);
-          if (w == 16) bp_price<16><<<1, warps * 32, kSmemBytes>>>(doffs, dcyc, sink);
+          if (w == 4) bp_price<4><<<1, warps * 32, kSmemBytes>>>(doffs, 0u, dcyc, sink);
+          if (w == 8) bp_price<8><<<1, warps * 32, kSmemBytes>>>(doffs, 0u, dcyc, sink);
+          if (w == 16) bp_price<16><<<1, warps * 32, kSmemBytes>>>(doffs, 0u, dcyc, sink);
           CHECK(cudaGetLastError());
           unsigned long long cyc = 0;
           CHECK(cudaMemcpy(&cyc, dcyc, 8, cudaMemcpyDeviceToHost));

@@ -10,7 +10,11 @@
 #   GS_BUILD=.devpack/build tools/on-device.sh bash tools/bank_ncu.sh OUT PROBE [SIZE] [STEPS]
 # (on-device.sh makes the carried build's paths and libraries resolve for gemmscope)
 #   PROBE  the bank_probe binary (nvcc -O3 -arch=sm_90 -o bank_probe bench/bank_probe.cu)
-#   STEPS  any of probe,price,rungs (default all three)
+#   STEPS  any of probe,price,rungs,sass,repeat (default probe,price,rungs)
+#          sass: the width of every shared-memory instruction of every NoProbe rung kernel (cuobjdump of the
+#                rung objects the build carries) -> OUT/rung_smem_sass.txt
+#          repeat: three launches each of sgemm/03, sgemm/07 and wmma/02 with the same counters, to see which
+#                of their counts change from launch to launch -> bank_logs.tgz:repeat_*.csv
 set -uo pipefail
 final=$1
 probe=$2
@@ -19,7 +23,7 @@ steps=${4:-probe,price,rungs}
 build=${GS_BUILD:-build}
 out=$(mktemp -d)
 mkdir -p "$final"
-trap 'tar czf "$final/bank_logs.tgz" -C "$out" . ; cp "$out"/bank_probe.tsv "$out"/bank_price.tsv "$out"/bank_rungs.csv "$final"/ 2>/dev/null' EXIT
+trap 'tar czf "$final/bank_logs.tgz" -C "$out" . ; cp "$out"/bank_probe.tsv "$out"/bank_price.tsv "$out"/bank_rungs.csv "$out"/rung_smem_sass.txt "$final"/ 2>/dev/null' EXIT
 has() { [[ ",$steps," == *",$1,"* ]]; }
 t0=$(date +%s)
 
@@ -100,7 +104,35 @@ if has rungs; then
   fi
 fi
 
+if has sass; then
+  for obj in $(find "$build/kernels" -name '*.o' -path '*gs_rungs*'); do cuobjdump -sass "$obj"; done >"$out/rungs.sass" 2>&1
+  awk '/Function :/ { f = $3; next }
+       f ~ /NoProbe/ && /^ +\/\*[0-9a-f]+\*\// { line = $0; sub(/^ +\/\*[0-9a-f]+\*\/ +/, "", line); sub(/^@!?P[0-9T] +/, "", line);
+         split(line, w, " "); op = w[1]; sub(/;$/, "", op); if (op ~ /^(LDS|STS|LDSM|LDGSTS)/) n[f " " op]++ }
+       END { for (k in n) print n[k], k }' "$out/rungs.sass" | sort -k2,2 -k3,3 >"$out/rung_smem_sass.txt"
+  echo "sass: $(wc -l <"$out/rung_smem_sass.txt") (kernel, opcode) pairs"
+fi
+
+if has repeat; then
+  for k in sgemm/03_smem_tiling sgemm/07_warptile wmma/02_smem; do
+    ns=${k//\//_}
+    timeout 60 ncu --clock-control none --metrics "$metrics" --kernel-name-base demangled -k "regex:${ns}::kernel<(gs::)?NoProbe" \
+      -c 3 -f -o "$out/repeat_$ns" "$build/gemmscope" bench --kernels "$k" --sizes "$size" >>"$out/repeat.log" 2>&1
+    ncu -i "$out/repeat_$ns.ncu-rep" --csv --page raw --print-units base >"$out/repeat_$ns.csv" 2>>"$out/repeat.log"
+    python3 - "$out/repeat_$ns.csv" "$k" <<'EOF'
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if "NoProbe" in r.get("Kernel Name", "")]
+for r in rows:
+    g = lambda m: r.get(m, "?")
+    print(sys.argv[2], "ld W/C", g("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"),
+          g("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"), "st W/C",
+          g("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"), g("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"))
+EOF
+  done
+fi
+
 echo "--- summary after $(($(date +%s) - t0)) s"
 cat "$out/probe_sass_ops.txt" 2>/dev/null | head -20
 grep -v '^#' "$out/bank_probe.tsv" 2>/dev/null | cut -f1-6 | awk 'NR % 12 == 2' | head -40
-head -12 "$out/bank_price.tsv" 2>/dev/null
+cat "$out/bank_price.tsv" 2>/dev/null
+grep -E "sgemm_0[345]" "$out/rung_smem_sass.txt" 2>/dev/null | sed -E 's/_ZN2gs[0-9]+//' | cut -c1-90
