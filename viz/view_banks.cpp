@@ -8,6 +8,7 @@
 //   lane strip      each lane's byte offset and bank
 #include <algorithm>
 #include <array>
+#include <map>
 #include <set>
 #include <string>
 
@@ -106,6 +107,69 @@ struct Column {
   bool hidden = false;  // left out where the view is narrow
 };
 
+
+// Shared memory as the banks see it, for one access: one row per 128-byte line the access touches (line =
+// byte offset / 128), one column per bank, each word the access reads or writes filled in its wavefront's
+// colour and numbered with it, so a conflict shows as one column holding several numbers. Returns the
+// height used; draws nothing where fewer than two lines of cells fit.
+float draw_line_map(Canvas& c, Rect box, const Theme& t, const BankReport& r, const std::string& title, Color title_ink) {
+  const float ls = kMinTextSize;
+  std::vector<uint32_t> lines;
+  for (const auto& row : r.wavefront_banks)
+    for (const BankSlot& slot : row)
+      if (!slot.lanes.empty()) lines.push_back(slot.word / kSmemBanks);
+  std::sort(lines.begin(), lines.end());
+  lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
+  const float label_w = c.text_size("+999999", ls, Font::Mono).x + ls * 0.6f;
+  const float cw = std::min(30.0f, (box.w() - label_w) / kSmemBanks);
+  const float top = ls * 1.4f * float(viz::wrap(c, title, ls, box.w()).size());
+  const int fit = int((box.h() - top) / std::max(cw, 1.0f));
+  if (cw < 4 || fit < 2 || lines.empty()) return 0;
+  float y = box.min.y;
+  for (const std::string& line : viz::wrap(c, title, ls, box.w())) {
+    c.text({box.min.x, y}, viz::elide(c, line, ls, Font::Sans, box.w()), title_ink, ls);
+    y += ls * 1.4f;
+  }
+  const int shown = std::min<int>(int(lines.size()), fit - (int(lines.size()) > fit ? 1 : 0));
+  const float gx = box.min.x + label_w;
+  for (int i = 0; i < shown; ++i) {
+    const float ry = y + i * cw;
+    c.text({gx - ls * 0.4f, ry + (cw - ls) * 0.5f}, "+" + std::to_string(lines[i] * kWavefrontBytes), t.text_dim,
+           std::min(ls, std::max(cw, ls)), Align::Right, Font::Mono);
+    for (int b = 0; b < kSmemBanks; ++b) c.rect_filled({{gx + b * cw + 0.5f, ry + 0.5f}, {gx + (b + 1) * cw - 0.5f, ry + cw - 0.5f}}, t.panel);
+  }
+  // A word several phases read again (an unpacked wide load whose quarters share bytes) is one cell with
+  // every wavefront that reads it: "0,4", or "0+" where that does not fit.
+  std::map<std::pair<int, int>, std::vector<int>> cells;  // (line row, bank) -> wavefronts
+  for (size_t w = 0; w < r.wavefront_banks.size(); ++w) {
+    for (int b = 0; b < kSmemBanks; ++b) {
+      const BankSlot& slot = r.wavefront_banks[w][b];
+      if (slot.lanes.empty()) continue;
+      const auto it = std::lower_bound(lines.begin(), lines.begin() + shown, slot.word / kSmemBanks);
+      if (it == lines.begin() + shown || *it != slot.word / kSmemBanks) continue;
+      std::vector<int>& ws = cells[{int(it - lines.begin()), b}];
+      if (ws.empty() || ws.back() != int(w)) ws.push_back(int(w));
+    }
+  }
+  for (const auto& [at, ws] : cells) {
+    const Rect cell{{gx + at.second * cw + 0.5f, y + at.first * cw + 0.5f},
+                    {gx + (at.second + 1) * cw - 0.5f, y + (at.first + 1) * cw - 0.5f}};
+    const Color fill = lane_color(ws.front() * 5 % 32, t);
+    c.rect_filled(cell, fill, 1);
+    std::string n;
+    for (int w : ws) n += (n.empty() ? "" : ",") + std::to_string(w);
+    float fs = viz::fit_size(c, n, ls, kMinTextSize, Font::Sans, cell.w() - 2);
+    if (fs <= 0 && ws.size() > 1) n = std::to_string(ws.front()) + "+", fs = viz::fit_size(c, n, ls, kMinTextSize, Font::Sans, cell.w() - 2);
+    if (fs > 0 && cell.h() >= fs * 1.3f) c.text({cell.center().x, cell.center().y - fs * 0.5f}, n, text_on(fill), fs, Align::Center);
+  }
+  float used = top + shown * cw;
+  if (shown < int(lines.size())) {
+    c.text({gx, y + shown * cw + (cw - ls) * 0.5f},
+           "+ " + std::to_string(lines.size() - shown) + " more lines", t.text_dim, ls);
+    used += cw;
+  }
+  return used;
+}
 }  // namespace
 
 BanksPick banks_pick(const BanksViewInput& in, const BanksViewState& st) {
@@ -170,6 +234,64 @@ std::string banks_caption(const SmemSite& site, const SmemSiteAccess& a) {
   }
   return s;
 }
+
+
+namespace {
+
+// The compare rung's access beside the selected one: the site of the same name, else the first of the same
+// instruction, else its worst; the same warp and k-iteration where recorded, its worst execution there.
+int compare_site(const BanksViewInput& in, const SmemSite& site) {
+  int pick = -1;
+  for (size_t i = 0; i < in.compare_sites.size() && pick < 0; ++i)
+    if (in.compare_sites[i].name == site.name) pick = int(i);
+  for (size_t i = 0; i < in.compare_sites.size() && pick < 0; ++i)
+    if (in.compare_sites[i].op == site.op && in.compare_sites[i].name.substr(0, 2) == site.name.substr(0, 2)) pick = int(i);
+  return pick;  // -1: banks_pick takes the worst
+}
+
+std::string map_title(const std::string& kernel, const SmemSite& s, const SmemSiteAccess& a) {
+  const BankReport& r = a.report;
+  return kernel + " \xC2\xB7 " + s.name + ", warp " + std::to_string(a.access.warp) + ": " +
+         plural(r.wavefronts, "wavefront", "wavefronts") + ", " + plural(r.conflicts, "conflict", "conflicts");
+}
+
+// Under the lane strip: the selected access on shared memory's 128-byte lines, and in compare mode the same
+// site of a second rung beside it (padding, XOR permutation: the change in one picture).
+void draw_maps(Canvas& c, Rect box, const Theme& t, const BanksViewInput& in, const BanksViewState& st,
+               const SmemSite& site, const SmemSiteAccess& acc) {
+  if (box.h() < kMinTextSize * 6) return;
+  const bool compare = st.compare && !in.compare_kernel.empty();
+  const float gap = kMinTextSize * 2;
+  const Rect left{box.min, {compare ? box.min.x + (box.w() - gap) * 0.5f : box.max.x, box.max.y}};
+  const std::string how = "shared memory as the banks see it: a row per 128-byte line touched, a column per "
+                          "bank, each word numbered with its wavefront";
+  float top = 0;
+  for (const std::string& line : viz::wrap(c, how, kMinTextSize, box.w())) {
+    c.text({box.min.x, box.min.y + top}, viz::elide(c, line, kMinTextSize, Font::Sans, box.w()), t.text_dim, kMinTextSize);
+    top += kMinTextSize * 1.4f;
+  }
+  Rect l = left;
+  l.min.y += top + kMinTextSize * 0.3f;
+  draw_line_map(c, l, t, acc.report, map_title(in.kernel, site, acc), t.text);
+  if (!compare) return;
+  Rect right{{left.max.x + gap, l.min.y}, box.max};
+  BanksViewInput other;
+  other.sites = in.compare_sites;
+  BanksViewState cs;
+  cs.site = compare_site(in, site);
+  cs.warp = acc.access.warp, cs.iteration = acc.access.iteration;
+  const BanksPick p = banks_pick(other, cs);
+  if (!p.access) {
+    for (const std::string& line : viz::wrap(c, in.compare_kernel + " has no traced shared-memory access to compare with",
+                                            kMinTextSize, right.w()))
+      c.text(right.min, line, t.text_dim, kMinTextSize), right.min.y += kMinTextSize * 1.4f;
+    return;
+  }
+  const SmemSite& os = in.compare_sites[p.site];
+  draw_line_map(c, right, t, p.access->report, map_title(in.compare_kernel, os, *p.access), t.text);
+}
+
+}  // namespace
 
 void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in, const BanksViewState& st,
                      Vec2 mouse, BanksHover* hover) {
@@ -302,6 +424,10 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
            std::to_string(acc.report.phase_lanes) + " lanes at a time" +
            (acc.report.packed ? ", twice as many as unpacked because lane pairs read the same addresses."
                               : "; lanes of different phases never conflict.");
+  if (site.op == SmemOp::Lds || is_ldmatrix(site.op))  // bench/results/bank_price_h100.tsv: W cycles at full load
+    note += std::string(note.empty() ? "" : " ") + "Price: the SM's shared-memory pipe serves one wavefront a cycle "
+            "(H100, 16 warps loading), so this access costs about " + std::to_string(rep.wavefronts) +
+            (rep.wavefronts == 1 ? " cycle" : " cycles") + ", " + std::to_string(rep.ideal) + " without its conflicts.";
   const float ns = kMinTextSize;
   if (!note.empty())
     for (const std::string& line : viz::wrap(c, note, ns, area.w())) {
@@ -473,6 +599,8 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
       if (hover) hover->lane = lane;
     }
   }
+  sy += (32 / per_line) * (lane_h + ls * 0.35f) + fs * 0.6f;
+  draw_maps(c, {{area.min.x, sy}, area.max}, t, in, st, site, acc);
   c.pop_clip();
 }
 
