@@ -60,8 +60,8 @@ int main(int argc, char** argv) {
   CLI::App* banksc = app.add_subcommand("banks", "Count shared-memory wavefronts for 32 lane offsets read from stdin");
   banksc->add_option("--width", banks.width, "Bytes per lane: 4, 8 or 16")->required()
       ->check(CLI::IsMember({4, 8, 16}));
-  banksc->add_option("--op", banks.op, "lds, ldmatrix.x1, ldmatrix.x2 or ldmatrix.x4")
-      ->check(CLI::IsMember({"lds", "ldmatrix.x1", "ldmatrix.x2", "ldmatrix.x4"}))->capture_default_str();
+  banksc->add_option("--op", banks.op, "lds (ld.shared), sts (st.shared), ldmatrix.x1, ldmatrix.x2 or ldmatrix.x4")
+      ->check(CLI::IsMember({"lds", "sts", "ldmatrix.x1", "ldmatrix.x2", "ldmatrix.x4"}))->capture_default_str();
 
   SwizzleArgs sw;
   CLI::App* swizzle = app.add_subcommand("swizzle", "Print the tile each launched threadblock computes");

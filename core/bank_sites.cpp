@@ -25,6 +25,8 @@ bool subset(const std::set<uint32_t>& a, const std::set<uint32_t>& b) {
 }  // namespace
 
 SmemOp smem_op_of(const SmemAccess& a) {
+  if (a.kind == "store") return SmemOp::Sts;
+  if (a.kind == "cp.async") return SmemOp::CpAsync;
   if (a.kind != "ldmatrix") return SmemOp::Lds;
   // A record holds every active lane's address but not the .num qualifier, and an .x1 or .x2 is issued
   // by all 32 lanes (the upper lanes' addresses are ignored), so the count is decided in this order:
@@ -90,7 +92,7 @@ std::vector<SmemSite> smem_sites(const Capture& c, const std::string& kernel) {
   for (SmemSite& s : sites) {
     for (SmemSiteAccess& x : s.accesses) {
       // A width the model has no phases for (a malformed capture) would throw: it counts as nothing.
-      if (s.op != SmemOp::Lds || s.width == 4 || s.width == 8 || s.width == 16)
+      if (is_ldmatrix(s.op) || s.width == 4 || s.width == 8 || s.width == 16)
         x.report = bank_report(x.access.addr, s.width, s.op);
       s.wavefronts += x.report.wavefronts;
       s.ideal += x.report.ideal;

@@ -11,9 +11,8 @@
 
 namespace gs {
 
-// The instruction the bank model schedules a record as. load, store and cp.async: lds of the record's
-// width (banks.cpp: stores and cp.async writes are shown with the load rules). ldmatrix: .x1, .x2 or
-// .x4, decided as bank_sites.cpp says.
+// The instruction the bank model schedules a record as: load lds, store sts, cp.async cp.async, of the
+// record's width; ldmatrix .x1, .x2 or .x4, decided as bank_sites.cpp says.
 SmemOp smem_op_of(const SmemAccess& a);
 
 // One traced execution of a site by one warp.

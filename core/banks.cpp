@@ -4,43 +4,40 @@
 #include <istream>
 #include <stdexcept>
 
-// Where the rules come from (all public; none of their text or code is copied here):
-// - Bank geometry and broadcast: CUDA C++ Programming Guide, "Compute Capabilities", the "Shared Memory"
-//   subsections for 5.x and later: 32 banks, successive 32-bit words in successive banks, and no conflict
-//   between lanes that read the same 32-bit word (the word is broadcast).
-// - Wavefronts, and conflicts as wavefronts above the ideal: Nsight Compute Kernel Profiling Guide
-//   ("wavefront": the work items of one wavefront are processed in parallel, wavefronts are serialized)
-//   and the GTC 2022 talk S41723 "How to Understand and Optimize Shared Memory Accesses using Nsight
-//   Compute". DESIGN.md's two measured H200 numbers (stride 128 B: W 32, C 31; stride 132 B: 1, 0) are
-//   what the 4-byte rule must reproduce.
-// - Phases of wide accesses: a 64-bit access is served per half-warp and a 128-bit access per
-//   quarter-warp, each phase up to 128 bytes, so lanes in different phases never conflict with each
-//   other: the discussion in NVIDIA/cutlass issue #328 (a half-warp of 8-byte or a quarter-warp of
-//   16-byte accesses may each read its own 128-byte region at full speed), the GTC 2019
-//   cuTENSOR slides S9593 that Dao-AILab/flash-attention issue #738 cites (128-bit accesses: threads
-//   0-7 are one phase, 8-15 the next), and the NVIDIA developer forum thread "Clarification:
-//   bank_conflicts metric vs wavefronts for shared memory LDS.128" (Nsight Compute: 4 wavefronts per
-//   LDS.128 for a conflict-free layout and 32, the most 4 phases of 8 lanes can take, for a bad one).
-// - ldmatrix: PTX ISA, "Warp-level matrix load instruction: ldmatrix": each 8x8 matrix of .b16 has its 8
-//   row addresses (16 bytes each, 16-byte aligned) supplied by 8 consecutive threads, threads 0-7 for
-//   the first matrix, 8-15 for the second, and so on. One matrix is 128 bytes, one wavefront when its 8
-//   rows cover all 32 banks, hence DESIGN.md's ideal of one wavefront per matrix.
+// The rules, each fitted to and checked against tests/data/bank_probe_h100.tsv: bench/bank_probe.cu runs
+// one warp and one shared-memory instruction per launch and tools/bank_ncu.sh reads Nsight Compute's
+// counters for it (H100, driver 580.159.04). core_banks_test checks every row of that table.
 //
-// Where the model may differ from Nsight Compute:
-// - Broadcast across phases. The model never merges phases, so a wide access whose phases read the same
-//   bytes (every lane the same 16 bytes, or each quarter-warp the same 128 bytes) gets one wavefront per
-//   non-empty phase, above the byte-count ideal: W 4, I 1, C 3 for LDS.128. The hardware merges some of
-//   these: a reply in the NVIDIA developer forum thread "Unexpected shared memory bank conflict"
-//   describes LDS.128 with uniform lane pairs (Tn == Tn^1 or Tn == Tn^2) on CC 7.x taking 2 requests,
-//   not 4.
-//   Nsight Compute may then report fewer wavefronts and conflicts than this model.
-// - Empty phases are free here (a quarter-warp with no active lane costs nothing); whether the hardware
-//   skips them is not documented.
-// - Misaligned offsets are modelled word by word (the words the byte range touches); real hardware
-//   faults on them, so the CLI rejects them before they get here.
-// - Only loads are modelled. Stores and cp.async writes to one word from several lanes are not a
-//   broadcast (one write lands), and the profiler counts them under its own _op_st metrics; a traced
-//   store is shown with the load rules.
+// 1. Banks: 32 banks of 4-byte words (CUDA C++ Programming Guide, "Compute Capabilities", shared memory
+//    of 5.x and later). Within one phase, lanes that ask for the same word share it (a load broadcasts
+//    it; stores to one word from several lanes also take one slot), and a phase needs as many wavefronts
+//    as its busiest bank has distinct words.
+// 2. Phases of loads follow the return path, 128 bytes (one 32-bit register for 32 lanes) per wavefront,
+//    as an NVIDIA engineer describes it in the developer-forum thread "Unexpected shared memory bank
+//    conflict" (2019): an 8-byte load is served a half-warp at a time and a 16-byte load a quarter-warp
+//    at a time, UNLESS the return can be packed: when lanes l and l^1 read the same address wherever
+//    both are active (or l and l^2 do), an 8-byte load is served as one phase of 32 lanes and a 16-byte
+//    load in two phases of 16. Measured: all lanes on one address (8 B: W 1; 16 B: W 2), lane pairs
+//    sharing (l / 2) * 8 (W 1), but lanes l and l + 16 sharing an address, which cannot be packed, still
+//    take one phase per half-warp (W 2): the fixed half-/quarter-warp phases over-count exactly the
+//    packed cases. Phases are never merged otherwise, even when bank-disjoint.
+// 3. Stores are never packed: 8 bytes per half-warp, 16 per quarter-warp (all lanes on one 16-byte
+//    address: W 4).
+// 4. ldmatrix: matrix m is one phase whose rows come from lanes 8m..8m+7 (PTX ISA, "ldmatrix"); lanes past
+//    the last matrix's are not read. .trans changes nothing on the bank side (measured for .x1/.x2/.x4).
+// 5. The ideal I is the number of phases with an active lane (empty phases cost nothing): ncu's
+//    conflicts are the wavefronts a phase takes beyond its first.
+// 6. cp.async (LDGSTS) writes 8 lanes per wavefront for every width and serialises lanes that write the
+//    same word (all lanes on one word: W 32). Ncu's ideal is width / 4 wavefronts (1 for 4 bytes, 2 for 8),
+//    and no more than the active quarters. This matches the 4- and 8-byte .ca rows except where several
+//    consecutive lanes write one word (groups of 2 or 4) or quarters pair up bank-disjoint
+//    (quarters_complement): the hardware takes fewer wavefronts there, by a rule not found
+//    (bench/NOTES.md lists the rows). For 16-byte cp.async.cg, Nsight Compute's hardware counters count
+//    no conflicts at all (l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts is 0 on every row,
+//    even 32 lanes on one bank); the model's numbers there are what the banks must serve, not what ncu
+//    shows.
+// Misaligned offsets are modelled word by word (the words the byte range touches); real hardware faults
+// on them, so the CLI rejects them before they get here.
 
 namespace gs {
 
@@ -58,7 +55,10 @@ struct Phase {
 // The k-th distinct word of every bank goes to the phase's k-th wavefront, so each wavefront reads at
 // most one word per bank, and the phase needs as many wavefronts as its busiest bank has words. No
 // schedule can do better: a bank with n distinct words needs n wavefronts.
-void schedule_phase(const LaneOffsets& offsets, Phase ph, int phase_index, int bytes_per_lane, BankReport* r) {
+// merge: lanes asking for the same word share one slot (loads, stores); cp.async writes each lane's word
+// in a wavefront of its own.
+void schedule_phase(const LaneOffsets& offsets, Phase ph, int phase_index, int bytes_per_lane, bool merge,
+                    BankReport* r) {
   std::array<std::vector<uint32_t>, kSmemBanks> words_in_bank;
   std::array<std::vector<std::vector<int>>, kSmemBanks> word_lanes;  // [bank][k]: lanes asking for its k-th word
   std::array<std::vector<int>, kLanes> lane_wavefronts;  // wavefront indices (within the phase) of each lane
@@ -70,9 +70,9 @@ void schedule_phase(const LaneOffsets& offsets, Phase ph, int phase_index, int b
     for (uint64_t w = begin / kSmemBankBytes; w * kSmemBankBytes < end; ++w) {
       const uint32_t word = static_cast<uint32_t>(w);
       std::vector<uint32_t>& in_bank = words_in_bank[word % kSmemBanks];
-      const auto it = std::find(in_bank.begin(), in_bank.end(), word);
+      const auto it = merge ? std::find(in_bank.begin(), in_bank.end(), word) : in_bank.end();
       const int k = static_cast<int>(it - in_bank.begin());
-      if (it == in_bank.end()) {  // a new word: the bank's next wavefront
+      if (it == in_bank.end()) {  // a new word (or, without merging, a new request): the bank's next wavefront
         in_bank.push_back(word);
         word_lanes[word % kSmemBanks].emplace_back();
       }
@@ -99,6 +99,8 @@ void schedule_phase(const LaneOffsets& offsets, Phase ph, int phase_index, int b
 
 std::optional<SmemOp> parse_smem_op(std::string_view s) {
   if (s == "lds") return SmemOp::Lds;
+  if (s == "sts") return SmemOp::Sts;
+  if (s == "cp.async") return SmemOp::CpAsync;
   if (s == "ldmatrix.x1") return SmemOp::LdmatrixX1;
   if (s == "ldmatrix.x2") return SmemOp::LdmatrixX2;
   if (s == "ldmatrix.x4") return SmemOp::LdmatrixX4;
@@ -108,6 +110,8 @@ std::optional<SmemOp> parse_smem_op(std::string_view s) {
 const char* smem_op_name(SmemOp op) {
   switch (op) {
     case SmemOp::Lds: return "lds";
+    case SmemOp::Sts: return "sts";
+    case SmemOp::CpAsync: return "cp.async";
     case SmemOp::LdmatrixX1: return "ldmatrix.x1";
     case SmemOp::LdmatrixX2: return "ldmatrix.x2";
     case SmemOp::LdmatrixX4: return "ldmatrix.x4";
@@ -117,60 +121,61 @@ const char* smem_op_name(SmemOp op) {
 
 int ldmatrix_matrices(SmemOp op) {
   switch (op) {
-    case SmemOp::Lds: return 0;
     case SmemOp::LdmatrixX1: return 1;
     case SmemOp::LdmatrixX2: return 2;
     case SmemOp::LdmatrixX4: return 4;
+    default: return 0;
   }
-  return 0;
 }
 
-int phase_lanes(int width_bytes, SmemOp op) {
-  if (op != SmemOp::Lds) return 8;
-  return width_bytes == 16 ? 8 : width_bytes == 8 ? 16 : kLanes;  // 128 bytes of distinct lanes per phase
-}
+namespace {
 
-int required_alignment(int width_bytes, SmemOp op) {
-  return op == SmemOp::Lds ? width_bytes : kLdmatrixRowBytes;
-}
-
-BankReport bank_report(const LaneOffsets& offsets, int width_bytes, SmemOp op) {
-  BankReport r;
-  const int matrices = ldmatrix_matrices(op);
-  if (matrices > 0) {
-    // ldmatrix: matrix m is its own phase, rows from lanes 8m..8m+7; lanes past 8 * matrices supply no
-    // address (.x1 reads lanes 0-7, .x2 lanes 0-15) whatever they hold.
-    for (int m = 0; m < matrices; ++m) {
-      const Phase ph{8 * m, 8};
-      const int before = r.wavefronts;
-      schedule_phase(offsets, ph, m, kLdmatrixRowBytes, &r);
-      if (r.wavefronts > before) ++r.ideal;  // a matrix with no row address loads nothing to count
-    }
-    r.conflicts = r.wavefronts - r.ideal;
-    return r;
+// Rule 2: lanes l and l ^ partner read the same address wherever both are active.
+bool pairs_share(const LaneOffsets& o, int partner) {
+  for (int lane = 0; lane < kLanes; ++lane) {
+    const std::optional<uint32_t>& a = o[lane];
+    const std::optional<uint32_t>& b = o[lane ^ partner];
+    if (a && b && *a != *b) return false;
   }
+  return true;
+}
 
+void check_width(int width_bytes) {
   if (width_bytes != 4 && width_bytes != 8 && width_bytes != 16)
     throw std::invalid_argument("shared-memory access width must be 4, 8 or 16 bytes, got " +
                                 std::to_string(width_bytes));
-  // lds: one phase of 32 lanes for 32-bit accesses, half-warps for 64-bit, quarter-warps for 128-bit;
-  // every phase asks for at most 128 bytes when its lanes are distinct, one wavefront's worth.
-  const int lanes_per_phase = phase_lanes(width_bytes, op);
-  for (int first = 0; first < kLanes; first += lanes_per_phase)
-    schedule_phase(offsets, Phase{first, lanes_per_phase}, first / lanes_per_phase, width_bytes, &r);
+}
 
-  // Ideal: the distinct bytes the warp asked for, 128 per wavefront (DESIGN.md's I). Bytes, not words,
-  // so a misaligned access is charged for what it touched.
-  std::vector<uint32_t> bytes;
-  bytes.reserve(kLanes * 16);
-  for (const std::optional<uint32_t>& off : offsets) {
-    if (!off) continue;
-    for (int b = 0; b < width_bytes; ++b) bytes.push_back(*off + static_cast<uint32_t>(b));
+}  // namespace
+
+int phase_lanes(const LaneOffsets& offsets, int width_bytes, SmemOp op) {
+  if (is_ldmatrix(op) || op == SmemOp::CpAsync) return 8;
+  const int unpacked = width_bytes == 16 ? 8 : width_bytes == 8 ? 16 : kLanes;  // 128 bytes of lanes
+  if (op == SmemOp::Lds && width_bytes > 4 && (pairs_share(offsets, 1) || pairs_share(offsets, 2)))
+    return 2 * unpacked;
+  return unpacked;
+}
+
+int required_alignment(int width_bytes, SmemOp op) { return is_ldmatrix(op) ? kLdmatrixRowBytes : width_bytes; }
+
+BankReport bank_report(const LaneOffsets& offsets, int width_bytes, SmemOp op) {
+  BankReport r;
+  if (!is_ldmatrix(op)) check_width(width_bytes);
+  const int bytes = is_ldmatrix(op) ? kLdmatrixRowBytes : width_bytes;
+  const int lanes = phase_lanes(offsets, width_bytes, op);
+  // ldmatrix: lanes past 8 * matrices supply no address (.x1 reads lanes 0-7, .x2 lanes 0-15), whatever
+  // they hold.
+  const int used = is_ldmatrix(op) ? 8 * ldmatrix_matrices(op) : kLanes;
+  r.phase_lanes = lanes;
+  r.packed = op == SmemOp::Lds && width_bytes > 4 && lanes > phase_lanes(LaneOffsets{}, width_bytes, SmemOp::Sts);
+  int active_phases = 0;
+  for (int first = 0; first < used; first += lanes) {
+    const int before = r.wavefronts;
+    schedule_phase(offsets, Phase{first, lanes}, first / lanes, bytes, op != SmemOp::CpAsync, &r);
+    active_phases += r.wavefronts > before;  // an empty phase makes no request
   }
-  if (bytes.empty()) return r;  // no active lane: no request, nothing to count
-  std::sort(bytes.begin(), bytes.end());
-  const int distinct = static_cast<int>(std::unique(bytes.begin(), bytes.end()) - bytes.begin());
-  r.ideal = std::max(1, (distinct + kWavefrontBytes - 1) / kWavefrontBytes);
+  // Rule 5; cp.async (rule 6): width / 4, at most the active quarters.
+  r.ideal = op == SmemOp::CpAsync ? std::min(active_phases, width_bytes / kSmemBankBytes) : active_phases;
   r.conflicts = r.wavefronts - r.ideal;
   return r;
 }

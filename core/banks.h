@@ -1,10 +1,12 @@
-// Shared-memory bank model: how many wavefronts one warp's shared-memory load needs, and which lanes
-// each wavefront serves. The numbers are meant to be read beside Nsight Compute's
-// l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld (W) and ..._bank_conflicts_... (C = W - I);
-// banks.cpp says where each rule comes from and where the model may differ from the profiler.
+// Shared-memory bank model: how many wavefronts one warp's shared-memory instruction takes, and which
+// lanes each wavefront serves, as Nsight Compute counts them on sm_90 (DESIGN.md, `banks`):
+// W = l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld|st (ldmatrix: sm__sass_..._op_ldsm), C = the
+// matching l1tex__data_bank_conflicts_... counter, I = W - C. banks.cpp states the rules; every one of
+// them was fitted to, and is checked against, tests/data/bank_probe_h100.tsv (one warp, one instruction
+// per launch, measured with ncu on an H100).
 //
 // Shared memory on Volta..Hopper: 32 banks of 4-byte words, word w lives in bank w % 32. One wavefront
-// reads at most one word per bank (128 bytes); lanes that read the same word share it (broadcast).
+// reads or writes at most one word per bank (128 bytes) and returns at most 128 bytes to registers.
 #pragma once
 
 #include <array>
@@ -27,11 +29,14 @@ inline constexpr uint32_t kMaxSmemBytes = 228u * 1024u;
 // One byte offset per lane of a warp; nullopt: the lane did not take part (predicated off or exited).
 using LaneOffsets = std::array<std::optional<uint32_t>, 32>;
 
-enum class SmemOp { Lds, LdmatrixX1, LdmatrixX2, LdmatrixX4 };
+// ld.shared, st.shared, cp.async's shared-memory write, ldmatrix. The ldmatrix enumerators come last and
+// in this order (bank_sites.cpp keeps the widest of a site's executions with std::max).
+enum class SmemOp { Lds, Sts, CpAsync, LdmatrixX1, LdmatrixX2, LdmatrixX4 };
 
-std::optional<SmemOp> parse_smem_op(std::string_view s);  // "lds", "ldmatrix.x1", ".x2", ".x4"
+std::optional<SmemOp> parse_smem_op(std::string_view s);  // "lds", "sts", "cp.async", "ldmatrix.x1", ".x2", ".x4"
 const char* smem_op_name(SmemOp op);                       // the same spellings
-int ldmatrix_matrices(SmemOp op);                          // 8x8 matrices an ldmatrix loads; 0 for lds
+int ldmatrix_matrices(SmemOp op);                          // 8x8 matrices an ldmatrix loads; 0 otherwise
+inline bool is_ldmatrix(SmemOp op) { return ldmatrix_matrices(op) > 0; }
 
 inline int bank_of(uint32_t byte_offset) { return static_cast<int>((byte_offset / kSmemBankBytes) % kSmemBanks); }
 
@@ -43,9 +48,13 @@ struct BankSlot {
 };
 
 struct BankReport {
-  int wavefronts = 0;  // W: wavefronts the model schedules
-  int ideal = 0;       // I: lds: max(1, ceil(distinct bytes / 128)); ldmatrix: matrices loaded
+  int wavefronts = 0;  // W: what Nsight Compute counts for this one instruction
+  int ideal = 0;       // I: phases with an active lane (cp.async: banks.cpp)
   int conflicts = 0;   // C = W - I, Nsight Compute's bank-conflict count for this instruction
+  // Lanes per phase for this access (phase p holds lanes p * phase_lanes ..): 32, 16 or 8 (banks.cpp), and
+  // whether an 8- or 16-byte load's lane pairs read the same addresses, which halves its phases.
+  int phase_lanes = 32;
+  bool packed = false;
   // Lanes each wavefront served, in issue order, ascending within a wavefront. A lane whose 8- or 16-byte
   // access spans banks served in different wavefronts appears in each of them. For ldmatrix the lanes are
   // those that supplied a row address (the data itself lands in every lane's fragment).
@@ -57,17 +66,18 @@ struct BankReport {
   std::vector<int> wavefront_phase;
 };
 
-// Lanes whose requests the hardware considers together (conflicts exist only inside such a phase):
-// 32, 16 or 8 for lds of 4, 8 or 16 bytes; 8 for ldmatrix (one matrix's row addresses).
-int phase_lanes(int width_bytes, SmemOp op);
+// Lanes whose requests the hardware serves together (conflicts exist only inside such a phase) for this
+// access: lds 32 (4 bytes), 32 or 16 (8 bytes), 16 or 8 (16 bytes), the larger when the load is packed
+// (lane pairs l, l^1 or l, l^2 read the same address wherever both are active); sts 32, 16 or 8;
+// cp.async 8; ldmatrix 8 (one matrix's row addresses).
+int phase_lanes(const LaneOffsets& byte_offsets, int width_bytes, SmemOp op);
 
-// Wavefronts for one warp-wide access. width_bytes: 4, 8 or 16 for lds (each lane reads
-// [offset, offset + width)); ignored for ldmatrix, whose rows are always 16 bytes. Throws
+// Wavefronts for one warp-wide access. width_bytes: 4, 8 or 16 for lds, sts and cp.async (each lane
+// reads or writes [offset, offset + width)); ignored for ldmatrix, whose rows are always 16 bytes. Throws
 // std::invalid_argument for another width. A warp with no active lane makes no request: {0, 0, 0}.
 BankReport bank_report(const LaneOffsets& byte_offsets, int width_bytes, SmemOp op);
 
-// Alignment the hardware requires of each lane's address: the access width for lds, 16 bytes for an
-// ldmatrix row.
+// Alignment the hardware requires of each lane's address: the access width, 16 bytes for an ldmatrix row.
 int required_alignment(int width_bytes, SmemOp op);
 
 // Reads exactly 32 whitespace-separated tokens, one per lane: decimal or 0x hex byte offsets below

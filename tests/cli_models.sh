@@ -15,6 +15,26 @@ check "wavefronts=1 ideal=1 conflicts=0" "$(offsets 132 | "$bin" banks --width 4
 check "wavefronts=1 ideal=1 conflicts=0" "$(printf '0x40 %.0s' $(seq 32) | "$bin" banks --width 4)" "broadcast"
 # Inactive lanes ('-') request nothing.
 check "wavefronts=1 ideal=1 conflicts=0" "$( (printf '0 '; printf -- '- %.0s' $(seq 31)) | "$bin" banks --width 4)" "one lane"
+# Rows of the table measured with Nsight Compute (tests/data/bank_probe_h100.tsv): the CLI prints the
+# wavefronts and conflicts ncu counted for that one instruction.
+data=${2:-}
+if [ -n "$data" ]; then
+  for c in lds16_all_one lds8_halves_equal lds8_groups2_consecutive lds16_quarters_equal_stride2 sts16_all_one \
+           sts8_two_words_one_bank ldmatrix.x4_pitch64 ldmatrix.x2.trans_pitch128; do
+    row=$(awk -F'\t' -v c="$c" '$1 == c' "$data/bank_probe_h100.tsv")
+    [ -n "$row" ] || { echo "FAIL: no row $c in the measured table"; exit 1; }
+    IFS=$'\t' read -r _ op width w cf _ offs _ <<<"$row"
+    op=${op%.trans}
+    got=$(echo "$offs" | "$bin" banks --width "$width" --op "$op")
+    check "wavefronts=$w ideal=$((w - cf)) conflicts=$cf" "$got" "measured $c"
+  done
+fi
+# Stores are not packed: every lane on one 16-byte address is 2 wavefronts to load and 4 to store.
+check "wavefronts=2 ideal=2 conflicts=0" "$(printf '256 %.0s' $(seq 32) | "$bin" banks --width 16)" "lds 16 one address"
+check "wavefronts=4 ideal=4 conflicts=0" "$(printf '256 %.0s' $(seq 32) | "$bin" banks --width 16 --op sts)" "sts 16 one address"
+if err=$(printf '0 %.0s' $(seq 32) | "$bin" banks --width 4 --op stx 2>&1); then echo "FAIL: --op stx accepted"; exit 1; fi
+[ "$(printf '0 %.0s' $(seq 32) | "$bin" banks --width 4 --op stx 2>&1 | wc -l)" = 1 ] || { echo "FAIL: not one line"; exit 1; }
+echo "ok: unknown op rejected: $err"
 # Too few offsets: one line, usage error.
 if err=$(printf '0 4 8' | "$bin" banks --width 4 2>&1); then echo "FAIL: 3 offsets accepted"; exit 1; fi
 echo "ok: short input rejected: $err"

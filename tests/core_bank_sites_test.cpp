@@ -79,8 +79,8 @@ TEST(BankSites, LdmatrixCountFromTheSiteNameThenFromDistinctRows) {
   a.site = "ldmatrix.x2 B";
   EXPECT_EQ(smem_op_of(a), SmemOp::LdmatrixX2);
   // Anything else is lds of its width, stores and cp.async included.
-  EXPECT_EQ(smem_op_of(access("k", "Bs store", "store", 16, 0, 16)), SmemOp::Lds);
-  EXPECT_EQ(smem_op_of(access("k", "Bs cp.async", "cp.async", 16, 0, 16)), SmemOp::Lds);
+  EXPECT_EQ(smem_op_of(access("k", "Bs store", "store", 16, 0, 16)), SmemOp::Sts);
+  EXPECT_EQ(smem_op_of(access("k", "Bs cp.async", "cp.async", 16, 0, 16)), SmemOp::CpAsync);
 }
 
 TEST(BankSites, AnLdmatrixSiteIsTheWidestAnyExecutionLooks) {

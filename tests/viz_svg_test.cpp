@@ -1358,6 +1358,48 @@ TEST(BanksView, TextNeverOverlapsAndStaysOnTheCanvas) {
   }
 }
 
+// Under the lane strip, the access on shared memory's 128-byte lines: a 132-byte stride puts lane i on line
+// i at bank i, one word each, all read by wavefront 0 (a diagonal).
+TEST(BanksView, LineMapPutsEachWordInItsLineAndBank) {
+  const BanksViewInput in = banks_view_input(strided_capture(132), "test/01_banks");
+  const Theme& t = Theme::Dark();
+  const std::string svg = draw_banks(in, t, {}, {-1, -1}, nullptr, 1200, 1600);
+  EXPECT_NE(all_text(svg).find("shared memory as the banks see it"), std::string::npos);
+  EXPECT_EQ(text_elements(svg, "test/01_banks \xC2\xB7 As load, warp 0: 1 wavefront, 0 conflicts").size(), 1u);
+  // Line labels are byte offsets of 128-byte lines: lane 31 at 4092 is on line 31 (+3968).
+  EXPECT_EQ(text_elements(svg, "+0").size(), 1u);
+  EXPECT_EQ(text_elements(svg, "+3968").size(), 1u);
+  // 32 cells numbered 0 (the one wavefront) on a diagonal: a different line and a different bank each.
+  std::set<float> xs, ys;
+  for (const Element& e : text_elements(svg, "0")) xs.insert(std::stof(e.attr.at("x"))), ys.insert(std::stof(e.attr.at("y")));
+  EXPECT_GE(xs.size(), 32u);
+  EXPECT_GE(ys.size(), 32u);
+}
+
+// Compare mode: the same site of a second rung beside the selected one (padding: 128 -> 132 bytes).
+TEST(BanksView, CompareDrawsTheOtherRungsSameSiteBeside) {
+  BanksViewInput in = banks_view_input(strided_capture(128), "test/01_banks");
+  const Capture padded = strided_capture(132);
+  in.compare_sites = smem_sites(padded, "test/01_banks");
+  in.compare_kernel = "test/02_padded";
+  BanksViewState st;
+  st.compare = true;
+  const std::string svg = draw_banks(in, Theme::Light(), st, {-1, -1}, nullptr, 1400, 1800);
+  const std::vector<Element> mine = text_elements(svg, "test/01_banks \xC2\xB7 As load, warp 0: 32 wavefronts, 31 conflicts");
+  const std::vector<Element> other = text_elements(svg, "test/02_padded \xC2\xB7 As load, warp 0: 1 wavefront, 0 conflicts");
+  ASSERT_EQ(mine.size(), 1u);
+  ASSERT_EQ(other.size(), 1u);
+  EXPECT_LT(std::stof(mine[0].attr.at("x")) + 300, std::stof(other[0].attr.at("x")));  // beside, to the right
+  EXPECT_EQ(mine[0].attr.at("y"), other[0].attr.at("y"));
+  EXPECT_EQ(overlapping_text(svg), "");
+  // Off: only the selected rung's map.
+  st.compare = false;
+  EXPECT_EQ(text_elements(draw_banks(in, Theme::Light(), st, {-1, -1}, nullptr, 1400, 1800),
+                          "test/02_padded \xC2\xB7 As load, warp 0: 1 wavefront, 0 conflicts")
+                .size(),
+            0u);
+}
+
 TEST(ImGuiCanvas, DrawsTheBankViewAndLeavesTheClipStackAsItFoundIt) {
   ImGuiFrame frame;
   frame.begin();

@@ -8,6 +8,7 @@
 //   lane strip      each lane's byte offset and bank
 #include <algorithm>
 #include <array>
+#include <map>
 #include <set>
 #include <string>
 
@@ -36,16 +37,19 @@ std::string ranges(const std::vector<int>& v) {
 // One severity scale for the whole view: conflict-free, 2-way, worse.
 Color way_color(int way, const Theme& t) { return way <= 1 ? t.good : way == 2 ? t.warn : t.bad; }
 
-// What one execution of the site is, in words: "4-byte loads", "ldmatrix.x4 (4 8x8 matrices, one phase each)".
-std::string access_words(const SmemSite& s) {
-  if (s.op != SmemOp::Lds) {
+// One execution of the site in words: "8-byte loads, packed: 1 phase of 32 lanes", "ldmatrix.x4 (4 8x8
+// matrices, one phase each)". The phases are the access's own (core/banks.h: packing depends on it).
+std::string access_words(const SmemSite& s, const BankReport& r) {
+  if (is_ldmatrix(s.op)) {
     const int m = ldmatrix_matrices(s.op);
     return std::string(smem_op_name(s.op)) + " (" + plural(m, "8x8 matrix", "8x8 matrices") + ", one phase each)";
   }
   std::string w = std::to_string(s.width) + "-byte ";
-  w += s.kind == "load" ? "loads" : s.kind == "store" ? "stores" : s.kind == "cp.async" ? "cp.async writes" : s.kind;
-  if (s.width == 8) w += " in 2 half-warp phases";
-  if (s.width == 16) w += " in 4 quarter-warp phases";
+  w += s.op == SmemOp::Lds ? "loads" : s.op == SmemOp::Sts ? "stores" : "cp.async writes";
+  const int phases = kSmemBanks / std::max(1, r.phase_lanes);
+  if (phases > 1 || r.packed)
+    w += std::string(r.packed ? ", packed: " : " in ") + plural(phases, "phase", "phases") + " of " +
+         std::to_string(r.phase_lanes) + " lanes";
   return w;
 }
 
@@ -54,8 +58,8 @@ std::string lane_range(int first, int count) {
   return "lanes " + std::to_string(first) + "-" + std::to_string(first + count - 1);
 }
 
-// Per phase of a report: the wavefronts its bytes need (lds: distinct bytes / 128, rounded up; ldmatrix:
-// one per matrix) and its busiest bank's word count. Rows of a phase past its need are its conflicts.
+// Per phase of a report: the wavefronts Nsight Compute counts as its ideal (one; cp.async: banks.cpp) and
+// its busiest bank's word count. Rows of a phase past its need are its conflicts.
 struct PhaseInfo {
   int first_row = 0, rows = 0;
   int need = 0, way = 1;
@@ -63,21 +67,14 @@ struct PhaseInfo {
 };
 std::vector<PhaseInfo> phases_of(const BankReport& r, const SmemSite& s, const SmemAccess& a) {
   std::vector<PhaseInfo> out;
-  const int lanes = phase_lanes(s.width, s.op);
+  (void)s, (void)a;
+  int ideal_left = r.ideal;  // the report's ideal, one wavefront per active phase (cp.async: fewer)
   for (size_t w = 0; w < r.wavefront_phase.size(); ++w) {
     if (out.empty() || r.wavefront_phase[w] != r.wavefront_phase[w - 1]) {
       PhaseInfo p;
       p.first_row = int(w);
-      const int ph = r.wavefront_phase[w];
-      if (s.op != SmemOp::Lds) {
-        p.need = 1;
-      } else {
-        std::set<uint32_t> bytes;
-        for (int lane = ph * lanes; lane < (ph + 1) * lanes && lane < 32; ++lane)
-          if (a.addr[lane])
-            for (int b = 0; b < s.width; ++b) bytes.insert(*a.addr[lane] + uint32_t(b));
-        p.need = std::max(1, int((bytes.size() + kWavefrontBytes - 1) / kWavefrontBytes));
-      }
+      p.need = ideal_left > 0 ? 1 : 0;
+      ideal_left -= p.need;
       out.push_back(p);
     }
     ++out.back().rows;
@@ -93,13 +90,13 @@ std::vector<PhaseInfo> phases_of(const BankReport& r, const SmemSite& s, const S
 }
 
 // Lanes an instruction reads addresses from: all 32 for lds, 8 per matrix for ldmatrix.
-int used_lanes(const SmemSite& s) { return s.op == SmemOp::Lds ? 32 : 8 * ldmatrix_matrices(s.op); }
+int used_lanes(const SmemSite& s) { return is_ldmatrix(s.op) ? 8 * ldmatrix_matrices(s.op) : 32; }
 
 // The site table's last column: how bad its worst execution is. Conflicts with no bank serving two
-// words are the model's wide accesses whose phases read the same bytes again (banks.cpp).
+// words: cp.async's 8 lanes a wavefront, which Nsight Compute counts beyond its ideal (banks.cpp).
 std::string verdict(const SmemSite& s) {
   if (s.conflicts == 0) return "conflict-free";
-  return s.worst_way > 1 ? "up to " + std::to_string(s.worst_way) + "-way" : "phases re-read bytes";
+  return s.worst_way > 1 ? "up to " + std::to_string(s.worst_way) + "-way" : "8 lanes a wavefront";
 }
 
 // Columns of the site table; widths are measured from the header and every row.
@@ -110,6 +107,69 @@ struct Column {
   bool hidden = false;  // left out where the view is narrow
 };
 
+
+// Shared memory as the banks see it, for one access: one row per 128-byte line the access touches (line =
+// byte offset / 128), one column per bank, each word the access reads or writes filled in its wavefront's
+// colour and numbered with it, so a conflict shows as one column holding several numbers. Returns the
+// height used; draws nothing where fewer than two lines of cells fit.
+float draw_line_map(Canvas& c, Rect box, const Theme& t, const BankReport& r, const std::string& title, Color title_ink) {
+  const float ls = kMinTextSize;
+  std::vector<uint32_t> lines;
+  for (const auto& row : r.wavefront_banks)
+    for (const BankSlot& slot : row)
+      if (!slot.lanes.empty()) lines.push_back(slot.word / kSmemBanks);
+  std::sort(lines.begin(), lines.end());
+  lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
+  const float label_w = c.text_size("+999999", ls, Font::Mono).x + ls * 0.6f;
+  const float cw = std::min(30.0f, (box.w() - label_w) / kSmemBanks);
+  const float top = ls * 1.4f * float(viz::wrap(c, title, ls, box.w()).size());
+  const int fit = int((box.h() - top) / std::max(cw, 1.0f));
+  if (cw < 4 || fit < 2 || lines.empty()) return 0;
+  float y = box.min.y;
+  for (const std::string& line : viz::wrap(c, title, ls, box.w())) {
+    c.text({box.min.x, y}, viz::elide(c, line, ls, Font::Sans, box.w()), title_ink, ls);
+    y += ls * 1.4f;
+  }
+  const int shown = std::min<int>(int(lines.size()), fit - (int(lines.size()) > fit ? 1 : 0));
+  const float gx = box.min.x + label_w;
+  for (int i = 0; i < shown; ++i) {
+    const float ry = y + i * cw;
+    c.text({gx - ls * 0.4f, ry + (cw - ls) * 0.5f}, "+" + std::to_string(lines[i] * kWavefrontBytes), t.text_dim,
+           std::min(ls, std::max(cw, ls)), Align::Right, Font::Mono);
+    for (int b = 0; b < kSmemBanks; ++b) c.rect_filled({{gx + b * cw + 0.5f, ry + 0.5f}, {gx + (b + 1) * cw - 0.5f, ry + cw - 0.5f}}, t.panel);
+  }
+  // A word several phases read again (an unpacked wide load whose quarters share bytes) is one cell with
+  // every wavefront that reads it: "0,4", or "0+" where that does not fit.
+  std::map<std::pair<int, int>, std::vector<int>> cells;  // (line row, bank) -> wavefronts
+  for (size_t w = 0; w < r.wavefront_banks.size(); ++w) {
+    for (int b = 0; b < kSmemBanks; ++b) {
+      const BankSlot& slot = r.wavefront_banks[w][b];
+      if (slot.lanes.empty()) continue;
+      const auto it = std::lower_bound(lines.begin(), lines.begin() + shown, slot.word / kSmemBanks);
+      if (it == lines.begin() + shown || *it != slot.word / kSmemBanks) continue;
+      std::vector<int>& ws = cells[{int(it - lines.begin()), b}];
+      if (ws.empty() || ws.back() != int(w)) ws.push_back(int(w));
+    }
+  }
+  for (const auto& [at, ws] : cells) {
+    const Rect cell{{gx + at.second * cw + 0.5f, y + at.first * cw + 0.5f},
+                    {gx + (at.second + 1) * cw - 0.5f, y + (at.first + 1) * cw - 0.5f}};
+    const Color fill = lane_color(ws.front() * 5 % 32, t);
+    c.rect_filled(cell, fill, 1);
+    std::string n;
+    for (int w : ws) n += (n.empty() ? "" : ",") + std::to_string(w);
+    float fs = viz::fit_size(c, n, ls, kMinTextSize, Font::Sans, cell.w() - 2);
+    if (fs <= 0 && ws.size() > 1) n = std::to_string(ws.front()) + "+", fs = viz::fit_size(c, n, ls, kMinTextSize, Font::Sans, cell.w() - 2);
+    if (fs > 0 && cell.h() >= fs * 1.3f) c.text({cell.center().x, cell.center().y - fs * 0.5f}, n, text_on(fill), fs, Align::Center);
+  }
+  float used = top + shown * cw;
+  if (shown < int(lines.size())) {
+    c.text({gx, y + shown * cw + (cw - ls) * 0.5f},
+           "+ " + std::to_string(lines.size() - shown) + " more lines", t.text_dim, ls);
+    used += cw;
+  }
+  return used;
+}
 }  // namespace
 
 BanksPick banks_pick(const BanksViewInput& in, const BanksViewState& st) {
@@ -159,7 +219,7 @@ std::string banks_caption(const SmemSite& site, const SmemSiteAccess& a) {
   std::string s = site.name + ", warp " + std::to_string(a.access.warp) + ", k-iteration " +
                   std::to_string(a.access.iteration);
   if (count > 1) s += ", access " + std::to_string(a.index + 1) + " of " + std::to_string(count);
-  s += ": " + access_words(site) + ", " + plural(r.wavefronts, "wavefront", "wavefronts") + ", ideal " +
+  s += ": " + access_words(site, r) + ", " + plural(r.wavefronts, "wavefront", "wavefronts") + ", ideal " +
        std::to_string(r.ideal) + ", " + plural(r.conflicts, "conflict", "conflicts");
   if (r.conflicts > 0) {
     std::vector<int> banks;
@@ -169,11 +229,69 @@ std::string banks_caption(const SmemSite& site, const SmemSiteAccess& a) {
            (banks.size() == size_t(kSmemBanks) ? std::string("all 32 banks")
                                                 : std::string(banks.size() == 1 ? "bank " : "banks ") + ranges(banks)) +
            ")";
-    else  // the model's one case of C > 0 with no bank serving two words (banks.cpp): phases re-reading bytes
-      s += " (no bank serves two words: the phases re-read the same bytes)";
+    else  // C > 0 with no bank serving two words: cp.async (banks.cpp, rule 6)
+      s += " (no bank serves two words: cp.async writes 8 lanes a wavefront, ideal " + std::to_string(r.ideal) + ")";
   }
   return s;
 }
+
+
+namespace {
+
+// The compare rung's access beside the selected one: the site of the same name, else the first of the same
+// instruction, else its worst; the same warp and k-iteration where recorded, its worst execution there.
+int compare_site(const BanksViewInput& in, const SmemSite& site) {
+  int pick = -1;
+  for (size_t i = 0; i < in.compare_sites.size() && pick < 0; ++i)
+    if (in.compare_sites[i].name == site.name) pick = int(i);
+  for (size_t i = 0; i < in.compare_sites.size() && pick < 0; ++i)
+    if (in.compare_sites[i].op == site.op && in.compare_sites[i].name.substr(0, 2) == site.name.substr(0, 2)) pick = int(i);
+  return pick;  // -1: banks_pick takes the worst
+}
+
+std::string map_title(const std::string& kernel, const SmemSite& s, const SmemSiteAccess& a) {
+  const BankReport& r = a.report;
+  return kernel + " \xC2\xB7 " + s.name + ", warp " + std::to_string(a.access.warp) + ": " +
+         plural(r.wavefronts, "wavefront", "wavefronts") + ", " + plural(r.conflicts, "conflict", "conflicts");
+}
+
+// Under the lane strip: the selected access on shared memory's 128-byte lines, and in compare mode the same
+// site of a second rung beside it (padding, XOR permutation: the change in one picture).
+void draw_maps(Canvas& c, Rect box, const Theme& t, const BanksViewInput& in, const BanksViewState& st,
+               const SmemSite& site, const SmemSiteAccess& acc) {
+  if (box.h() < kMinTextSize * 6) return;
+  const bool compare = st.compare && !in.compare_kernel.empty();
+  const float gap = kMinTextSize * 2;
+  const Rect left{box.min, {compare ? box.min.x + (box.w() - gap) * 0.5f : box.max.x, box.max.y}};
+  const std::string how = "shared memory as the banks see it: a row per 128-byte line touched, a column per "
+                          "bank, each word numbered with its wavefront";
+  float top = 0;
+  for (const std::string& line : viz::wrap(c, how, kMinTextSize, box.w())) {
+    c.text({box.min.x, box.min.y + top}, viz::elide(c, line, kMinTextSize, Font::Sans, box.w()), t.text_dim, kMinTextSize);
+    top += kMinTextSize * 1.4f;
+  }
+  Rect l = left;
+  l.min.y += top + kMinTextSize * 0.3f;
+  draw_line_map(c, l, t, acc.report, map_title(in.kernel, site, acc), t.text);
+  if (!compare) return;
+  Rect right{{left.max.x + gap, l.min.y}, box.max};
+  BanksViewInput other;
+  other.sites = in.compare_sites;
+  BanksViewState cs;
+  cs.site = compare_site(in, site);
+  cs.warp = acc.access.warp, cs.iteration = acc.access.iteration;
+  const BanksPick p = banks_pick(other, cs);
+  if (!p.access) {
+    for (const std::string& line : viz::wrap(c, in.compare_kernel + " has no traced shared-memory access to compare with",
+                                            kMinTextSize, right.w()))
+      c.text(right.min, line, t.text_dim, kMinTextSize), right.min.y += kMinTextSize * 1.4f;
+    return;
+  }
+  const SmemSite& os = in.compare_sites[p.site];
+  draw_line_map(c, right, t, p.access->report, map_title(in.compare_kernel, os, *p.access), t.text);
+}
+
+}  // namespace
 
 void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in, const BanksViewState& st,
                      Vec2 mouse, BanksHover* hover) {
@@ -225,7 +343,7 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
                               {"conflicts", Align::Right}, {"", Align::Left}};
   std::vector<std::vector<std::string>> table;
   for (const SmemSite& s : in.sites)
-    table.push_back({s.name, s.op == SmemOp::Lds ? s.kind : smem_op_name(s.op), std::to_string(s.width),
+    table.push_back({s.name, is_ldmatrix(s.op) ? smem_op_name(s.op) : s.kind, std::to_string(s.width),
                      std::to_string(s.accesses.size()), std::to_string(s.wavefronts), std::to_string(s.ideal),
                      std::to_string(s.conflicts), verdict(s)});
   auto bold = [](size_t col) { return col == 0 || col >= 6; };  // names, conflicts and verdicts
@@ -290,15 +408,26 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
     y += fs * 1.3f;
   }
   std::string note;
-  if (site.kind == "store" || site.kind == "cp.async")
-    note = "Writes are drawn with the load rules: several lanes writing one word are not a broadcast, and the "
-           "profiler counts stores under their own metrics.";
-  else if (site.op != SmemOp::Lds)
+  if (site.op == SmemOp::CpAsync)
+    note = site.width == 16 ? "cp.async writes 8 lanes a wavefront; lanes writing one word take turns. Nsight "
+                              "Compute's hardware counters show no conflicts for 16-byte cp.async.cg on sm_90 "
+                              "(measured): these rows are what the banks serve."
+                            : "cp.async writes 8 lanes a wavefront; lanes writing one word take turns.";
+  else if (site.op == SmemOp::Sts && site.width > 4)
+    note = "A " + std::to_string(site.width) + "-byte store is written " + std::to_string(acc.report.phase_lanes) +
+           " lanes at a time (128 bytes); lanes of different phases never conflict.";
+  else if (is_ldmatrix(site.op))
     note = "ldmatrix: lane i supplies the 16-byte row address of row i%8 of matrix i/8; each matrix is one phase, "
            "one wavefront when its 8 rows fall in different banks.";
   else if (site.width > 4)
-    note = "A " + std::to_string(site.width) + "-byte access is served " + std::to_string(phase_lanes(site.width, site.op)) +
-           " lanes at a time (128 bytes); lanes of different phases never conflict.";
+    note = "A " + std::to_string(site.width) + "-byte load returns 128 bytes a wavefront: " +
+           std::to_string(acc.report.phase_lanes) + " lanes at a time" +
+           (acc.report.packed ? ", twice as many as unpacked because lane pairs read the same addresses."
+                              : "; lanes of different phases never conflict.");
+  if (site.op == SmemOp::Lds || is_ldmatrix(site.op))  // bench/results/bank_price_h100.tsv: W cycles at full load
+    note += std::string(note.empty() ? "" : " ") + "Price: the SM's shared-memory pipe serves one wavefront a cycle "
+            "(H100, 16 warps loading), so this access costs about " + std::to_string(rep.wavefronts) +
+            (rep.wavefronts == 1 ? " cycle" : " cycles") + ", " + std::to_string(rep.ideal) + " without its conflicts.";
   const float ns = kMinTextSize;
   if (!note.empty())
     for (const std::string& line : viz::wrap(c, note, ns, area.w())) {
@@ -419,7 +548,7 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
     if (phases.size() > 1) {
       const float py = gy + (p.first_row + p.rows) * ch;
       if (&p != &phases.back()) c.line({gx - 6, py}, {gx + gw + 4, py}, t.text_dim, 1.5f);
-      const int ph = rep.wavefront_phase[p.first_row], n = phase_lanes(site.width, site.op);
+      const int ph = rep.wavefront_phase[p.first_row], n = rep.phase_lanes;
       const float pfs = std::min(ls, p.rows * ch * 0.8f);
       if (phase_w > 0 && pfs >= kMinTextSize)
         c.text({gx + gw + ls * 0.6f, gy + (p.first_row + p.rows * 0.5f) * ch - pfs * 0.5f}, lane_range(ph * n, n),
@@ -443,7 +572,7 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
                                       ls, Font::Sans, area.w()),
          t.text_dim, ls);
   sy += strip_title;
-  const int words_per_lane = site.op == SmemOp::Lds ? std::max(1, site.width / kSmemBankBytes) : 4;
+  const int words_per_lane = is_ldmatrix(site.op) ? 4 : std::max(1, site.width / kSmemBankBytes);
   for (int lane = 0; lane < 32; ++lane) {
     const float lx = area.min.x + (lane % per_line) * lane_w, ly = sy + (lane / per_line) * (lane_h + ls * 0.35f);
     const Rect box{{lx + 1, ly}, {lx + lane_w - 1, ly + lane_h}};
@@ -470,6 +599,8 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
       if (hover) hover->lane = lane;
     }
   }
+  sy += (32 / per_line) * (lane_h + ls * 0.35f) + fs * 0.6f;
+  draw_maps(c, {{area.min.x, sy}, area.max}, t, in, st, site, acc);
   c.pop_clip();
 }
 

@@ -223,6 +223,9 @@ struct BanksViewInput {
   std::string no_lane_addresses;  // why the rung's shared memory has no per-lane accesses to draw, if so (TMA, wgmma)
   bool live = false;              // a live session (it traces no shared memory): says so when empty
   std::string traced_from;        // "NVIDIA H200, 2026-11-21" or empty
+  // Compare mode: a second rung's sites (default: the previous rung), whose same site is drawn beside.
+  std::string compare_kernel;
+  std::vector<SmemSite> compare_sites;
 };
 struct BanksViewState {
   int site = -1;              // index into sites; -1 or out of range: the one with the most conflicts
@@ -230,6 +233,7 @@ struct BanksViewState {
   int access = -1;            // which execution of the site by that warp in that iteration (program
                               // order); -1 or out of range: the one with the most conflicts
   int highlight_lane = -1;    // clicked lane: outlined in the bank grid and the lane strip
+  bool compare = false;       // draw BanksViewInput::compare_kernel's same site beside the selected one
 };
 // The access a state selects, resolved against what the capture holds.
 struct BanksPick {
@@ -252,7 +256,8 @@ std::string banks_caption(const SmemSite& site, const SmemSiteAccess& a);
 // The kernel's sites as a table (kind, width, accesses, wavefronts W, ideal I, conflicts C summed over
 // the recorded warps and iterations); under it the selected access as 32 bank columns with one row
 // per wavefront, each cell labelled and coloured by the lane whose word it reads, extra rows (the
-// conflicts) marked; under that each lane's byte offset and bank.
+// conflicts) marked; under that each lane's byte offset and bank; under that the access on shared memory's
+// 128-byte lines, and in compare mode the compare rung's same site beside it.
 void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in, const BanksViewState& st,
                      Vec2 mouse, BanksHover* hover);
 

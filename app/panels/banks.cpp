@@ -20,6 +20,7 @@ class BanksPanel : public ViewPanel {
     // hold copies of their records, so a capture replaced since cannot leave it dangling.
     if (f.capture != input_capture_ || records != input_records_ || f.live != input_live_ || in_.kernel != kernel) {
       in_ = BanksViewInput{};
+      compare_for_.clear();  // in_.compare_sites went with it
       in_.kernel = kernel;
       in_.live = f.live;
       if (f.capture) {
@@ -47,8 +48,36 @@ class BanksPanel : public ViewPanel {
         if (in_.sites[i].name == ctx.st.focus_site) ctx.st.banks = BanksViewState{}, ctx.st.banks.site = int(i);
       ctx.st.focus_site.clear();
     }
+    UpdateCompare(ctx);
     pick_ = banks_pick(in_, ctx.st.banks);
     site_name_ = pick_.site >= 0 ? in_.sites[pick_.site].name : std::string();
+  }
+
+  // Compare mode: the chosen rung's sites (default: the rung before this one in its family, else after).
+  void UpdateCompare(const ViewContext& ctx) {
+    const Frame& f = ctx.f;
+    rungs_.clear();
+    if (f.capture)
+      for (const RunRecord& r : f.capture->runs)
+        if (std::find(rungs_.begin(), rungs_.end(), r.kernel) == rungs_.end()) rungs_.push_back(r.kernel);
+    std::string other = compare_choice_;
+    if (other.empty() || other == in_.kernel) {
+      other.clear();
+      const auto it = std::find(rungs_.begin(), rungs_.end(), in_.kernel);
+      if (it != rungs_.end()) {
+        if (it != rungs_.begin() && family_of(*(it - 1)) == family_of(in_.kernel)) other = *(it - 1);
+        else if (it + 1 != rungs_.end() && family_of(*(it + 1)) == family_of(in_.kernel)) other = *(it + 1);
+      }
+    }
+    if (!ctx.st.banks.compare || other.empty() || !f.capture) {
+      in_.compare_kernel.clear(), in_.compare_sites.clear(), compare_for_.clear();
+      return;
+    }
+    if (other != compare_for_ || f.capture != compare_capture_) {
+      in_.compare_sites = smem_sites(*f.capture, other);
+      compare_for_ = other, compare_capture_ = f.capture;
+    }
+    in_.compare_kernel = other;
   }
 
   void Toolbar(const ViewContext& ctx, Flow& flow) override {
@@ -96,6 +125,25 @@ class BanksPanel : public ViewPanel {
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("the execution of this site with the most conflicts");
       }
     }
+    if (!in_.sites.empty()) {
+      flow.next(Flow::button_w("compare") + ImGui::GetFrameHeight());
+      if (ImGui::Checkbox("compare", &b.compare)) UpdateCompare(ctx);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("draw the same site of another rung beside this one");
+      if (b.compare) {
+        flow.next(em * 12);
+        ImGui::SetNextItemWidth(em * 12);
+        if (ImGui::BeginCombo("##cmp", in_.compare_kernel.empty() ? "(none)" : in_.compare_kernel.c_str())) {
+          for (size_t i = 0; i < rungs_.size(); ++i) {
+            if (rungs_[i] == in_.kernel) continue;
+            ImGui::PushID(int(i));
+            if (ImGui::Selectable(rungs_[i].c_str(), rungs_[i] == in_.compare_kernel)) compare_choice_ = rungs_[i];
+            ImGui::PopID();
+          }
+          ImGui::EndCombo();
+        }
+        UpdateCompare(ctx);
+      }
+    }
     if (b.highlight_lane >= 0) {
       const std::string label = "lane " + std::to_string(b.highlight_lane) + "  \xC3\x97";
       flow.next(Flow::button_w(label.c_str()));
@@ -121,6 +169,10 @@ class BanksPanel : public ViewPanel {
  private:
   std::string kernel_;     // the rung the selection in ViewState::banks belongs to
   std::string site_name_;  // the site shown last frame: kept when the rung changes and has it too
+  std::vector<std::string> rungs_;   // the capture's rungs, ladder order: what compare can pick
+  std::string compare_choice_;       // picked in the toolbar; empty: the previous rung
+  std::string compare_for_;          // the rung in_.compare_sites were read for
+  const Capture* compare_capture_ = nullptr;
   BanksViewInput in_;
   const Capture* input_capture_ = nullptr;
   size_t input_records_ = 0;
@@ -135,7 +187,7 @@ void BanksPanel::Interact(const ViewContext& ctx, const FigureItem& item) {
   const SmemSite& site = in_.sites[pick_.site];
   const SmemAccess& a = pick_.access->access;
   const BankReport& rep = pick_.access->report;
-  const int width = site.op == SmemOp::Lds ? site.width : 16;  // ldmatrix rows are 16 bytes
+  const int width = is_ldmatrix(site.op) ? 16 : site.width;  // ldmatrix rows are 16 bytes
   auto lane_line = [&](int lane) {
     if (!a.addr[lane]) {
       ImGui::Text("lane %2d  inactive (took no part)", lane);
@@ -151,7 +203,7 @@ void BanksPanel::Interact(const ViewContext& ctx, const FigureItem& item) {
   if (hover_.site >= 0) {
     const SmemSite& s = in_.sites[hover_.site];
     ImGui::BeginTooltip();
-    ImGui::Text("%s: %s, %d bytes per lane", s.name.c_str(), s.op == SmemOp::Lds ? s.kind.c_str() : smem_op_name(s.op),
+    ImGui::Text("%s: %s, %d bytes per lane", s.name.c_str(), is_ldmatrix(s.op) ? smem_op_name(s.op) : s.kind.c_str(),
                 s.width);
     ImGui::Text("%zu accesses: %d wavefronts, ideal %d, %d conflicts", s.accesses.size(), s.wavefronts, s.ideal,
                 s.conflicts);
@@ -160,7 +212,7 @@ void BanksPanel::Interact(const ViewContext& ctx, const FigureItem& item) {
     if (item.clicked) b.site = hover_.site, b.access = -1, b.highlight_lane = -1;
   } else if (hover_.wavefront >= 0 && hover_.wavefront < int(rep.wavefront_banks.size())) {
     const BankSlot& slot = rep.wavefront_banks[hover_.wavefront][hover_.bank];
-    const int phase = rep.wavefront_phase[hover_.wavefront], n = phase_lanes(site.width, site.op);
+    const int phase = rep.wavefront_phase[hover_.wavefront], n = rep.phase_lanes;
     ImGui::BeginTooltip();
     ImGui::Text("wavefront %d (phase %d: lanes %d-%d), bank %d", hover_.wavefront, phase, phase * n, phase * n + n - 1,
                 hover_.bank);
