@@ -256,7 +256,9 @@ TEST(BanksMeasured, CpAsyncDiffersOnlyWhereTheNotesSay) {
     ++rows;
     const BankReport m = bank_report(r.offsets, r.width, SmemOp::CpAsync);
     if (m.conflicts != r.c || (r.width != 16 && m.wavefronts != r.w)) seen.insert(r.name);
-    if (r.width == 16) EXPECT_EQ(r.c, 0) << r.name << ": the hardware now counts cp.async.cg conflicts";
+    if (r.width == 16) {
+      EXPECT_EQ(r.c, 0) << r.name << ": the hardware now counts cp.async.cg conflicts";
+    }
   }
   EXPECT_EQ(seen, differs);
   EXPECT_EQ(rows - int(differs.size()), 38);  // what bench/NOTES.md reports as matching
