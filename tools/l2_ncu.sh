@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# What a block order does to L2, measured: Nsight Compute on pairs of rungs that differ only in the order
+# their blocks run (mma_f16/06 row-major vs 07 cutlass:4, mma_tf32/06 vs 07 cutlass:5, hopper/04 row-major
+# vs grouped), at sizes where the operands outgrow the L2, with clocks left as they are. For each: L2 hit
+# rate (lts__t_sector_hit_rate.pct), DRAM bytes read (dram__bytes_read.sum) and the kernel's duration
+# (gpu__time_duration.sum) of the rung's first launch in `gemmscope bench` (ncu flushes the caches first).
+# On a GPU machine (after tools/devpack.sh; see tools/on-device.sh):
+#   GS_BUILD=.devpack/build tools/on-device.sh tools/l2_ncu.sh OUT TAG
+# writes OUT/l2_TAG.csv (kernel,size,order,l2_hit_pct,dram_read_bytes,duration_ns,tflops) and prints it.
+set -uo pipefail
+out=$1 tag=$2
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${GS_BUILD:-build}
+csv=$out/l2_$tag.csv
+echo "kernel,size,order,l2_hit_pct,dram_read_bytes,duration_ns,tflops" >"$csv"
+metrics=lts__t_sector_hit_rate.pct,dram__bytes_read.sum,gpu__time_duration.sum
+for pair in "mma_f16/06_warp_64x64 none" "mma_f16/07_swizzle cutlass:4" "mma_tf32/06_warp_64x64 none" \
+            "mma_tf32/07_swizzle cutlass:5" "hopper/04_persistent[order=row] row-major" "hopper/04_persistent grouped"; do
+  read -r kernel order <<<"$pair"
+  base=${kernel%%[*}
+  ns=gs::${base//\//_}::
+  for size in 4096x16384x4096 8192x8192x8192; do
+    raw=$(ncu --clock-control none --metrics "$metrics" --csv --page raw --print-units base --kernel-name-base demangled \
+            -k "regex:${ns}kernel<gs::NoProbe" -c 1 \
+            "$root/$build/gemmscope" bench --kernels "$kernel" --sizes "$size" --repeats 10 2>/dev/null)
+    # The CSV's header row names the metrics; its last row holds the values of the one profiled launch.
+    line=$(python3 - "$raw" <<'PY'
+import csv, io, sys
+rows = [r for r in csv.reader(io.StringIO(sys.argv[1])) if r]
+head = next((r for r in rows if "gpu__time_duration.sum" in r), None)
+if not head: sys.exit(0)
+val = rows[-1]
+get = lambda m: float(val[head.index(m)].replace(",", ""))
+print(f"{get('lts__t_sector_hit_rate.pct'):.1f},{get('dram__bytes_read.sum'):.0f},{get('gpu__time_duration.sum'):.0f}")
+PY
+)
+    if [ -z "$line" ]; then echo "$kernel,$size,$order,,,," >>"$csv"; echo "no profile for $kernel $size"; continue; fi
+    IFS=, read -r hit dram ns_time <<<"$line"
+    IFS=x read -r m n k <<<"$size"
+    tflops=$(python3 -c "print(round(2*$m*$n*$k/$ns_time/1e3, 1))")
+    echo "$kernel,$size,$order,$hit,$dram,$ns_time,$tflops" >>"$csv"
+  done
+done
+column -s, -t "$csv"
