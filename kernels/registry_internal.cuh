@@ -70,6 +70,12 @@ PrecisionLaunch erase(Precision p) {
   return l;
 }
 
+// What a swizzling rung's variant [order=row] adds, written once for all of them: the same kernel in the
+// order the swizzle replaced.
+inline constexpr const char* kRowOrderAdds =
+    "Variant: the same kernel with the swizzle off, its blocks launched in row-major order (one band as wide "
+    "as C), so the launch-order view and tools/l2_ncu.sh compare one kernel's two orders.";
+
 // A rung whose fragments are loaded by other instructions (ldmatrix): the layout view shows their layouts
 // beside the computing instruction's.
 inline Rung with_loads(Rung g, std::initializer_list<const char*> ops) {

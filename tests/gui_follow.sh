@@ -12,7 +12,8 @@ expect() {  # expect VIEW KERNEL TEXT...: the view's SVG for KERNEL has a text e
   local svg="$dir/${view}_${kernel//\//-}.svg"
   "$bin" shot --view "$view" --kernel "$kernel" -o "$svg"
   for want in "$@"; do
-    texts "$svg" | grep -qF -- "$want" || { echo "FAIL: $view of $kernel does not say '$want'"; exit 1; }
+    # No grep -q: its early exit would kill the pipeline's writer with SIGPIPE, a failure under pipefail.
+    texts "$svg" | grep -F -- "$want" >/dev/null || { echo "FAIL: $view of $kernel does not say '$want'"; exit 1; }
   done
   echo "ok: $view of $kernel says: $*"
 }
@@ -37,5 +38,5 @@ expect code sgemm/01_naive "the first rung of its ladder: every line is new"
 svg="$dir/perf_mma_tf32.svg"
 "$bin" shot --view perf --kernel mma_tf32/04_registers -o "$svg"
 grep -q 'font-weight="bold"[^>]*>04_registers</text>' "$svg" || { echo "FAIL: perf does not mark 04_registers"; exit 1; }
-texts "$svg" | grep -qF "mma_tf32 ladder" || { echo "FAIL: perf does not show the mma_tf32 ladder"; exit 1; }
+texts "$svg" | grep -F "mma_tf32 ladder" >/dev/null || { echo "FAIL: perf does not show the mma_tf32 ladder"; exit 1; }
 echo "ok: perf shows the mma_tf32 ladder with 04_registers marked"

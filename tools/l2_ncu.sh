@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# What a block order does to L2, measured: Nsight Compute on pairs of rungs that differ only in the order
-# their blocks run (mma_f16/06 row-major vs 07 cutlass:4, mma_tf32/06 vs 07 cutlass:5, hopper/04 row-major
-# vs grouped), at sizes where the operands outgrow the L2, with clocks left as they are. For each: L2 hit
+# What a block order does to L2, measured: Nsight Compute on one kernel in two orders, the swizzling rungs
+# and their variants [order=row] (mma_f16/07 and 10: cutlass:4 vs row-major; mma_tf32/07 and 10: cutlass:5
+# vs row-major; hopper/04: grouped vs row-major), at sizes where the operands outgrow the L2, with clocks
+# left as they are. For each: L2 hit
 # rate (lts__t_sector_hit_rate.pct), DRAM bytes read (dram__bytes_read.sum) and the kernel's duration
 # (gpu__time_duration.sum) of the rung's first launch in `gemmscope bench` (ncu flushes the caches first).
 # On a GPU machine (after tools/devpack.sh; see tools/on-device.sh):
@@ -14,8 +15,11 @@ build=${GS_BUILD:-build}
 csv=$out/l2_$tag.csv
 echo "kernel,size,order,l2_hit_pct,dram_read_bytes,duration_ns,tflops" >"$csv"
 metrics=lts__t_sector_hit_rate.pct,dram__bytes_read.sum,gpu__time_duration.sum
-for pair in "mma_f16/06_warp_64x64 none" "mma_f16/07_swizzle cutlass:4" "mma_tf32/06_warp_64x64 none" \
-            "mma_tf32/07_swizzle cutlass:5" "hopper/04_persistent[order=row] row-major" "hopper/04_persistent grouped"; do
+for pair in "mma_f16/07_swizzle[order=row] row-major" "mma_f16/07_swizzle cutlass:4" \
+            "mma_f16/10_multistage[order=row] row-major" "mma_f16/10_multistage cutlass:4" \
+            "mma_tf32/07_swizzle[order=row] row-major" "mma_tf32/07_swizzle cutlass:5" \
+            "mma_tf32/10_multistage[order=row] row-major" "mma_tf32/10_multistage cutlass:5" \
+            "hopper/04_persistent[order=row] row-major" "hopper/04_persistent grouped"; do
   read -r kernel order <<<"$pair"
   base=${kernel%%[*}
   ns=gs::${base//\//_}::
@@ -41,4 +45,4 @@ PY
     echo "$kernel,$size,$order,$hit,$dram,$ns_time,$tflops" >>"$csv"
   done
 done
-column -s, -t "$csv"
+cat "$csv"

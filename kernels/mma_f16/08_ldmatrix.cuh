@@ -171,7 +171,8 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g,
   GS_PROBE(probe.block_end());
 }
 
-template <class Probe>
+// kRowOrder: the variant [order=row], the same kernel with its band as wide as C, i.e. row-major order.
+template <class Probe, bool kRowOrder = false>
 cudaError_t launch(const GemmArgs<__half, float>& g, Probe probe, cudaStream_t stream) {
   if (!supports(g.m, g.n, g.k)) return cudaErrorInvalidValue;  // the runner checks first; never launch
   // past the default 48 KB of dynamic shared memory: raise the limit once per instantiation
@@ -183,6 +184,7 @@ cudaError_t launch(const GemmArgs<__half, float>& g, Probe probe, cudaStream_t s
   const int tiles_m = g.m / kBlockM, tiles_n = g.n / kBlockN;
   int log_tile = 0;
   while (log_tile < kMaxLogTile && (2 << log_tile) <= tiles_n) ++log_tile;
+  if (kRowOrder) log_tile = row_order_log_tile(tiles_n);
   const dim3 grid(tiles_m << log_tile, (tiles_n + (1 << log_tile) - 1) >> log_tile);
   kernel<Probe><<<grid, kThreads, kSmemBytes, stream>>>(g, probe, log_tile);
   return cudaGetLastError();

@@ -290,7 +290,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g,
   GS_PROBE(probe.block_end());
 }
 
-template <class Probe, bool kAligned>
+template <class Probe, bool kAligned, bool kRowOrder>
 cudaError_t launch_as(const GemmArgs<__half, float>& g, Probe probe, cudaStream_t stream) {
   // past the default 48 KB of dynamic shared memory: raise the limit once per instantiation
   static const cudaError_t smem_limit = allow_dynamic_smem(kernel<Probe, kAligned>, kSmemBytes);
@@ -299,17 +299,19 @@ cudaError_t launch_as(const GemmArgs<__half, float>& g, Probe probe, cudaStream_
   const int tiles_m = (g.m + kBlockM - 1) / kBlockM, tiles_n = (g.n + kBlockN - 1) / kBlockN;
   int log_tile = 0;
   while (log_tile < kMaxLogTile && (2 << log_tile) <= tiles_n) ++log_tile;
+  if (kRowOrder) log_tile = row_order_log_tile(tiles_n);
   const dim3 grid(tiles_m << log_tile, (tiles_n + (1 << log_tile) - 1) >> log_tile);
   kernel<Probe, kAligned><<<grid, kThreads, kSmemBytes, stream>>>(g, probe, log_tile);
   return cudaGetLastError();
 }
 
-template <class Probe>
+// kRowOrder: the variant [order=row], the same kernel with its band as wide as C, i.e. row-major order.
+template <class Probe, bool kRowOrder = false>
 cudaError_t launch(const GemmArgs<__half, float>& g, Probe probe, cudaStream_t stream) {
   if (!supports(g.m, g.n, g.k)) return cudaErrorInvalidValue;
   // 16-byte cp.async needs every row of A (K halves) and of B (N halves) to start 16-byte aligned
-  if (g.k % kChunk == 0 && g.n % kChunk == 0) return launch_as<Probe, true>(g, probe, stream);
-  return launch_as<Probe, false>(g, probe, stream);
+  if (g.k % kChunk == 0 && g.n % kChunk == 0) return launch_as<Probe, true, kRowOrder>(g, probe, stream);
+  return launch_as<Probe, false, kRowOrder>(g, probe, stream);
 }
 
 }  // namespace gs::mma_f16_10_multistage

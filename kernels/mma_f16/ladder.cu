@@ -46,6 +46,16 @@ namespace gs::detail {
     return g;                                                                                          \
   }()
 
+// The variant [order=row] of a swizzling rung NS: the same kernel launched in row-major order.
+#define GS_MMA_F16_ROW_ORDER(NS, NAME)                                                                              \
+  [] {                                                                                                 \
+    namespace r = NS;                                                                                  \
+    Rung v = GS_MMA_F16_RUNG(NS, NAME "[order=row]");                                                     \
+    v.info.adds = kRowOrderAdds;                                                                       \
+    v.launch = {erase<__half, float, r::launch<NoProbe, true>, r::launch<TraceProbe, true>>(Precision::F16_F32)};  \
+    return v;                                                                                          \
+  }()
+
 std::vector<Rung> mma_f16_rungs() {
   const std::initializer_list<const char*> kLoads = {"ldmatrix.x4", "ldmatrix.x4.trans"};
   std::vector<Rung> ladder;
@@ -56,12 +66,17 @@ std::vector<Rung> mma_f16_rungs() {
   ladder.push_back(GS_MMA_F16_RUNG(mma_f16_05_double_buffer, "mma_f16/05_double_buffer"));
   ladder.push_back(GS_MMA_F16_RUNG(mma_f16_06_warp_64x64, "mma_f16/06_warp_64x64"));
   ladder.push_back(GS_MMA_F16_RUNG(mma_f16_07_swizzle, "mma_f16/07_swizzle"));
+  ladder.push_back(GS_MMA_F16_ROW_ORDER(mma_f16_07_swizzle, "mma_f16/07_swizzle"));
   ladder.push_back(with_loads(GS_MMA_F16_RUNG(mma_f16_08_ldmatrix, "mma_f16/08_ldmatrix"), kLoads));
+  ladder.push_back(with_loads(GS_MMA_F16_ROW_ORDER(mma_f16_08_ldmatrix, "mma_f16/08_ldmatrix"), kLoads));
   ladder.push_back(with_loads(GS_MMA_F16_RUNG(mma_f16_09_xor_permuted, "mma_f16/09_xor_permuted"), kLoads));
+  ladder.push_back(with_loads(GS_MMA_F16_ROW_ORDER(mma_f16_09_xor_permuted, "mma_f16/09_xor_permuted"), kLoads));
   ladder.push_back(with_loads(GS_MMA_F16_RUNG(mma_f16_10_multistage, "mma_f16/10_multistage"), kLoads));
+  ladder.push_back(with_loads(GS_MMA_F16_ROW_ORDER(mma_f16_10_multistage, "mma_f16/10_multistage"), kLoads));
   return ladder;
 }
 
+#undef GS_MMA_F16_ROW_ORDER
 #undef GS_MMA_F16_RUNG
 
 }  // namespace gs::detail

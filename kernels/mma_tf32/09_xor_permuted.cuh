@@ -194,7 +194,8 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<float, float> g, 
   GS_PROBE(probe.block_end());
 }
 
-template <class Probe>
+// kRowOrder: the variant [order=row], the same kernel with its band as wide as C, i.e. row-major order.
+template <class Probe, bool kRowOrder = false>
 cudaError_t launch(const GemmArgs<float, float>& g, Probe probe, cudaStream_t stream) {
   if (!supports(g.m, g.n, g.k)) return cudaErrorInvalidValue;  // the runner checks first; never launch
   // Above 48 KB of dynamic shared memory a kernel must opt in, once per instantiation.
@@ -202,7 +203,7 @@ cudaError_t launch(const GemmArgs<float, float>& g, Probe probe, cudaStream_t st
       cudaFuncSetAttribute(kernel<Probe>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
   if (opt_in != cudaSuccess) return opt_in;
   const int tiles_m = g.m / kBM, tiles_n = g.n / kBN;
-  const int log_tile = swizzle_log_tile(tiles_n, kMaxLogTile);
+  const int log_tile = kRowOrder ? row_order_log_tile(tiles_n) : swizzle_log_tile(tiles_n, kMaxLogTile);
   const dim3 grid(tiles_m << log_tile, (tiles_n + (1 << log_tile) - 1) >> log_tile);  // cutlass:L grid
   kernel<Probe><<<grid, kThreads, kSmemBytes, stream>>>(g, log_tile, probe);
   return cudaGetLastError();

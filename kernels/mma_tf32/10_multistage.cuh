@@ -354,25 +354,26 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<float, float> g, 
   GS_PROBE(probe.block_end());
 }
 
-template <class Probe, bool kVec>
+template <class Probe, bool kVec, bool kRowOrder>
 cudaError_t launch_as(const GemmArgs<float, float>& g, Probe probe, cudaStream_t stream) {
   // Above 48 KB of dynamic shared memory a kernel must opt in, once per instantiation.
   static const cudaError_t opt_in =
       cudaFuncSetAttribute(kernel<Probe, kVec>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
   if (opt_in != cudaSuccess) return opt_in;
   const int tiles_m = (g.m + kBM - 1) / kBM, tiles_n = (g.n + kBN - 1) / kBN;
-  const int log_tile = swizzle_log_tile(tiles_n, kMaxLogTile);
+  const int log_tile = kRowOrder ? row_order_log_tile(tiles_n) : swizzle_log_tile(tiles_n, kMaxLogTile);
   const dim3 grid(tiles_m << log_tile, (tiles_n + (1 << log_tile) - 1) >> log_tile);  // cutlass:L grid
   kernel<Probe, kVec><<<grid, kThreads, kSmemBytes, stream>>>(g, log_tile, probe);
   return cudaGetLastError();
 }
 
-template <class Probe>
+// kRowOrder: the variant [order=row], the same kernel with its band as wide as C, i.e. row-major order.
+template <class Probe, bool kRowOrder = false>
 cudaError_t launch(const GemmArgs<float, float>& g, Probe probe, cudaStream_t stream) {
   if (!supports(g.m, g.n, g.k)) return cudaErrorInvalidValue;
   const bool aligned = reinterpret_cast<uintptr_t>(g.a) % 16 == 0 && reinterpret_cast<uintptr_t>(g.b) % 16 == 0;
-  if (aligned && g.k % 4 == 0 && g.n % 4 == 0) return launch_as<Probe, true>(g, probe, stream);
-  return launch_as<Probe, false>(g, probe, stream);
+  if (aligned && g.k % 4 == 0 && g.n % 4 == 0) return launch_as<Probe, true, kRowOrder>(g, probe, stream);
+  return launch_as<Probe, false, kRowOrder>(g, probe, stream);
 }
 
 }  // namespace gs::mma_tf32_10_multistage

@@ -46,6 +46,16 @@ namespace gs::detail {
     return g;                                                                                      \
   }()
 
+// The variant [order=row] of a swizzling rung NS: the same kernel launched in row-major order.
+#define GS_MMA_TF32_ROW_ORDER(NS, NAME)                                                                              \
+  [] {                                                                                                 \
+    namespace r = NS;                                                                                  \
+    Rung v = GS_MMA_TF32_RUNG(NS, NAME "[order=row]");                                                     \
+    v.info.adds = kRowOrderAdds;                                                                       \
+    v.launch = {erase<float, float, r::launch<NoProbe, true>, r::launch<TraceProbe, true>>(Precision::TF32)};  \
+    return v;                                                                                          \
+  }()
+
 std::vector<Rung> mma_tf32_rungs() {
   const std::initializer_list<const char*> kLoads = {"ldmatrix.x4"};
   std::vector<Rung> ladder;
@@ -56,12 +66,17 @@ std::vector<Rung> mma_tf32_rungs() {
   ladder.push_back(GS_MMA_TF32_RUNG(mma_tf32_05_double_buffer, "mma_tf32/05_double_buffer"));
   ladder.push_back(GS_MMA_TF32_RUNG(mma_tf32_06_warp_64x64, "mma_tf32/06_warp_64x64"));
   ladder.push_back(GS_MMA_TF32_RUNG(mma_tf32_07_swizzle, "mma_tf32/07_swizzle"));
+  ladder.push_back(GS_MMA_TF32_ROW_ORDER(mma_tf32_07_swizzle, "mma_tf32/07_swizzle"));
   ladder.push_back(with_loads(GS_MMA_TF32_RUNG(mma_tf32_08_ldmatrix, "mma_tf32/08_ldmatrix"), kLoads));
+  ladder.push_back(with_loads(GS_MMA_TF32_ROW_ORDER(mma_tf32_08_ldmatrix, "mma_tf32/08_ldmatrix"), kLoads));
   ladder.push_back(with_loads(GS_MMA_TF32_RUNG(mma_tf32_09_xor_permuted, "mma_tf32/09_xor_permuted"), kLoads));
+  ladder.push_back(with_loads(GS_MMA_TF32_ROW_ORDER(mma_tf32_09_xor_permuted, "mma_tf32/09_xor_permuted"), kLoads));
   ladder.push_back(with_loads(GS_MMA_TF32_RUNG(mma_tf32_10_multistage, "mma_tf32/10_multistage"), kLoads));
+  ladder.push_back(with_loads(GS_MMA_TF32_ROW_ORDER(mma_tf32_10_multistage, "mma_tf32/10_multistage"), kLoads));
   return ladder;
 }
 
+#undef GS_MMA_TF32_ROW_ORDER
 #undef GS_MMA_TF32_RUNG
 
 }  // namespace gs::detail
