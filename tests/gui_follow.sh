@@ -27,10 +27,12 @@ expect layout mma_tf32/04_registers "mma.m16n8k8.tf32" "tf32 · 4 elements/lane"
 # The bank view opens on the rung's worst access: mma_tf32/01's A-fragment loads, 8-way.
 expect banks mma_tf32/01_vectorized "As load (frag), warp 0, k-iteration 0" "(8-way on banks 0-3)"
 expect banks mma_f16/01_vectorized "(4-way on banks 0-3)"
-# The launch-order view shows the rung's measured order beside the rung before it: mma_f16/07's swizzle
-# (bands of 16 tile columns, CUTLASS's identity swizzle with log tile 4) against 06's row-major order.
-expect swizzle mma_f16/07_swizzle "mma_f16/07_swizzle" "cutlass:4 order" "mma_f16/06_warp_64x64" "row-major order" \
-  "all 512 blocks done"
+# The launch-order view shows the rung's measured order beside the same kernel in row-major order: mma_f16/07's
+# swizzle (bands of 16 tile columns, CUTLASS's identity swizzle with log tile 4) against its variant [order=row];
+# a rung with no such twin gets the rung before it.
+expect swizzle mma_f16/07_swizzle "mma_f16/07_swizzle" "cutlass:4 order" "mma_f16/07_swizzle[order=row]" \
+  "row-major order" "all 512 blocks done"
+expect swizzle mma_f16/06_warp_64x64 "mma_f16/06_warp_64x64" "row-major order" "mma_f16/05_double_buffer"
 # The code view shows the rung's source against the rung before: 09's XOR permutation of 08's tiles.
 expect code mma_f16/09_xor_permuted "mma_f16/09_xor_permuted" "against mma_f16/08_ldmatrix:" "lines added"
 expect code sgemm/01_naive "the first rung of its ladder: every line is new"

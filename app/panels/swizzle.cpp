@@ -1,6 +1,6 @@
 // The launch-order panel: the selected rung's traced blocks (which SM ran which tile when), a moment of the
-// run chosen with a slider or played back, and by default the rung before it beside on the same time scale
-// (mma_f16/07_swizzle beside 06 shows what the swizzle changed).
+// run chosen with a slider or played back, and beside it on the same time scale the same kernel in its other
+// order (a swizzling rung and its variant [order=row]) or else the rung before it.
 #include <imgui.h>
 
 #include <algorithm>
@@ -122,9 +122,13 @@ class SwizzlePanel : public ViewPanel {
     return it->second;
   }
 
-  // The rung before `kernel` in the list that the capture traced, else "".
+  // What to set beside `kernel`: the same kernel in its other order where the capture traced both (a rung
+  // and its variant [order=row]), else the rung before it that the capture traced, else "".
   std::string previous_traced(const std::string& kernel) {
     if (!capture_) return "";
+    const size_t open = kernel.find('[');
+    const std::string twin = open == std::string::npos ? kernel + "[order=row]" : kernel.substr(0, open);
+    if (!launch(twin).empty()) return twin;
     const std::vector<std::string> names = kernel_names(capture_);
     const auto at = std::find(names.begin(), names.end(), kernel);
     for (auto it = at; it != names.begin();) {
