@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include "core/swizzle.h"
 #include "kernels/gemm.h"
 #include "kernels/testing.h"
 
@@ -148,6 +149,28 @@ TEST_P(KernelTest, TraceProbeLeavesOutputBitForBit) {
       EXPECT_EQ(test_hooks::compare_probe_outputs(gpu(), k(), p(), s, opt), "")
           << shape_str(s) << " beta " << opt.beta;
     }
+  }
+}
+
+// A swizzling rung launches its blocks in CUTLASS's banded order and its variant [order=row] the same kernel
+// in row-major order: the traced blocks, read by the launch-order view's identify_order, say so. C has 48
+// tile columns, wider than any band the rungs choose (16 or 32), so the two orders differ.
+TEST_P(KernelTest, BlockOrderIsTheOneTheRungNames) {
+  const bool row = k().name.size() > 11 && k().name.compare(k().name.size() - 11, 11, "[order=row]") == 0;
+  const bool swizzles = find_kernel(k().name + "[order=row]") != nullptr;
+  if (!row && !swizzles) GTEST_SKIP() << k().name << " has no block-order variant";
+  const GemmShape s{2 * k().block_m, 48 * k().block_n, 64};
+  const TraceResult t = gpu().trace(k(), p(), s);
+  ASSERT_TRUE(t.run.ok) << t.run.error;
+  Capture c;
+  c.blocks = t.blocks;
+  const TracedLaunch l = traced_launch(c, k().name);
+  ASSERT_EQ(l.blocks.size(), size_t(2 * 48));
+  const std::string order = identify_order(l);
+  if (row) {
+    EXPECT_EQ(order, "none") << k().name;
+  } else {  // a named scheme other than row-major (the mma rungs' bands are cutlass:L, hopper/04's grouped order)
+    EXPECT_TRUE(!order.empty() && order != "none") << k().name << " launched in order '" << order << "'";
   }
 }
 
