@@ -208,6 +208,8 @@ std::string identify_order(const TracedLaunch& l) {
   std::vector<SwizzleScheme> candidates = {{SwizzleScheme::Kind::None, 0}};
   for (int log = 1; log <= kMaxCutlassLog; ++log) candidates.push_back({SwizzleScheme::Kind::Cutlass, log});
   for (int g = 1; g <= 64; g *= 2) candidates.push_back({SwizzleScheme::Kind::Triton, g});
+  // The order of the tiles, not the launch numbers: a band wider than C leaves gaps in the numbering (blocks
+  // with no tile) but walks the tiles row by row, which is row-major however it is numbered.
   for (const SwizzleScheme& s : candidates) {
     std::vector<LaunchedTile> order;
     try {
@@ -215,16 +217,9 @@ std::string identify_order(const TracedLaunch& l) {
     } catch (const std::invalid_argument&) {
       continue;
     }
-    // Launch index -> tile, for the launches that compute one.
-    std::vector<int> tile_of;
-    for (const LaunchedTile& t : order) {
-      if (size_t(t.launch) >= tile_of.size()) tile_of.resize(size_t(t.launch) + 1, -1);
-      tile_of[size_t(t.launch)] = t.tile_m * l.tiles_n + t.tile_n;
-    }
-    bool fits = true;
-    for (const BlockRecord& b : l.blocks)
-      fits = fits && b.launch >= 0 && size_t(b.launch) < tile_of.size() &&
-             tile_of[size_t(b.launch)] == b.tile_m * l.tiles_n + b.tile_n;
+    bool fits = order.size() == l.blocks.size();
+    for (size_t i = 0; fits && i < order.size(); ++i)
+      fits = order[i].tile_m == l.blocks[i].tile_m && order[i].tile_n == l.blocks[i].tile_n;
     if (fits) return swizzle_scheme_name(s);
   }
   return "";

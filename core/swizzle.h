@@ -91,9 +91,10 @@ struct WaveFootprint {
 };
 WaveFootprint running_footprint(const TracedLaunch& l, uint64_t t, int block_m, int block_n, int k, int elem_bytes);
 
-// Which scheme of launch_order() maps every traced block's launch index to the tile it computed: "none",
-// "cutlass:L" (L up to kMaxCutlassLog) or "triton:G" (G a power of two up to 64), the first that fits; ""
-// when none does (a persistent kernel's own order, say). What the launch-order view calls the rung's order.
+// Which scheme of launch_order() visits the tiles in the order the traced blocks launched (by launch index):
+// "none", "cutlass:L" (L up to kMaxCutlassLog) or "triton:G" (G a power of two up to 64), the first that fits;
+// "" when none does. Only the order counts, not the numbers: cutlass:L with a band as wide as C is "none".
+// What the launch-order view calls the rung's order.
 std::string identify_order(const TracedLaunch& l);
 
 }  // namespace gs

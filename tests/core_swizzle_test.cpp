@@ -275,6 +275,8 @@ TEST(TracedLaunch, IdentifiesTheSchemeThatMapsEveryBlock) {
     EXPECT_EQ(identify_order(traced_launch(four_waves(scheme(s)), "test/01")), s) << s;
   // On 4 columns cutlass:2's band is all of C, the row-major order: the simplest name that fits is given.
   EXPECT_EQ(identify_order(traced_launch(four_waves(scheme("cutlass:2")), "test/01")), "none");
+  // A band wider than C (cutlass:3 on 4 columns: numbers 0-3, 8-11, ...) walks the tiles row by row.
+  EXPECT_EQ(identify_order(traced_launch(four_waves(scheme("cutlass:3")), "test/01")), "none");
   // A block on a tile no scheme puts it on: no name.
   Capture c = four_waves(scheme("none"));
   std::swap(c.blocks[0].tile_n, c.blocks[1].tile_n);
