@@ -30,8 +30,9 @@ struct Arrangement {
   std::string maximized;                        // a view filling the whole view area, or ""
 };
 
-// The arrangement a first start gets for these views (the table's order): the fragment layout, which
-// needs height, alone in a column; the others stacked beside it, a third column from five views on.
+// The arrangement a first start gets for these views (the table's order): up to four, the fragment layout
+// (which needs height) alone in a column and the others stacked beside it; from five on, two a column in
+// the table's order over three columns.
 Arrangement default_arrangement(const std::vector<std::string>& views);
 // Makes `a` hold exactly `views`: unknown names dropped, missing ones added to the shortest column,
 // sizes renormalised (a damaged or old settings file still gives a usable arrangement).
@@ -52,6 +53,7 @@ struct ViewState {
   BanksViewState banks;                   // the bank panel's site, warp, access and lane
   SwizzleViewState swizzle;               // the launch-order panel's colouring, moment and comparison
   CodeViewState code;                     // the code panel's scroll, removed lines, selected line
+  TimelineViewState timeline;             // the timeline panel's window, comparison and sampled block
   std::string code_against;               // the rung the code view diffs against ("": the one before)
   std::string focus_site;                 // a shared-memory site another view asked the bank view to show
   std::string perf_dtype;                 // dtype the throughput curves show ("" = the selected rung's first)

@@ -8,6 +8,7 @@ std::unique_ptr<ViewPanel> make_banks_panel();
 std::unique_ptr<ViewPanel> make_swizzle_panel();
 std::unique_ptr<ViewPanel> make_perf_panel();
 std::unique_ptr<ViewPanel> make_code_panel();
+std::unique_ptr<ViewPanel> make_timeline_panel();
 
 const std::vector<ViewDef>& view_table() {
   static const std::vector<ViewDef> table = {
@@ -15,6 +16,7 @@ const std::vector<ViewDef>& view_table() {
       {"banks", "Bank conflicts", "the rung's shared-memory accesses, one drawn bank by bank", make_banks_panel},
       {"swizzle", "Launch order", "which SM ran which output tile when, and what the running blocks read", make_swizzle_panel},
       {"perf", "Throughput", "TFLOP/s of the rung's ladder beside cuBLAS, and over size", make_perf_panel},
+      {"timeline", "Pipeline timeline", "a sampled block's warps over clock64: copies, waits and math", make_timeline_panel},
       {"code", "Code", "the rung's source, with what changed from the rung before", make_code_panel},
   };
   return table;
@@ -33,7 +35,7 @@ std::vector<std::string> view_names() {
 }
 
 const std::vector<std::string>& planned_views() {
-  static const std::vector<std::string> planned = {"roofline", "timeline", "gmem"};
+  static const std::vector<std::string> planned = {"roofline", "gmem"};
   return planned;
 }
 

@@ -24,6 +24,17 @@ void normalise(std::vector<float>* v, size_t n) {
 Arrangement default_arrangement(const std::vector<std::string>& views) {
   Arrangement a;
   if (views.empty()) return a;
+  if (views.size() >= 5) {  // two views a column in the table's order, three columns, the rest under the last
+    for (size_t i = 0; i < views.size(); ++i) {
+      if (a.columns.size() < 3 && (a.columns.empty() || a.columns.back().size() == 2)) a.columns.push_back({});
+      a.columns.back().push_back(views[i]);
+    }
+    a.column_w = {0.36f, 0.32f, 0.32f};
+    a.column_w.resize(a.columns.size(), 0.32f);
+    for (const auto& col : a.columns) a.row_h.push_back(std::vector<float>(col.size(), 1.0f / col.size()));
+    a.row_h[0] = {0.58f, 0.42f};  // the fragment layout's grids want height
+    return a;
+  }
   // The first view (the fragment layout: tall grids) has a column of its own; the rest share one or two.
   a.columns.push_back({views.front()});
   const size_t rest = views.size() - 1, extra_cols = rest == 0 ? 0 : rest <= 2 ? 1 : 2;

@@ -47,7 +47,7 @@ TEST(Views, TableNamesAreUniqueAndEachMakesAPanel) {
     EXPECT_TRUE(find_view(name) || std::find(planned.begin(), planned.end(), name) != planned.end()) << name;
   }
   EXPECT_EQ(find_view("all"), nullptr);
-  EXPECT_EQ(views_list(), "layout, banks, swizzle, perf, code, all");
+  EXPECT_EQ(views_list(), "layout, banks, swizzle, perf, timeline, code, all");
 }
 
 // ---- Arrangement and layout ----------------------------------------------------------------------
@@ -63,9 +63,13 @@ TEST(Workspace, DefaultGivesTheLayoutItsOwnColumn) {
   EXPECT_EQ(four.columns[1], (std::vector<std::string>{"banks", "swizzle"}));
   EXPECT_EQ(four.columns[2], std::vector<std::string>{"perf"});
   // Five views or more: a third column, so no stack is deeper than three.
-  const Arrangement b = default_arrangement({"layout", "banks", "perf", "swizzle", "timeline", "roofline", "code"});
+  const Arrangement b = default_arrangement({"layout", "banks", "swizzle", "perf", "timeline", "code"});
   ASSERT_EQ(b.columns.size(), 3u);
-  for (const auto& col : b.columns) EXPECT_LE(col.size(), 3u);
+  EXPECT_EQ(b.columns[0], (std::vector<std::string>{"layout", "banks"}));
+  EXPECT_EQ(b.columns[2], (std::vector<std::string>{"timeline", "code"}));
+  const Arrangement c = default_arrangement({"layout", "banks", "perf", "swizzle", "timeline", "roofline", "code", "gmem"});
+  ASSERT_EQ(c.columns.size(), 3u);
+  for (const auto& col : c.columns) EXPECT_LE(col.size(), 4u);
 }
 
 TEST(Workspace, PanesTileTheAreaWithoutOverlapAndMaximiseFillsIt) {

@@ -33,6 +33,10 @@ expect banks mma_f16/01_vectorized "(4-way on banks 0-3)"
 expect swizzle mma_f16/07_swizzle "mma_f16/07_swizzle" "cutlass:4 order" "mma_f16/07_swizzle[order=row]" \
   "row-major order" "all 512 blocks done"
 expect swizzle mma_f16/06_warp_64x64 "mma_f16/06_warp_64x64" "row-major order" "mma_f16/05_double_buffer"
+# The timeline shows a sampled block of the rung's warps, the rung before below: 05's copies overlapping
+# its mma (short waits) over 04's load-then-compute.
+expect timeline mma_f16/05_double_buffer "mma_f16/05_double_buffer" "mma_f16/04_registers" "wait" "load" \
+  "cycles of the SM"
 # The code view shows the rung's source against the rung before: 09's XOR permutation of 08's tiles.
 expect code mma_f16/09_xor_permuted "mma_f16/09_xor_permuted" "against mma_f16/08_ldmatrix:" "lines added"
 expect code sgemm/01_naive "the first rung of its ladder: every line is new"

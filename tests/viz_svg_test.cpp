@@ -1556,5 +1556,77 @@ TEST(CodeView, ChangedLinesAreTintedAndCounted) {
   EXPECT_GE(min_font_px(svg), kMinTextSize * 2048.0f / (1901 + 483) - 0.01f);
 }
 
+
+// ---- Pipeline timeline --------------------------------------------------------------------------
+
+// Two warps of block 0: 20 k-steps of "wait" (10 cycles) then "mma" (90 cycles), after a 50-cycle prologue.
+Capture stage_capture() {
+  Capture c;
+  for (int w = 0; w < 2; ++w) {
+    uint64_t t = 1000;  // clock64 of the SM: not zero
+    c.stages.push_back({"test/01", 0, w, "prologue", t, t + 50});
+    t += 50;
+    for (int k = 0; k < 20; ++k) {
+      c.stages.push_back({"test/01", 0, w, "wait", t, t + 10});
+      c.stages.push_back({"test/01", 0, w, "mma", t + 10, t + 100});
+      t += 100;
+    }
+  }
+  c.stages.push_back({"test/01", 7, 0, "mma", 5, 9});  // a second sampled block
+  return c;
+}
+
+TEST(TimelineView, BlocksStartAtZeroAndOpenOnTheFirstDozenSteps) {
+  const Capture c = stage_capture();
+  EXPECT_EQ(timeline_blocks(c, "test/01"), 2);
+  const TimelineBlock b = timeline_block(c, "test/01", 0);
+  EXPECT_EQ(b.block, 0);
+  EXPECT_EQ(b.warps, (std::vector<int>{0, 1}));
+  EXPECT_EQ(b.stages, (std::vector<std::string>{"prologue", "wait", "mma"}));
+  EXPECT_EQ(b.duration, 2050u);
+  EXPECT_EQ(b.loop_steps, 20);
+  double t0 = 0, t1 = 0;
+  timeline_window(b, TimelineViewState{}, &t0, &t1);
+  EXPECT_EQ(t0, 0);
+  EXPECT_EQ(t1, 50 + 12 * 100);  // where the 13th wait starts
+  EXPECT_EQ(timeline_block(c, "test/01", 5).block, 7);  // the pick clamps to the last sampled block
+  EXPECT_EQ(timeline_block(c, "test/99", 0).block, -1);
+}
+
+TEST(TimelineView, SpansInTheWindowAreDrawnAndHovered) {
+  const Capture c = stage_capture();
+  const TimelineBlock b = timeline_block(c, "test/01", 0);
+  const Theme& t = Theme::Dark();
+  TimelineViewState st;
+  st.t0 = 0, st.t1 = 250;  // the prologue and two k-steps
+  SvgCanvas svg(1200, 600, t.bg);
+  TimelineHover hover;
+  draw_timeline_view(svg, {{0, 0}, {1200, 600}}, t, b, nullptr, 2000, st, {-1, -1}, &hover);
+  const std::string doc = svg.finish();
+  EXPECT_EQ(parse(doc, nullptr), "");
+  // The waits in the warn colour: in the window, 2 full k-steps and the start of a third, per warp (the
+  // overview strip above the plot shows all 20 of the first warp's, the legend one swatch).
+  int waits = 0, strip = 0;
+  for (const Element& e : elements(doc, "rect")) {
+    if (!e.attr.count("fill") || e.attr.at("fill") != hex(t.warn)) continue;
+    if (rect_of(e).min.y >= hover.plot.min.y) ++waits;
+    else if (rect_of(e).h() > 10) ++strip;
+  }
+  EXPECT_EQ(waits, 2 * 3);
+  EXPECT_EQ(strip, 20);
+  const std::string text = all_text(doc);
+  EXPECT_NE(text.find("2 warps stamped, 2050 cycles, 20 k-steps"), std::string::npos) << text;
+  EXPECT_NE(text.find("0.1 \xC2\xB5s shown at 2000 MHz"), std::string::npos) << text;
+  // Hovering the middle of warp 1's first mma finds it.
+  const Rect p = hover.plot;
+  const Vec2 at{p.min.x + p.w() * float(100.0 / 250), p.min.y + p.h() * 0.75f};
+  SvgCanvas again(1200, 600, t.bg);
+  draw_timeline_view(again, {{0, 0}, {1200, 600}}, t, b, nullptr, 2000, st, at, &hover);
+  ASSERT_GE(hover.span, 0);
+  EXPECT_EQ(b.spans[size_t(hover.span)].warp, 1);
+  EXPECT_EQ(b.stages[size_t(b.spans[size_t(hover.span)].stage)], "mma");
+  EXPECT_GE(min_font_px(doc), kMinTextSize * 2048.0f / (1901 + 483) - 0.01f);
+}
+
 }  // namespace
 }  // namespace gs

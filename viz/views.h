@@ -214,6 +214,46 @@ void draw_code_view(Canvas& c, Rect r, const Theme& t, const CodeViewInput& in, 
 // Which rows of `in.diff` the view lists (all, or without the removed ones).
 std::vector<int> code_rows(const CodeViewInput& in, const CodeViewState& st);
 
+// ---- Pipeline timeline ---------------------------------------------------------------------------
+// One sampled block's warps over time (clock64 of its SM, from its first stamp): each warp's stages as the
+// rung names them (copy issue, wait, mma or FFMA, epilogue).
+struct TimelineBlock {
+  std::string kernel;
+  int block = -1;                  // launch index of the block; -1: the capture has no stage spans of it
+  std::vector<std::string> stages; // stage names, in the order first seen
+  struct Span {
+    int warp = 0, stage = 0;       // row, index into stages
+    uint64_t start = 0, end = 0;   // cycles from the block's first stamp
+  };
+  std::vector<Span> spans;
+  std::vector<int> warps;          // the warps that stamped, ascending (the rows)
+  uint64_t duration = 0;           // last end
+  int loop_steps = 0;              // how often the most frequent stage ran in the first warp: k-steps
+  double slowdown = 0;             // the traced launch's time over the timed one's (the stamps' cost), 0: unknown
+};
+// The capture's stage spans of `kernel` for the `pick`-th sampled block (clamped); block -1 when none.
+TimelineBlock timeline_block(const Capture& c, const std::string& kernel, int pick);
+// How many blocks of `kernel` the capture has stage spans for.
+int timeline_blocks(const Capture& c, const std::string& kernel);
+struct TimelineViewState {
+  double t0 = 0, t1 = -1;  // the window shown, in cycles; t1 < 0: the first dozen k-steps of the selected rung
+  bool compare = true;     // the rung before, below, on the same time scale
+  int block = 0;           // which sampled block
+};
+struct TimelineHover {
+  int side = -1, span = -1;  // 0: the selected rung, 1: the one below; index into its spans
+  Rect plot;                 // where the spans are drawn (the panel maps pixels to cycles over it)
+  double t0 = 0, t1 = 1;     // the window drawn
+};
+// The window a state shows for a block: its own, or the first dozen k-steps (up to where the first warp's
+// most frequent stage starts for the 13th time).
+void timeline_window(const TimelineBlock& b, const TimelineViewState& st, double* t0, double* t1);
+// The block(s) as rows of warps, spans coloured by what the stage does (waits amber, math green, copies
+// blue, epilogue grey) with a legend, cycle and microsecond axis, and an overview strip of the whole block
+// with the window marked; `other` (may be null) below on the same window.
+void draw_timeline_view(Canvas& c, Rect r, const Theme& t, const TimelineBlock& in, const TimelineBlock* other,
+                        double clock_mhz, const TimelineViewState& st, Vec2 mouse, TimelineHover* hover);
+
 // ---- Shared-memory banks ---------------------------------------------------------------------
 struct BanksViewInput {
   std::string kernel;             // "mma_tf32/01_vectorized"

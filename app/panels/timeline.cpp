@@ -1,0 +1,139 @@
+// The pipeline-timeline panel: a sampled block of the selected rung as its warps' stages over clock64,
+// the rung before it below on the same cycle scale. The wheel zooms about the pointer, dragging pans,
+// double-clicking goes back to the first dozen k-steps.
+#include <imgui.h>
+
+#include <algorithm>
+
+#include "app/panels/panel.h"
+#include "kernels/gemm.h"
+
+namespace gs {
+namespace {
+
+class TimelinePanel : public ViewPanel {
+ public:
+  void Update(const ViewContext& ctx) override {
+    const std::string kernel = selected_kernel(ctx.st);
+    TimelineViewState& s = ctx.st.timeline;
+    if (kernel != kernel_) {  // a new rung opens on its first k-steps, its first sampled block
+      kernel_ = kernel;
+      s = TimelineViewState{};
+      other_choice_.clear();
+    }
+    const Capture* c = ctx.f.capture;
+    blocks_ = c ? timeline_blocks(*c, kernel) : 0;
+    in_ = c ? timeline_block(*c, kernel, s.block) : TimelineBlock{};
+    in_.kernel = kernel;
+    const std::string other = other_choice_.empty() ? previous_with_stages(c, kernel) : other_choice_;
+    other_ = c && !other.empty() ? timeline_block(*c, other, 0) : TimelineBlock{};
+    if (c) in_.slowdown = slowdown(*c, kernel), other_.slowdown = slowdown(*c, other_.kernel);
+    clock_mhz_ = c ? c->device.sm_clock_mhz : 0;
+  }
+
+  void Toolbar(const ViewContext& ctx, Flow& flow) override {
+    TimelineViewState& s = ctx.st.timeline;
+    const float em = ImGui::GetFontSize();
+    if (blocks_ > 1) {
+      flow.next(em * 7);
+      ImGui::SetNextItemWidth(em * 7);
+      int b = s.block;
+      if (ImGui::SliderInt("##tblock", &b, 0, blocks_ - 1, "sample %d")) s.block = b;
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("which of the blocks the probe sampled");
+    }
+    flow.next(Flow::button_w("first k-steps"));
+    if (ImGui::Button("first k-steps")) s.t0 = 0, s.t1 = -1;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("back to the first dozen k-steps (or double-click the plot)");
+    flow.next(Flow::button_w("whole block"));
+    if (ImGui::Button("whole block")) s.t0 = 0, s.t1 = double(std::max<uint64_t>(1, in_.duration));
+    flow.next(Flow::checkbox_w("below:"));
+    ImGui::Checkbox("below:", &s.compare);
+    if (s.compare && ctx.f.capture) {
+      std::vector<std::string> names;
+      for (const std::string& n : kernel_names(ctx.f.capture))
+        if (n != kernel_ && timeline_blocks(*ctx.f.capture, n) > 0) names.push_back(n);
+      const float w = flow.combo_w(names.empty() ? std::vector<std::string>{"(none)"} : names);
+      flow.next(w);
+      ImGui::SetNextItemWidth(w);
+      if (ImGui::BeginCombo("##tother", other_.block < 0 ? "(none)" : other_.kernel.c_str())) {
+        for (const std::string& n : names)
+          if (ImGui::Selectable(n.c_str(), n == other_.kernel)) other_choice_ = n;
+        ImGui::EndCombo();
+      }
+    }
+  }
+
+  void Figure(Canvas& c, Rect r, const ViewContext& ctx, Vec2 mouse) override {
+    const TimelineViewState& s = ctx.st.timeline;
+    const bool below = s.compare && other_.block >= 0;
+    draw_timeline_view(c, r, ctx.theme, in_, below ? &other_ : nullptr, clock_mhz_, s, mouse, &hover_);
+  }
+
+  void Interact(const ViewContext& ctx, const FigureItem& item) override {
+    if (!item.hovered || in_.block < 0) return;
+    TimelineViewState& s = ctx.st.timeline;
+    const ImGuiIO& io = ImGui::GetIO();
+    const Rect& p = hover_.plot;
+    const double t0 = hover_.t0, t1 = hover_.t1, per_px = (t1 - t0) / std::max(1.0f, p.w());
+    const double at = t0 + (double(item.mouse.x) - p.min.x) * per_px;  // the cycle under the pointer
+    const double full = double(std::max<uint64_t>(1, in_.duration));
+    if (io.MouseWheel != 0 && !io.KeyCtrl) {  // zoom about the pointer, never past the block or below 100 cycles
+      const double f = io.MouseWheel > 0 ? 0.8 : 1.25;
+      double n0 = at - (at - t0) * f, n1 = at + (t1 - at) * f;
+      if (n1 - n0 < 100) n1 = n0 + 100;
+      if (n1 - n0 > full) n0 = 0, n1 = full;
+      s.t0 = std::max(0.0, n0), s.t1 = std::min(full, n1);
+    }
+    if (ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {  // pan by the pointer's movement
+      const double d = -io.MouseDelta.x * per_px, w = t1 - t0;
+      s.t0 = std::clamp(t0 + d, 0.0, std::max(0.0, full - w));
+      s.t1 = s.t0 + w;
+    }
+    if (item.double_clicked) s.t0 = 0, s.t1 = -1;
+    if (hover_.span >= 0) {
+      const TimelineBlock& b = hover_.side == 1 ? other_ : in_;
+      const TimelineBlock::Span& sp = b.spans[size_t(hover_.span)];
+      const double cycles = double(sp.end - sp.start);
+      ImGui::BeginTooltip();
+      ImGui::Text("%s, block %d, warp %d", b.kernel.c_str(), b.block, sp.warp);
+      ImGui::Text("%s: cycles %llu to %llu", b.stages[size_t(sp.stage)].c_str(), (unsigned long long)sp.start,
+                  (unsigned long long)sp.end);
+      if (clock_mhz_ > 0) ImGui::Text("%.0f cycles = %.2f us at %d MHz", cycles, cycles / clock_mhz_, clock_mhz_);
+      ImGui::TextDisabled("wheel: zoom \xC2\xB7 drag: pan \xC2\xB7 double-click: the first k-steps");
+      ImGui::EndTooltip();
+    }
+  }
+
+ private:
+  // How much slower the traced launch ran than the timed one: the blocks' span over the main run's time.
+  static double slowdown(const Capture& c, const std::string& kernel) {
+    const TracedLaunch l = traced_launch(c, kernel);
+    const std::vector<std::string> dtypes = dtypes_of(&c, kernel);
+    const RunRecord* r = dtypes.empty() ? nullptr : main_run(&c, kernel, dtypes.front());
+    return l.empty() || !r || r->median_ms <= 0 ? 0 : double(l.duration) / (r->median_ms * 1e6);
+  }
+
+  // The rung before `kernel` in its ladder whose stages the capture holds, or "".
+  static std::string previous_with_stages(const Capture* c, const std::string& kernel) {
+    if (!c) return "";
+    const std::vector<std::string> names = kernel_names(c);
+    const auto at = std::find(names.begin(), names.end(), kernel);
+    for (auto it = at; it != names.begin();) {
+      --it;
+      if (family_of(*it) == family_of(kernel) && it->find('[') == std::string::npos && timeline_blocks(*c, *it) > 0)
+        return *it;
+    }
+    return "";
+  }
+
+  std::string kernel_, other_choice_;
+  int blocks_ = 0, clock_mhz_ = 0;
+  TimelineBlock in_, other_;
+  TimelineHover hover_;
+};
+
+}  // namespace
+
+std::unique_ptr<ViewPanel> make_timeline_panel() { return std::make_unique<TimelinePanel>(); }
+
+}  // namespace gs

@@ -1,0 +1,217 @@
+// Pipeline timeline: one sampled block's warps over clock64, each warp's stages as the rung's probe calls
+// name them, so what overlaps is visible: with one stage of shared memory the warps wait, then compute,
+// then wait again; with cp.async stages in flight the waits shrink to slivers between the math. The rung
+// before sits below on the same cycle scale.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <string>
+
+#include "viz/draw_util.h"
+#include "viz/views.h"
+
+namespace gs {
+namespace {
+
+bool has(const std::string& s, const char* word) {
+  std::string lower = s;
+  for (char& ch : lower) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+  return lower.find(word) != std::string::npos;
+}
+
+// What a stage does, read from its name: waits amber, math green, copies blue, the epilogue grey.
+Color stage_color(const std::string& name, int index, const Theme& t) {
+  if (has(name, "wait") || has(name, "barrier")) return t.warn;
+  if (has(name, "epilogue")) return viz::mix(t.text_dim, t.bg, 0.2f);
+  if (has(name, "mma") || has(name, "compute") || has(name, "k-loop") || has(name, "ffma")) return t.good;
+  if (has(name, "load") || has(name, "copy") || has(name, "tma") || has(name, "issue") || has(name, "prologue"))
+    return t.accent;
+  return series_color(size_t(index) + 3, t);
+}
+
+std::string cycles(double c) {
+  char buf[32];
+  if (c >= 1e6) std::snprintf(buf, sizeof buf, "%.2fM", c / 1e6);
+  else if (c >= 1e4) std::snprintf(buf, sizeof buf, "%.0fk", c / 1e3);
+  else std::snprintf(buf, sizeof buf, "%.0f", c);
+  return buf;
+}
+
+// One block's rows in `r` over [t0, t1); returns the plot rect.
+Rect draw_block(Canvas& c, Rect r, const Theme& t, const TimelineBlock& b, double t0, double t1, float fs, Vec2 mouse,
+                int side, TimelineHover* hover) {
+  const float label_w = c.text_size("warp 31", fs).x + fs * 0.6f;
+  std::vector<viz::Span> head{{b.kernel, t.text, Font::SansBold}};
+  if (b.block >= 0)
+    head.push_back({"   block " + std::to_string(b.block) + ", " + std::to_string(b.warps.size()) + " warps stamped, " +
+                        cycles(double(b.duration)) + " cycles" +
+                        (b.loop_steps > 1 ? ", " + std::to_string(b.loop_steps) + " k-steps" : "") +
+                        (b.slowdown > 1.05 ? "; the stamps slowed this launch " + viz::fmt_num(b.slowdown) + "x" : ""),
+                    t.text_dim, Font::Sans});
+  viz::draw_spans(c, r.min, head, fs, r.w());
+  const Rect plot{{r.min.x + label_w, r.min.y + fs * 1.5f}, r.max};
+  if (b.block < 0 || b.warps.empty()) {
+    c.text({plot.min.x, plot.min.y}, "no stage spans recorded for this rung in this capture", t.text_dim, fs);
+    return plot;
+  }
+  const float rh = plot.h() / float(b.warps.size());
+  const double span = std::max(1.0, t1 - t0);
+  auto X = [&](double v) { return float(plot.min.x + plot.w() * (v - t0) / span); };
+  c.rect_filled(plot, t.panel);
+  // Row labels where they fit (every few rows otherwise).
+  const int step = std::max(1, int(std::ceil(fs * 1.15f / rh)));
+  for (size_t i = 0; i < b.warps.size(); i += size_t(step))
+    c.text({plot.min.x - fs * 0.3f, plot.min.y + (i + 0.5f) * rh - fs * 0.5f}, "warp " + std::to_string(b.warps[i]),
+           t.text_dim, fs, Align::Right);
+  std::map<int, size_t> row_of;
+  for (size_t i = 0; i < b.warps.size(); ++i) row_of[b.warps[i]] = i;
+  c.push_clip(plot);
+  const float gap = rh > 6 ? std::max(1.0f, rh * 0.12f) : 0;
+  for (size_t i = 0; i < b.spans.size(); ++i) {
+    const TimelineBlock::Span& s = b.spans[i];
+    if (double(s.end) < t0 || double(s.start) > t1) continue;
+    const float y = plot.min.y + row_of[s.warp] * rh;
+    const Rect bar{{X(double(s.start)), y + gap}, {std::max(X(double(s.end)), X(double(s.start)) + 1), y + rh - gap}};
+    c.rect_filled(bar, stage_color(b.stages[size_t(s.stage)], s.stage, t));
+    if (bar.w() > 5) c.line({bar.max.x, bar.min.y}, {bar.max.x, bar.max.y}, t.bg, 1);  // where the next stage begins
+    if (hover && bar.contains(mouse)) hover->side = side, hover->span = int(i);
+  }
+  c.pop_clip();
+  return plot;
+}
+
+}  // namespace
+
+TimelineBlock timeline_block(const Capture& c, const std::string& kernel, int pick) {
+  TimelineBlock b;
+  b.kernel = kernel;
+  std::vector<int> blocks;
+  for (const StageRecord& s : c.stages)
+    if (s.kernel == kernel && std::find(blocks.begin(), blocks.end(), s.block) == blocks.end()) blocks.push_back(s.block);
+  if (blocks.empty()) return b;
+  std::sort(blocks.begin(), blocks.end());
+  b.block = blocks[size_t(std::clamp(pick, 0, int(blocks.size()) - 1))];
+  uint64_t first = UINT64_MAX;
+  for (const StageRecord& s : c.stages)
+    if (s.kernel == kernel && s.block == b.block) first = std::min(first, s.start);
+  std::map<int, int> per_stage_warp0;
+  for (const StageRecord& s : c.stages) {
+    if (s.kernel != kernel || s.block != b.block) continue;
+    auto it = std::find(b.stages.begin(), b.stages.end(), s.stage);
+    if (it == b.stages.end()) it = b.stages.insert(b.stages.end(), s.stage);
+    TimelineBlock::Span span;
+    span.warp = s.warp;
+    span.stage = int(it - b.stages.begin());
+    span.start = s.start - first;
+    span.end = std::max(s.end, s.start) - first;
+    b.spans.push_back(span);
+    b.duration = std::max(b.duration, span.end);
+    if (std::find(b.warps.begin(), b.warps.end(), s.warp) == b.warps.end()) b.warps.push_back(s.warp);
+  }
+  std::sort(b.warps.begin(), b.warps.end());
+  for (const TimelineBlock::Span& s : b.spans)
+    if (s.warp == b.warps.front()) ++per_stage_warp0[s.stage];
+  for (const auto& [stage, n] : per_stage_warp0) b.loop_steps = std::max(b.loop_steps, n);
+  return b;
+}
+
+int timeline_blocks(const Capture& c, const std::string& kernel) {
+  std::vector<int> blocks;
+  for (const StageRecord& s : c.stages)
+    if (s.kernel == kernel && std::find(blocks.begin(), blocks.end(), s.block) == blocks.end()) blocks.push_back(s.block);
+  return int(blocks.size());
+}
+
+void timeline_window(const TimelineBlock& b, const TimelineViewState& st, double* t0, double* t1) {
+  if (st.t1 > st.t0 && st.t1 > 0) {
+    *t0 = st.t0, *t1 = st.t1;
+    return;
+  }
+  // The first dozen k-steps: enough to see the pattern repeat, few enough to see each step. A step is a
+  // run of the stage the first warp enters most often; the window ends where its 13th run starts.
+  std::map<int, std::vector<uint64_t>> starts;
+  for (const TimelineBlock::Span& s : b.spans)
+    if (!b.warps.empty() && s.warp == b.warps.front()) starts[s.stage].push_back(s.start);
+  const std::vector<uint64_t>* loop = nullptr;
+  for (const auto& [stage, v] : starts)
+    if (!loop || v.size() > loop->size()) loop = &v;
+  *t0 = 0;
+  *t1 = double(std::max<uint64_t>(1, b.duration));
+  if (loop && loop->size() > 13) {
+    std::vector<uint64_t> sorted = *loop;
+    std::sort(sorted.begin(), sorted.end());
+    *t1 = double(std::max<uint64_t>(1, sorted[12]));
+  }
+}
+
+void draw_timeline_view(Canvas& c, Rect r, const Theme& t, const TimelineBlock& in, const TimelineBlock* other,
+                        double clock_mhz, const TimelineViewState& st, Vec2 mouse, TimelineHover* hover) {
+  if (hover) *hover = TimelineHover{};
+  c.push_clip(r);
+  const float fs = std::clamp(std::min(r.w() / 70.0f, r.h() / 36.0f), kMinTextSize, 17.0f);
+  const Rect area = r.inset(std::max(6.0f, fs * 0.6f));
+  double t0 = 0, t1 = 1;
+  timeline_window(in, st, &t0, &t1);
+  // Legend: the stages of both rungs, each once, in their colours.
+  std::vector<std::pair<std::string, Color>> legend;
+  for (const TimelineBlock* b : {&in, other}) {
+    if (!b) continue;
+    for (size_t i = 0; i < b->stages.size(); ++i)
+      if (std::find_if(legend.begin(), legend.end(), [&](const auto& e) { return e.first == b->stages[i]; }) == legend.end())
+        legend.push_back({b->stages[i], stage_color(b->stages[i], int(i), t)});
+  }
+  float x = area.min.x, y = area.min.y;
+  for (const auto& [name, col] : legend) {
+    const float w = fs * 1.6f + c.text_size(name, fs).x + fs;
+    if (x + w > area.max.x && x > area.min.x) x = area.min.x, y += fs * 1.4f;
+    c.rect_filled({{x, y + fs * 0.2f}, {x + fs * 1.2f, y + fs * 0.8f}}, col, 2);
+    c.text({x + fs * 1.6f, y}, name, t.text_dim, fs);
+    x += w;
+  }
+  y += fs * 1.6f;
+  // The whole block at a glance with the window marked, then the window itself, then the axis.
+  const float axis_h = fs * 2.8f;
+  const Rect overview{{area.min.x, y}, {area.max.x, y + fs * 0.9f}};
+  if (in.duration > 0) {
+    c.rect_filled(overview, t.panel, 2);
+    for (const TimelineBlock::Span& s : in.spans) {
+      if (s.warp != in.warps.front()) continue;
+      const float a = overview.min.x + overview.w() * float(double(s.start) / double(in.duration));
+      const float e = overview.min.x + overview.w() * float(double(s.end) / double(in.duration));
+      c.rect_filled({{a, overview.min.y}, {std::max(e, a + 0.5f), overview.max.y}}, stage_color(in.stages[size_t(s.stage)], s.stage, t));
+    }
+    const float w0 = overview.min.x + overview.w() * float(std::clamp(t0 / double(in.duration), 0.0, 1.0));
+    const float w1 = overview.min.x + overview.w() * float(std::clamp(t1 / double(in.duration), 0.0, 1.0));
+    c.rect({{w0, overview.min.y - 2}, {std::max(w1, w0 + 2), overview.max.y + 2}}, t.text, 2);
+  }
+  y = overview.max.y + fs * 0.8f;
+  const bool two = other != nullptr;
+  const float each = (area.max.y - axis_h - y - (two ? fs * 0.8f : 0)) / (two ? 2 : 1);
+  const Rect top{{area.min.x, y}, {area.max.x, y + each}};
+  const Rect plot = draw_block(c, top, t, in, t0, t1, fs, mouse, 0, hover);
+  Rect bottom_plot = plot;
+  if (two) {
+    const Rect below{{area.min.x, top.max.y + fs * 0.8f}, {area.max.x, top.max.y + fs * 0.8f + each}};
+    bottom_plot = draw_block(c, below, t, *other, t0, t1, fs, mouse, 1, hover);
+  }
+  // Axis under the last plot: cycles, and microseconds at the clock the capture records.
+  const viz::Ticks ticks = viz::nice_ticks(t0, t1, std::max(2, int(plot.w() / (fs * 6))));
+  for (double v : ticks.values) {
+    if (v < t0 || v > t1) continue;
+    const float px = float(plot.min.x + plot.w() * (v - t0) / std::max(1.0, t1 - t0));
+    c.line({px, bottom_plot.max.y}, {px, bottom_plot.max.y + fs * 0.3f}, t.text_dim, 1);
+    c.text({px, bottom_plot.max.y + fs * 0.35f}, cycles(v), t.text_dim, fs, Align::Center);
+  }
+  std::string unit = "cycles of the SM";
+  if (clock_mhz > 0) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, " (%.1f \xC2\xB5s shown at %.0f MHz)", (t1 - t0) / clock_mhz, clock_mhz);
+    unit += buf;
+  }
+  c.text({plot.max.x, bottom_plot.max.y + fs * 1.5f}, unit, t.text_dim, fs, Align::Right);
+  if (hover) hover->plot = plot, hover->t0 = t0, hover->t1 = t1;
+  c.pop_clip();
+}
+
+}  // namespace gs
