@@ -46,6 +46,14 @@ json smem_json(const SmemAccess& s) {
           {"kind", s.kind}, {"width", s.width}, {"addr", std::move(addr)}};
 }
 
+json gmem_json(const GmemAccess& g) {
+  json offset = json::array();
+  for (const auto& o : g.offset) offset.push_back(o ? json(*o) : json(nullptr));
+  return {{"kernel", g.kernel}, {"site", g.site}, {"warp", g.warp}, {"iteration", g.iteration},
+          {"kind", g.kind}, {"width", g.width}, {"matrix", std::string(1, g.matrix)},
+          {"offset", std::move(offset)}};
+}
+
 // ---- Reading: every accessor names the path of what it reads, so the first problem is precise. --
 
 class Reader {
@@ -163,6 +171,8 @@ std::string capture_to_json(const Capture& c) {
   for (const FragmentLayout& l : c.layouts) j["layouts"].push_back(layout_json(l));
   j["smem"] = json::array();
   for (const SmemAccess& s : c.smem) j["smem"].push_back(smem_json(s));
+  j["gmem"] = json::array();
+  for (const GmemAccess& g : c.gmem) j["gmem"].push_back(gmem_json(g));
   // Block and stage records come by the ten thousand: grouped by kernel, one compact row each.
   // Appends one row to `groups`, opening a new group whenever the kernel changes.
   auto add_row = [](json& groups, const std::string& kernel, const json& fields, json row) {
@@ -275,6 +285,32 @@ Capture parse_capture(const std::string& text, const std::string& name) {
       if (!addr[lane].is_null())
         s.addr[lane] = uint32_t(r.as_int(addr[lane], Reader::at(w + ".addr", lane), 0, UINT32_MAX));
     c.smem.push_back(std::move(s));
+  }
+  // "gmem" arrived after the first captures: a file without it has no traced global accesses.
+  if (j.contains("gmem")) {
+    const json& gmem = r.array(j, "", "gmem");
+    for (size_t i = 0; i < gmem.size(); ++i) {
+      const std::string w = Reader::at("gmem", i);
+      const json& x = gmem[i];
+      GmemAccess g;
+      g.kernel = r.str(x, w, "kernel");
+      g.site = r.str(x, w, "site");
+      g.warp = int(r.integer(x, w, "warp", 0, 1024));
+      g.iteration = int(r.integer(x, w, "iteration", -1, 1 << 30));
+      g.kind = r.str(x, w, "kind");
+      if (g.kind != "load" && g.kind != "store" && g.kind != "cp.async")
+        r.fail(w + ".kind", "expected \"load\", \"store\" or \"cp.async\"");
+      g.width = int(r.integer(x, w, "width", 1, 16));
+      const std::string m = r.str(x, w, "matrix");
+      if (m != "A" && m != "B" && m != "C" && m != "?") r.fail(w + ".matrix", "expected \"A\", \"B\", \"C\" or \"?\"");
+      g.matrix = m[0];
+      const json& off = r.array(x, w, "offset");
+      if (off.size() != 32) r.fail(w + ".offset", "expected 32 entries (one per lane), got " + std::to_string(off.size()));
+      for (size_t lane = 0; lane < 32; ++lane)
+        if (!off[lane].is_null())
+          g.offset[lane] = r.as_int(off[lane], Reader::at(w + ".offset", lane), INT64_MIN / 2, INT64_MAX / 2);
+      c.gmem.push_back(std::move(g));
+    }
   }
   const json& blocks = r.array(j, "", "blocks");
   for (size_t g = 0; g < blocks.size(); ++g) {

@@ -72,6 +72,20 @@ struct SmemAccess {
   std::array<std::optional<uint32_t>, 32> addr{};  // nullopt: lane inactive
 };
 
+// One warp's global-memory access at one site: which matrix it touched and the byte offset, from the
+// start of that matrix, each lane touched. The runner allocates A, B and C on 256-byte boundaries, so
+// offset / 32 is the 32-byte sector and offset / 128 the 128-byte line the hardware sees.
+struct GmemAccess {
+  std::string kernel;
+  std::string site;     // the probe's name for the access: "A load", "C store"
+  int warp = 0;
+  int iteration = 0;    // k-iteration; -1 when the kernel was past its k-loop (epilogue)
+  std::string kind;     // "load", "store", "cp.async"
+  int width = 4;        // bytes per lane
+  char matrix = 'A';    // 'A', 'B' or 'C'; '?' when the address lay in none of them
+  std::array<std::optional<int64_t>, 32> offset{};  // nullopt: lane inactive
+};
+
 // One threadblock: where and when it ran.
 struct BlockRecord {
   std::string kernel;
@@ -99,6 +113,7 @@ struct Capture {
   std::vector<RunRecord> runs;
   std::vector<FragmentLayout> layouts;
   std::vector<SmemAccess> smem;
+  std::vector<GmemAccess> gmem;  // absent from captures recorded before global accesses were traced
   std::vector<BlockRecord> blocks;
   std::vector<StageRecord> stages;
 };

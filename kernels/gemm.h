@@ -108,10 +108,11 @@ struct TraceResult {
   std::vector<BlockRecord> blocks;
   std::vector<StageRecord> stages;
   std::vector<SmemAccess> smem;
+  std::vector<GmemAccess> gmem;  // block 0's global accesses: loads of its first k-iterations, its stores
   // Records the probe could not keep: its device buffer has fixed capacities (probe.cuh), and what does
   // not fit is counted instead of written. Nonzero means the lists above are incomplete.
-  uint64_t dropped_blocks = 0, dropped_stages = 0, dropped_smem = 0;
-  uint64_t dropped() const { return dropped_blocks + dropped_stages + dropped_smem; }
+  uint64_t dropped_blocks = 0, dropped_stages = 0, dropped_smem = 0, dropped_gmem = 0;
+  uint64_t dropped() const { return dropped_blocks + dropped_stages + dropped_smem + dropped_gmem; }
 };
 
 // Number of CUDA devices; 0 with `why` set when there is none or no driver.

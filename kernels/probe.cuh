@@ -12,6 +12,8 @@
 //                                warp-uniform points, lane 0 stamps clock64 for sampled warps
 //   iteration(kt)                the k-iteration that later smem() records belong to
 //   smem(site, ptr, bytes, kind) each active lane's shared-memory address for one access
+//   gmem(site, ptr, bytes, kind) each active lane's global-memory address for one load or store
+//                                (cp.async: its global source, as a load)
 #pragma once
 
 #include <cstdint>
@@ -31,6 +33,13 @@
 namespace gs {
 
 enum class SmemKind : uint8_t { kLoad, kStore, kLdmatrix, kCpAsync };
+// Global access sites are the same for every rung: the probe names them, not the registry.
+enum GmemSite : int { kGmemA, kGmemB, kGmemC };
+inline constexpr const char* kGmemSiteNames[] = {"A", "B", "C"};
+
+// A global access: an ordinary load (LDG), a store (STG), or the global side of a cp.async (LDGSTS,
+// which Nsight Compute counts apart from LDG).
+enum class GmemKind : uint8_t { kLoad, kStore, kCpAsync };
 
 struct NoProbe {
   __device__ __forceinline__ void block_begin(int, int) {}
@@ -38,6 +47,7 @@ struct NoProbe {
   __device__ __forceinline__ void stage(int) {}
   __device__ __forceinline__ void iteration(int) {}
   __device__ __forceinline__ void smem(int, const void*, int, SmemKind) {}
+  __device__ __forceinline__ void gmem(int, const void*, int, GmemKind) {}
 };
 
 namespace trace {
@@ -47,6 +57,11 @@ namespace trace {
 inline constexpr uint32_t kMaxBlocks = 1u << 18;  // block records, indexed by launch index
 inline constexpr uint32_t kMaxStages = 1u << 17;  // stage records, appended
 inline constexpr uint32_t kMaxSmem = 1u << 13;    // warp shared-memory records, appended
+inline constexpr uint32_t kMaxGmem = 1u << 12;    // warp global-memory records, appended
+// Per warp of the sampled block: loads recorded in the first k-iterations, at most this many (a naive
+// kernel loads inside its k-loop, every element), and its first stores, wherever they happen.
+inline constexpr int kGmemLoadsPerWarp = 48;
+inline constexpr int kGmemStoresPerWarp = 16;
 
 // One per block at index blockIdx.x + blockIdx.y * gridDim.x. Every warp's lane 0 folds its own
 // begin/end time in with atomicMax, so the record spans the first warp's start to the last warp's
@@ -79,20 +94,33 @@ struct SmemRec {
   uint32_t addr[32];      // shared state-space address per lane; bank = addr / 4 % 32
 };
 
+// One warp executing one global-memory access.
+struct GmemRec {
+  uint8_t site;   // the kernel's site id; the registry names it
+  uint8_t kind;   // GmemKind
+  uint8_t width;  // bytes per lane
+  uint8_t pad;
+  uint16_t warp, iteration;
+  uint32_t mask;  // lanes that executed the access
+  uint32_t pad2;
+  unsigned long long addr[32];  // generic address per lane
+};
+
 struct Counters {
   unsigned int stages;          // records attempted; those past kMaxStages were dropped
   unsigned int smem;            // likewise for kMaxSmem
   unsigned int blocks_dropped;  // blocks with launch index >= kMaxBlocks
-  unsigned int pad;
+  unsigned int gmem;            // likewise for kMaxGmem
 };
 
-// Lives in device memory only (about 15 MB): the host uses its layout through offsetof, never
+// Lives in device memory only (about 16 MB): the host uses its layout through offsetof, never
 // an instance. Before each traced launch the counters and block records are zeroed.
 struct TraceBuffer {
   Counters count;
   BlockRec blocks[kMaxBlocks];
   StageRec stages[kMaxStages];
   SmemRec smem[kMaxSmem];
+  GmemRec gmem[kMaxGmem];
 };
 
 __device__ __forceinline__ unsigned long long globaltimer() {
@@ -125,6 +153,7 @@ struct TraceProbe {
     smem_sampled_ = block_ == smem_block;
     stage_ = -1;
     iter_ = 0;
+    gmem_loads_ = gmem_stores_ = 0;
     if (lane_ != 0) return;
     if (block_ >= trace::kMaxBlocks) {
       if (warp_ == 0) atomicAdd(&buf->count.blocks_dropped, 1u);
@@ -179,6 +208,38 @@ struct TraceProbe {
     }
   }
 
+  // ptr must point into global memory. Called at one program point by the lanes that execute the access,
+  // like smem(); bytes is what each lane moves (0: this lane moves nothing).
+  __device__ __forceinline__ void gmem(int site, const void* ptr, int bytes, GmemKind kind) {
+    if (!smem_sampled_) return;
+    if (kind == GmemKind::kStore) {
+      if (gmem_stores_ >= trace::kGmemStoresPerWarp) return;
+      ++gmem_stores_;
+    } else {
+      if (iter_ < 0 || iter_ >= static_cast<int>(smem_iterations) || gmem_loads_ >= trace::kGmemLoadsPerWarp) return;
+      ++gmem_loads_;
+    }
+    // A lane that moves no bytes (a cp.async with source size 0 past the matrix edge) takes part in the
+    // instruction but touches no memory: it is left out of the record.
+    const unsigned mask = __ballot_sync(__activemask(), bytes > 0);
+    if (bytes <= 0) return;
+    const int leader = __ffs(mask) - 1;
+    unsigned slot = 0;
+    if (lane_ == leader) slot = atomicAdd(&buf->count.gmem, 1u);
+    slot = __shfl_sync(mask, slot, leader);
+    if (slot >= trace::kMaxGmem) return;
+    trace::GmemRec& r = buf->gmem[slot];
+    r.addr[lane_] = reinterpret_cast<unsigned long long>(ptr);
+    if (lane_ == leader) {
+      r.site = static_cast<uint8_t>(site);
+      r.kind = static_cast<uint8_t>(kind);
+      r.width = static_cast<uint8_t>(bytes);
+      r.warp = static_cast<uint16_t>(warp_);
+      r.iteration = static_cast<uint16_t>(iter_ < 0 ? 0xFFFF : iter_);
+      r.mask = mask;
+    }
+  }
+
  private:
   // Per-thread state from block_begin on: the kernel's by-value parameter is each thread's own copy.
   unsigned long long block_ = 0;  // launch index
@@ -186,6 +247,7 @@ struct TraceProbe {
   int stage_ = -1;                // open stage, -1 for none
   int iter_ = 0;
   int warp_ = 0, lane_ = 0;
+  int gmem_loads_ = 0, gmem_stores_ = 0;  // this warp's global records so far (every lane counts alike)
   bool stage_sampled_ = false, smem_sampled_ = false;
 
   // Lane 0 only: emits the open stage as [stage_t0_, now).

@@ -20,6 +20,9 @@ constexpr size_t kCaptureStageBlocks = 2;
 constexpr size_t kCaptureStageRecords = 4096;
 constexpr int kCaptureSmemWarps = 2;
 constexpr size_t kCaptureSmemRecords = 512;
+// Global addresses: the same two warps' first k-iteration and their stores (a naive rung loads every
+// element of its k-loop, so a cap keeps its first few dozen).
+constexpr size_t kCaptureGmemRecords = 160;
 namespace {
 
 std::string utc_now() {
@@ -94,11 +97,12 @@ Capture record_capture(GpuSession& gpu, const std::vector<const KernelInfo*>& ke
           TraceResult t = gpu.trace(*k, p, shape);
           if (t.run.ok) {
             line += "; traced " + std::to_string(t.blocks.size()) + " blocks, " + std::to_string(t.stages.size()) +
-                    " stages, " + std::to_string(t.smem.size()) + " smem accesses";
+                    " stages, " + std::to_string(t.smem.size()) + " smem accesses, " +
+                    std::to_string(t.gmem.size()) + " global accesses";
             if (t.dropped() > 0) {
               line += " (trace buffer full: " + std::to_string(t.dropped_blocks) + " blocks, " +
                       std::to_string(t.dropped_stages) + " stage spans, " + std::to_string(t.dropped_smem) +
-                      " smem accesses not recorded)";
+                      " smem accesses, " + std::to_string(t.dropped_gmem) + " global accesses not recorded)";
             }
           } else {
             line += "; trace FAILED: " + t.run.error;
@@ -125,6 +129,12 @@ Capture record_capture(GpuSession& gpu, const std::vector<const KernelInfo*>& ke
             if (a.warp >= kCaptureSmemWarps || a.iteration != 0 || smem_kept == kCaptureSmemRecords) continue;
             c.smem.push_back(std::move(a));
             ++smem_kept;
+          }
+          size_t gmem_kept = 0;
+          for (GmemAccess& a : t.gmem) {
+            if (a.warp >= kCaptureSmemWarps || a.iteration > 0 || gmem_kept == kCaptureGmemRecords) continue;
+            c.gmem.push_back(std::move(a));
+            ++gmem_kept;
           }
         }
       } catch (const std::exception& e) {

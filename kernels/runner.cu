@@ -312,6 +312,7 @@ class CudaSession final : public GpuSession {
       const TraceProbe probe = make_probe(k, s);
       verify(pr, [&](const RawArgs& a) { return l->traced(a, probe, stream_); }, &t.run);
       decode(*rung, k.name, &t);
+      decode_gmem(pr, k.name, &t);
     } catch (const std::exception& e) {
       t.run.ok = false;
       t.run.error = e.what();
@@ -735,6 +736,51 @@ class CudaSession final : public GpuSession {
     std::stable_sort(t->smem.begin(), t->smem.end(), [](const SmemAccess& a, const SmemAccess& b) {
       return std::tie(a.iteration, a.warp) < std::tie(b.iteration, b.warp);
     });
+  }
+
+  // Global records -> core records: each lane's address as the matrix (A, B, C of input set 0, the one
+  // verify() launched on) and the byte offset into it.
+  void decode_gmem(const Problem& pr, const std::string& kernel, TraceResult* t) {
+    using namespace trace;
+    const Counters count = download<Counters>(offsetof(TraceBuffer, count), 1)[0];
+    t->dropped_gmem = count.gmem > kMaxGmem ? count.gmem - kMaxGmem : 0;
+    const std::vector<GmemRec> recs = download<GmemRec>(offsetof(TraceBuffer, gmem), std::min(count.gmem, kMaxGmem));
+    const struct {
+      char name;
+      uintptr_t base;
+      size_t bytes;
+    } mats[] = {{'A', reinterpret_cast<uintptr_t>(pr.a(0)), pr.a_bytes},
+                {'B', reinterpret_cast<uintptr_t>(pr.b(0)), pr.b_bytes},
+                {'C', reinterpret_cast<uintptr_t>(pr.c(0)), pr.c_bytes}};
+    static const char* const kKinds[] = {"load", "store", "cp.async"};
+    for (const GmemRec& g : recs) {
+      GmemAccess a;
+      a.kernel = kernel;
+      a.site = g.site < std::size(kGmemSiteNames) ? kGmemSiteNames[g.site] : "site " + std::to_string(g.site);
+      a.warp = g.warp;
+      a.iteration = g.iteration == 0xFFFF ? -1 : g.iteration;
+      a.kind = g.kind < 3 ? kKinds[g.kind] : "?";
+      a.width = g.width;
+      // The matrix is the one the first active lane's address falls in; a lane outside it gets its offset
+      // from the same base (a test checks that none does).
+      a.matrix = '?';
+      uintptr_t base = 0;
+      const int first = g.mask ? __builtin_ctz(g.mask) : 0;
+      for (const auto& m : mats) {
+        if (g.addr[first] >= m.base && g.addr[first] < m.base + m.bytes) {
+          a.matrix = m.name;
+          base = m.base;
+        }
+      }
+      for (int lane = 0; lane < 32; ++lane) {
+        if (g.mask >> lane & 1u)
+          a.offset[lane] = static_cast<int64_t>(g.addr[lane]) - static_cast<int64_t>(base);
+      }
+      t->gmem.push_back(a);
+    }
+    // A warp's records were appended in its program order; group them by warp, keeping that order.
+    std::stable_sort(t->gmem.begin(), t->gmem.end(),
+                     [](const GmemAccess& a, const GmemAccess& b) { return a.warp < b.warp; });
   }
 
   std::vector<unsigned char> output_of(const Problem& pr, const Launch& launch, const KernelInfo& k) {
