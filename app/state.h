@@ -54,6 +54,7 @@ struct ViewState {
   SwizzleViewState swizzle;               // the launch-order panel's colouring, moment and comparison
   CodeViewState code;                     // the code panel's scroll, removed lines, selected line
   TimelineViewState timeline;             // the timeline panel's window, comparison and sampled block
+  GmemViewState gmem;                     // the global-memory panel's site, request and comparison
   std::string code_against;               // the rung the code view diffs against ("": the one before)
   std::string focus_site;                 // a shared-memory site another view asked the bank view to show
   std::string perf_dtype;                 // dtype the throughput curves show ("" = the selected rung's first)

@@ -9,11 +9,13 @@ std::unique_ptr<ViewPanel> make_swizzle_panel();
 std::unique_ptr<ViewPanel> make_perf_panel();
 std::unique_ptr<ViewPanel> make_code_panel();
 std::unique_ptr<ViewPanel> make_timeline_panel();
+std::unique_ptr<ViewPanel> make_gmem_panel();
 
 const std::vector<ViewDef>& view_table() {
   static const std::vector<ViewDef> table = {
       {"layout", "Fragment layout", "which lane holds which element of the rung's own instructions", make_layout_panel},
       {"banks", "Bank conflicts", "the rung's shared-memory accesses, one drawn bank by bank", make_banks_panel},
+      {"gmem", "Global memory", "how the rung's warps read A and B and write C: requests against 32-byte sectors", make_gmem_panel},
       {"swizzle", "Launch order", "which SM ran which output tile when, and what the running blocks read", make_swizzle_panel},
       {"perf", "Throughput", "TFLOP/s of the rung's ladder beside cuBLAS, and over size", make_perf_panel},
       {"timeline", "Pipeline timeline", "a sampled block's warps over clock64: copies, waits and math", make_timeline_panel},
@@ -35,7 +37,7 @@ std::vector<std::string> view_names() {
 }
 
 const std::vector<std::string>& planned_views() {
-  static const std::vector<std::string> planned = {"roofline", "gmem"};
+  static const std::vector<std::string> planned = {"roofline"};
   return planned;
 }
 

@@ -222,6 +222,73 @@ TEST_P(KernelTest, TraceRecordsEveryBlockOnce) {
   }
 }
 
+// Global addresses: every traced lane lies inside the matrix its site names (A, B or C of the traced
+// problem), loads read A or B, stores write C, and every rung that loads with its lanes records its loads
+// and its stores. The hopper rungs move A and B with TMA (no lane address) and are exempt from the loads.
+TEST_P(KernelTest, TracedGlobalAddressesLieInsideTheirMatrix) {
+  const GemmShape s{512, 256, 1024};
+  const TraceResult t = gpu().trace(k(), p(), s);
+  ASSERT_TRUE(t.run.ok) << t.run.error;
+  EXPECT_EQ(t.dropped_gmem, 0u);
+  const int in_bytes = p() == Precision::F16_F32 || p() == Precision::F16_F16 ? 2 : 4;
+  const int out_bytes = p() == Precision::F16_F16 ? 2 : 4;
+  const int64_t size[3] = {int64_t(s.m) * s.k * in_bytes, int64_t(s.k) * s.n * in_bytes, int64_t(s.m) * s.n * out_bytes};
+  bool loads = false, stores = false;
+  for (const GmemAccess& a : t.gmem) {
+    SCOPED_TRACE(a.site + " " + a.kind + " warp " + std::to_string(a.warp) + " iteration " + std::to_string(a.iteration));
+    EXPECT_EQ(a.kernel, k().name);
+    ASSERT_NE(a.matrix, '?') << "the first lane's address lies in none of A, B, C";
+    EXPECT_EQ(a.site, std::string(1, a.matrix)) << "site names one matrix, the address lies in another";
+    EXPECT_TRUE(a.width == 2 || a.width == 4 || a.width == 8 || a.width == 16) << a.width;
+    if (a.kind == "store") {
+      EXPECT_EQ(a.matrix, 'C');
+      stores = true;
+    } else {
+      loads = loads || a.matrix != 'C';
+    }
+    const int64_t bytes = size[a.matrix == 'A' ? 0 : a.matrix == 'B' ? 1 : 2];
+    for (int lane = 0; lane < 32; ++lane) {
+      if (!a.offset[lane]) continue;
+      EXPECT_GE(*a.offset[lane], 0) << "lane " << lane;
+      EXPECT_LE(*a.offset[lane] + a.width, bytes) << "lane " << lane;
+      EXPECT_EQ(*a.offset[lane] % a.width, 0) << "lane " << lane << " is not aligned to its access width";
+    }
+  }
+  if (k().family != "hopper") EXPECT_TRUE(loads) << "no traced load of A or B";
+  EXPECT_TRUE(stores || k().family == "hopper") << "no traced store of C";
+}
+
+// The index arithmetic of mma_f16/01, spelled out: thread t of block (0, 0) reads A's 16-byte chunk
+// (t / 4, 8 (t % 4)) first and B's chunk (t / 16, 8 (t % 16)); its first C store is the fragment row g of
+// warp 0's first m16n8 tile, columns 2 (lane % 4).
+class GlobalTrace : public GpuTest {};
+
+TEST_F(GlobalTrace, Mma01AddressesAreTheOnesItsIndexArithmeticGives) {
+  const KernelInfo* k = find_kernel("mma_f16/01_vectorized");
+  ASSERT_NE(k, nullptr);
+  const GemmShape s{256, 256, 128};
+  const TraceResult t = gpu().trace(*k, Precision::F16_F32, s);
+  ASSERT_TRUE(t.run.ok) << t.run.error;
+  const GmemAccess* a = nullptr;
+  const GmemAccess* b = nullptr;
+  const GmemAccess* c = nullptr;
+  for (const GmemAccess& x : t.gmem) {
+    if (x.warp != 0) continue;
+    if (!a && x.site == "A") a = &x;
+    if (!b && x.site == "B") b = &x;
+    if (!c && x.site == "C") c = &x;
+  }
+  ASSERT_TRUE(a && b && c);
+  EXPECT_EQ(a->kind, "load");
+  EXPECT_EQ(a->width, 16);
+  for (int lane = 0; lane < 32; ++lane) {
+    ASSERT_TRUE(a->offset[lane] && b->offset[lane] && c->offset[lane]);
+    EXPECT_EQ(*a->offset[lane], (int64_t(lane / 4) * s.k + 8 * (lane % 4)) * 2) << "A, lane " << lane;
+    EXPECT_EQ(*b->offset[lane], (int64_t(lane / 16) * s.n + 8 * (lane % 16)) * 2) << "B, lane " << lane;
+    EXPECT_EQ(*c->offset[lane], (int64_t(lane / 4) * s.n + 2 * (lane % 4)) * 4) << "C, lane " << lane;
+  }
+}
+
 TEST_P(KernelTest, TimedRunReportsMedianOfSamples) {
   const GemmShape s{512, 512, 512};
   RunOptions opt;

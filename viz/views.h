@@ -9,6 +9,7 @@
 #include "core/bank_sites.h"
 #include "core/capture.h"
 #include "core/diff.h"
+#include "core/gmem.h"
 #include "core/layout.h"
 #include "core/swizzle.h"
 #include "viz/canvas.h"
@@ -253,6 +254,41 @@ void timeline_window(const TimelineBlock& b, const TimelineViewState& st, double
 // with the window marked; `other` (may be null) below on the same window.
 void draw_timeline_view(Canvas& c, Rect r, const Theme& t, const TimelineBlock& in, const TimelineBlock* other,
                         double clock_mhz, const TimelineViewState& st, Vec2 mouse, TimelineHover* hover);
+
+// ---- Global memory -----------------------------------------------------------------------------
+struct GmemViewInput {
+  std::string kernel;
+  std::vector<GmemSite> sites;       // gmem_sites(capture, kernel)
+  bool capture_has_gmem = false;     // some kernel has records: an empty `sites` means this one has none ...
+  bool kernel_recorded = true;       // ... if the capture holds the kernel at all
+  std::string no_lane_addresses;     // why the rung has no per-lane global accesses (TMA), if so
+  std::string traced_from;           // "NVIDIA H200, 2026-11-21" or empty
+  int elem_bytes[3] = {4, 4, 4};     // A, B, C element sizes of the traced run
+  int64_t ld[3] = {1, 1, 1};         // their leading dimensions (K, N, N)
+  std::string compare_kernel;        // the rung drawn beside (default: the one before), "" for none
+  std::vector<GmemSite> compare_sites;
+  int compare_elem_bytes[3] = {4, 4, 4};
+  int64_t compare_ld[3] = {1, 1, 1};
+};
+struct GmemViewState {
+  int site = -1;            // index into sites; -1 or out of range: the one furthest from its ideal
+  int access = 0;           // which traced request of the site (clamped)
+  int highlight_lane = -1;  // clicked lane: outlined
+  bool compare = true;      // the compare rung's same site beside
+};
+struct GmemHover {
+  int site = -1;  // a row of the site table
+  int lane = -1;  // a lane's cell in an access map ...
+  int side = 0;   // ... of the selected rung (0) or the compared one (1)
+};
+// The site a view opens on: the one whose sectors per request are furthest above its ideal; -1 if none.
+int gmem_default_site(const std::vector<GmemSite>& sites);
+// The site of `sites` that matches `like` (same name and kind; else same name, both loads or both stores).
+int gmem_compare_site(const std::vector<GmemSite>& sites, const GmemSite& like);
+// A site table with sectors per request, the selected request drawn as the matrix rows it touches cut
+// into 32-byte sectors with each lane's bytes in its colour, and the compare rung's same site beside.
+void draw_gmem_view(Canvas& c, Rect r, const Theme& t, const GmemViewInput& in, const GmemViewState& st, Vec2 mouse,
+                    GmemHover* hover);
 
 // ---- Shared-memory banks ---------------------------------------------------------------------
 struct BanksViewInput {

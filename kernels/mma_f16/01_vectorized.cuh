@@ -71,10 +71,12 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<__half, float> g,
     uint4 ra[kALoads], rb[kBLoads];
 #pragma unroll
     for (int i = 0; i < kALoads; ++i) {
+      GS_PROBE(probe.gmem(kGmemA, a_src + static_cast<size_t>(i * kARowsPerPass) * g.k, 16, GmemKind::kLoad));
       ra[i] = *reinterpret_cast<const uint4*>(a_src + static_cast<size_t>(i * kARowsPerPass) * g.k);
     }
 #pragma unroll
     for (int i = 0; i < kBLoads; ++i) {
+      GS_PROBE(probe.gmem(kGmemB, b_src + static_cast<size_t>(i * kBRowsPerPass) * g.n, 16, GmemKind::kLoad));
       rb[i] = *reinterpret_cast<const uint4*>(b_src + static_cast<size_t>(i * kBRowsPerPass) * g.n);
     }
     a_src += kBlockK;                                  // next k-step: 32 columns of A to the right...
@@ -134,7 +136,7 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<__half, float> g,
   GS_PROBE(probe.stage(kEpilogue));
   for (int mi = 0; mi < kMI; ++mi) {
     for (int ni = 0; ni < kNI; ++ni) {
-      store_c_frag(g, bm0 + wm0 + mi * kMmaM, bn0 + wn0 + ni * kMmaN, lane, acc[mi][ni]);
+      store_c_frag(g, bm0 + wm0 + mi * kMmaM, bn0 + wn0 + ni * kMmaN, lane, acc[mi][ni], probe);
     }
   }
   GS_PROBE(probe.block_end());

@@ -83,12 +83,14 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g,
     for (int i = 0; i < kALoads; ++i) {
       __half* dst = As + s * kAStageHalves + (a_row + i * kARowsPerPass) * kAStride + a_col;
       GS_PROBE(probe.smem(kAsCopy, dst, 16, SmemKind::kCpAsync));
+      GS_PROBE(probe.gmem(kGmemA, a + static_cast<size_t>(i * kARowsPerPass) * g.k, 16, GmemKind::kCpAsync));
       cp_async_16(dst, a + static_cast<size_t>(i * kARowsPerPass) * g.k);
     }
 #pragma unroll
     for (int i = 0; i < kBLoads; ++i) {
       __half* dst = Bs + s * kBStageHalves + (b_row + i * kBRowsPerPass) * kBStride + b_col;
       GS_PROBE(probe.smem(kBsCopy, dst, 16, SmemKind::kCpAsync));
+      GS_PROBE(probe.gmem(kGmemB, b + static_cast<size_t>(i * kBRowsPerPass) * g.n, 16, GmemKind::kCpAsync));
       cp_async_16(dst, b + static_cast<size_t>(i * kBRowsPerPass) * g.n);
     }
   };
@@ -165,7 +167,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g,
   for (int mi = 0; mi < kMI; ++mi) {
 #pragma unroll
     for (int ni = 0; ni < kNI; ++ni) {
-      store_c_frag(g, bm0 + wm0 + mi * kMmaM, bn0 + wn0 + ni * kMmaN, lane, acc[mi][ni]);
+      store_c_frag(g, bm0 + wm0 + mi * kMmaM, bn0 + wn0 + ni * kMmaN, lane, acc[mi][ni], probe);
     }
   }
   GS_PROBE(probe.block_end());

@@ -133,6 +133,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g,
           const bool in = (a_rows_in >> i & 1u) && a_k_in;
           GS_PROBE(probe.smem(kAsCopy, smem_ptr(dst), 16, SmemKind::kCpAsync));
           const __half* src = a_src + k0 + i * a_pass;  // A[bm0 + a_row + 32 i][k0 + 8 a_chunk]
+          GS_PROBE(probe.gmem(kGmemA, src, in ? 16 : 0, GmemKind::kCpAsync));
           cp_async_16(dst, in ? src : g.a, in ? 16 : 0);
         } else {
           const int i = c - kALoads;
@@ -140,6 +141,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g,
           const bool in = b_cols_in && k0 + b_row + i * kBRowsPerPass < g.k;
           GS_PROBE(probe.smem(kBsCopy, smem_ptr(dst), 16, SmemKind::kCpAsync));
           const __half* src = b_src + static_cast<size_t>(k0) * g.n + i * b_pass;  // B[k0 + b_row + 16 i][..]
+          GS_PROBE(probe.gmem(kGmemB, src, in ? 16 : 0, GmemKind::kCpAsync));
           cp_async_16(dst, in ? src : g.b, in ? 16 : 0);
         }
       }
@@ -275,6 +277,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g,
       const float4 v = ld_shared_f32x4(cs + cs_offset(r, 4 * (lane % 16)));
       // N % 8 == 0 here, so a 4-column group is wholly inside C or wholly past its edge
       if (row0 + r < g.m && col < g.n) {
+        GS_PROBE(probe.gmem(kGmemC, g.c + static_cast<size_t>(row0 + r) * g.n + col, 16, GmemKind::kStore));
         update_c_quad(g.c + static_cast<size_t>(row0 + r) * g.n + col, v, g.alpha, g.beta);  // C[row0 + r][col]
       }
     }
@@ -283,7 +286,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g,
     for (int mi = 0; mi < kMI; ++mi) {
 #pragma unroll
       for (int ni = 0; ni < kNI; ++ni) {
-        store_c_frag_guarded(g, bm0 + wm0 + mi * kMmaM, bn0 + wn0 + ni * kMmaN, lane, acc[mi][ni]);
+        store_c_frag_guarded(g, bm0 + wm0 + mi * kMmaM, bn0 + wn0 + ni * kMmaN, lane, acc[mi][ni], probe);
       }
     }
   }

@@ -15,6 +15,7 @@
 #include <cuda_runtime.h>
 
 #include "kernels/gemm_args.cuh"
+#include "kernels/probe.cuh"
 
 namespace gs::mma_f16 {
 
@@ -151,18 +152,22 @@ __device__ __forceinline__ void update_c_one(float* c, float v, float alpha, flo
 // Writes one lane's share of an m16n8 accumulator whose top-left element of C is (row0, col0):
 // (c0, c1) at row row0 + g, (c2, c3) at row0 + g + 8, columns col0 + 2t + {0, 1}. The tile must lie
 // inside C and N must be even (the exact-tile rungs' shape rule guarantees both).
+template <class Probe>
 __device__ __forceinline__ void store_c_frag(const GemmArgs<__half, float>& g, int row0, int col0, int lane,
-                                             const float (&c)[4]) {
+                                             const float (&c)[4], Probe& probe) {
   const int row = row0 + lane / 4, col = col0 + 2 * (lane % 4);
   float* p = g.c + static_cast<size_t>(row) * g.n + col;  // C[row][col], row-major, leading dimension N
+  GS_PROBE(probe.gmem(kGmemC, p, 8, GmemKind::kStore));
   update_c_pair(p, c[0], c[1], g.alpha, g.beta);
+  GS_PROBE(probe.gmem(kGmemC, p + static_cast<size_t>(8) * g.n, 8, GmemKind::kStore));
   update_c_pair(p + static_cast<size_t>(8) * g.n, c[2], c[3], g.alpha, g.beta);  // row + 8
 }
 
 // The same for a tile that may overhang C: elements past M or N are dropped; pairs are written with
 // one 8-byte store when both are inside and N is even, element by element otherwise.
+template <class Probe>
 __device__ __forceinline__ void store_c_frag_guarded(const GemmArgs<__half, float>& g, int row0, int col0, int lane,
-                                                     const float (&c)[4]) {
+                                                     const float (&c)[4], Probe& probe) {
   const int col = col0 + 2 * (lane % 4);
   if (col >= g.n) return;
   const bool pair = col + 1 < g.n && g.n % 2 == 0;
@@ -172,6 +177,7 @@ __device__ __forceinline__ void store_c_frag_guarded(const GemmArgs<__half, floa
     if (row >= g.m) continue;
     float* p = g.c + static_cast<size_t>(row) * g.n + col;
     if (pair) {
+      GS_PROBE(probe.gmem(kGmemC, p, 8, GmemKind::kStore));
       update_c_pair(p, c[2 * h], c[2 * h + 1], g.alpha, g.beta);
     } else {
       update_c_one(p, c[2 * h], g.alpha, g.beta);

@@ -74,7 +74,9 @@ __global__ void __launch_bounds__(kThreads) kernel(GemmArgs<float, float> g, Pro
       const int idx = tid + i * kThreads;
       const int ar = idx / 8, ac = idx % 8;    // A: row, float4 column of the 128 x 8 float4 slice
       const int br = idx / 32, bc = idx % 32;  // B: row, float4 column of the 32 x 32 float4 slice
+      GS_PROBE(probe.gmem(kGmemA, a_blk + static_cast<size_t>(ar) * g.k + kt * kBK + ac * 4, 16, GmemKind::kLoad));
       ra[i] = *reinterpret_cast<const float4*>(a_blk + static_cast<size_t>(ar) * g.k + kt * kBK + ac * 4);
+      GS_PROBE(probe.gmem(kGmemB, b_blk + static_cast<size_t>(kt * kBK + br) * g.n + bc * 4, 16, GmemKind::kLoad));
       rb[i] = *reinterpret_cast<const float4*>(b_blk + static_cast<size_t>(kt * kBK + br) * g.n + bc * 4);
     }
 #pragma unroll
@@ -131,8 +133,8 @@ __global__ void __launch_bounds__(kThreads) kernel(GemmArgs<float, float> g, Pro
   for (int mi = 0; mi < kTilesM; ++mi) {
 #pragma unroll 1
     for (int ni = 0; ni < kTilesN; ++ni) {
-      store_c2(g, row0 + mi * 16, col0 + ni * 8, acc[mi][ni][0], acc[mi][ni][1]);
-      store_c2(g, row0 + mi * 16 + 8, col0 + ni * 8, acc[mi][ni][2], acc[mi][ni][3]);
+      store_c2(g, row0 + mi * 16, col0 + ni * 8, acc[mi][ni][0], acc[mi][ni][1], probe);
+      store_c2(g, row0 + mi * 16 + 8, col0 + ni * 8, acc[mi][ni][2], acc[mi][ni][3], probe);
     }
   }
   GS_PROBE(probe.block_end());

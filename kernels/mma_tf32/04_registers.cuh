@@ -77,8 +77,10 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
       const int idx = tid + i * kThreads;
       const int ar = idx / 8, ac = idx % 8;    // A: row, chunk of the 128 x 8 chunk slice
       const int br = idx / 32, bc = idx % 32;  // B: row, chunk of the 32 x 32 chunk slice
+      GS_PROBE(probe.gmem(kGmemA, a_blk + static_cast<size_t>(ar) * g.k + kt * kBK + ac * 4, 16, GmemKind::kCpAsync));
       cp_async_16(&As[ar][ac * 4], a_blk + static_cast<size_t>(ar) * g.k + kt * kBK + ac * 4);
       GS_PROBE(probe.smem(kAsCopy, &As[ar][ac * 4], 16, SmemKind::kCpAsync));
+      GS_PROBE(probe.gmem(kGmemB, b_blk + static_cast<size_t>(kt * kBK + br) * g.n + bc * 4, 16, GmemKind::kCpAsync));
       cp_async_16(&Bs[br][bc * 4], b_blk + static_cast<size_t>(kt * kBK + br) * g.n + bc * 4);
       GS_PROBE(probe.smem(kBsCopy, &Bs[br][bc * 4], 16, SmemKind::kCpAsync));
     }
@@ -128,8 +130,8 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
   for (int mi = 0; mi < kTilesM; ++mi) {
 #pragma unroll
     for (int ni = 0; ni < kTilesN; ++ni) {
-      store_c2(g, row0 + mi * 16, col0 + ni * 8, acc[mi][ni][0], acc[mi][ni][1]);
-      store_c2(g, row0 + mi * 16 + 8, col0 + ni * 8, acc[mi][ni][2], acc[mi][ni][3]);
+      store_c2(g, row0 + mi * 16, col0 + ni * 8, acc[mi][ni][0], acc[mi][ni][1], probe);
+      store_c2(g, row0 + mi * 16 + 8, col0 + ni * 8, acc[mi][ni][2], acc[mi][ni][3], probe);
     }
   }
   GS_PROBE(probe.block_end());

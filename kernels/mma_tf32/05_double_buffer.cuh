@@ -57,9 +57,11 @@ __device__ __forceinline__ void load_slice(const GemmArgs<float, float>& g, cons
 #pragma unroll
   for (int i = 0; i < 4; ++i) {
     float* as = stage + as_dst + i * 32 * kAsStride;  // A chunk i: 32 rows further down
+    GS_PROBE(probe.gmem(kGmemA, a_src + static_cast<size_t>(i * 32) * g.k, 16, GmemKind::kCpAsync));
     cp_async_16(as, a_src + static_cast<size_t>(i * 32) * g.k);
     GS_PROBE(probe.smem(kAsCopy, as, 16, SmemKind::kCpAsync));
     float* bs = stage + bs_dst + i * 8 * kBsStride;  // B chunk i: 8 rows further down
+    GS_PROBE(probe.gmem(kGmemB, b_src + static_cast<size_t>(i * 8) * g.n, 16, GmemKind::kCpAsync));
     cp_async_16(bs, b_src + static_cast<size_t>(i * 8) * g.n);
     GS_PROBE(probe.smem(kBsCopy, bs, 16, SmemKind::kCpAsync));
   }
@@ -162,8 +164,8 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
   for (int mi = 0; mi < kTilesM; ++mi) {
 #pragma unroll
     for (int ni = 0; ni < kTilesN; ++ni) {
-      store_c2(g, row0 + mi * 16, col0 + ni * 8, acc[mi][ni][0], acc[mi][ni][1]);
-      store_c2(g, row0 + mi * 16 + 8, col0 + ni * 8, acc[mi][ni][2], acc[mi][ni][3]);
+      store_c2(g, row0 + mi * 16, col0 + ni * 8, acc[mi][ni][0], acc[mi][ni][1], probe);
+      store_c2(g, row0 + mi * 16 + 8, col0 + ni * 8, acc[mi][ni][2], acc[mi][ni][3], probe);
     }
   }
   GS_PROBE(probe.block_end());

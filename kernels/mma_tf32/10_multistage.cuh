@@ -84,11 +84,13 @@ __device__ __forceinline__ void copy_fast(const CopyPlan& cp, const float* a_sli
     if (kPart >= 0 && j / kChunksPerPart != kPart) continue;
     if (j < kAChunks) {
       float* as = stage + cp.as_dst + j * 32 * kBK;  // 32 rows further down, same m % 8
+      GS_PROBE(probe.gmem(kGmemA, a_slice + j * cp.a_rows32, 16, GmemKind::kCpAsync));
       cp_async_16(as, a_slice + j * cp.a_rows32);
       GS_PROBE(probe.smem(kAsCopy, as, 16, SmemKind::kCpAsync));
     } else {
       const int i = j - kAChunks;
       float* bs = stage + cp.bs_dst + i * 8 * kBN;  // 8 rows further down, same k % 4
+      GS_PROBE(probe.gmem(kGmemB, b_slice + i * cp.b_rows8, 16, GmemKind::kCpAsync));
       cp_async_16(bs, b_slice + i * cp.b_rows8);
       GS_PROBE(probe.smem(kBsCopy, bs, 16, SmemKind::kCpAsync));
     }
@@ -110,9 +112,11 @@ __device__ __forceinline__ void copy_chunks(const GemmArgs<float, float>& g, con
       const int i = j;
       float* as = stage + cp.as_dst + i * 32 * kBK;  // 32 rows further down, same m % 8
       if (kFull) {
+        GS_PROBE(probe.gmem(kGmemA, cp.a_src + k0 + static_cast<size_t>(i * 32) * g.k, 16, GmemKind::kCpAsync));
         cp_async_16(as, cp.a_src + k0 + static_cast<size_t>(i * 32) * g.k);
       } else {
         const bool ok = a_k_ok && (cp.in_mn >> i & 1u);
+        GS_PROBE(probe.gmem(kGmemA, cp.a_src + k0 + static_cast<size_t>(i * 32) * g.k, ok ? 16 : 0, GmemKind::kCpAsync));
         cp_async_16_zfill(as, ok ? cp.a_src + k0 + static_cast<size_t>(i * 32) * g.k : g.a, ok);
       }
       GS_PROBE(probe.smem(kAsCopy, as, 16, SmemKind::kCpAsync));
@@ -120,9 +124,11 @@ __device__ __forceinline__ void copy_chunks(const GemmArgs<float, float>& g, con
       const int i = j - kAChunks;
       float* bs = stage + cp.bs_dst + i * 8 * kBN;  // 8 rows further down, same k % 4
       if (kFull) {
+        GS_PROBE(probe.gmem(kGmemB, cp.b_src + static_cast<size_t>(k0 + 8 * i) * g.n, 16, GmemKind::kCpAsync));
         cp_async_16(bs, cp.b_src + static_cast<size_t>(k0 + 8 * i) * g.n);
       } else {
         const bool ok = b_n_ok && k0 + cp.b_row0 + 8 * i < g.k;
+        GS_PROBE(probe.gmem(kGmemB, cp.b_src + static_cast<size_t>(k0 + 8 * i) * g.n, ok ? 16 : 0, GmemKind::kCpAsync));
         cp_async_16_zfill(bs, ok ? cp.b_src + static_cast<size_t>(k0 + 8 * i) * g.n : g.b, ok);
       }
       GS_PROBE(probe.smem(kBsCopy, bs, 16, SmemKind::kCpAsync));
@@ -157,6 +163,7 @@ __device__ __forceinline__ void load_slice(const GemmArgs<float, float>& g, cons
     for (int j = 0; j < kBM / 8; ++j) {
       const int r = a_r0 + 8 * j;
       const bool ok = a_k_ok && tile_m * kBM + r < g.m;
+      GS_PROBE(probe.gmem(kGmemA, a + static_cast<size_t>(r) * g.k, ok ? 4 : 0, GmemKind::kCpAsync));
       cp_async_4_zfill(as + 8 * j * kBK, ok ? a + static_cast<size_t>(r) * g.k : g.a, ok);
       GS_PROBE(probe.smem(kAsCopy, as + 8 * j * kBK, 4, SmemKind::kCpAsync));
     }
@@ -169,6 +176,7 @@ __device__ __forceinline__ void load_slice(const GemmArgs<float, float>& g, cons
       const int r = b_r0 + 2 * j;
       const bool ok = b_n_ok && k0 + r < g.k;
       float* bs = stage + kAsFloats + r * kBN + (b_c ^ r % 4 * 8);
+      GS_PROBE(probe.gmem(kGmemB, b + static_cast<size_t>(r) * g.n, ok ? 4 : 0, GmemKind::kCpAsync));
       cp_async_4_zfill(bs, ok ? b + static_cast<size_t>(r) * g.n : g.b, ok);
       GS_PROBE(probe.smem(kBsCopy, bs, 4, SmemKind::kCpAsync));
     }
@@ -347,8 +355,8 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<float, float> g, 
   for (int mi = 0; mi < kTilesM; ++mi) {
 #pragma unroll
     for (int ni = 0; ni < kTilesN; ++ni) {
-      store_c2_guarded(g, row0 + mi * 16, col0 + ni * 8, acc[mi][ni][0], acc[mi][ni][1]);
-      store_c2_guarded(g, row0 + mi * 16 + 8, col0 + ni * 8, acc[mi][ni][2], acc[mi][ni][3]);
+      store_c2_guarded(g, row0 + mi * 16, col0 + ni * 8, acc[mi][ni][0], acc[mi][ni][1], probe);
+      store_c2_guarded(g, row0 + mi * 16 + 8, col0 + ni * 8, acc[mi][ni][2], acc[mi][ni][3], probe);
     }
   }
   GS_PROBE(probe.block_end());

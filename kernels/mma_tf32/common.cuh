@@ -14,6 +14,7 @@
 #include <cuda_runtime.h>
 
 #include "kernels/gemm_args.cuh"
+#include "kernels/probe.cuh"
 
 namespace gs::mma_tf32 {
 
@@ -104,24 +105,29 @@ __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], const void* smem_r
 // C[row][col], C[row][col + 1] = alpha * (v0, v1) + beta * C: one accumulator pair (c0, c1 or c2, c3)
 // as one 8-byte store. Needs col even and N even (8-byte alignment); the tile-multiple rungs have both.
 // BLAS: beta == 0 never reads C (the runner poisons it with NaN to check).
-__device__ __forceinline__ void store_c2(const GemmArgs<float, float>& g, int row, int col, float v0, float v1) {
+template <class Probe>
+__device__ __forceinline__ void store_c2(const GemmArgs<float, float>& g, int row, int col, float v0, float v1,
+                                         Probe& probe) {
   float2* p = reinterpret_cast<float2*>(g.c + static_cast<size_t>(row) * g.n + col);
   float2 out = make_float2(g.alpha * v0, g.alpha * v1);
   if (g.beta != 0.0f) {
+    GS_PROBE(probe.gmem(kGmemC, p, 8, GmemKind::kLoad));
     const float2 old = *p;
     out.x += g.beta * old.x;
     out.y += g.beta * old.y;
   }
+  GS_PROBE(probe.gmem(kGmemC, p, 8, GmemKind::kStore));
   *p = out;
 }
 
 // The same for any shape: elements outside C are dropped; an odd N (rows not 8-byte aligned) or a pair
 // split by the right edge falls back to 4-byte stores.
+template <class Probe>
 __device__ __forceinline__ void store_c2_guarded(const GemmArgs<float, float>& g, int row, int col, float v0,
-                                                 float v1) {
+                                                 float v1, Probe& probe) {
   if (row >= g.m || col >= g.n) return;
   if (col + 1 < g.n && g.n % 2 == 0) {
-    store_c2(g, row, col, v0, v1);
+    store_c2(g, row, col, v0, v1, probe);
     return;
   }
   float* p = g.c + static_cast<size_t>(row) * g.n + col;

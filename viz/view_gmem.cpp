@@ -1,0 +1,309 @@
+// Global-memory view: how a kernel's warps read A and B and write C, in the units the memory system
+// moves (core/gmem.h):
+//   site table   each traced load, cp.async and store site with its requests, sectors per request and
+//                the ideal (every sector full), the number Nsight Compute reports for the same ratio
+//   caption      the selected request in words
+//   access map   the matrix rows the request touches, one strip each, cut into 32-byte sectors; each
+//                lane's bytes filled in its colour and numbered, the sectors the request moves outlined.
+//                A row-wise walk (one element of 32 rows) shows 32 mostly empty sectors; a coalesced
+//                one fills 4 sectors of one row.
+//   compare      the same site of another rung (default: the rung before), beside or below
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+
+#include "viz/draw_util.h"
+#include "viz/views.h"
+
+namespace gs {
+namespace {
+
+using viz::Span;
+
+int mat_index(char m) { return m == 'B' ? 1 : m == 'C' ? 2 : 0; }
+
+std::string fmt_ratio(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, v >= 9.95 ? "%.0f" : "%.1f", v);
+  return b;
+}
+
+std::string verdict(const GmemSite& s) {
+  if (s.requests == 0) return "";
+  if (s.sectors <= s.ideal_sectors) return "coalesced";
+  return fmt_ratio(double(s.sectors) / std::max<int64_t>(1, s.ideal_sectors)) + "x the ideal";
+}
+
+Color verdict_color(const GmemSite& s, const Theme& t) {
+  if (s.sectors <= s.ideal_sectors) return t.good;
+  return double(s.sectors) / std::max<int64_t>(1, s.ideal_sectors) <= 2.0 ? t.warn : t.bad;
+}
+
+// The request of `site` the state picks: the state's index, clamped.
+const GmemAccess* pick_access(const GmemSite& s, int access) {
+  if (s.accesses.empty()) return nullptr;
+  return &s.accesses[size_t(std::clamp(access, 0, int(s.accesses.size()) - 1))];
+}
+
+// A lane's elements of one matrix row.
+struct LaneRun {
+  int lane = 0;
+  int64_t col0 = 0, col1 = 0;  // [col0, col1) in elements
+};
+
+// The access map of one request (see the file comment); returns the height used.
+float draw_access_map(Canvas& c, Rect box, const Theme& t, const GmemAccess& a, int elem_bytes, int64_t ld, float fs,
+                      int highlight_lane, Vec2 mouse, int* hover_lane) {
+  const int eb = std::max(1, elem_bytes);
+  const int64_t row_elems = std::max<int64_t>(1, ld);
+  const int per_sector = std::max(1, kSectorBytes / eb);
+  // Rows touched, each with its lanes' element runs.
+  std::map<int64_t, std::vector<LaneRun>> rows;
+  for (int lane = 0; lane < 32; ++lane) {
+    if (!a.offset[size_t(lane)]) continue;
+    const MatrixCell cell = matrix_cell(*a.offset[size_t(lane)], row_elems, eb);
+    rows[cell.row].push_back({lane, cell.col, cell.col + std::max(1, a.width / eb)});
+  }
+  if (rows.empty()) return 0;
+  // Columns shown: whole sectors from the first touched to the last, over every row, at most 64 sectors.
+  int64_t s0 = INT64_MAX, s1 = INT64_MIN;
+  for (const auto& [row, runs] : rows)
+    for (const LaneRun& lr : runs) {
+      s0 = std::min(s0, lr.col0 / per_sector);
+      s1 = std::max(s1, (lr.col1 - 1) / per_sector);
+    }
+  const int64_t kMaxSectors = 64;
+  const bool cut = s1 - s0 + 1 > kMaxSectors;
+  if (cut) s1 = s0 + kMaxSectors - 1;
+  const int sectors = int(s1 - s0 + 1);
+
+  const std::string row_head = std::string(1, a.matrix) + " row ";
+  const float label_w = c.text_size(row_head + std::to_string(rows.rbegin()->first), fs, Font::Mono).x + fs * 0.6f;
+  const float gx = box.min.x + label_w;
+  const float sector_w = std::min(fs * 6.0f, (box.max.x - gx) / float(sectors));
+  const float axis_h = fs * 1.4f;
+  const int nrows = int(rows.size());
+  const float row_h = std::clamp((box.h() - axis_h - fs * 1.5f) / float(nrows), 4.0f, fs * 1.9f);
+  const float elem_w = sector_w / float(per_sector);
+  const bool row_labels_fit = row_h >= fs * 1.05f;
+
+  // Column axis: the first element of every sector that has room for its number.
+  float y = box.min.y;
+  float last_end = -1e9f;
+  for (int s = 0; s < sectors; ++s) {
+    const std::string lab = std::to_string((s0 + s) * per_sector);
+    const float x = gx + float(s) * sector_w;
+    const float w = c.text_size(lab, fs * 0.9f, Font::Mono).x;
+    if (x < last_end + fs * 0.5f || x + w > box.max.x) continue;
+    c.text({x, y}, lab, t.text_dim, std::max(kMinTextSize, fs * 0.9f), Align::Left, Font::Mono);
+    last_end = x + w;
+  }
+  y += axis_h;
+
+  int r = 0;
+  int64_t prev_row = INT64_MIN;
+  for (const auto& [row, runs] : rows) {
+    const float ry = y + float(r) * row_h;
+    const float cell_h = std::max(3.0f, row_h - std::min(4.0f, row_h * 0.2f));
+    if (row_labels_fit || r == 0 || r == nrows - 1) {
+      const bool gap = prev_row != INT64_MIN && row != prev_row + 1;
+      c.text({box.min.x, ry + (cell_h - fs) * 0.5f}, row_head + std::to_string(row), gap ? t.text : t.text_dim,
+             std::max(kMinTextSize, std::min(fs, row_h)), Align::Left, Font::Mono);
+    }
+    prev_row = row;
+    // Sectors of the window: faint; touched ones outlined after the lanes are drawn.
+    std::set<int64_t> touched;
+    for (const LaneRun& lr : runs)
+      for (int64_t s = lr.col0 / per_sector; s <= (lr.col1 - 1) / per_sector; ++s) touched.insert(s);
+    for (int s = 0; s < sectors; ++s)
+      c.rect_filled({{gx + float(s) * sector_w + 1, ry}, {gx + float(s + 1) * sector_w - 1, ry + cell_h}},
+                    t.grid.with_alpha(touched.count(s0 + s) ? 255 : 110));
+    // Lanes: several lanes on one element (a broadcast) share its cell; the label names the first and count.
+    std::map<int64_t, std::vector<int>> by_col;
+    for (const LaneRun& lr : runs) by_col[lr.col0].push_back(lr.lane);
+    for (const auto& [col0, lanes] : by_col) {
+      const LaneRun* lr = nullptr;
+      for (const LaneRun& x : runs)
+        if (x.col0 == col0) lr = &x;
+      if (lr->col0 / per_sector > s1) continue;
+      const float x0 = gx + float(lr->col0 - s0 * per_sector) * elem_w + 1;
+      const float x1 = gx + float(std::min(lr->col1, (s1 + 1) * per_sector) - s0 * per_sector) * elem_w - 1;
+      const Rect cell{{x0, ry}, {std::max(x0 + 2, x1), ry + cell_h}};
+      const Color col = lane_color(lanes.front(), t);
+      c.rect_filled(cell, col);
+      const bool lit = std::find(lanes.begin(), lanes.end(), highlight_lane) != lanes.end();
+      if (lit) c.rect(cell.inset(-1), t.text, 2);
+      if (hover_lane && cell.contains(mouse)) *hover_lane = lanes.front();
+      const std::string lab = lanes.size() == 1 ? std::to_string(lanes.front())
+                                                : std::to_string(lanes.front()) + "+" + std::to_string(lanes.size() - 1);
+      const float ls = std::min(fs, cell_h * 0.95f);
+      if (ls >= kMinTextSize && c.text_size(lab, ls, Font::Mono).x <= cell.w() - 2)
+        c.text({cell.center().x, ry + (cell_h - ls) * 0.5f}, lab, text_on(col), ls, Align::Center, Font::Mono);
+    }
+    for (int64_t s : touched)
+      if (s <= s1) c.rect({{gx + float(s - s0) * sector_w, ry - 1}, {gx + float(s - s0 + 1) * sector_w, ry + cell_h + 1}},
+                          t.text, 1.5f);
+    ++r;
+  }
+  y += float(nrows) * row_h + fs * 0.3f;
+  std::string foot = "each cell one 32-byte sector (" + std::to_string(per_sector) + " elements); outlined: the sectors this request moves";
+  if (cut) foot += "; further sectors not drawn";
+  c.text({box.min.x, y}, viz::elide(c, foot, std::max(kMinTextSize, fs * 0.9f), Font::Sans, box.w()), t.text_dim,
+         std::max(kMinTextSize, fs * 0.9f));
+  return y + fs * 1.4f - box.min.y;
+}
+
+// "A, warp 0, k-iteration 0, request 1 of 8: 32 lanes x 4 B = 128 B asked, 32 sectors moved (1024 B) in 32
+// lines; ideal 4".
+std::string caption(const GmemSite& s, const GmemAccess& a, int index) {
+  const GmemCost cost = gmem_cost(a);
+  std::string w = s.name + " " + (a.kind == "cp.async" ? "cp.async" : a.kind) + ", warp " + std::to_string(a.warp) + ", " +
+                  (a.iteration < 0 ? std::string("epilogue") : "k-iteration " + std::to_string(a.iteration)) +
+                  ", request " + std::to_string(index + 1) + " of " + std::to_string(s.accesses.size()) + ": " +
+                  std::to_string(cost.lanes) + " lanes x " + std::to_string(a.width) + " B, " + std::to_string(cost.bytes) +
+                  " distinct bytes; " + std::to_string(cost.sectors) + (cost.sectors == 1 ? " sector" : " sectors") +
+                  " moved in " + std::to_string(cost.lines) + (cost.lines == 1 ? " line" : " lines") + ", ideal " +
+                  std::to_string(cost.ideal_sectors);
+  return w;
+}
+
+struct Column {
+  std::string head;
+  Align align;
+  float w = 0;
+};
+
+}  // namespace
+
+int gmem_default_site(const std::vector<GmemSite>& sites) {
+  int best = -1;
+  double worst = 0;
+  for (size_t i = 0; i < sites.size(); ++i) {
+    if (sites[i].requests == 0) continue;
+    const double ratio = double(sites[i].sectors) / std::max<int64_t>(1, sites[i].ideal_sectors);
+    if (best < 0 || ratio > worst + 1e-9) best = int(i), worst = ratio;
+  }
+  return best;
+}
+
+int gmem_compare_site(const std::vector<GmemSite>& sites, const GmemSite& like) {
+  for (size_t i = 0; i < sites.size(); ++i)
+    if (sites[i].name == like.name && sites[i].kind == like.kind) return int(i);
+  for (size_t i = 0; i < sites.size(); ++i)  // a load became a cp.async (or back): same matrix
+    if (sites[i].name == like.name && (sites[i].kind == "store") == (like.kind == "store")) return int(i);
+  return -1;
+}
+
+void draw_gmem_view(Canvas& c, Rect r, const Theme& t, const GmemViewInput& in, const GmemViewState& st, Vec2 mouse,
+                    GmemHover* hover) {
+  if (hover) *hover = GmemHover{};
+  c.push_clip(r);
+  const float fs = std::clamp(std::min(r.w() / 55.0f, r.h() / 34.0f), kMinTextSize, 17.0f);
+  const float pad = std::max(6.0f, fs * 0.7f);
+  const Rect area = r.inset(pad);
+  float y = area.min.y;
+
+  std::vector<Span> title{{in.kernel.empty() ? std::string("no kernel selected") : in.kernel, t.text, Font::SansBold},
+                          {"   global-memory access", t.text_dim, Font::Sans}};
+  if (!in.traced_from.empty()) title.push_back({" \xC2\xB7 traced on " + in.traced_from, t.text_dim, Font::Sans});
+  viz::draw_spans(c, {area.min.x, y}, title, fs * 1.1f, area.w());
+  y += fs * 1.1f * 1.6f;
+
+  const int site_index = st.site >= 0 && st.site < int(in.sites.size()) ? st.site : gmem_default_site(in.sites);
+  if (site_index < 0) {
+    const std::string msg =
+        !in.no_lane_addresses.empty() ? in.no_lane_addresses
+        : !in.kernel_recorded ? "This capture holds no record of " + in.kernel +
+                                    ": it was recorded before the rung existed. `gemmscope record` on a GPU records it."
+        : in.capture_has_gmem ? "No global access of " + in.kernel + " was traced: its loads and stores carry no probe."
+                              : "This capture has no traced global addresses: it was recorded before gemmscope traced "
+                                "them. `gemmscope record` on a GPU records them.";
+    float my = r.center().y - fs;
+    for (const std::string& line : viz::wrap(c, msg, fs, area.w())) {
+      c.text({r.center().x, my}, viz::elide(c, line, fs, Font::Sans, area.w()), t.text_dim, fs, Align::Center);
+      my += fs * 1.3f;
+    }
+    c.pop_clip();
+    return;
+  }
+
+  // ---- Site table ----------------------------------------------------------------------------
+  std::vector<Column> cols = {{"site", Align::Left},        {"kind", Align::Left},         {"bytes/lane", Align::Right},
+                              {"requests", Align::Right},   {"sectors/req", Align::Right}, {"ideal", Align::Right},
+                              {"", Align::Left}};
+  std::vector<std::vector<std::string>> table;
+  for (const GmemSite& s : in.sites)
+    table.push_back({s.name, s.kind, std::to_string(s.width), std::to_string(s.requests), fmt_ratio(s.sectors_per_request()),
+                     fmt_ratio(s.ideal_per_request()), verdict(s)});
+  const float ts = std::max(kMinTextSize, fs * 0.9f), cgap = ts * 1.1f;
+  for (size_t i = 0; i < cols.size(); ++i) {
+    cols[i].w = c.text_size(cols[i].head, ts, Font::Sans).x;
+    for (const auto& row : table)
+      cols[i].w = std::max(cols[i].w, c.text_size(row[i], ts, i == 0 || i == 6 ? Font::SansBold : Font::Sans).x);
+  }
+  const float row_h = ts * 1.35f;
+  float x = area.min.x;
+  for (const Column& col : cols) {
+    const float tx = col.align == Align::Right ? x + col.w : x;
+    c.text({tx, y}, col.head, t.text_dim, ts, col.align);
+    x += col.w + cgap;
+  }
+  y += row_h;
+  for (size_t i = 0; i < in.sites.size(); ++i) {
+    const Rect row{{area.min.x - 2, y - 1}, {std::min(area.max.x, x), y + row_h - 1}};
+    if (int(i) == site_index) c.rect_filled(row, t.accent.with_alpha(60), 3);
+    if (hover && row.contains(mouse)) hover->site = int(i);
+    x = area.min.x;
+    for (size_t k = 0; k < cols.size(); ++k) {
+      const float tx = cols[k].align == Align::Right ? x + cols[k].w : x;
+      const Color ink = k == 6 ? verdict_color(in.sites[i], t) : t.text;
+      c.text({tx, y}, table[i][k], ink, ts, cols[k].align, k == 0 || k == 6 ? Font::SansBold : Font::Sans);
+      x += cols[k].w + cgap;
+    }
+    y += row_h;
+  }
+  y += fs * 0.5f;
+
+  // ---- The selected request, and the other rung's same site ----------------------------------
+  const GmemSite& site = in.sites[size_t(site_index)];
+  const int index = std::clamp(st.access, 0, std::max(0, int(site.accesses.size()) - 1));
+  const GmemAccess* a = pick_access(site, index);
+  const int cmp_site = st.compare ? gmem_compare_site(in.compare_sites, site) : -1;
+  const GmemAccess* ca = cmp_site >= 0 ? pick_access(in.compare_sites[size_t(cmp_site)], index) : nullptr;
+  const bool side_by_side = ca && area.w() > fs * 60;
+  Rect main_box{{area.min.x, y}, {side_by_side ? area.center().x - fs : area.max.x, area.max.y}};
+  if (ca && !side_by_side) main_box.max.y = y + (area.max.y - y) * 0.55f;
+
+  auto draw_one = [&](Rect box, const GmemSite& s, const GmemAccess& acc, int idx, const std::string& who, int which,
+                      const int (&eb)[3], const int64_t (&ld)[3]) {
+    float by = box.min.y;
+    if (!who.empty()) {
+      c.text({box.min.x, by}, viz::elide(c, who, fs, Font::SansBold, box.w()), t.text, fs, Align::Left, Font::SansBold);
+      by += fs * 1.4f;
+    }
+    for (const std::string& line : viz::wrap(c, caption(s, acc, idx), ts, box.w())) {
+      c.text({box.min.x, by}, viz::elide(c, line, ts, Font::Sans, box.w()), t.text, ts);
+      by += ts * 1.3f;
+    }
+    by += fs * 0.3f;
+    int lane = -1;
+    const int m = mat_index(acc.matrix);
+    draw_access_map(c, {{box.min.x, by}, box.max}, t, acc, eb[m], ld[m], fs, st.highlight_lane, mouse, &lane);
+    if (hover && lane >= 0) {
+      hover->lane = lane;
+      hover->side = which;
+    }
+  };
+  draw_one(main_box, site, *a, index, ca ? in.kernel : "", 0, in.elem_bytes, in.ld);
+  if (ca) {
+    const Rect cbox = side_by_side ? Rect{{area.center().x + fs, y}, area.max}
+                                   : Rect{{area.min.x, main_box.max.y + fs * 0.5f}, area.max};
+    if (side_by_side) c.line({area.center().x, y}, {area.center().x, area.max.y}, t.grid, 1);
+    draw_one(cbox, in.compare_sites[size_t(cmp_site)], *ca, index, in.compare_kernel, 1, in.compare_elem_bytes,
+             in.compare_ld);
+  }
+  c.pop_clip();
+}
+
+}  // namespace gs
