@@ -81,7 +81,8 @@ float draw_access_map(Canvas& c, Rect box, const Theme& t, const GmemAccess& a, 
   const std::string row_head = std::string(1, a.matrix) + " row ";
   const float label_w = c.text_size(row_head + std::to_string(rows.rbegin()->first), fs, Font::Mono).x + fs * 0.6f;
   const float gx = box.min.x + label_w;
-  const float sector_w = std::min(fs * 6.0f, (box.max.x - gx) / float(sectors));
+  const float note_w = fs * 11;  // room right of the strips for "lanes 0-31: one element"
+  const float sector_w = std::min(fs * 10.0f, std::max(fs, box.max.x - gx - note_w) / float(sectors));
   const float axis_h = fs * 1.4f;
   const int nrows = int(rows.size());
   const float row_h = std::clamp((box.h() - axis_h - fs * 1.5f) / float(nrows), 4.0f, fs * 1.9f);
@@ -92,7 +93,7 @@ float draw_access_map(Canvas& c, Rect box, const Theme& t, const GmemAccess& a, 
   float y = box.min.y;
   float last_end = -1e9f;
   for (int s = 0; s < sectors; ++s) {
-    const std::string lab = std::to_string((s0 + s) * per_sector);
+    const std::string lab = (s == 0 ? "col " : "") + std::to_string((s0 + s) * per_sector);
     const float x = gx + float(s) * sector_w;
     const float w = c.text_size(lab, fs * 0.9f, Font::Mono).x;
     if (x < last_end + fs * 0.5f || x + w > box.max.x) continue;
@@ -140,6 +141,15 @@ float draw_access_map(Canvas& c, Rect box, const Theme& t, const GmemAccess& a, 
       const float ls = std::min(fs, cell_h * 0.95f);
       if (ls >= kMinTextSize && c.text_size(lab, ls, Font::Mono).x <= cell.w() - 2)
         c.text({cell.center().x, ry + (cell_h - ls) * 0.5f}, lab, text_on(col), ls, Align::Center, Font::Mono);
+    }
+    // Lanes that share an element, said beside the strip: a broadcast moves one sector for many lanes.
+    for (const auto& [col0, lanes] : by_col) {
+      if (lanes.size() < 2 || !row_labels_fit) continue;
+      const std::string note = std::to_string(lanes.size()) + " lanes, one element";
+      const float nx = gx + float(sectors) * sector_w + fs * 0.6f;
+      if (nx + c.text_size(note, fs, Font::Sans).x <= box.max.x)
+        c.text({nx, ry + (cell_h - fs) * 0.5f}, note, t.text_dim, std::max(kMinTextSize, std::min(fs, row_h)));
+      break;
     }
     for (int64_t s : touched)
       if (s <= s1) c.rect({{gx + float(s - s0) * sector_w, ry - 1}, {gx + float(s - s0 + 1) * sector_w, ry + cell_h + 1}},
