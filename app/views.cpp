@@ -10,6 +10,7 @@ std::unique_ptr<ViewPanel> make_perf_panel();
 std::unique_ptr<ViewPanel> make_code_panel();
 std::unique_ptr<ViewPanel> make_timeline_panel();
 std::unique_ptr<ViewPanel> make_gmem_panel();
+std::unique_ptr<ViewPanel> make_roofline_panel();
 
 const std::vector<ViewDef>& view_table() {
   static const std::vector<ViewDef> table = {
@@ -18,6 +19,7 @@ const std::vector<ViewDef>& view_table() {
       {"gmem", "Global memory", "how the rung's warps read A and B and write C: requests against 32-byte sectors", make_gmem_panel},
       {"swizzle", "Launch order", "which SM ran which output tile when, and what the running blocks read", make_swizzle_panel},
       {"perf", "Throughput", "TFLOP/s of the rung's ladder beside cuBLAS, and over size", make_perf_panel},
+      {"roofline", "Roofline", "the ladder's intensity against TFLOP/s under the GPU's measured ceilings", make_roofline_panel},
       {"timeline", "Pipeline timeline", "a sampled block's warps over clock64: copies, waits and math", make_timeline_panel},
       {"code", "Code", "the rung's source, with what changed from the rung before", make_code_panel},
   };
@@ -37,7 +39,7 @@ std::vector<std::string> view_names() {
 }
 
 const std::vector<std::string>& planned_views() {
-  static const std::vector<std::string> planned = {"roofline"};
+  static const std::vector<std::string> planned = {};
   return planned;
 }
 

@@ -65,6 +65,10 @@ struct KernelInfo {
   // The instructions whose fragment layouts the layout view shows for this rung, the one computing first
   // ("mma.m16n8k16.f16", then the loads such as "ldmatrix.x4.trans"); empty for SIMT rungs.
   std::vector<std::string> ops;
+  // The tile of C whose A and B operands one read from global memory serves, for the roofline's intensity:
+  // zero means the block tile (rungs that stage A and B tiles in shared memory); the thread's own tile for
+  // SIMT rungs that read global memory directly, the warp's for wmma straight from global.
+  int reuse_m = 0, reuse_n = 0;
 };
 
 const std::vector<KernelInfo>& kernel_registry();

@@ -28,6 +28,7 @@
 #include "kernels/cuda_check.cuh"
 #include "kernels/gemm.h"
 #include "kernels/gemm_args.cuh"
+#include "kernels/ceilings.h"
 #include "kernels/layout_probe.h"
 #include "kernels/probe.cuh"
 #include "kernels/registry_internal.cuh"
@@ -351,6 +352,9 @@ class CudaSession final : public GpuSession {
                              std::to_string(t.samples_ms.size())});
       }
       peaks.push_back(copy_peak());
+      std::string why;
+      for (const Peak& p : measure_ceilings(info_.sm_count, l2_bytes_, &why)) peaks.push_back(p);
+      if (!why.empty()) throw CudaFailure(why);
     } catch (const std::exception& e) {
       // What was measured before the failure stands.
       if (error) *error = e.what();

@@ -368,15 +368,20 @@ TEST_F(HarnessTest, MeasurePeaks) {
   EXPECT_EQ(error, "");  // success clears it
   std::map<std::string, const Peak*> by_name;
   for (const Peak& p : peaks) by_name[p.name] = &p;
-  for (const char* name : {"fp32", "tensor_f16_f32", "tf32", "dram"}) {
+  for (const char* name : {"fp32", "tensor_f16_f32", "tf32", "dram", "l2", "ffma", "mma_sync_f16", "mma_sync_tf32"}) {
     ASSERT_TRUE(by_name.count(name)) << name;
     const Peak& p = *by_name[name];
     EXPECT_GT(p.value, 0) << name;
-    EXPECT_EQ(p.unit, std::string(name) == "dram" ? "TB/s" : "TFLOP/s");
+    const bool bandwidth = std::string(name) == "dram" || std::string(name) == "l2";
+    EXPECT_EQ(p.unit, bandwidth ? "TB/s" : "TFLOP/s");
     EXPECT_EQ(p.source.rfind("measured here: ", 0), 0u) << p.source;
   }
-  // Tensor cores beat pedantic fp32 on any GPU that has them.
+  // Tensor cores beat pedantic fp32 on any GPU that has them; L2 outruns DRAM; cuBLAS SGEMM cannot beat the
+  // FFMA pipe it runs on, nor cuBLAS TF32 (wgmma on Hopper) fall below a third of what mma.sync issues.
   EXPECT_GT(by_name["tensor_f16_f32"]->value, by_name["fp32"]->value);
+  EXPECT_GT(by_name["l2"]->value, by_name["dram"]->value);
+  EXPECT_LT(by_name["fp32"]->value, by_name["ffma"]->value * 1.02);
+  EXPECT_GT(by_name["mma_sync_f16"]->value, by_name["mma_sync_tf32"]->value);
 }
 
 TEST_F(HarnessTest, RecordCapture) {

@@ -10,6 +10,7 @@
 #include "core/capture.h"
 #include "core/diff.h"
 #include "core/gmem.h"
+#include "core/roofline.h"
 #include "core/layout.h"
 #include "core/swizzle.h"
 #include "viz/canvas.h"
@@ -254,6 +255,30 @@ void timeline_window(const TimelineBlock& b, const TimelineViewState& st, double
 // with the window marked; `other` (may be null) below on the same window.
 void draw_timeline_view(Canvas& c, Rect r, const Theme& t, const TimelineBlock& in, const TimelineBlock* other,
                         double clock_mhz, const TimelineViewState& st, Vec2 mouse, TimelineHover* hover);
+
+// ---- Roofline ----------------------------------------------------------------------------------
+struct RooflinePoint {
+  std::string kernel;
+  double intensity = 0;  // flops per byte of A and B, from the rung's tiling (tile_intensity)
+  double tflops = 0;     // measured
+  bool ok = true;        // verified against cuBLAS
+  bool selected = false;
+};
+struct RooflineViewInput {
+  std::string title;     // "mma_f16 ladder"
+  std::string subtitle;  // "f16.f32, 4096x4096x4096, NVIDIA H200"
+  std::vector<Ceiling> ceilings;    // roofline_ceilings(...)
+  std::vector<RooflinePoint> points;  // ladder order: drawn as a path
+  std::string note;      // how the intensities were computed, under the plot
+};
+struct RooflineHover {
+  int point = -1;    // nearest point under the pointer
+  int ceiling = -1;  // a ceiling's label under the pointer
+};
+// Log-log: intensity against TFLOP/s, bandwidth slopes and compute lines labelled with their values, the
+// ladder's points joined in order, the selected one ringed and named.
+void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInput& in, Vec2 mouse,
+                        RooflineHover* hover);
 
 // ---- Global memory -----------------------------------------------------------------------------
 struct GmemViewInput {

@@ -44,6 +44,7 @@ std::vector<Rung> sgemm_rungs() {
     g.info.threads = r::kThreads;
     g.info.shape_rule = r::kShapeRule;
     g.info.thread_tiling = tiling(1, 1, r::kBlock, r::kBlock, 1, 1, 1, 1, 1, true);
+    g.info.reuse_m = g.info.reuse_n = 1;  // every thread reads its own row of A and column of B
     g.supports = r::supports;
     g.stages = names(r::kStageNames);
     g.launch = {erase<float, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::F32)};
@@ -61,6 +62,7 @@ std::vector<Rung> sgemm_rungs() {
     g.info.threads = r::kThreads;
     g.info.shape_rule = r::kShapeRule;
     g.info.thread_tiling = tiling(1, 1, r::kBlock, r::kBlock, 1, 1, 1, 1, 1);
+    g.info.reuse_m = g.info.reuse_n = 1;
     g.supports = r::supports;
     g.stages = names(r::kStageNames);
     g.launch = {erase<float, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::F32)};

@@ -30,6 +30,7 @@ std::vector<Rung> wmma_rungs() {
     g.info.warps.warp_m = r::kTile;
     g.info.warps.warp_n = r::kTile;
     g.info.warps.block_k = r::kTile;
+    g.info.reuse_m = g.info.reuse_n = r::kTile;  // each warp loads its 16x16 fragments straight from global
     g.info.warps.op = "wmma.m16n16k16.f16";
     g.info.ops = {g.info.warps.op};
     g.info.warps.frag_m = r::kTile;

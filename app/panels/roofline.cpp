@@ -1,0 +1,111 @@
+// The roofline panel: the selected rung's ladder, one dtype (the throughput view's), as points of tiling
+// intensity against measured TFLOP/s under the capture's measured ceilings. Clicking a point selects that
+// rung; hovering a point or a ceiling says its numbers and where they came from.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "app/panels/panel.h"
+#include "kernels/gemm.h"
+
+namespace gs {
+namespace {
+
+int elem_bytes_of(const std::string& dtype) { return dtype.rfind("f16", 0) == 0 ? 2 : 4; }
+
+// The C tile whose A and B operands one global read serves (KernelInfo::reuse_m/n, else the block tile).
+void reuse_tile(const KernelInfo& k, int* m, int* n) {
+  *m = k.reuse_m > 0 ? k.reuse_m : k.block_m;
+  *n = k.reuse_n > 0 ? k.reuse_n : k.block_n;
+}
+
+class RooflinePanel : public ViewPanel {
+ public:
+  void Update(const ViewContext& ctx) override {
+    const Capture* c = ctx.f.capture;
+    const std::string selected = selected_kernel(ctx.st), family = family_of(selected);
+    in_ = RooflineViewInput{};
+    in_.title = family + " ladder";
+    if (!c) return;
+    // One dtype: the throughput view's choice where this family has it, else the selected rung's first.
+    std::vector<std::string> dtypes;
+    for (const std::string& name : kernel_names(c))
+      if (family_of(name) == family)
+        for (const std::string& d : dtypes_of(c, name))
+          if (std::find(dtypes.begin(), dtypes.end(), d) == dtypes.end()) dtypes.push_back(d);
+    const std::vector<std::string> own = dtypes_of(c, selected);
+    dtype_ = std::find(dtypes.begin(), dtypes.end(), ctx.st.perf_dtype) != dtypes.end() ? ctx.st.perf_dtype
+             : !own.empty()                                                             ? own.front()
+             : dtypes.empty()                                                           ? std::string()
+                                                                                        : dtypes.front();
+    std::string shape;
+    for (const std::string& name : kernel_names(c)) {
+      if (family_of(name) != family || name.find('[') != std::string::npos) continue;
+      const RunRecord* r = main_run(c, name, dtype_);
+      const KernelInfo* k = find_kernel(name);
+      if (!r || !k) continue;
+      if (shape.empty()) shape = shape_label(*r);
+      int tm = 0, tn = 0;
+      reuse_tile(*k, &tm, &tn);
+      RooflinePoint p;
+      p.kernel = name;
+      p.intensity = tile_intensity(tm, tn, elem_bytes_of(dtype_));
+      p.tflops = r->tflops;
+      p.ok = std::isfinite(r->rel_err) && r->tflops > 0;
+      p.selected = name == selected;
+      in_.points.push_back(p);
+      tiles_[name] = {tm, tn};
+    }
+    in_.ceilings = roofline_ceilings(c->peaks, family, dtype_);
+    in_.subtitle = dtype_ + (shape.empty() ? "" : ", " + shape) + ", " + c->device.name;
+    in_.note = "Each rung's intensity comes from its tiling: an m x n tile of C costs (m + n) elements of A and B "
+               "per k for 2mn flops, the tile being the block's where A and B are staged in shared memory, the "
+               "thread's or warp's where they are read straight from global. Points above the DRAM line are fed "
+               "from L2. Hover a ceiling for how it was measured.";
+  }
+
+  void Toolbar(const ViewContext&, Flow&) override {}
+
+  void Figure(Canvas& c, Rect r, const ViewContext& ctx, Vec2 mouse) override {
+    draw_roofline_view(c, r, ctx.theme, in_, mouse, &hover_);
+  }
+
+  void Interact(const ViewContext& ctx, const FigureItem& item) override {
+    if (!item.hovered) return;
+    if (hover_.point >= 0 && hover_.point < int(in_.points.size())) {
+      const RooflinePoint& p = in_.points[size_t(hover_.point)];
+      const auto tile = tiles_[p.kernel];
+      ImGui::BeginTooltip();
+      ImGui::Text("%s: %.1f TFLOP/s (%s)", p.kernel.c_str(), p.tflops, dtype_.c_str());
+      ImGui::Text("intensity %.2f flop/byte: a %dx%d tile per global read, %d-byte elements", p.intensity, tile.first,
+                  tile.second, elem_bytes_of(dtype_));
+      ImGui::TextDisabled("click: select this rung");
+      ImGui::EndTooltip();
+      if (item.clicked) ctx.st.kernel = p.kernel;
+    } else if (hover_.ceiling >= 0 && hover_.ceiling < int(in_.ceilings.size())) {
+      const Ceiling& ce = in_.ceilings[size_t(hover_.ceiling)];
+      ImGui::BeginTooltip();
+      ImGui::Text("%s", ce.label.c_str());
+      ImGui::TextWrapped("%s", ce.source.c_str());
+      ImGui::EndTooltip();
+    }
+  }
+
+  std::string ExportDetail(const ViewContext& ctx) const override {
+    return file_safe(family_of(selected_kernel(ctx.st))) + (dtype_.empty() ? "" : "_" + dtype_);
+  }
+
+ private:
+  RooflineViewInput in_;
+  std::string dtype_;
+  std::map<std::string, std::pair<int, int>> tiles_;
+  RooflineHover hover_;
+};
+
+}  // namespace
+
+std::unique_ptr<ViewPanel> make_roofline_panel() { return std::make_unique<RooflinePanel>(); }
+
+}  // namespace gs

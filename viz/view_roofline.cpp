@@ -1,0 +1,181 @@
+// Roofline view: a ladder's rungs as points of arithmetic intensity (from each rung's tiling) against
+// measured TFLOP/s, under the device's measured ceilings: bandwidths as slopes (DRAM, L2), compute pipes and
+// cuBLAS as flat lines, each labelled with its number (its source on hover). The ladder is a path; the
+// selected rung is ringed and named.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "viz/draw_util.h"
+#include "viz/views.h"
+
+namespace gs {
+namespace {
+
+// "07" from "mma_f16/07_swizzle": the rung's number, the label a point can afford.
+std::string rung_number(const std::string& kernel) {
+  const size_t slash = kernel.find('/');
+  const std::string tail = slash == std::string::npos ? kernel : kernel.substr(slash + 1);
+  const size_t us = tail.find('_');
+  return us == std::string::npos ? tail : tail.substr(0, us);
+}
+
+}  // namespace
+
+void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInput& in, Vec2 mouse,
+                        RooflineHover* hover) {
+  if (hover) *hover = RooflineHover{};
+  c.push_clip(r);
+  const float fs = std::clamp(std::min(r.w() / 55.0f, r.h() / 30.0f), kMinTextSize, 17.0f);
+  const float ts = std::max(kMinTextSize, fs * 0.9f);
+  const float pad = std::max(6.0f, fs * 0.7f);
+  const Rect area = r.inset(pad);
+  float y = area.min.y;
+  viz::draw_spans(c, {area.min.x, y},
+                  {{in.title.empty() ? std::string("Roofline") : in.title, t.text, Font::SansBold},
+                   {in.subtitle.empty() ? "" : "   " + in.subtitle, t.text_dim, Font::Sans}},
+                  fs * 1.1f, area.w());
+  y += fs * 1.1f * 1.6f;
+  if (in.points.empty() || in.ceilings.empty()) {
+    const std::string msg = in.points.empty() ? "No measured rung of this ladder in the capture."
+                                              : "This capture has no measured ceilings (peaks): `gemmscope record` "
+                                                "measures them on a GPU.";
+    c.text({r.center().x, r.center().y - fs}, viz::elide(c, msg, fs, Font::Sans, area.w()), t.text_dim, fs, Align::Center);
+    c.pop_clip();
+    return;
+  }
+
+  // Axes: decades holding every point and every ceiling's ridge with the fastest bandwidth.
+  std::vector<double> xs, ys;
+  double top_bw = 0, top_peak = 0;
+  for (const Ceiling& ce : in.ceilings) (ce.bandwidth ? top_bw : top_peak) = std::max(ce.bandwidth ? top_bw : top_peak, ce.value);
+  for (const RooflinePoint& p : in.points) xs.push_back(p.intensity), ys.push_back(p.tflops);
+  for (const Ceiling& ce : in.ceilings) {
+    if (ce.bandwidth) continue;
+    ys.push_back(ce.value * 1.6);
+    for (const Ceiling& bw : in.ceilings)
+      if (bw.bandwidth) xs.push_back(ridge(bw.value, ce.value) * 2);
+  }
+  LogAxes ax;
+  log_bounds(xs, &ax.x0, &ax.x1);
+  log_bounds(ys, &ax.y0, &ax.y1);
+  // Lower bounds on a decade, upper ones just past the largest value: no empty decade at the top.
+  ax.x1 = std::max(ax.x0 * 10, *std::max_element(xs.begin(), xs.end()) * 1.3);
+  ax.y1 = std::max(ax.y0 * 10, *std::max_element(ys.begin(), ys.end()));
+  ax.y0 = std::max(ax.y0, ax.y1 / 1e5);
+  const float note_h = ts * 1.35f * 2 + fs * 0.3f;
+  const float ylab_w = c.text_size("10000", ts, Font::Sans).x + fs * 0.5f;
+  ax.left = area.min.x + ylab_w;
+  ax.right = area.max.x - fs * 0.5f;
+  ax.top = y + fs * 0.3f;
+  ax.bottom = area.max.y - note_h - ts * 2.8f;
+  const Rect plot{{ax.left, ax.top}, {ax.right, ax.bottom}};
+  if (plot.w() < fs * 8 || plot.h() < fs * 6) {
+    c.text({r.center().x, r.center().y}, "too small for the roofline: enlarge the pane", t.text_dim, fs, Align::Center);
+    c.pop_clip();
+    return;
+  }
+
+  // Decade grid and labels.
+  for (double v = ax.x0; v <= ax.x1 * 1.0001; v *= 10) {
+    const float x = ax.px(v);
+    c.line({x, ax.top}, {x, ax.bottom}, t.grid, 1);
+    c.text({x, ax.bottom + fs * 0.25f}, viz::fmt_num(v), t.text_dim, ts, Align::Center);
+  }
+  for (double v = ax.y0; v <= ax.y1 * 1.0001; v *= 10) {
+    const float yy = ax.py(v);
+    c.line({ax.left, yy}, {ax.right, yy}, t.grid, 1);
+    c.text({ax.left - fs * 0.3f, yy - ts * 0.5f}, viz::fmt_num(v), t.text_dim, ts, Align::Right);
+  }
+  c.rect(plot, t.text_dim, 1);
+  c.text({ax.left + fs * 0.3f, ax.top + fs * 0.2f}, "TFLOP/s (log)", t.text_dim, ts);
+
+  c.push_clip(plot);
+  // Ceilings: slopes up to the highest compute line, compute lines across; labels just above each.
+  const Color bw_col[] = {t.accent, t.warn};
+  int bw_i = 0;
+  for (size_t i = 0; i < in.ceilings.size(); ++i) {
+    const Ceiling& ce = in.ceilings[i];
+    if (!ce.bandwidth) continue;
+    const Color col = bw_col[std::min(bw_i++, 1)];
+    const double x_end = top_peak > 0 ? ridge(ce.value, top_peak) : ax.x1;
+    const Vec2 a{ax.px(ax.x0), ax.py(ce.value * ax.x0)}, b{ax.px(x_end), ax.py(ce.value * x_end)};
+    c.line(a, b, col, 2);
+    // Label where the slope crosses the lower third of the plot, right of the line.
+    const double yl = std::pow(10.0, std::log10(ax.y0) + (std::log10(ax.y1) - std::log10(ax.y0)) * (0.3 + 0.12 * bw_i));
+    const float lx = ax.px(yl / ce.value) + fs * 0.4f, ly = ax.py(yl);
+    c.text({lx, ly}, ce.label, col, ts);
+    if (hover && std::abs(mouse.y - (ly + ts * 0.5f)) < ts * 0.6f && mouse.x >= lx &&
+        mouse.x <= lx + c.text_size(ce.label, ts).x)
+      hover->ceiling = int(i);
+  }
+  for (size_t i = 0; i < in.ceilings.size(); ++i) {
+    const Ceiling& ce = in.ceilings[i];
+    if (ce.bandwidth) continue;
+    const bool cublas = ce.name == "fp32" || ce.name == "tf32" || ce.name == "tensor_f16_f32";
+    const float yy = ax.py(ce.value);
+    if (cublas)
+      viz::dashed_polyline(c, {{ax.left, yy}, {ax.right, yy}}, t.text, 2, ts * 0.6f, ts * 0.35f);
+    else
+      c.line({ax.left, yy}, {ax.right, yy}, t.good, 2);
+    const float w = c.text_size(ce.label, ts).x;
+    c.text({ax.right - w - fs * 0.4f, yy - ts * 1.15f}, ce.label, cublas ? t.text : t.good, ts);
+    if (hover && std::abs(mouse.y - (yy - ts * 0.6f)) < ts * 0.7f && mouse.x >= ax.right - w - fs)
+      hover->ceiling = int(i);
+  }
+
+  // The ladder: a path in ladder order, points coloured as verified or not, the selected one ringed.
+  std::vector<Vec2> path;
+  for (const RooflinePoint& p : in.points)
+    if (p.intensity > 0 && p.tflops > 0) path.push_back({ax.px(p.intensity), ax.py(p.tflops)});
+  if (path.size() > 1) c.polyline(path, t.text_dim, 1.5f);
+  const float rad = std::max(4.0f, fs * 0.32f);
+  float best = rad * 2.5f;
+  std::vector<Rect> labels;  // placed number labels, so later ones step aside
+  for (size_t i = 0; i < in.points.size(); ++i) {
+    const RooflinePoint& p = in.points[i];
+    if (!(p.intensity > 0 && p.tflops > 0)) continue;
+    const Vec2 at{ax.px(p.intensity), ax.py(p.tflops)};
+    const Color col = !p.ok ? t.bad : p.selected ? t.accent : t.text;
+    if (p.selected) c.circle_filled(at, rad * 1.9f, t.accent.with_alpha(90));
+    c.circle_filled(at, rad, col);
+    const float d = std::hypot(mouse.x - at.x, mouse.y - at.y);
+    if (hover && d < best) best = d, hover->point = int(i);
+    // The rung's number, right of the point, or below where that is taken.
+    const std::string lab = p.selected ? p.kernel : rung_number(p.kernel);
+    const float lsz = p.selected ? fs : ts;
+    const Vec2 sz = c.text_size(lab, lsz, p.selected ? Font::SansBold : Font::Sans);
+    // Right of the point, else left, else a line lower on either side: the first place no label holds.
+    const float h = sz.y * 0.5f;
+    const Rect options[] = {{{at.x + rad + 2, at.y - h}, {at.x + rad + 2 + sz.x, at.y + h}},
+                            {{at.x - rad - 2 - sz.x, at.y - h}, {at.x - rad - 2, at.y + h}},
+                            {{at.x + rad + 2, at.y + h}, {at.x + rad + 2 + sz.x, at.y + 3 * h}},
+                            {{at.x - rad - 2 - sz.x, at.y + h}, {at.x - rad - 2, at.y + 3 * h}}};
+    Rect box = options[0];
+    for (const Rect& o : options) {
+      const bool clash = std::any_of(labels.begin(), labels.end(), [&](const Rect& l) {
+        return o.min.x < l.max.x && l.min.x < o.max.x && o.min.y < l.max.y && l.min.y < o.max.y;
+      });
+      if (!clash && o.max.x <= ax.right && o.min.x >= ax.left) {
+        box = o;
+        break;
+      }
+    }
+    labels.push_back(box);
+    c.text(box.min, lab, p.selected ? t.text : t.text_dim, lsz, Align::Left, p.selected ? Font::SansBold : Font::Sans);
+  }
+  c.pop_clip();
+
+  // Axis titles and where the numbers come from.
+  c.text({(ax.left + ax.right) * 0.5f, ax.bottom + fs * 0.25f + ts * 1.1f},
+         "flops per byte of A and B read from global memory (log)", t.text_dim, ts, Align::Center);
+  float ny = area.max.y - note_h + fs * 0.3f;
+  for (const std::string& line : viz::wrap(c, in.note, ts, area.w())) {
+    if (ny + ts > area.max.y + 1) break;
+    c.text({area.min.x, ny}, viz::elide(c, line, ts, Font::Sans, area.w()), t.text_dim, ts);
+    ny += ts * 1.35f;
+  }
+  c.pop_clip();
+}
+
+}  // namespace gs
