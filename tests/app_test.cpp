@@ -47,7 +47,7 @@ TEST(Views, TableNamesAreUniqueAndEachMakesAPanel) {
     EXPECT_TRUE(find_view(name) || std::find(planned.begin(), planned.end(), name) != planned.end()) << name;
   }
   EXPECT_EQ(find_view("all"), nullptr);
-  EXPECT_EQ(views_list(), "layout, banks, swizzle, perf, timeline, code, all");
+  EXPECT_EQ(views_list(), "layout, banks, gmem, swizzle, perf, roofline, timeline, code, all");
 }
 
 // ---- Arrangement and layout ----------------------------------------------------------------------

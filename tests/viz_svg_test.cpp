@@ -1628,5 +1628,117 @@ TEST(TimelineView, SpansInTheWindowAreDrawnAndHovered) {
   EXPECT_GE(min_font_px(doc), kMinTextSize * 2048.0f / (1901 + 483) - 0.01f);
 }
 
+// ---- Global memory ----------------------------------------------------------------------------
+
+// sgemm/01's A load (lane l reads row l of a 256-wide fp32 matrix) and sgemm/02's (one element, all lanes).
+GmemAccess a_load(const std::string& kernel, bool row_wise) {
+  GmemAccess a;
+  a.kernel = kernel;
+  a.site = "A";
+  a.matrix = 'A';
+  a.kind = "load";
+  a.width = 4;
+  for (int l = 0; l < 32; ++l) a.offset[size_t(l)] = row_wise ? int64_t(l) * 256 * 4 : int64_t(0);
+  return a;
+}
+
+TEST(GmemView, RowWiseLoadShowsThirtyTwoSectorsBesideTheCoalescedRung) {
+  Capture cap;
+  cap.gmem = {a_load("sgemm/01", true), a_load("sgemm/02", false)};
+  GmemViewInput in;
+  in.kernel = "sgemm/01";
+  in.sites = gmem_sites(cap, "sgemm/01");
+  in.capture_has_gmem = true;
+  in.ld[0] = 256;
+  in.compare_kernel = "sgemm/02";
+  in.compare_sites = gmem_sites(cap, "sgemm/02");
+  in.compare_ld[0] = 256;
+  const Theme& t = Theme::Dark();
+  SvgCanvas svg(1600, 900, t.bg);
+  GmemHover hover;
+  draw_gmem_view(svg, {{0, 0}, {1600, 900}}, t, in, GmemViewState{}, {-1, -1}, &hover);
+  const std::string doc = svg.finish();
+  EXPECT_EQ(parse(doc, nullptr), "");
+  const std::string text = all_text(doc);
+  EXPECT_NE(text.find("32 sectors moved in 32 lines, ideal 4"), std::string::npos) << text;
+  EXPECT_NE(text.find("8.0x the ideal"), std::string::npos) << text;
+  EXPECT_NE(text.find("1 sector moved in 1 line, ideal 1"), std::string::npos) << text;  // 02 beside it
+  EXPECT_NE(text.find("32 lanes, one element"), std::string::npos) << text;
+  EXPECT_NE(text.find("A row 31"), std::string::npos) << text;
+  // 32 sectors outlined for 01 and 1 for 02, each lane's element filled in its colour.
+  int lanes = 0;
+  for (const Element& e : elements(doc, "rect"))
+    if (e.attr.count("fill") && e.attr.at("fill") == hex(lane_color(5, t))) ++lanes;
+  EXPECT_EQ(lanes, 1);
+  EXPECT_GE(min_font_px(doc), kMinTextSize - 0.01f);
+}
+
+TEST(GmemView, SaysWhyThereIsNothingToDraw) {
+  const Theme& t = Theme::Dark();
+  GmemViewInput in;
+  in.kernel = "hopper/01_tma_wgmma";
+  in.no_lane_addresses = "hopper/01_tma_wgmma moves A and B with TMA";
+  SvgCanvas svg(1200, 600, t.bg);
+  draw_gmem_view(svg, {{0, 0}, {1200, 600}}, t, in, GmemViewState{}, {-1, -1}, nullptr);
+  EXPECT_NE(all_text(svg.finish()).find("moves A and B with TMA"), std::string::npos);
+  GmemViewInput old;
+  old.kernel = "sgemm/01";
+  SvgCanvas svg2(1200, 600, t.bg);
+  draw_gmem_view(svg2, {{0, 0}, {1200, 600}}, t, old, GmemViewState{}, {-1, -1}, nullptr);
+  EXPECT_NE(all_text(svg2.finish()).find("recorded before gemmscope traced them"), std::string::npos);
+}
+
+// ---- Roofline -----------------------------------------------------------------------------------
+
+TEST(Roofline, TileIntensityRidgeAndLogAxes) {
+  EXPECT_DOUBLE_EQ(tile_intensity(1, 1, 4), 0.25);         // sgemm/01: 2 flops per 8 bytes
+  EXPECT_DOUBLE_EQ(tile_intensity(128, 128, 2), 64.0);     // 2*128*128 / (256*2)
+  EXPECT_DOUBLE_EQ(tile_intensity(256, 128, 2), 2.0 * 256 * 128 / (384 * 2));
+  EXPECT_DOUBLE_EQ(ridge(4.0, 400.0), 100.0);
+  EXPECT_DOUBLE_EQ(attainable(100.0, 4.0, 400.0), 400.0);  // on the ridge both limits agree
+  EXPECT_DOUBLE_EQ(attainable(10.0, 4.0, 400.0), 40.0);
+  EXPECT_DOUBLE_EQ(attainable(1000.0, 4.0, 400.0), 400.0);
+  LogAxes ax;
+  ax.x0 = 1, ax.x1 = 1000, ax.y0 = 10, ax.y1 = 1000;
+  ax.left = 0, ax.right = 300, ax.top = 0, ax.bottom = 200;
+  EXPECT_FLOAT_EQ(ax.px(10), 100);   // one decade of three
+  EXPECT_FLOAT_EQ(ax.py(100), 100);  // one of two, from the bottom
+  double lo = 0, hi = 0;
+  log_bounds({0.25, 37, -1, 0}, &lo, &hi);
+  EXPECT_DOUBLE_EQ(lo, 0.1);
+  EXPECT_DOUBLE_EQ(hi, 100);
+}
+
+TEST(Roofline, CeilingsOfAFamilyAndTheSelectedRungNamed) {
+  const std::vector<Peak> peaks = {{"fp32", 51.4, "TFLOP/s", "cuBLAS"}, {"tensor_f16_f32", 744, "TFLOP/s", "cuBLAS"},
+                                   {"tf32", 406, "TFLOP/s", "cuBLAS"},  {"dram", 4.26, "TB/s", "copy"},
+                                   {"l2", 11.5, "TB/s", "read"},        {"ffma", 60.1, "TFLOP/s", "loop"},
+                                   {"mma_sync_f16", 640, "TFLOP/s", "loop"}};
+  const std::vector<Ceiling> f16 = roofline_ceilings(peaks, "mma_f16", "f16.f32");
+  ASSERT_EQ(f16.size(), 4u);
+  EXPECT_EQ(f16[0].label, "DRAM 4.26 TB/s");
+  EXPECT_TRUE(f16[1].bandwidth);
+  EXPECT_EQ(f16[2].label, "mma.sync f16 640 TFLOP/s");
+  EXPECT_EQ(f16[3].label, "cuBLAS f16 744 TFLOP/s");
+  EXPECT_EQ(roofline_ceilings(peaks, "sgemm", "f32")[2].name, "ffma");
+  EXPECT_EQ(roofline_ceilings(peaks, "mma_tf32", "tf32").size(), 3u);  // no mma.sync tf32 peak measured
+
+  RooflineViewInput in;
+  in.title = "mma_f16 ladder";
+  in.ceilings = f16;
+  in.points = {{"mma_f16/01_vectorized", 64, 24, true, false}, {"mma_f16/06_warp_64x64", 85.3, 300, true, true}};
+  const Theme& t = Theme::Dark();
+  SvgCanvas svg(1600, 900, t.bg);
+  RooflineHover hover;
+  draw_roofline_view(svg, {{0, 0}, {1600, 900}}, t, in, {-1, -1}, &hover);
+  const std::string doc = svg.finish();
+  EXPECT_EQ(parse(doc, nullptr), "");
+  const std::string text = all_text(doc);
+  for (const char* s : {"DRAM 4.26 TB/s", "L2 11.5 TB/s", "mma.sync f16 640 TFLOP/s", "cuBLAS f16 744 TFLOP/s",
+                        "mma_f16/06_warp_64x64", "01"})
+    EXPECT_NE(text.find(s), std::string::npos) << s << " in " << text;
+  EXPECT_GE(min_font_px(doc), kMinTextSize - 0.01f);
+}
+
 }  // namespace
 }  // namespace gs
