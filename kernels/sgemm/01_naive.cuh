@@ -41,15 +41,22 @@ __global__ void __launch_bounds__(kThreads) kernel(GemmArgs<float, float> g, Pro
   if (inside) {
     const float* a = g.a + static_cast<size_t>(row) * g.k;  // A[row][0..K)
     const float* b = g.b + col;                              // B[0..K)[col], stride N
-    for (int kk = 0; kk < g.k; ++kk, b += g.n) acc += a[kk] * *b;
+    for (int kk = 0; kk < g.k; ++kk, b += g.n) {
+      GS_PROBE(probe.gmem(kGmemA, a + kk, 4, GmemKind::kLoad));  // lanes a whole row of A apart
+      GS_PROBE(probe.gmem(kGmemB, b, 4, GmemKind::kLoad));       // one word for the whole warp
+      acc += a[kk] * *b;
+    }
   }
 
   GS_PROBE(probe.stage(kEpilogue));
   if (inside) {
     float* c = g.c + static_cast<size_t>(row) * g.n + col;
     if (g.beta == 0.0f) {
+      GS_PROBE(probe.gmem(kGmemC, c, 4, GmemKind::kStore));
       *c = g.alpha * acc;  // BLAS: beta == 0 means C may hold anything, NaN included; never read it
     } else {
+      GS_PROBE(probe.gmem(kGmemC, c, 4, GmemKind::kLoad));
+      GS_PROBE(probe.gmem(kGmemC, c, 4, GmemKind::kStore));
       *c = g.alpha * acc + g.beta * *c;
     }
   }

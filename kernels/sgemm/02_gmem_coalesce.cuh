@@ -42,11 +42,15 @@ __global__ void __launch_bounds__(kThreads) kernel(GemmArgs<float, float> g, Pro
   if (inside) {
     const float* a = g.a + static_cast<size_t>(row) * g.k;  // A[row][0..K): the same word for all lanes
     const float* b = g.b + col;                              // B[0..K)[col]: lanes contiguous, stride N
-    for (int kk = 0; kk < g.k; ++kk, b += g.n) acc += a[kk] * *b;
+    for (int kk = 0; kk < g.k; ++kk, b += g.n) {
+      GS_PROBE(probe.gmem(kGmemA, a + kk, 4, GmemKind::kLoad));  // one word for the whole warp
+      GS_PROBE(probe.gmem(kGmemB, b, 4, GmemKind::kLoad));       // 32 consecutive words
+      acc += a[kk] * *b;
+    }
   }
 
   GS_PROBE(probe.stage(kEpilogue));
-  if (inside) sgemm_common::store_c(g.c + static_cast<size_t>(row) * g.n + col, acc, g.alpha, g.beta);
+  if (inside) sgemm_common::store_c(g.c + static_cast<size_t>(row) * g.n + col, acc, g.alpha, g.beta, probe);
   GS_PROBE(probe.block_end());
 }
 

@@ -49,6 +49,9 @@ __global__ void __launch_bounds__(kThreads) kernel(GemmArgs<float, float> g, Pro
   for (int k0 = 0, kt = 0; k0 < g.k; k0 += kTile, ++kt) {
     GS_PROBE(probe.iteration(kt));
     GS_PROBE(probe.stage(kLoad));
+    // lanes outside A or B load nothing (0 bytes): the conditional below predicates their load off
+    GS_PROBE(probe.gmem(kGmemA, a + k0, row_in && k0 + tx < g.k ? 4 : 0, GmemKind::kLoad));
+    GS_PROBE(probe.gmem(kGmemB, b + static_cast<size_t>(k0) * g.n, col_in && k0 + ty < g.k ? 4 : 0, GmemKind::kLoad));
     As[ty][tx] = row_in && k0 + tx < g.k ? a[k0] : 0.0f;
     Bs[ty][tx] = col_in && k0 + ty < g.k ? b[static_cast<size_t>(k0) * g.n] : 0.0f;
     GS_PROBE(probe.smem(kAsStore, &As[ty][tx], 4, SmemKind::kStore));  // 32 consecutive words: no conflict
@@ -65,7 +68,7 @@ __global__ void __launch_bounds__(kThreads) kernel(GemmArgs<float, float> g, Pro
   }
 
   GS_PROBE(probe.stage(kEpilogue));
-  if (row_in && col_in) sgemm_common::store_c(g.c + static_cast<size_t>(row) * g.n + col, acc, g.alpha, g.beta);
+  if (row_in && col_in) sgemm_common::store_c(g.c + static_cast<size_t>(row) * g.n + col, acc, g.alpha, g.beta, probe);
   GS_PROBE(probe.block_end());
 }
 

@@ -54,6 +54,8 @@ __global__ void __launch_bounds__(kThreads) kernel(GemmArgs<float, float> g, Pro
   for (int k0 = 0, kt = 0; k0 < g.k; k0 += kBK, ++kt) {
     GS_PROBE(probe.iteration(kt));
     GS_PROBE(probe.stage(kLoad));
+    GS_PROBE(probe.gmem(kGmemA, a + k0, a_in && k0 + ac < g.k ? 4 : 0, GmemKind::kLoad));  // 0: predicated off
+    GS_PROBE(probe.gmem(kGmemB, b + static_cast<size_t>(k0) * g.n, b_in && k0 + br < g.k ? 4 : 0, GmemKind::kLoad));
     As[ar][ac] = a_in && k0 + ac < g.k ? a[k0] : 0.0f;
     Bs[br][bc] = b_in && k0 + br < g.k ? b[static_cast<size_t>(k0) * g.n] : 0.0f;
     GS_PROBE(probe.smem(kAsStore, &As[ar][ac], 4, SmemKind::kStore));  // 32 consecutive words: no conflict
@@ -78,7 +80,7 @@ __global__ void __launch_bounds__(kThreads) kernel(GemmArgs<float, float> g, Pro
 #pragma unroll
     for (int i = 0; i < kTM; ++i) {
       const int row = m0 + tr * kTM + i;
-      if (row < g.m) sgemm_common::store_c(g.c + static_cast<size_t>(row) * g.n + col, acc[i], g.alpha, g.beta);
+      if (row < g.m) sgemm_common::store_c(g.c + static_cast<size_t>(row) * g.n + col, acc[i], g.alpha, g.beta, probe);
     }
   }
   GS_PROBE(probe.block_end());

@@ -67,10 +67,15 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
     GS_PROBE(probe.iteration(kt));
     GS_PROBE(probe.stage(kLoad));
 #pragma unroll
-    for (int p = 0; p < kLoadsA; ++p) As[ar + p * kStepA][ac] = a_in[p] && k0 + ac < g.k ? a[p][k0] : 0.0f;
+    for (int p = 0; p < kLoadsA; ++p) {
+      GS_PROBE(probe.gmem(kGmemA, a[p] + k0, a_in[p] && k0 + ac < g.k ? 4 : 0, GmemKind::kLoad));  // 0: predicated off
+      As[ar + p * kStepA][ac] = a_in[p] && k0 + ac < g.k ? a[p][k0] : 0.0f;
+    }
 #pragma unroll
     for (int p = 0; p < kLoadsB; ++p) {
       const int kb = k0 + br + p * kStepB;
+      GS_PROBE(probe.gmem(kGmemB, b + static_cast<size_t>(k0 + p * kStepB) * g.n, b_in && kb < g.k ? 4 : 0,
+                          GmemKind::kLoad));
       Bs[br + p * kStepB][bc] = b_in && kb < g.k ? b[static_cast<size_t>(k0 + p * kStepB) * g.n] : 0.0f;
     }
     GS_PROBE(probe.smem(kAsStore, &As[ar][ac], 4, SmemKind::kStore));
@@ -104,7 +109,7 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
 #pragma unroll
     for (int j = 0; j < kTN; ++j) {
       const int col = n0 + tc * kTN + j;
-      if (col < g.n) sgemm_common::store_c(c + col, acc[i][j], g.alpha, g.beta);
+      if (col < g.n) sgemm_common::store_c(c + col, acc[i][j], g.alpha, g.beta, probe);
     }
   }
   GS_PROBE(probe.block_end());

@@ -57,6 +57,8 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
   for (int k0 = 0, kt = 0; k0 < g.k; k0 += kBK, ++kt) {
     GS_PROBE(probe.iteration(kt));
     GS_PROBE(probe.stage(kLoad));
+    GS_PROBE(probe.gmem(kGmemA, a + k0, a_in && k0 + ac < g.k ? 16 : 0, GmemKind::kLoad));  // 0: predicated off
+    GS_PROBE(probe.gmem(kGmemB, b + static_cast<size_t>(k0) * g.n, b_in && k0 + br < g.k ? 16 : 0, GmemKind::kLoad));
     const float4 va = a_in && k0 + ac < g.k ? *reinterpret_cast<const float4*>(a + k0) : make_float4(0, 0, 0, 0);
     const float4 vb = b_in && k0 + br < g.k ? *reinterpret_cast<const float4*>(b + static_cast<size_t>(k0) * g.n)
                                             : make_float4(0, 0, 0, 0);
@@ -104,7 +106,7 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
       const int col = n0 + tc * kTN + j;  // N % 4 == 0: the float4 is wholly inside or outside
       if (col < g.n) {
         sgemm_common::store_c4(c + col, make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]),
-                               g.alpha, g.beta);
+                               g.alpha, g.beta, probe);
       }
     }
   }

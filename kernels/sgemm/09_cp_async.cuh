@@ -99,12 +99,17 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
     const uint32_t sa = a_dst + st * kStageBytesA, sb = b_dst + st * kStageBytesB;
     if (k0 + kBK <= g.k) {
 #pragma unroll
-      for (int p = 0; p < kCopiesA; ++p) sgemm_common::cp_async_4(sa + p * kRowsA * 4, a_src + a_off[p], a_bytes[p]);
+      for (int p = 0; p < kCopiesA; ++p) {
+        GS_PROBE(probe.gmem(kGmemA, a_src + a_off[p], a_bytes[p], GmemKind::kCpAsync));  // 0: zero fill past M
+        sgemm_common::cp_async_4(sa + p * kRowsA * 4, a_src + a_off[p], a_bytes[p]);
+      }
       if constexpr (kVecB) {
+        GS_PROBE(probe.gmem(kGmemB, b_src, b_bytes, GmemKind::kCpAsync));
         sgemm_common::cp_async_16(sb, b_src, b_bytes);
       } else {
 #pragma unroll
         for (int p = 0; p < kCopiesB1; ++p) {
+          GS_PROBE(probe.gmem(kGmemB, b_src + p * kRowsB * g.n, b_bytes, GmemKind::kCpAsync));
           sgemm_common::cp_async_4(sb + p * kRowsB * kBN * 4, b_src + p * kRowsB * g.n, b_bytes);
         }
       }
@@ -112,15 +117,18 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
       const bool ka = k0 + ak < g.k;
 #pragma unroll
       for (int p = 0; p < kCopiesA; ++p) {
+        GS_PROBE(probe.gmem(kGmemA, ka ? a_src + a_off[p] : g.a, ka ? a_bytes[p] : 0, GmemKind::kCpAsync));
         sgemm_common::cp_async_4(sa + p * kRowsA * 4, ka ? a_src + a_off[p] : g.a, ka ? a_bytes[p] : 0);
       }
       if constexpr (kVecB) {
         const bool kb = k0 + bk < g.k;
+        GS_PROBE(probe.gmem(kGmemB, kb ? b_src : g.b, kb ? b_bytes : 0, GmemKind::kCpAsync));
         sgemm_common::cp_async_16(sb, kb ? b_src : g.b, kb ? b_bytes : 0);
       } else {
 #pragma unroll
         for (int p = 0; p < kCopiesB1; ++p) {
           const bool kb = k0 + bk + p * kRowsB < g.k;
+          GS_PROBE(probe.gmem(kGmemB, kb ? b_src + p * kRowsB * g.n : g.b, kb ? b_bytes : 0, GmemKind::kCpAsync));
           sgemm_common::cp_async_4(sb + p * kRowsB * kBN * 4, kb ? b_src + p * kRowsB * g.n : g.b, kb ? b_bytes : 0);
         }
       }
@@ -197,11 +205,11 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
           const int col = n0 + b_frag + t * kSubStrideN;
           const float* v = &acc[s * kSub + i][t * kSub];
           if constexpr (kVecB) {  // N % 4 == 0: the float4 is wholly inside or outside
-            if (col < g.n) sgemm_common::store_c4(c + col, make_float4(v[0], v[1], v[2], v[3]), g.alpha, g.beta);
+            if (col < g.n) sgemm_common::store_c4(c + col, make_float4(v[0], v[1], v[2], v[3]), g.alpha, g.beta, probe);
           } else {
 #pragma unroll
             for (int j = 0; j < kSub; ++j) {
-              if (col + j < g.n) sgemm_common::store_c(c + col + j, v[j], g.alpha, g.beta);
+              if (col + j < g.n) sgemm_common::store_c(c + col + j, v[j], g.alpha, g.beta, probe);
             }
           }
         }

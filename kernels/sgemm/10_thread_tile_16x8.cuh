@@ -113,19 +113,27 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSM) kernel(GemmArgs<flo
     const uint32_t sa = a_dst + st * kStageBytesA, sb = b_dst + st * kStageBytesB;
     if (rows_full && k0 + kBK <= g.k) {
 #pragma unroll
-      for (int p = 0; p < kCopiesA; ++p) sgemm_common::cp_async_4(sa + p * kRowsA * 4, a_src + p * a_pstride, 4);
+      for (int p = 0; p < kCopiesA; ++p) {
+        GS_PROBE(probe.gmem(kGmemA, a_src + p * a_pstride, 4, GmemKind::kCpAsync));
+        sgemm_common::cp_async_4(sa + p * kRowsA * 4, a_src + p * a_pstride, 4);
+      }
 #pragma unroll
-      for (int p = 0; p < kCopiesB; ++p) copy_b(sb + p * kRowsB * kBN * 4, b_src + p * kRowsB * g.n, b_bytes);
+      for (int p = 0; p < kCopiesB; ++p) {
+        GS_PROBE(probe.gmem(kGmemB, b_src + p * kRowsB * g.n, b_bytes, GmemKind::kCpAsync));  // 0: past N
+        copy_b(sb + p * kRowsB * kBN * 4, b_src + p * kRowsB * g.n, b_bytes);
+      }
     } else {
       const bool ka = k0 + ak < g.k;
 #pragma unroll
       for (int p = 0; p < kCopiesA; ++p) {
         const bool in = ka && p * kRowsA < a_rows;
+        GS_PROBE(probe.gmem(kGmemA, in ? a_src + p * a_pstride : g.a, in ? 4 : 0, GmemKind::kCpAsync));  // 0: zero fill
         sgemm_common::cp_async_4(sa + p * kRowsA * 4, in ? a_src + p * a_pstride : g.a, in ? 4 : 0);
       }
 #pragma unroll
       for (int p = 0; p < kCopiesB; ++p) {
         const bool kb = k0 + bk + p * kRowsB < g.k;
+        GS_PROBE(probe.gmem(kGmemB, kb ? b_src + p * kRowsB * g.n : g.b, kb ? b_bytes : 0, GmemKind::kCpAsync));
         copy_b(sb + p * kRowsB * kBN * 4, kb ? b_src + p * kRowsB * g.n : g.b, kb ? b_bytes : 0);
       }
     }
@@ -207,11 +215,11 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSM) kernel(GemmArgs<flo
           const int col = n0 + b_frag + t * kSubStrideN;
           const float* v = &acc[s * kSub + i][t * kSub];
           if constexpr (kVecB) {  // N % 4 == 0: the float4 is wholly inside or outside
-            if (col < g.n) sgemm_common::store_c4(c + col, make_float4(v[0], v[1], v[2], v[3]), g.alpha, g.beta);
+            if (col < g.n) sgemm_common::store_c4(c + col, make_float4(v[0], v[1], v[2], v[3]), g.alpha, g.beta, probe);
           } else {
 #pragma unroll
             for (int j = 0; j < kSub; ++j) {
-              if (col + j < g.n) sgemm_common::store_c(c + col + j, v[j], g.alpha, g.beta);
+              if (col + j < g.n) sgemm_common::store_c(c + col + j, v[j], g.alpha, g.beta, probe);
             }
           }
         }

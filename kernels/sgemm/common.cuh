@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "kernels/gemm_args.cuh"
+#include "kernels/probe.cuh"
 
 namespace gs::sgemm_common {
 
@@ -12,20 +13,27 @@ namespace gs::sgemm_common {
 // beta == 0 never reads C (BLAS; the runner poisons C with NaN to check). fmaf pins the rounding, so
 // the NoProbe and TraceProbe builds of a rung cannot contract the expression differently.
 
-__device__ __forceinline__ void store_c(float* c, float acc, float alpha, float beta) {
+// The probe records C's read (beta != 0 only) and its write at this lane's address.
+template <class Probe>
+__device__ __forceinline__ void store_c(float* c, float acc, float alpha, float beta, Probe& probe) {
+  if (beta != 0.0f) GS_PROBE(probe.gmem(kGmemC, c, 4, GmemKind::kLoad));
+  GS_PROBE(probe.gmem(kGmemC, c, 4, GmemKind::kStore));
   *c = beta == 0.0f ? alpha * acc : fmaf(alpha, acc, beta * *c);
 }
 
 // c is 16-byte aligned: four consecutive elements of one row of C.
-__device__ __forceinline__ void store_c4(float* c, float4 acc, float alpha, float beta) {
+template <class Probe>
+__device__ __forceinline__ void store_c4(float* c, float4 acc, float alpha, float beta, Probe& probe) {
   float4 out;
   if (beta == 0.0f) {
     out = make_float4(alpha * acc.x, alpha * acc.y, alpha * acc.z, alpha * acc.w);
   } else {
+    GS_PROBE(probe.gmem(kGmemC, c, 16, GmemKind::kLoad));
     const float4 old = *reinterpret_cast<const float4*>(c);
     out = make_float4(fmaf(alpha, acc.x, beta * old.x), fmaf(alpha, acc.y, beta * old.y),
                       fmaf(alpha, acc.z, beta * old.z), fmaf(alpha, acc.w, beta * old.w));
   }
+  GS_PROBE(probe.gmem(kGmemC, c, 16, GmemKind::kStore));
   *reinterpret_cast<float4*>(c) = out;
 }
 

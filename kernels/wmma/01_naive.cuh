@@ -54,7 +54,8 @@ __global__ void __launch_bounds__(kThreads) kernel(GemmArgs<__half, TOut> g, Pro
     wmma::fragment<wmma::accumulator, kTile, kTile, kTile, TOut> acc;
     wmma::fill_fragment(acc, from_float<TOut>(0.0f));
     for (int kk = 0; kk < g.k; kk += kTile) {
-      // A[row0 .. +16)[kk .. +16), leading dimension K; B[kk .. +16)[col0 .. +16), leading dimension N
+      // A[row0 .. +16)[kk .. +16), leading dimension K; B[kk .. +16)[col0 .. +16), leading dimension N.
+      // Not traced: wmma hides which lane loads which elements, and how many bytes each of its loads moves.
       wmma::load_matrix_sync(a, g.a + static_cast<size_t>(row0) * g.k + kk, g.k);
       wmma::load_matrix_sync(b, g.b + static_cast<size_t>(kk) * g.n + col0, g.n);
       wmma::mma_sync(acc, a, b, acc);
@@ -68,11 +69,13 @@ __global__ void __launch_bounds__(kThreads) kernel(GemmArgs<__half, TOut> g, Pro
       for (int i = 0; i < acc.num_elements; ++i) acc.x[i] = from_float<TOut>(g.alpha * to_float(acc.x[i]));
     } else {
       wmma::fragment<wmma::accumulator, kTile, kTile, kTile, TOut> old;
+      // Not traced (C's read, as the loads of A and B above): wmma hides the lanes' addresses.
       wmma::load_matrix_sync(old, c, g.n, wmma::mem_row_major);
       for (int i = 0; i < acc.num_elements; ++i) {
         acc.x[i] = from_float<TOut>(g.alpha * to_float(acc.x[i]) + g.beta * to_float(old.x[i]));
       }
     }
+    // Not traced: wmma hides which lane stores which element, and how many bytes each store moves.
     wmma::store_matrix_sync(c, acc, g.n, wmma::mem_row_major);
   }
   GS_PROBE(probe.block_end());

@@ -73,12 +73,14 @@ __global__ void __launch_bounds__(kThreads) kernel(GemmArgs<__half, TOut> g, Pro
     if (loads_a) {
       const __half* src = a + static_cast<size_t>(a_row) * g.k + k0 + a_col;  // A[by*32 + a_row][k0 + a_col]
       __half* dst = &As[a_row * kBlockK + a_col];
+      GS_PROBE(probe.gmem(kGmemA, src, 16, GmemKind::kLoad));
       *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
       GS_PROBE(probe.smem(kAsStore, dst, 16, SmemKind::kStore));
     }
     {
       const __half* src = b + static_cast<size_t>(k0 + b_row) * g.n + b_col;  // B[k0 + b_row][bx*64 + b_col]
       __half* dst = &Bs[b_row * kBlockN + b_col];
+      GS_PROBE(probe.gmem(kGmemB, src, 16, GmemKind::kLoad));
       *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
       GS_PROBE(probe.smem(kBsStore, dst, 16, SmemKind::kStore));
     }
@@ -106,12 +108,13 @@ __global__ void __launch_bounds__(kThreads) kernel(GemmArgs<__half, TOut> g, Pro
   } else {
     // slot i of two accumulator fragments holds the same element of C
     wmma::fragment<wmma::accumulator, kTile, kTile, kTile, TOut> old;
+    // Not traced (C's read and store below): wmma hides which lane moves which element of C, and how.
     wmma::load_matrix_sync(old, c, g.n, wmma::mem_row_major);
     for (int i = 0; i < acc.num_elements; ++i) {
       acc.x[i] = from_float<TOut>(g.alpha * to_float(acc.x[i]) + g.beta * to_float(old.x[i]));
     }
   }
-  wmma::store_matrix_sync(c, acc, g.n, wmma::mem_row_major);
+  wmma::store_matrix_sync(c, acc, g.n, wmma::mem_row_major);  // not traced: see above
   GS_PROBE(probe.block_end());
 }
 

@@ -79,11 +79,13 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<__half, TOut> g, 
 #pragma unroll
     for (int p = 0; p < kChunksA / kThreads; ++p) {
       const int q = tid + p * kThreads, r = q / (kBlockK / 8), c = q % (kBlockK / 8) * 8;
+      GS_PROBE(probe.gmem(kGmemA, a + static_cast<size_t>(r) * g.k + k0 + c, 16, GmemKind::kLoad));
       va[p] = *reinterpret_cast<const uint4*>(a + static_cast<size_t>(r) * g.k + k0 + c);
     }
 #pragma unroll
     for (int p = 0; p < kChunksB / kThreads; ++p) {
       const int q = tid + p * kThreads, r = q / (kBlockN / 8), c = q % (kBlockN / 8) * 8;
+      GS_PROBE(probe.gmem(kGmemB, b + static_cast<size_t>(k0 + r) * g.n + c, 16, GmemKind::kLoad));
       vb[p] = *reinterpret_cast<const uint4*>(b + static_cast<size_t>(k0 + r) * g.n + c);
     }
 #pragma unroll
@@ -140,12 +142,13 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<__half, TOut> g, 
         for (int e = 0; e < f.num_elements; ++e) f.x[e] = from_float<TOut>(g.alpha * to_float(f.x[e]));
       } else {
         wmma::fragment<wmma::accumulator, kTile, kTile, kTile, TOut> old;  // same slot, same element of C
+        // Not traced (C's read and store below): wmma hides which lane moves which element of C, and how.
         wmma::load_matrix_sync(old, c, g.n, wmma::mem_row_major);
         for (int e = 0; e < f.num_elements; ++e) {
           f.x[e] = from_float<TOut>(g.alpha * to_float(f.x[e]) + g.beta * to_float(old.x[e]));
         }
       }
-      wmma::store_matrix_sync(c, f, g.n, wmma::mem_row_major);
+      wmma::store_matrix_sync(c, f, g.n, wmma::mem_row_major);  // not traced: see above
     }
   }
   GS_PROBE(probe.block_end());

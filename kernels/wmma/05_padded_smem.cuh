@@ -83,6 +83,7 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<__half, TOut> g, 
       const int q = tid + p * kThreads;                                 // q = (8-row group, chunk col, row)
       const int r = q / 32 * 8 + q % 8, c = q / 8 % (kBlockK / 8) * 8;  // (row, col) of the As chunk
       __half* dst = &As[s][r * kLdA + c];
+      GS_PROBE(probe.gmem(kGmemA, a + static_cast<size_t>(r) * g.k + k0 + c, 16, GmemKind::kCpAsync));
       wmma_common::cp_async_16(dst, a + static_cast<size_t>(r) * g.k + k0 + c);
       GS_PROBE(probe.smem(kAsStore, dst, 16, SmemKind::kCpAsync));
     }
@@ -90,6 +91,7 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<__half, TOut> g, 
     for (int p = 0; p < kChunksB / kThreads; ++p) {
       const int q = tid + p * kThreads, r = q / (kBlockN / 8), c = q % (kBlockN / 8) * 8;
       __half* dst = &Bs[s][r * kLdB + c];
+      GS_PROBE(probe.gmem(kGmemB, b + static_cast<size_t>(k0 + r) * g.n + c, 16, GmemKind::kCpAsync));
       wmma_common::cp_async_16(dst, b + static_cast<size_t>(k0 + r) * g.n + c);
       GS_PROBE(probe.smem(kBsStore, dst, 16, SmemKind::kCpAsync));
     }
@@ -157,12 +159,13 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<__half, TOut> g, 
         for (int e = 0; e < f.num_elements; ++e) f.x[e] = from_float<TOut>(g.alpha * to_float(f.x[e]));
       } else {
         wmma::fragment<wmma::accumulator, kTile, kTile, kTile, TOut> old;  // same slot, same element of C
+        // Not traced (C's read and store below): wmma hides which lane moves which element of C, and how.
         wmma::load_matrix_sync(old, c, g.n, wmma::mem_row_major);
         for (int e = 0; e < f.num_elements; ++e) {
           f.x[e] = from_float<TOut>(g.alpha * to_float(f.x[e]) + g.beta * to_float(old.x[e]));
         }
       }
-      wmma::store_matrix_sync(c, f, g.n, wmma::mem_row_major);
+      wmma::store_matrix_sync(c, f, g.n, wmma::mem_row_major);  // not traced: see above
     }
   }
   GS_PROBE(probe.block_end());

@@ -93,13 +93,13 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, TOut> g, 
 #pragma unroll
     for (int p = 0; p < kChunksA / kThreads; ++p) {
       __half* dst = as + p * kStepA * kLdA;
-      ca.copy(p, dst, g.a, g.m, g.k, kt * kBlockK);  // A[row0 + p * kStepA][kt * 64 + c ..]
+      ca.copy(p, dst, g.a, g.m, g.k, kt * kBlockK, probe);  // A[row0 + p * kStepA][kt * 64 + c ..]
       GS_PROBE(probe.smem(kAsStore, dst, 16, kVec ? SmemKind::kCpAsync : SmemKind::kStore));
     }
 #pragma unroll
     for (int p = 0; p < kChunksB / kThreads; ++p) {
       __half* dst = bs + p * kStepB * kLdB;
-      cb.copy(p, dst, g.b, g.k, g.n, kt * kBlockK);  // B[kt * 64 + r0 + p * kStepB][col ..]
+      cb.copy(p, dst, g.b, g.k, g.n, kt * kBlockK, probe);  // B[kt * 64 + r0 + p * kStepB][col ..]
       GS_PROBE(probe.smem(kBsStore, dst, 16, kVec ? SmemKind::kCpAsync : SmemKind::kStore));
     }
     wmma_common::cp_async_commit();  // one group per k-tile (empty when !kVec)
@@ -194,7 +194,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, TOut> g, 
 
   GS_PROBE(probe.stage(kEpilogue));
   // All 256 threads write the tile: 16-byte vectors, coalesced, clipped to M x N.
-  wmma_common::write_c_tile<kBlockM, kBlockN, kThreads>(red, kLdR, g, bm0, bn0, tid);
+  wmma_common::write_c_tile<kBlockM, kBlockN, kThreads>(red, kLdR, g, bm0, bn0, tid, probe);
   GS_PROBE(probe.block_end());
 }
 

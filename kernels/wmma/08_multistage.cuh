@@ -91,13 +91,13 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, TOut> g, 
 #pragma unroll
     for (int p = 0; p < kChunksA / kThreads; ++p) {
       __half* dst = as + p * kStepA * kLdA;
-      ca.copy(p, dst, g.a, g.m, g.k, kt * kBlockK);  // A[row0 + p * kStepA][kt * 64 + c ..]
+      ca.copy(p, dst, g.a, g.m, g.k, kt * kBlockK, probe);  // A[row0 + p * kStepA][kt * 64 + c ..]
       GS_PROBE(probe.smem(kAsStore, dst, 16, kVec ? SmemKind::kCpAsync : SmemKind::kStore));
     }
 #pragma unroll
     for (int p = 0; p < kChunksB / kThreads; ++p) {
       __half* dst = bs + p * kStepB * kLdB;
-      cb.copy(p, dst, g.b, g.k, g.n, kt * kBlockK);  // B[kt * 64 + r0 + p * kStepB][col ..]
+      cb.copy(p, dst, g.b, g.k, g.n, kt * kBlockK, probe);  // B[kt * 64 + r0 + p * kStepB][col ..]
       GS_PROBE(probe.smem(kBsStore, dst, 16, kVec ? SmemKind::kCpAsync : SmemKind::kStore));
     }
   };
@@ -171,7 +171,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, TOut> g, 
     __syncwarp();  // the staged 16x64 rows are visible to the whole warp
     // rows bm0 + wm*64 + i*16 .., cols bn0 + wn*64 .. of C, clipped to M x N
     wmma_common::write_c_tile<kTile, kWarpN, 32>(cs, kLdC, g, bm0 + wm * kWarpM + i * kTile,
-                                                 bn0 + wn * kWarpN, lane);
+                                                 bn0 + wn * kWarpN, lane, probe);
     __syncwarp();  // read before the next row of fragments overwrites the staging
   }
   GS_PROBE(probe.block_end());

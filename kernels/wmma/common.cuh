@@ -9,6 +9,7 @@
 #include <cuda_fp16.h>
 
 #include "kernels/gemm_args.cuh"
+#include "kernels/probe.cuh"
 
 namespace gs::wmma_common {
 
@@ -57,11 +58,16 @@ __device__ __forceinline__ const __half* ldsm_row(const __half* tile, int ld, in
 // Halves [c, c + 8) of row r of a row-major (rows x cols) matrix, leading dimension cols, into smem:
 // zero outside the matrix. Used when rows are not 16-byte aligned (K or N not a multiple of 8):
 // eight guarded 2-byte loads and one 16-byte shared store. Synchronous, so slow, but the data is in
-// shared memory before the barrier that publishes it, like a landed cp.async.
-__device__ __forceinline__ void copy_chunk_guarded(__half* smem, const __half* g, int rows, int cols, int r, int c) {
+// shared memory before the barrier that publishes it, like a landed cp.async. The probe records each
+// 2-byte load under `site` (a lane outside the matrix loads nothing: 0 bytes).
+template <class Probe>
+__device__ __forceinline__ void copy_chunk_guarded(__half* smem, const __half* g, int rows, int cols, int r, int c,
+                                                   int site, Probe& probe) {
   __align__(16) __half v[kChunk];
 #pragma unroll
   for (int j = 0; j < kChunk; ++j) {
+    GS_PROBE(probe.gmem(site, g + static_cast<size_t>(r) * cols + c + j, r < rows && c + j < cols ? 2 : 0,
+                        GmemKind::kLoad));
     v[j] = r < rows && c + j < cols ? g[static_cast<size_t>(r) * cols + c + j] : __ushort_as_half(0);
   }
   *reinterpret_cast<uint4*>(smem) = *reinterpret_cast<const uint4*>(v);
@@ -86,12 +92,14 @@ struct AChunks {
     for (int p = 0; p < kCount; ++p) rows_in |= (row0 + p * kRowStep < m ? 1u : 0u) << p;
   }
   // Chunk p of the k-tile that starts at column k0: A[row0 + p * kRowStep][k0 + c .. +8) -> smem.
-  __device__ __forceinline__ void copy(int p, __half* smem, const __half* a, int m, int k, int k0) const {
+  template <class Probe>
+  __device__ __forceinline__ void copy(int p, __half* smem, const __half* a, int m, int k, int k0, Probe& probe) const {
     if constexpr (kVec) {
       const bool in = (rows_in >> p & 1u) && k0 + c < k;
+      GS_PROBE(probe.gmem(kGmemA, in ? src + p * step + k0 : a, in ? 16 : 0, GmemKind::kCpAsync));
       cp_async_16_zfill(smem, in ? src + p * step + k0 : a, in);  // outside: src-size 0, 16 zero bytes
     } else {
-      copy_chunk_guarded(smem, a, m, k, row0 + p * kRowStep, k0 + c);
+      copy_chunk_guarded(smem, a, m, k, row0 + p * kRowStep, k0 + c, kGmemA, probe);
     }
   }
 };
@@ -110,12 +118,15 @@ struct BChunks {
     col_in = col < n;
   }
   // Chunk p of the k-tile that starts at row k0: B[k0 + r0 + p * kRowStep][col .. +8) -> smem.
-  __device__ __forceinline__ void copy(int p, __half* smem, const __half* b, int k, int n, int k0) const {
+  template <class Probe>
+  __device__ __forceinline__ void copy(int p, __half* smem, const __half* b, int k, int n, int k0, Probe& probe) const {
     if constexpr (kVec) {
       const bool in = col_in && k0 + r0 + p * kRowStep < k;
+      GS_PROBE(probe.gmem(kGmemB, in ? src + p * step + static_cast<size_t>(k0) * n : b, in ? 16 : 0,
+                          GmemKind::kCpAsync));
       cp_async_16_zfill(smem, in ? src + p * step + static_cast<size_t>(k0) * n : b, in);
     } else {
-      copy_chunk_guarded(smem, b, k, n, k0 + r0 + p * kRowStep, col);
+      copy_chunk_guarded(smem, b, k, n, k0 + r0 + p * kRowStep, col, kGmemB, probe);
     }
   }
 };
@@ -160,10 +171,10 @@ __device__ __forceinline__ uint4 pack(const float (&f)[16 / sizeof(TOut)]) {
 // beta == 0, C is never read (BLAS; the runner poisons it with NaN). kThreads threads share the
 // work, thread `t` taking 16-byte vectors t, t + kThreads, ... in row-major order: consecutive
 // threads write consecutive 16 bytes of a row of C (coalesced) and read consecutive 16 bytes of a
-// staged row (conflict-free).
-template <int kRows, int kCols, int kThreads, class TOut>
+// staged row (conflict-free). The probe records each global read (beta != 0) and store of C.
+template <int kRows, int kCols, int kThreads, class TOut, class Probe>
 __device__ __forceinline__ void write_c_tile(const TOut* s, int lds, const GemmArgs<__half, TOut>& g, int row0,
-                                             int col0, int t) {
+                                             int col0, int t, Probe& probe) {
   constexpr int kVecElems = 16 / static_cast<int>(sizeof(TOut));  // 4 floats or 8 halves per vector
   constexpr int kVecsPerRow = kCols / kVecElems;
   static_assert(kCols % kVecElems == 0, "staged rows are whole 16-byte vectors");
@@ -183,15 +194,19 @@ __device__ __forceinline__ void write_c_tile(const TOut* s, int lds, const GemmA
 #pragma unroll
         for (int j = 0; j < kVecElems; ++j) acc[j] *= g.alpha;
       } else {
+        GS_PROBE(probe.gmem(kGmemC, dst, 16, GmemKind::kLoad));
         unpack(*reinterpret_cast<const uint4*>(dst), old);
 #pragma unroll
         for (int j = 0; j < kVecElems; ++j) acc[j] = g.alpha * acc[j] + g.beta * old[j];
       }
+      GS_PROBE(probe.gmem(kGmemC, dst, 16, GmemKind::kStore));
       *reinterpret_cast<uint4*>(dst) = pack<TOut>(acc);
     } else {
 #pragma unroll
       for (int j = 0; j < kVecElems; ++j) {
         if (gc + j >= g.n) break;
+        if (g.beta != 0.0f) GS_PROBE(probe.gmem(kGmemC, dst + j, static_cast<int>(sizeof(TOut)), GmemKind::kLoad));
+        GS_PROBE(probe.gmem(kGmemC, dst + j, static_cast<int>(sizeof(TOut)), GmemKind::kStore));
         const float v = g.beta == 0.0f ? g.alpha * acc[j] : g.alpha * acc[j] + g.beta * to_float(dst[j]);
         dst[j] = from_float<TOut>(v);
       }
