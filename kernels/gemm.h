@@ -69,6 +69,10 @@ struct KernelInfo {
   // zero means the block tile (rungs that stage A and B tiles in shared memory); the thread's own tile for
   // SIMT rungs that read global memory directly, the warp's for wmma straight from global.
   int reuse_m = 0, reuse_n = 0;
+  // Global accesses the probe cannot trace lane by lane, and why (empty: every load and store is traced).
+  // The global-memory view says it; the GPU test expects records of the rest.
+  bool gmem_loads_traced = true, gmem_stores_traced = true;
+  std::string gmem_untraced;
 };
 
 const std::vector<KernelInfo>& kernel_registry();

@@ -224,6 +224,7 @@ void draw_gmem_view(Canvas& c, Rect r, const Theme& t, const GmemViewInput& in, 
   if (site_index < 0) {
     const std::string msg =
         !in.no_lane_addresses.empty() ? in.no_lane_addresses
+        : !in.untraced.empty() && in.capture_has_gmem ? in.kernel + ": " + in.untraced
         : !in.kernel_recorded ? "This capture holds no record of " + in.kernel +
                                     ": it was recorded before the rung existed. `gemmscope record` on a GPU records it."
         : in.capture_has_gmem ? "No global access of " + in.kernel + " was traced: its loads and stores carry no probe."
@@ -272,6 +273,12 @@ void draw_gmem_view(Canvas& c, Rect r, const Theme& t, const GmemViewInput& in, 
       x += cols[k].w + cgap;
     }
     y += row_h;
+  }
+  if (!in.untraced.empty()) {
+    for (const std::string& line : viz::wrap(c, "Not traced: " + in.untraced, ts, area.w())) {
+      c.text({area.min.x, y}, viz::elide(c, line, ts, Font::Sans, area.w()), t.warn, ts);
+      y += ts * 1.3f;
+    }
   }
   y += fs * 0.5f;
 

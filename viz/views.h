@@ -287,6 +287,7 @@ struct GmemViewInput {
   bool capture_has_gmem = false;     // some kernel has records: an empty `sites` means this one has none ...
   bool kernel_recorded = true;       // ... if the capture holds the kernel at all
   std::string no_lane_addresses;     // why the rung has no per-lane global accesses (TMA), if so
+  std::string untraced;              // which of its accesses are not traced and why (KernelInfo::gmem_untraced)
   std::string traced_from;           // "NVIDIA H200, 2026-11-21" or empty
   int elem_bytes[3] = {4, 4, 4};     // A, B, C element sizes of the traced run
   int64_t ld[3] = {1, 1, 1};         // their leading dimensions (K, N, N)

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "app/panels/panel.h"
+#include "kernels/gemm.h"
 
 namespace gs {
 namespace {
@@ -39,6 +40,7 @@ class GmemPanel : public ViewPanel {
         in_.sites = gmem_sites(*f.capture, kernel);
         in_.capture_has_gmem = !f.capture->gmem.empty();
         in_.kernel_recorded = !runs_of(*f.capture, kernel).empty() || !in_.sites.empty();
+        if (const KernelInfo* k = find_kernel(kernel)) in_.untraced = k->gmem_untraced;
         if (in_.sites.empty() && family_of(kernel) == "hopper")
           in_.no_lane_addresses = kernel + " moves A and B with TMA: one thread issues a bulk tensor copy of a whole "
                                            "tile, so no lane supplies an address and there is no per-lane access to "

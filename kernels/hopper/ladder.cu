@@ -18,6 +18,9 @@ namespace gs::detail {
     namespace r = NS;                                                                                 \
     Rung g;                                                                                           \
     g.info.name = NAME;                                                                               \
+    g.info.gmem_loads_traced = g.info.gmem_stores_traced = false;                                     \
+    g.info.gmem_untraced = "TMA moves whole tiles of A and B (one thread issues each copy) and the "           \
+                           "epilogue's global stores carry no probe yet.";                                   \
     g.info.family = "hopper";                                                                         \
     g.info.title = r::kTitle;                                                                         \
     g.info.adds = r::kAdds;                                                                           \

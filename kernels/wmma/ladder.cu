@@ -18,6 +18,9 @@ std::vector<Rung> wmma_rungs() {
     namespace r = wmma_01_naive;
     Rung g;
     g.info.name = "wmma/01_naive";
+    g.info.gmem_loads_traced = g.info.gmem_stores_traced = false;
+    g.info.gmem_untraced = "A, B and C move between global memory and fragments with wmma::load_matrix_sync and "
+                           "store_matrix_sync, whose lane-to-element mapping is unspecified: not traced lane by lane.";
     g.info.family = "wmma";
     g.info.title = r::kTitle;
     g.info.adds = r::kAdds;
@@ -46,6 +49,9 @@ std::vector<Rung> wmma_rungs() {
     namespace r = wmma_02_smem;
     Rung g;
     g.info.name = "wmma/02_smem";
+    g.info.gmem_stores_traced = false;
+    g.info.gmem_untraced = "C is written with wmma::store_matrix_sync straight from the accumulator fragments, whose "
+                           "lane-to-element mapping is unspecified: not traced lane by lane.";
     g.info.family = "wmma";
     g.info.title = r::kTitle;
     g.info.adds = r::kAdds;
@@ -74,6 +80,9 @@ std::vector<Rung> wmma_rungs() {
     namespace r = wmma_03_warp_4x2;
     Rung g;
     g.info.name = "wmma/03_warp_4x2";
+    g.info.gmem_stores_traced = false;
+    g.info.gmem_untraced = "C is written with wmma::store_matrix_sync straight from the accumulator fragments, whose "
+                           "lane-to-element mapping is unspecified: not traced lane by lane.";
     g.info.family = "wmma";
     g.info.title = r::kTitle;
     g.info.adds = r::kAdds;
@@ -102,6 +111,9 @@ std::vector<Rung> wmma_rungs() {
     namespace r = wmma_04_dbuf_cp_async;
     Rung g;
     g.info.name = "wmma/04_dbuf_cp_async";
+    g.info.gmem_stores_traced = false;
+    g.info.gmem_untraced = "C is written with wmma::store_matrix_sync straight from the accumulator fragments, whose "
+                           "lane-to-element mapping is unspecified: not traced lane by lane.";
     g.info.family = "wmma";
     g.info.title = r::kTitle;
     g.info.adds = r::kAdds;
@@ -130,6 +142,9 @@ std::vector<Rung> wmma_rungs() {
     namespace r = wmma_05_padded_smem;
     Rung g;
     g.info.name = "wmma/05_padded_smem";
+    g.info.gmem_stores_traced = false;
+    g.info.gmem_untraced = "C is written with wmma::store_matrix_sync straight from the accumulator fragments, whose "
+                           "lane-to-element mapping is unspecified: not traced lane by lane.";
     g.info.family = "wmma";
     g.info.title = r::kTitle;
     g.info.adds = r::kAdds;
