@@ -58,8 +58,8 @@ inline constexpr uint32_t kMaxBlocks = 1u << 18;  // block records, indexed by l
 inline constexpr uint32_t kMaxStages = 1u << 17;  // stage records, appended
 inline constexpr uint32_t kMaxSmem = 1u << 13;    // warp shared-memory records, appended
 inline constexpr uint32_t kMaxGmem = 1u << 12;    // warp global-memory records, appended
-// Per warp of the sampled block: loads recorded in the first k-iterations, at most this many (a naive
-// kernel loads inside its k-loop, every element), and its first stores, wherever they happen.
+// Per warp of the sampled block: loads of A and B recorded in the first k-iterations, at most this many (a
+// naive kernel loads inside its k-loop, every element), and its first accesses of C, wherever they happen.
 inline constexpr int kGmemLoadsPerWarp = 48;
 inline constexpr int kGmemStoresPerWarp = 16;
 
@@ -212,7 +212,10 @@ struct TraceProbe {
   // like smem(); bytes is what each lane moves (0: this lane moves nothing).
   __device__ __forceinline__ void gmem(int site, const void* ptr, int bytes, GmemKind kind) {
     if (!smem_sampled_) return;
-    if (kind == GmemKind::kStore) {
+    // C is touched in the epilogue (stores, and reads when beta != 0), after the k-loop: kept apart from the
+    // loads of the first k-iterations and recorded as iteration 0xFFFF, "epilogue".
+    const bool epilogue = kind == GmemKind::kStore || site == kGmemC;
+    if (epilogue) {
       if (gmem_stores_ >= trace::kGmemStoresPerWarp) return;
       ++gmem_stores_;
     } else {
@@ -235,7 +238,7 @@ struct TraceProbe {
       r.kind = static_cast<uint8_t>(kind);
       r.width = static_cast<uint8_t>(bytes);
       r.warp = static_cast<uint16_t>(warp_);
-      r.iteration = static_cast<uint16_t>(iter_ < 0 ? 0xFFFF : iter_);
+      r.iteration = static_cast<uint16_t>(epilogue || iter_ < 0 ? 0xFFFF : iter_);
       r.mask = mask;
     }
   }

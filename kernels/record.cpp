@@ -132,7 +132,7 @@ Capture record_capture(GpuSession& gpu, const std::vector<const KernelInfo*>& ke
           }
           size_t gmem_kept = 0;
           for (GmemAccess& a : t.gmem) {
-            if (a.warp >= kCaptureSmemWarps || a.iteration > 0 || gmem_kept == kCaptureGmemRecords) continue;
+            if (a.warp >= kCaptureSmemWarps || a.iteration > 0 || gmem_kept == kCaptureGmemRecords) continue;  // -1: C
             c.gmem.push_back(std::move(a));
             ++gmem_kept;
           }
