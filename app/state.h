@@ -56,7 +56,7 @@ struct ViewState {
   TimelineViewState timeline;             // the timeline panel's window, comparison and sampled block
   GmemViewState gmem;                     // the global-memory panel's site, request and comparison
   std::string code_against;               // the rung the code view diffs against ("": the one before)
-  std::string focus_site;                 // a shared-memory site another view asked the bank view to show
+  std::string focus_site;                 // a site the code view asked the bank or global-memory view to show
   std::string perf_dtype;                 // dtype the throughput curves show ("" = the selected rung's first)
   bool dark = true;
   float zoom = 1.0f;                      // every view and its text, Ctrl +/-

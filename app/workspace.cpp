@@ -24,11 +24,11 @@ void normalise(std::vector<float>* v, size_t n) {
 Arrangement default_arrangement(const std::vector<std::string>& views) {
   Arrangement a;
   if (views.empty()) return a;
-  if (views.size() >= 5) {  // two views a column in the table's order, three columns, the rest under the last
-    for (size_t i = 0; i < views.size(); ++i) {
-      if (a.columns.size() < 3 && (a.columns.empty() || a.columns.back().size() == 2)) a.columns.push_back({});
-      a.columns.back().push_back(views[i]);
-    }
+  if (views.size() >= 5) {  // three columns in the table's order: the first two views, then the rest halved
+    const size_t rest = views.size() - 2, second = (rest + 1) / 2;
+    a.columns = {{views[0], views[1]}, {}, {}};
+    for (size_t i = 2; i < views.size(); ++i) a.columns[i - 2 < second ? 1 : 2].push_back(views[i]);
+    if (a.columns[2].empty()) a.columns.pop_back();
     a.column_w = {0.36f, 0.32f, 0.32f};
     a.column_w.resize(a.columns.size(), 0.32f);
     for (const auto& col : a.columns) a.row_h.push_back(std::vector<float>(col.size(), 1.0f / col.size()));

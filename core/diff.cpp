@@ -104,6 +104,15 @@ std::vector<std::string> probe_site_lines(const std::vector<std::string>& lines)
   }
   std::vector<std::string> out(lines.size());
   for (size_t i = 0; i < lines.size(); ++i) {
+    // Global sites are the probe's own (kGmemA, kGmemB, kGmemC: "A", "B", "C"), the same in every rung.
+    const size_t g = lines[i].find("probe.gmem(");
+    if (g != std::string::npos) {
+      size_t b = g + 11;
+      while (b < lines[i].size() && lines[i][b] == ' ') ++b;
+      const std::string id = lines[i].substr(b, 6);
+      if (id == "kGmemA" || id == "kGmemB" || id == "kGmemC") out[i] = id.substr(5, 1);
+      continue;
+    }
     const size_t call = lines[i].find("probe.smem(");
     if (call == std::string::npos) continue;
     size_t b = call + 11;

@@ -25,9 +25,10 @@ std::vector<std::string> split_lines(std::string_view text);
 std::vector<DiffLine> line_diff(const std::vector<std::string>& old_lines, const std::vector<std::string>& new_lines,
                                 size_t max_lines = 4000);
 
-// For each line of a rung's source, the shared-memory site its probe call records, by the name the
-// rung gives it (its `enum Site` and `kSmemSites` list, in the same order); "" for lines without one.
-// How the code view tells which lines the bank view can show.
+// For each line of a rung's source, the site its probe call records: a shared-memory site by the name the
+// rung gives it (its `enum Site` and `kSmemSites` list, in the same order), a global one by the probe's
+// name for it ("A", "B", "C"); "" for lines without one. How the code view tells which lines the bank and
+// global-memory views can show.
 std::vector<std::string> probe_site_lines(const std::vector<std::string>& lines);
 
 // Indices into `diff` where a run of changes (Added or Removed lines) starts, in order.

@@ -69,7 +69,9 @@ TEST(Workspace, DefaultGivesTheLayoutItsOwnColumn) {
   EXPECT_EQ(b.columns[2], (std::vector<std::string>{"timeline", "code"}));
   const Arrangement c = default_arrangement({"layout", "banks", "perf", "swizzle", "timeline", "roofline", "code", "gmem"});
   ASSERT_EQ(c.columns.size(), 3u);
-  for (const auto& col : c.columns) EXPECT_LE(col.size(), 4u);
+  EXPECT_EQ(c.columns[0], (std::vector<std::string>{"layout", "banks"}));
+  EXPECT_EQ(c.columns[1], (std::vector<std::string>{"perf", "swizzle", "timeline"}));
+  EXPECT_EQ(c.columns[2], (std::vector<std::string>{"roofline", "code", "gmem"}));
 }
 
 TEST(Workspace, PanesTileTheAreaWithoutOverlapAndMaximiseFillsIt) {

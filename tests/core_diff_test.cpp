@@ -70,13 +70,15 @@ TEST(ProbeSites, LinesThatRecordASiteAreNamedAsTheRungNamesIt) {
       "  GS_PROBE(probe.smem(kAsFrag, p, 16, SmemKind::kLdmatrix));\n"
       "  x = 1;\n"
       "  GS_PROBE(probe.smem( kBsCopy, dst, 16, SmemKind::kCpAsync));\n"
-      "  GS_PROBE(probe.smem(kUnknown, dst, 16, SmemKind::kCpAsync));\n");
+      "  GS_PROBE(probe.smem(kUnknown, dst, 16, SmemKind::kCpAsync));\n"
+      "  GS_PROBE(probe.gmem(kGmemB, src, 16, GmemKind::kCpAsync));\n");
   const std::vector<std::string> sites = probe_site_lines(src);
   ASSERT_EQ(sites.size(), src.size());
   EXPECT_EQ(sites[3], "As ldmatrix.x4");
   EXPECT_EQ(sites[4], "");
   EXPECT_EQ(sites[5], "Bs, copied");  // a comma inside a name does not split it
   EXPECT_EQ(sites[6], "");            // an id the enum does not list names nothing
+  EXPECT_EQ(sites[7], "B");           // a global site: the probe's own name
 }
 
 }  // namespace

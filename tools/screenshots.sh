@@ -12,6 +12,14 @@ run "$bin" shot --view layout --kernel sgemm/02_gmem_coalesce --theme light -o "
 run "$bin" shot --view banks --kernel mma_tf32/01_vectorized --theme light -o "$root/docs/banks-mma_tf32-01.png"
 # Launch order: mma_f16/07's swizzle beside 06's row-major order, the waves on the per-SM timelines.
 run "$bin" shot --view swizzle --kernel mma_f16/07_swizzle --theme light -o "$root/docs/swizzle-mma_f16-07.png"
+# Global memory: sgemm/02's loads beside 01's (one sector for the whole warp against 32).
+run "$bin" shot --view gmem --kernel sgemm/02_gmem_coalesce --theme light -o "$root/docs/gmem-sgemm-02.png"
+# The mma_f16 ladder on the roofline, under the H200's measured ceilings.
+run "$bin" shot --view roofline --kernel mma_f16/10_multistage --theme light -o "$root/docs/roofline-mma_f16.png"
+# The pipeline timeline: 05's double buffer above, 04 below on the same cycle scale.
+run "$bin" shot --view timeline --kernel mma_f16/05_double_buffer --theme light -o "$root/docs/timeline-mma_f16-05.png"
+# The code view: what 08 changed from 07.
+run "$bin" shot --view code --kernel mma_f16/08_ldmatrix --theme light -o "$root/docs/code-mma_f16-08.png"
 # TFLOP/s against size for each ladder and cuBLAS of its dtype: one picture per family.
 for k in sgemm/01_naive wmma/01_naive mma_f16/10_multistage mma_tf32/10_multistage hopper/06_tma_store; do
   run "$bin" shot --view perf --kernel "$k" --theme light -o "$root/docs/perf-${k%%/*}.png"

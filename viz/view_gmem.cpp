@@ -253,9 +253,19 @@ void draw_gmem_view(Canvas& c, Rect r, const Theme& t, const GmemViewInput& in, 
     for (const auto& row : table)
       cols[i].w = std::max(cols[i].w, c.text_size(row[i], ts, i == 0 || i == 6 ? Font::SansBold : Font::Sans).x);
   }
+  // Where the table is wider than the view, the columns a reader needs least go first (the tooltip says
+  // them): bytes per lane, requests, the ideal.
+  auto table_w = [&] {
+    float w = 0;
+    for (const Column& col : cols) w += col.w + cgap;
+    return w;
+  };
+  for (size_t drop : {size_t(2), size_t(3), size_t(5)})
+    if (table_w() > area.w()) cols[drop].w = -cgap, cols[drop].head.clear();
   const float row_h = ts * 1.35f;
   float x = area.min.x;
   for (const Column& col : cols) {
+    if (col.w < 0) continue;
     const float tx = col.align == Align::Right ? x + col.w : x;
     c.text({tx, y}, col.head, t.text_dim, ts, col.align);
     x += col.w + cgap;
@@ -267,12 +277,22 @@ void draw_gmem_view(Canvas& c, Rect r, const Theme& t, const GmemViewInput& in, 
     if (hover && row.contains(mouse)) hover->site = int(i);
     x = area.min.x;
     for (size_t k = 0; k < cols.size(); ++k) {
+      if (cols[k].w < 0) continue;  // dropped for width
       const float tx = cols[k].align == Align::Right ? x + cols[k].w : x;
       const Color ink = k == 6 ? verdict_color(in.sites[i], t) : t.text;
       c.text({tx, y}, table[i][k], ink, ts, cols[k].align, k == 0 || k == 6 ? Font::SansBold : Font::Sans);
       x += cols[k].w + cgap;
     }
     y += row_h;
+  }
+  if (std::any_of(in.sites.begin(), in.sites.end(), [](const GmemSite& x) { return x.kind == "cp.async"; })) {
+    const std::string note =
+        "cp.async: Nsight Compute counts these reads under op_ld and, where the shared tile's rows are padded, "
+        "more sectors than the global side needs (17-21 for 16 here): README, \"Sectors per request\".";
+    for (const std::string& line : viz::wrap(c, note, ts, area.w())) {
+      c.text({area.min.x, y}, viz::elide(c, line, ts, Font::Sans, area.w()), t.text_dim, ts);
+      y += ts * 1.3f;
+    }
   }
   if (!in.untraced.empty()) {
     for (const std::string& line : viz::wrap(c, "Not traced: " + in.untraced, ts, area.w())) {

@@ -60,10 +60,14 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
   log_bounds(xs, &ax.x0, &ax.x1);
   log_bounds(ys, &ax.y0, &ax.y1);
   // Lower bounds on a decade, upper ones just past the largest value: no empty decade at the top.
-  ax.x1 = std::max(ax.x0 * 10, *std::max_element(xs.begin(), xs.end()) * 1.3);
+  double x_pts = 0;
+  for (const RooflinePoint& p : in.points) x_pts = std::max(x_pts, p.intensity);
+  // Room right of the rightmost points for their labels (a log axis: a factor, not an offset).
+  ax.x1 = std::max({ax.x0 * 10, *std::max_element(xs.begin(), xs.end()) * 1.3, x_pts * 2.5});
   ax.y1 = std::max(ax.y0 * 10, *std::max_element(ys.begin(), ys.end()));
   ax.y0 = std::max(ax.y0, ax.y1 / 1e5);
-  const float note_h = ts * 1.35f * 2 + fs * 0.3f;
+  // The note under the plot goes where it would leave the plot less than half the pane (hover says it too).
+  const float note_h = r.h() > fs * 28 ? ts * 1.35f * 2 + fs * 0.3f : 0;
   const float ylab_w = c.text_size("10000", ts, Font::Sans).x + fs * 0.5f;
   ax.left = area.min.x + ylab_w;
   ax.right = area.max.x - fs * 0.5f;
@@ -147,7 +151,7 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
     const Vec2 sz = c.text_size(lab, lsz, p.selected ? Font::SansBold : Font::Sans);
     // Right of the point, else left, else a line lower on either side: the first place no label holds.
     const float h = sz.y * 0.5f;
-    const Rect options[] = {{{at.x + rad + 2, at.y - h}, {at.x + rad + 2 + sz.x, at.y + h}},
+    const Rect options[] = {{{at.x + rad * 2 + 2, at.y - h}, {at.x + rad * 2 + 2 + sz.x, at.y + h}},
                             {{at.x - rad - 2 - sz.x, at.y - h}, {at.x - rad - 2, at.y + h}},
                             {{at.x + rad + 2, at.y + h}, {at.x + rad + 2 + sz.x, at.y + 3 * h}},
                             {{at.x - rad - 2 - sz.x, at.y + h}, {at.x - rad - 2, at.y + 3 * h}}};
@@ -170,7 +174,7 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
   c.text({(ax.left + ax.right) * 0.5f, ax.bottom + fs * 0.25f + ts * 1.1f},
          "flops per byte of A and B read from global memory (log)", t.text_dim, ts, Align::Center);
   float ny = area.max.y - note_h + fs * 0.3f;
-  for (const std::string& line : viz::wrap(c, in.note, ts, area.w())) {
+  for (const std::string& line : note_h > 0 ? viz::wrap(c, in.note, ts, area.w()) : std::vector<std::string>{}) {
     if (ny + ts > area.max.y + 1) break;
     c.text({area.min.x, ny}, viz::elide(c, line, ts, Font::Sans, area.w()), t.text_dim, ts);
     ny += ts * 1.35f;

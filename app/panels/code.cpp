@@ -84,7 +84,12 @@ class CodePanel : public ViewPanel {
     const DiffLine& d = in_.diff[size_t(hover_.row)];
     const std::string site = d.new_line >= 0 && size_t(d.new_line) < in_.sites.size() ? in_.sites[size_t(d.new_line)] : "";
     if (!site.empty()) {
-      ImGui::SetTooltip("this line records the shared-memory site '%s'\nclick: show it in the bank view", site.c_str());
+      const bool global = site.size() == 1;  // the probe's global sites are "A", "B", "C"
+      if (global)
+        ImGui::SetTooltip("this line records the global accesses of %s\nclick: show them in the global-memory view",
+                          site.c_str());
+      else
+        ImGui::SetTooltip("this line records the shared-memory site '%s'\nclick: show it in the bank view", site.c_str());
       if (item.clicked) ctx.st.focus_site = site;
     }
     if (item.clicked) s.selected = d.new_line;

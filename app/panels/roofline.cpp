@@ -62,8 +62,9 @@ class RooflinePanel : public ViewPanel {
     in_.subtitle = dtype_ + (shape.empty() ? "" : ", " + shape) + ", " + c->device.name;
     in_.note = "Each rung's intensity comes from its tiling: an m x n tile of C costs (m + n) elements of A and B "
                "per k for 2mn flops, the tile being the block's where A and B are staged in shared memory, the "
-               "thread's or warp's where they are read straight from global. Points above the DRAM line are fed "
-               "from L2. Hover a ceiling for how it was measured.";
+               "thread's or warp's where they are read straight from global. A point above a bandwidth line gets its "
+               "operands from a faster level (L2; L1 for the rungs without shared-memory tiles). Hover a ceiling "
+               "for how it was measured.";
   }
 
   void Toolbar(const ViewContext&, Flow&) override {}
