@@ -225,6 +225,8 @@ void draw_gmem_view(Canvas& c, Rect r, const Theme& t, const GmemViewInput& in, 
     const std::string msg =
         !in.no_lane_addresses.empty() ? in.no_lane_addresses
         : !in.untraced.empty() && in.capture_has_gmem ? in.kernel + ": " + in.untraced
+        : in.live && !in.capture_has_gmem
+            ? "The live session traces no global addresses: `gemmscope record` does, and --replay shows them."
         : !in.kernel_recorded ? "This capture holds no record of " + in.kernel +
                                     ": it was recorded before the rung existed. `gemmscope record` on a GPU records it."
         : in.capture_has_gmem ? "No global access of " + in.kernel + " was traced: its loads and stores carry no probe."

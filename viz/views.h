@@ -286,6 +286,7 @@ struct GmemViewInput {
   std::vector<GmemSite> sites;       // gmem_sites(capture, kernel)
   bool capture_has_gmem = false;     // some kernel has records: an empty `sites` means this one has none ...
   bool kernel_recorded = true;       // ... if the capture holds the kernel at all
+  bool live = false;                 // a live session (it traces no global addresses): says so when empty
   std::string no_lane_addresses;     // why the rung has no per-lane global accesses (TMA), if so
   std::string untraced;              // which of its accesses are not traced and why (KernelInfo::gmem_untraced)
   std::string traced_from;           // "NVIDIA H200, 2026-11-21" or empty

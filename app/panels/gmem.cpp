@@ -33,9 +33,10 @@ class GmemPanel : public ViewPanel {
     const std::string kernel = selected_kernel(ctx.st);
     const Frame& f = ctx.f;
     const size_t records = f.capture ? f.capture->gmem.size() : 0;
-    if (f.capture != capture_ || records != records_ || in_.kernel != kernel) {
+    if (f.capture != capture_ || records != records_ || in_.kernel != kernel || f.live != in_.live) {
       in_ = GmemViewInput{};
       in_.kernel = kernel;
+      in_.live = f.live;
       if (f.capture) {
         in_.sites = gmem_sites(*f.capture, kernel);
         in_.capture_has_gmem = !f.capture->gmem.empty();
