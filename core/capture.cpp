@@ -222,11 +222,16 @@ Capture parse_capture(const std::string& text, const std::string& name) {
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    // nlohmann's message carries the byte offset; keep only its explanation.
+  } catch (const json::exception& e) {
+    // nlohmann's message carries the byte offset; keep only its explanation, and never more than a line of
+    // it (it quotes the offending token, which a damaged file can make megabytes long). A number too large
+    // for a double ("1e400") is an out_of_range error, not a parse_error.
     std::string what = e.what();
     const auto pos = what.find("parse error");
-    r.fail("", "not valid JSON: " + (pos == std::string::npos ? what : what.substr(pos)));
+    what = pos == std::string::npos ? what.substr(what.find(']') == std::string::npos ? 0 : what.find(']') + 2)
+                                    : what.substr(pos);
+    if (what.size() > 200) what = what.substr(0, 200) + "...";
+    r.fail("", "not valid JSON: " + what);
   }
   if (!j.is_object()) r.fail("", "expected a JSON object at the top level");
   Capture c;

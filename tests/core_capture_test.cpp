@@ -175,5 +175,30 @@ TEST(Capture, RunsOfOrdersBySize) {
   EXPECT_TRUE(runs_of(c, "nope").empty());
 }
 
+TEST(Capture, ANumberTooLargeForADoubleIsOneLineNamingTheFile) {
+  std::string text = capture_to_json(sample_capture());
+  const size_t at = text.find("\"median_ms\":");
+  ASSERT_NE(at, std::string::npos);
+  text.insert(text.find(':', at) + 1, "1e400, \"was\":");
+  try {
+    parse_capture(text, "big.json");
+    FAIL() << "1e400 was accepted";
+  } catch (const CaptureError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.rfind("big.json: not valid JSON: ", 0), 0u) << what;
+    EXPECT_NE(what.find("1e400"), std::string::npos) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  }
+  // A token of a million digits is quoted, but the message stays one short line.
+  std::string huge = capture_to_json(sample_capture());
+  huge.insert(huge.find(':', huge.find("\"median_ms\":")) + 1, "1" + std::string(1000000, '0') + "e400, \"was\":");
+  try {
+    parse_capture(huge, "huge.json");
+    FAIL() << "a million-digit number was accepted";
+  } catch (const CaptureError& e) {
+    EXPECT_LT(std::string(e.what()).size(), 300u);
+  }
+}
+
 }  // namespace
 }  // namespace gs
