@@ -2,6 +2,8 @@
 // Parses the command line (DESIGN.md's contract) and hands over to one subcommand.
 #include <CLI/CLI.hpp>
 
+#include <cmath>
+#include <cstdlib>
 #include <iostream>
 
 #include "app/cli.h"
@@ -75,7 +77,10 @@ int main(int argc, char** argv) {
   shotc->add_option("--op", shot.op, "Operation the layout view shows instead of the kernel's own");
   shotc->add_option("--replay", shot.replay, "Capture to draw (default: the bundled one)")->check(CLI::ExistingFile);
   shotc->add_option("--theme", shot.theme, "dark or light")->check(CLI::IsMember({"dark", "light"}))->capture_default_str();
-  shotc->add_option("--scale", shot.scale, "Size multiplier of the 1600x900 picture")->check(CLI::Range(0.25f, 4.0f))
+  // NaN passes a range check (every comparison with it is false): finite first.
+  const CLI::Validator finite([](std::string& s) { return std::isfinite(std::strtod(s.c_str(), nullptr)) ? "" : "not a finite number: " + s.substr(0, 40); },
+                              "FINITE");
+  shotc->add_option("--scale", shot.scale, "Size multiplier of the 1600x900 picture")->check(finite & CLI::Range(0.25f, 4.0f))
       ->capture_default_str();
   shotc->add_option("--size", shot.size, "Window size WxH the picture shows (before --scale)")->capture_default_str();
   shotc->add_option("-o,--output", shot.out, "FILE.png or FILE.svg")->required();
@@ -84,26 +89,33 @@ int main(int argc, char** argv) {
   CLI::App* listc = app.add_subcommand("list", "Print every rung and variant with its explanation (read from the rung's file)");
   listc->add_flag("--json", list.json, "As a JSON array: name, family, variant_of, toggles, title, adds, precisions, ...");
 
+  // What went to standard output must have arrived (a full disk, /dev/full, a closed pipe): else one line
+  // on standard error and a failure exit, never a silent 0.
+  auto stdout_ok = [](int rc) {
+    std::cout.flush();
+    if (rc == 0 && !std::cout.good()) return fail("", "cannot write to standard output", kExitRuntime);
+    return rc;
+  };
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
+    return stdout_ok(app.exit(e));
   } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+    return stdout_ok(app.exit(e));
   } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
+    return stdout_ok(app.exit(e));
   } catch (const CLI::ParseError& e) {
     std::string sub;
     for (const CLI::App* s : app.get_subcommands()) sub = s->get_name();
     return fail(sub, e.what(), kExitUsage);
   }
 
-  if (*record) return cmd_record(rec);
-  if (*benchc) return cmd_bench(bench);
-  if (*layout) return cmd_layout(lay);
-  if (*banksc) return cmd_banks(banks);
-  if (*swizzle) return cmd_swizzle(sw);
-  if (*shotc) return cmd_shot(shot);
-  if (*listc) return cmd_list(list);
+  if (*record) return stdout_ok(cmd_record(rec));
+  if (*benchc) return stdout_ok(cmd_bench(bench));
+  if (*layout) return stdout_ok(cmd_layout(lay));
+  if (*banksc) return stdout_ok(cmd_banks(banks));
+  if (*swizzle) return stdout_ok(cmd_swizzle(sw));
+  if (*shotc) return stdout_ok(cmd_shot(shot));
+  if (*listc) return stdout_ok(cmd_list(list));
   return cmd_window(win);
 }

@@ -1,40 +1,131 @@
 #include "core/files.h"
 
+#include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace gs {
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot open: " + std::strerror(errno));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw std::runtime_error(path + ": read failed");
-  return ss.str();
+namespace {
+
+std::string mb(uint64_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MB"; }
+
+// The temporary being written, for the signal handler: removed if the process is interrupted (SIGINT,
+// SIGTERM, SIGHUP) before it is renamed into place. A fixed buffer: a handler may not allocate.
+char g_tmp[4096];
+std::atomic<bool> g_tmp_live{false};
+
+extern "C" void remove_tmp_and_die(int sig) {
+  if (g_tmp_live.load()) ::unlink(g_tmp);
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
+// Handlers installed for the length of one write, the previous ones put back after.
+class TmpGuard {
+ public:
+  explicit TmpGuard(const std::string& tmp) {
+    std::snprintf(g_tmp, sizeof g_tmp, "%s", tmp.c_str());
+    g_tmp_live = true;
+    for (int i = 0; i < 3; ++i) old_[i] = std::signal(kSignals[i], remove_tmp_and_die);
+    // A file-size limit (ulimit -f) then makes write() fail with EFBIG instead of killing the process.
+    old_xfsz_ = std::signal(SIGXFSZ, SIG_IGN);
+  }
+  ~TmpGuard() {
+    for (int i = 0; i < 3; ++i) std::signal(kSignals[i], old_[i]);
+    std::signal(SIGXFSZ, old_xfsz_);
+    g_tmp_live = false;
+  }
+  TmpGuard(const TmpGuard&) = delete;
+  TmpGuard& operator=(const TmpGuard&) = delete;
+
+ private:
+  static constexpr int kSignals[3] = {SIGINT, SIGTERM, SIGHUP};
+  void (*old_[3])(int) = {};
+  void (*old_xfsz_)(int) = nullptr;
+};
+
+}  // namespace
+
+std::string read_file(const std::string& path, uint64_t max_bytes) {
+  // O_NONBLOCK: opening a FIFO with no writer must not wait forever; it is refused below as not a file.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) throw std::runtime_error(path + ": cannot open: " + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    throw std::runtime_error(path + ": not a regular file");
+  }
+  if (uint64_t(st.st_size) > max_bytes) {
+    ::close(fd);
+    throw std::runtime_error(path + ": " + mb(uint64_t(st.st_size)) + ", larger than the " + mb(max_bytes) +
+                             " gemmscope reads");
+  }
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  std::string out;
+  out.reserve(size_t(st.st_size));
+  char buf[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const int err = errno;
+      ::close(fd);
+      throw std::runtime_error(path + ": read failed: " + std::strerror(err));
+    }
+    if (out.size() + size_t(n) > max_bytes) {  // the file grew while being read
+      ::close(fd);
+      throw std::runtime_error(path + ": larger than the " + mb(max_bytes) + " gemmscope reads");
+    }
+    out.append(buf, size_t(n));
+  }
+  ::close(fd);
+  return out;
 }
 
 void write_file_atomic(const std::string& path, const std::string& bytes) {
-  // The temporary lives beside the target so that rename() stays on one file system.
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) throw std::runtime_error(path + ": cannot create " + tmp + ": " + std::strerror(errno));
-  const bool wrote = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
-  const bool flushed = std::fflush(f) == 0 && ::fsync(::fileno(f)) == 0;
-  const int err = errno;
-  const bool closed = std::fclose(f) == 0;
-  if (!wrote || !flushed || !closed) {
-    std::remove(tmp.c_str());
+  // The temporary lives beside the target so that rename() stays on one file system. Its name is
+  // unpredictable and created exclusively (mkstemp: O_CREAT | O_EXCL, so a planted file or symlink is never
+  // followed), and short enough that a target name of the legal 255 bytes still leaves room for it.
+  const size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
+  const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  std::string tmp = dir + "." + base.substr(0, 200) + ".tmp.XXXXXX";
+  const int fd = ::mkstemp(tmp.data());
+  if (fd < 0) throw std::runtime_error(path + ": cannot create a temporary file beside it: " + std::strerror(errno));
+  TmpGuard guard(tmp);
+  // mkstemp creates 0600; the file gets what a plain create would (0666 less the umask).
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  ::fchmod(fd, 0666 & ~mask);
+  size_t done = 0;
+  int err = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      err = errno;
+      break;
+    }
+    done += size_t(n);
+  }
+  if (err == 0 && ::fsync(fd) != 0) err = errno;
+  if (::close(fd) != 0 && err == 0) err = errno;
+  if (err != 0) {
+    ::unlink(tmp.c_str());
     throw std::runtime_error(path + ": write failed: " + std::strerror(err));
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     const int rerr = errno;
-    std::remove(tmp.c_str());
+    ::unlink(tmp.c_str());
     throw std::runtime_error(path + ": cannot rename into place: " + std::strerror(rerr));
   }
 }

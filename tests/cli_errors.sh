@@ -64,4 +64,26 @@ done
 # A failed write leaves nothing behind and says why.
 expect 1 "cannot create" layout --op mma.m16n8k16.f16 --operand A -o "$tmp/no/such/dir/a.csv"
 
+# Numbers must be finite: NaN passes every range check.
+expect 2 "--scale: not a finite number: nan" shot --view perf --scale nan -o "$tmp/x.svg"
+# Something that is not a regular file is refused at once, never read without end or waited on.
+mkfifo "$tmp/fifo"
+expect 1 "/dev/zero: not a regular file" shot --view perf --replay /dev/zero -o "$tmp/x.svg"
+expect 1 "fifo: not a regular file" shot --view perf --replay "$tmp/fifo" -o "$tmp/x.svg"
+# Output that cannot be written is an error, not a silent exit 0.
+expect_full() {  # expect_full ARGS...: stdout on /dev/full gives exit 1 and one line saying so
+  local err rc
+  err=$("$bin" "$@" 2>&1 >/dev/full); rc=$?
+  if [ "$rc" != 1 ] || ! grep -q "cannot write to standard output" <<<"$err"; then
+    echo "FAIL: gemmscope $* > /dev/full -> exit $rc: $err"
+    failures=$((failures + 1))
+  else
+    echo "ok: gemmscope $* > /dev/full -> 1: $err"
+  fi
+}
+expect_full swizzle --tiles 4x4 --scheme none
+expect_full layout --op mma.m16n8k16.f16 --operand A
+expect_full list
+expect_full --help
+
 [ $failures = 0 ] && echo "all error cases behave" || { echo "$failures case(s) failed"; exit 1; }

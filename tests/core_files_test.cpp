@@ -1,0 +1,88 @@
+// Reading and writing whole files (core/files.h): what is refused, what is never left behind.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/files.h"
+
+namespace gs {
+namespace {
+
+namespace fs = std::filesystem;
+
+class Files : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("gs_files_" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string at(const std::string& name) const { return (dir_ / name).string(); }
+  size_t entries() const { return size_t(std::distance(fs::directory_iterator(dir_), fs::directory_iterator{})); }
+  fs::path dir_;
+};
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST_F(Files, ReadRefusesWhatIsNotARegularFileWithoutWaiting) {
+  ASSERT_EQ(::mkfifo(at("fifo").c_str(), 0600), 0);  // no writer: opening it must not block
+  EXPECT_EQ(error_of([&] { read_file(at("fifo")); }), at("fifo") + ": not a regular file");
+  EXPECT_EQ(error_of([] { read_file("/dev/zero"); }), "/dev/zero: not a regular file");
+  EXPECT_EQ(error_of([&] { read_file(dir_.string()); }), dir_.string() + ": not a regular file");
+  EXPECT_NE(error_of([&] { read_file(at("missing")); }).find(": cannot open: "), std::string::npos);
+}
+
+TEST_F(Files, ReadRefusesAFileLargerThanTheLimit) {
+  std::ofstream(at("big")) << std::string(3 << 20, 'x');
+  EXPECT_EQ(error_of([&] { read_file(at("big"), 2 << 20); }), at("big") + ": 3 MB, larger than the 2 MB gemmscope reads");
+  EXPECT_EQ(read_file(at("big")).size(), size_t(3 << 20));
+}
+
+TEST_F(Files, WriteReplacesAtomicallyAndLeavesNothingElse) {
+  write_file_atomic(at("out.json"), "first");
+  write_file_atomic(at("out.json"), "second");
+  EXPECT_EQ(read_file(at("out.json")), "second");
+  EXPECT_EQ(entries(), 1u);  // no temporary left beside it
+  struct stat st {};
+  ASSERT_EQ(::stat(at("out.json").c_str(), &st), 0);
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  EXPECT_EQ(st.st_mode & 0777, 0666 & ~mask);  // what a plain create gives, not mkstemp's 0600
+}
+
+TEST_F(Files, WriteNeverFollowsAPlantedSymlink) {
+  // The names an attacker could guess (the old scheme: NAME.tmp.PID) point at a file that must stay intact.
+  std::ofstream(at("victim")) << "keep";
+  fs::create_symlink(at("victim"), at("out.svg.tmp." + std::to_string(::getpid())));
+  write_file_atomic(at("out.svg"), "picture");
+  EXPECT_EQ(read_file(at("victim")), "keep");
+  EXPECT_EQ(read_file(at("out.svg")), "picture");
+}
+
+TEST_F(Files, ALegalLongNameIsWrittenAndAFailedWriteLeavesNoTemporary) {
+  const std::string name(250, 'n');
+  write_file_atomic(at(name + ".svg"), "x");  // 254 bytes: the temporary's name must not grow past 255
+  EXPECT_EQ(read_file(at(name + ".svg")), "x");
+  const std::string missing = at("no/such/folder/out.svg");
+  EXPECT_NE(error_of([&] { write_file_atomic(missing, "x"); }).find("cannot create a temporary file"), std::string::npos);
+  fs::create_directories(dir_ / "target_is_a_folder");
+  EXPECT_NE(error_of([&] { write_file_atomic(at("target_is_a_folder"), "x"); }).find("cannot rename into place"),
+            std::string::npos);
+  EXPECT_EQ(entries(), 2u);  // the long file and the folder: no temporary from either failure
+}
+
+}  // namespace
+}  // namespace gs
