@@ -32,7 +32,25 @@ namespace fs = std::filesystem;
 namespace gs {
 
 int fail(const std::string& sub, const std::string& message, int code) {
-  std::cerr << "gemmscope" << (sub.empty() ? "" : " " + sub) << ": " << message << std::endl;
+  // One line, whatever the message quotes (a file name with a newline in it, a token pasted by mistake):
+  // control characters are written as escapes and the line stops at 600 characters.
+  std::string line;
+  for (const char ch : message) {
+    const auto u = static_cast<unsigned char>(ch);
+    if (u == '\n') line += "\\n";
+    else if (u == '\t') line += "\\t";
+    else if (u < 0x20 || u == 0x7F) {
+      char esc[8];
+      std::snprintf(esc, sizeof esc, "\\x%02x", u);
+      line += esc;
+    } else line += ch;
+    if (line.size() > 600) {
+      line.resize(600);
+      line += "...";
+      break;
+    }
+  }
+  std::cerr << "gemmscope" << (sub.empty() ? "" : " " + sub) << ": " << line << std::endl;
   return code;
 }
 

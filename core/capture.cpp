@@ -70,10 +70,17 @@ class Reader {
     if (it == obj.end()) fail(where, std::string("missing field \"") + key + "\"");
     return *it;
   }
+  // Every string of a capture is a name or a sentence; longer than this, the file is damaged (and a view
+  // asked to draw a megabyte-long name would take minutes).
+  static constexpr size_t kMaxString = 4096;
   std::string str(const json& obj, const std::string& where, const char* key) const {
     const json& v = field(obj, where, key);
     if (!v.is_string()) fail(join(where, key), "expected a string");
-    return v.get<std::string>();
+    const std::string& s = v.get_ref<const std::string&>();
+    if (s.size() > kMaxString)
+      fail(join(where, key), std::to_string(s.size()) + " characters, more than the " + std::to_string(kMaxString) +
+                                 " a capture's text may have");
+    return s;
   }
   int64_t integer(const json& obj, const std::string& where, const char* key, int64_t lo = 0,
                   int64_t hi = INT64_MAX) const {
@@ -237,7 +244,8 @@ Capture parse_capture(const std::string& text, const std::string& name) {
   Capture c;
   c.schema = r.str(j, "", "schema");
   if (c.schema != kCaptureSchema)
-    r.fail("schema", "unknown schema \"" + c.schema + "\" (this gemmscope reads \"" + kCaptureSchema + "\")");
+    r.fail("schema", "unknown schema \"" + (c.schema.size() > 60 ? c.schema.substr(0, 60) + "..." : c.schema) +
+                         "\" (this gemmscope reads \"" + kCaptureSchema + "\")");
   c.recorded_at = r.str(j, "", "recorded_at");
   c.tool = r.str(j, "", "tool");
   c.device = read_device(r, r.field(j, "", "device"));

@@ -64,6 +64,9 @@ done
 # A failed write leaves nothing behind and says why.
 expect 1 "cannot create" layout --op mma.m16n8k16.f16 --operand A -o "$tmp/no/such/dir/a.csv"
 
+# A message stays one line whatever it quotes: a newline in a file name is written as \n.
+expect 2 "'.*a\\\\nb.txt' must end in .png or .svg" shot --view perf -o "$tmp/a
+b.txt"
 # Numbers must be finite: NaN passes every range check.
 expect 2 "--scale: not a finite number: nan" shot --view perf --scale nan -o "$tmp/x.svg"
 # Something that is not a regular file is refused at once, never read without end or waited on.

@@ -200,5 +200,24 @@ TEST(Capture, ANumberTooLargeForADoubleIsOneLineNamingTheFile) {
   }
 }
 
+TEST(Capture, OverlongTextIsRefusedAndQuotedShort) {
+  Capture c = sample_capture();
+  c.device.name = std::string(5000, 'N');
+  try {
+    parse_capture(capture_to_json(c), "long.json");
+    FAIL() << "a 5000-character device name was accepted";
+  } catch (const CaptureError& e) {
+    EXPECT_EQ(std::string(e.what()), "long.json: device.name: 5000 characters, more than the 4096 a capture's text may have");
+  }
+  c = sample_capture();
+  c.schema = std::string(5000, 's');
+  try {
+    parse_capture(capture_to_json(c), "schema.json");
+    FAIL() << "a 5000-character schema was accepted";
+  } catch (const CaptureError& e) {
+    EXPECT_LT(std::string(e.what()).size(), 200u) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace gs

@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "viz/canvas_imgui.h"
+#include "viz/draw_util.h"
 #include "viz/views.h"
 
 namespace gs {
@@ -1738,6 +1740,26 @@ TEST(Roofline, CeilingsOfAFamilyAndTheSelectedRungNamed) {
                         "mma_f16/06_warp_64x64", "01"})
     EXPECT_NE(text.find(s), std::string::npos) << s << " in " << text;
   EXPECT_GE(min_font_px(doc), kMinTextSize * 2048.0f / (1901 + 483) - 0.01f);
+}
+
+// A damaged capture's megabyte-long name is cut in a few dozen measurements, not one per byte.
+TEST(Elide, AMegabyteNameIsCutQuicklyToTheLongestPrefixThatFits) {
+  const Theme& t = Theme::Dark();
+  SvgCanvas svg(800, 600, t.bg);
+  const std::string name = "NVIDIA " + std::string(1 << 20, 'H');
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string cut = viz::elide(svg, name, 14, Font::Sans, 300);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_LT(seconds, 2.0);
+  ASSERT_GE(cut.size(), 4u);
+  EXPECT_EQ(cut.substr(cut.size() - 3), "...");
+  EXPECT_LE(svg.text_size(cut, 14).x, 300);
+  // one more character would not fit
+  EXPECT_GT(svg.text_size(cut.substr(0, cut.size() - 3) + "H...", 14).x, 300);
+  // multi-byte characters are never split
+  const std::string greek = std::string(200, 'x') + "\xCE\xBB\xCE\xBB\xCE\xBB";
+  const std::string g = viz::elide(svg, greek, 14, Font::Sans, 1e9);
+  EXPECT_EQ(g, greek);
 }
 
 }  // namespace

@@ -68,14 +68,21 @@ void dashed_polyline(Canvas& c, const std::vector<Vec2>& pts, Color col, float t
 
 std::string elide(const Canvas& c, std::string_view s, float size, Font font, float max_w) {
   if (c.text_size(s, size, font).x <= max_w) return std::string(s);
-  // Drop whole UTF-8 sequences from the end until the text plus "..." fits.
-  for (size_t n = s.size(); n > 0;) {
-    --n;
-    while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;  // continuation bytes
-    std::string cut = std::string(s.substr(0, n)) + "...";
-    if (c.text_size(cut, size, font).x <= max_w) return cut;
+  // The longest prefix (whole UTF-8 sequences) that fits with "..." after it, by bisection: a damaged
+  // capture's megabyte-long name costs a few dozen measurements, not one per byte.
+  auto boundary = [&](size_t n) {  // n moved back to the start of the UTF-8 sequence it falls in
+    while (n > 0 && n < s.size() && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+    return n;
+  };
+  auto fits = [&](size_t n) { return c.text_size(std::string(s.substr(0, n)) + "...", size, font).x <= max_w; };
+  size_t lo = 0, hi = s.size();  // fits(lo) or lo == 0; !fits(hi)
+  if (!fits(0)) return {};
+  while (hi - lo > 1) {
+    const size_t mid = boundary(lo + (hi - lo) / 2);
+    if (mid <= lo) break;
+    (fits(mid) ? lo : hi) = mid;
   }
-  return {};
+  return std::string(s.substr(0, lo)) + "...";
 }
 
 std::vector<std::string> wrap(const Canvas& c, const std::string& text, float size, float max_w) {
