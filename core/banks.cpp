@@ -1,6 +1,7 @@
 #include "core/banks.h"
 
 #include <algorithm>
+#include <sstream>
 #include <istream>
 #include <stdexcept>
 
@@ -212,9 +213,20 @@ bool parse_offset(const std::string& tok, uint64_t* value) {
 bool parse_lane_offsets(std::istream& in, LaneOffsets* out, std::string* error) {
   // Shape first (a missing or extra token shifts every lane after it, so per-token complaints would
   // mislead), then each token in lane order.
+  // 32 offsets fit in well under a kilobyte: read at most 64 KB, so that endless input (`< /dev/zero`, a
+  // pipe that never closes its flood) is refused instead of filling memory.
+  constexpr size_t kMaxInput = 64 << 10;
+  std::string text(kMaxInput + 1, '\0');
+  in.read(text.data(), std::streamsize(text.size()));
+  text.resize(size_t(in.gcount()));
+  if (text.size() > kMaxInput) {
+    *error = "more than 64 KB of input: expected 32 offsets";
+    return false;
+  }
+  std::istringstream words(text);
   std::vector<std::string> tokens;
   long count = 0;
-  for (std::string tok; in >> tok; ++count)
+  for (std::string tok; words >> tok; ++count)
     if (count < kLanes) tokens.push_back(tok);
   if (count != kLanes) {
     *error = "expected 32 offsets, got " + std::to_string(count);

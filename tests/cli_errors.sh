@@ -67,6 +67,10 @@ expect 1 "cannot create" layout --op mma.m16n8k16.f16 --operand A -o "$tmp/no/su
 # A message stays one line whatever it quotes: a newline in a file name is written as \n.
 expect 2 "'.*a\\\\nb.txt' must end in .png or .svg" shot --view perf -o "$tmp/a
 b.txt"
+# Endless input on stdin is refused after 64 KB, not read until memory runs out.
+err=$(timeout 20 "$bin" banks --width 4 </dev/zero 2>&1 >/dev/null); rc=$?
+if [ "$rc" = 2 ] && grep -q "more than 64 KB of input" <<<"$err"; then echo "ok: banks < /dev/zero -> 2: $err"
+else echo "FAIL: banks < /dev/zero -> exit $rc: $err"; failures=$((failures + 1)); fi
 # Numbers must be finite: NaN passes every range check.
 expect 2 "--scale: not a finite number: nan" shot --view perf --scale nan -o "$tmp/x.svg"
 # Something that is not a regular file is refused at once, never read without end or waited on.
