@@ -12,12 +12,13 @@
 #include <cuda_runtime.h>
 
 #include "kernels/cuda_check.cuh"
+#include "kernels/mma_loop.cuh"
 
 namespace gs {
 namespace {
 
 constexpr int kWarpsPerSm = 8;  // 2 per scheduler: how the 64x64-warp-tile rungs run
-constexpr int kChains = 16;     // independent accumulators per warp
+constexpr int kChains = kMmaLoopChains;  // independent accumulators per warp
 
 // Reads `n16` 16-byte words `passes` times, grid-striding, and folds them into one value per thread.
 __global__ void l2_read(const uint4* __restrict__ p, size_t n16, int passes, unsigned* sink) {
@@ -44,33 +45,6 @@ __global__ void ffma_loop(int iters, float* sink) {
   float s = 0;
 #pragma unroll
   for (int c = 0; c < kChains; ++c) s += x[c];
-  if (s == 12345.0f) sink[threadIdx.x] = s;
-}
-
-template <bool kTf32>
-__global__ void mma_loop(int iters, float* sink) {
-  uint32_t a[4], b[2];
-  for (int i = 0; i < 4; ++i) a[i] = 0x3f800000u + threadIdx.x * 7 + i;
-  for (int i = 0; i < 2; ++i) b[i] = 0x3c003c00u + threadIdx.x;
-  float d[kChains][4] = {};
-  for (int it = 0; it < iters; ++it) {
-#pragma unroll
-    for (int c = 0; c < kChains; ++c) {
-      if (kTf32) {
-        asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-                     "{%0,%1,%2,%3};"
-                     : "+f"(d[c][0]), "+f"(d[c][1]), "+f"(d[c][2]), "+f"(d[c][3])
-                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-      } else {
-        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-                     "{%0,%1,%2,%3};"
-                     : "+f"(d[c][0]), "+f"(d[c][1]), "+f"(d[c][2]), "+f"(d[c][3])
-                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-      }
-    }
-  }
-  float s = 0;
-  for (int c = 0; c < kChains; ++c) s += d[c][0] + d[c][1] + d[c][2] + d[c][3];
   if (s == 12345.0f) sink[threadIdx.x] = s;
 }
 

@@ -85,6 +85,15 @@ std::string elide(const Canvas& c, std::string_view s, float size, Font font, fl
   return std::string(s.substr(0, lo)) + "...";
 }
 
+void centered_message(Canvas& c, Rect r, const std::string& text, Color ink, float size) {
+  const Rect area = r.inset(std::max(6.0f, size * 0.7f));
+  float y = r.center().y - size;
+  for (const std::string& line : wrap(c, text, size, area.w())) {
+    c.text({r.center().x, y}, elide(c, line, size, Font::Sans, area.w()), ink, size, Align::Center);
+    y += size * 1.3f;
+  }
+}
+
 std::vector<std::string> wrap(const Canvas& c, const std::string& text, float size, float max_w) {
   std::vector<std::string> lines;
   std::string line;

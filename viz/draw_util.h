@@ -32,6 +32,8 @@ std::string elide(const Canvas& c, std::string_view s, float size, Font font, fl
 // `text` broken at spaces into lines no wider than `max_w` in Font::Sans (a single word wider than that
 // stays whole; the caller elides it).
 std::vector<std::string> wrap(const Canvas& c, const std::string& text, float size, float max_w);
+// `text` wrapped to `r`'s width and centred in it: what a view says instead of a picture it cannot draw.
+void centered_message(Canvas& c, Rect r, const std::string& text, Color ink, float size);
 // The largest size <= `size` (down to `min_size`) at which `s` fits `max_w`; 0 when none does.
 float fit_size(const Canvas& c, std::string_view s, float size, float min_size, Font font, float max_w);
 

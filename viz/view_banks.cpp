@@ -321,11 +321,7 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
                                           "other rungs and recorded none for it."
         : in.live ? "The live session traces no shared-memory addresses: `gemmscope record` does, and --replay shows them."
                   : "No shared-memory accesses in this capture: it was recorded without address traces.";
-    float my = r.center().y - fs;
-    for (const std::string& line : viz::wrap(c, msg, fs, area.w())) {
-      c.text({r.center().x, my}, viz::elide(c, line, fs, Font::Sans, area.w()), t.text_dim, fs, Align::Center);
-      my += fs * 1.3f;
-    }
+    viz::centered_message(c, r, msg, t.text_dim, fs);
     c.pop_clip();
     return;
   }

@@ -232,11 +232,7 @@ void draw_gmem_view(Canvas& c, Rect r, const Theme& t, const GmemViewInput& in, 
         : in.capture_has_gmem ? "No global access of " + in.kernel + " was traced: its loads and stores carry no probe."
                               : "This capture has no traced global addresses: it was recorded before gemmscope traced "
                                 "them. `gemmscope record` on a GPU records them.";
-    float my = r.center().y - fs;
-    for (const std::string& line : viz::wrap(c, msg, fs, area.w())) {
-      c.text({r.center().x, my}, viz::elide(c, line, fs, Font::Sans, area.w()), t.text_dim, fs, Align::Center);
-      my += fs * 1.3f;
-    }
+    viz::centered_message(c, r, msg, t.text_dim, fs);
     c.pop_clip();
     return;
   }
