@@ -10,7 +10,6 @@
 #include "kernels/mma_f16/08_ldmatrix.cuh"
 #include "kernels/mma_f16/09_xor_permuted.cuh"
 #include "kernels/mma_f16/10_multistage.cuh"
-#include "kernels/mma_f16/11_persistent.cuh"
 #include "kernels/registry_internal.cuh"
 
 namespace gs::detail {
@@ -74,7 +73,6 @@ std::vector<Rung> mma_f16_rungs() {
   ladder.push_back(with_loads(GS_MMA_F16_ROW_ORDER(mma_f16_09_xor_permuted, "mma_f16/09_xor_permuted"), kLoads));
   ladder.push_back(with_loads(GS_MMA_F16_RUNG(mma_f16_10_multistage, "mma_f16/10_multistage"), kLoads));
   ladder.push_back(with_loads(GS_MMA_F16_ROW_ORDER(mma_f16_10_multistage, "mma_f16/10_multistage"), kLoads));
-  ladder.push_back(with_loads(GS_MMA_F16_RUNG(mma_f16_11_persistent, "mma_f16/11_persistent"), kLoads));
   return ladder;
 }
 
