@@ -587,7 +587,11 @@ int cmd_list(const ListArgs& a) {
       rungs.push_back({{"name", k.name}, {"family", k.family}, {"variant_of", base == k.name ? "" : base},
                        {"toggles", toggles}, {"title", k.title}, {"adds", k.adds}, {"precisions", precisions},
                        {"block_m", k.block_m}, {"block_n", k.block_n}, {"threads", k.threads},
-                       {"shape_rule", k.shape_rule}, {"ops", k.ops}});
+                       {"shape_rule", k.shape_rule}, {"ops", k.ops},
+                       // the C tile one global read of A and B serves (the roofline's intensity), and what of
+                       // the rung's global traffic the probe cannot trace lane by lane
+                       {"reuse_tile", {k.reuse_m > 0 ? k.reuse_m : k.block_m, k.reuse_n > 0 ? k.reuse_n : k.block_n}},
+                       {"gmem_untraced", k.gmem_untraced}});
     }
     std::cout << rungs.dump(1) << "\n";
   } else {
