@@ -5,7 +5,9 @@
 #include <fstream>
 #include <functional>
 #include <string>
+#include <csignal>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/files.h"
@@ -82,6 +84,29 @@ TEST_F(Files, ALegalLongNameIsWrittenAndAFailedWriteLeavesNoTemporary) {
   EXPECT_NE(error_of([&] { write_file_atomic(at("target_is_a_folder"), "x"); }).find("cannot rename into place"),
             std::string::npos);
   EXPECT_EQ(entries(), 2u);  // the long file and the folder: no temporary from either failure
+}
+
+TEST_F(Files, AnInterruptedWriteLeavesNoTemporary) {
+  const std::string target = at("big.json");
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {  // writes 400 MB, slowly enough to be interrupted part way
+    write_file_atomic(target, std::string(400u << 20, 'x'));
+    ::_exit(0);
+  }
+  // Interrupt once the temporary exists (the write is under way).
+  bool started = false;
+  for (int i = 0; i < 2000 && !started; ++i) {
+    for (const auto& e : fs::directory_iterator(dir_)) started = started || e.path().filename().string().find(".tmp.") != std::string::npos;
+    if (!started) ::usleep(1000);
+  }
+  ::kill(child, SIGINT);
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  if (!started) GTEST_SKIP() << "the write finished before it could be interrupted";
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) GTEST_SKIP() << "the write finished before the signal arrived";
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << "status " << status;
+  EXPECT_EQ(entries(), 0u) << "the temporary was left behind";
 }
 
 }  // namespace
