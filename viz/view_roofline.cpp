@@ -156,15 +156,18 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
                             {{at.x + rad + 2, at.y + h}, {at.x + rad + 2 + sz.x, at.y + 3 * h}},
                             {{at.x - rad - 2 - sz.x, at.y + h}, {at.x - rad - 2, at.y + 3 * h}}};
     Rect box = options[0];
+    bool placed = p.selected;  // the selected rung is always named; another only where its label fits
     for (const Rect& o : options) {
       const bool clash = std::any_of(labels.begin(), labels.end(), [&](const Rect& l) {
         return o.min.x < l.max.x && l.min.x < o.max.x && o.min.y < l.max.y && l.min.y < o.max.y;
       });
       if (!clash && o.max.x <= ax.right && o.min.x >= ax.left) {
         box = o;
+        placed = true;
         break;
       }
     }
+    if (!placed) continue;  // crowded: hovering the point names it
     labels.push_back(box);
     c.text(box.min, lab, p.selected ? t.text : t.text_dim, lsz, Align::Left, p.selected ? Font::SansBold : Font::Sans);
   }
