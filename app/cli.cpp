@@ -278,6 +278,15 @@ int cmd_record(const RecordArgs& a) {
   std::vector<GemmShape> sweep;
   if (!a.sweep.empty() && !shapes_from_list(a.sweep, &sweep, &error))
     return fail("record", "--sweep" + error.substr(error.find(':')), kExitUsage);
+  // Tables measured by other tools, read before the GPU work so that a bad file costs nothing.
+  std::vector<L2Record> l2;
+  std::vector<SmemPrice> price;
+  try {
+    if (!a.ncu_l2.empty()) l2 = parse_l2_csv(read_file(a.ncu_l2), a.ncu_l2);
+    if (!a.smem_price.empty()) price = parse_smem_price(read_file(a.smem_price), a.smem_price);
+  } catch (const std::exception& e) {
+    return fail("record", e.what(), kExitUsage);
+  }
   int code = 0;
   std::unique_ptr<GpuSession> gpu = open_gpu(a.device, &error, &code);
   if (!gpu) return fail("record", error, code);
@@ -288,6 +297,7 @@ int cmd_record(const RecordArgs& a) {
   for (const GemmShape& s : sweep) {
     if (s.m == shape.m && s.n == shape.n && s.k == shape.k) continue;
     for (const KernelInfo* k : kernels) {
+      if (!k->order_scheme.empty()) continue;  // block order variants: measured at the main size only
       for (Precision p : k->precisions) {
         const RunResult r = gpu->run(*k, p, s, RunOptions{});
         std::cerr << "sweep " << k->name << " " << precision_name(p) << " " << s.m << "x" << s.n << "x" << s.k
@@ -296,6 +306,8 @@ int cmd_record(const RecordArgs& a) {
       }
     }
   }
+  c.l2 = std::move(l2);
+  c.smem_price = std::move(price);
   try {
     write_capture(c, a.out);
   } catch (const std::exception& e) {
@@ -548,7 +560,7 @@ int cmd_shot(const ShotArgs& a) {
 
 namespace {
 
-// "hopper/04_persistent[order=row]" -> the rung it varies and its toggles {order: row}; a bare name has none.
+// "hopper/04_persistent[order=none]" -> the rung it varies and its toggles {order: row}; a bare name has none.
 std::string variant_base(const std::string& name, std::map<std::string, std::string>* toggles) {
   const size_t open = name.find('[');
   if (open == std::string::npos || name.back() != ']') return name;

@@ -17,11 +17,17 @@ struct WindowArgs {
   std::string report;
   bool audit = false;
 };
-struct RecordArgs { std::string out, kernels, size = "4096x4096x4096", sweep; int device = 0; };
+struct RecordArgs {
+  std::string out, kernels, size = "4096x4096x4096", sweep;
+  std::string ncu_l2, smem_price;  // tables other tools measured, kept in the capture
+  int device = 0;
+};
 struct BenchArgs { std::string kernels, sizes = "4096", json; int device = 0; int repeats = 10; };
 struct LayoutArgs {
   std::string op, operand, source = "documented", format = "csv", out, replay, theme = "light";
   int device = 0;
+  std::string ncu_l2;      // tools/l2_ncu.sh's CSV to keep in the capture
+  std::string smem_price;  // bench/bank_probe's price table to keep in the capture
 };
 struct BanksArgs { int width = 4; std::string op = "lds"; };
 struct SwizzleArgs { std::string tiles, scheme = "none"; };

@@ -34,6 +34,9 @@ int main(int argc, char** argv) {
   record->add_option("--size", rec.size, "Problem size MxNxK")->capture_default_str();
   record->add_option("--sweep", rec.sweep, "Also time every kernel at these sizes (N or MxNxK, comma-separated)");
   record->add_option("--device", rec.device, "CUDA device index")->check(CLI::NonNegativeNumber);
+  record->add_option("--ncu-l2", rec.ncu_l2, "Keep Nsight Compute's L2 numbers in the capture (the CSV tools/l2_ncu.sh writes)");
+  record->add_option("--smem-price", rec.smem_price,
+                     "Keep the shared-memory price table in the capture (bench/bank_probe price's TSV)");
 
   BenchArgs bench;
   CLI::App* benchc = app.add_subcommand("bench", "Time kernels against cuBLAS in one process");

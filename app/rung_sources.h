@@ -14,7 +14,7 @@ struct RungSource {
 
 const std::vector<RungSource>& rung_sources();
 
-// The file of a rung or variant ("mma_f16/08_ldmatrix", "hopper/04_persistent[order=row]"); null when none.
+// The file of a rung or variant ("mma_f16/08_ldmatrix", "hopper/04_persistent[order=none]"); null when none.
 const RungSource* rung_source(const std::string& kernel);
 
 }  // namespace gs

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <nlohmann/json.hpp>
 
@@ -193,6 +195,17 @@ std::string capture_to_json(const Capture& c) {
   j["stages"] = json::array();
   for (const StageRecord& s : c.stages)
     add_row(j["stages"], s.kernel, kStageFields, {s.block, s.warp, s.stage, s.start, s.end});
+  if (!c.l2.empty()) {
+    j["l2"] = json::array();
+    for (const L2Record& l : c.l2)
+      j["l2"].push_back({{"kernel", l.kernel}, {"m", l.m}, {"n", l.n}, {"k", l.k}, {"hit_pct", l.hit_pct},
+                         {"dram_read_bytes", l.dram_read_bytes}, {"duration_ns", l.duration_ns}});
+  }
+  if (!c.smem_price.empty()) {
+    j["smem_price"] = json::array();
+    for (const SmemPrice& p : c.smem_price)
+      j["smem_price"].push_back({{"width", p.width}, {"stride_bytes", p.stride_bytes}, {"warps", p.warps}, {"cycles", p.cycles}});
+  }
   // One record per line: a capture holds tens of thousands of block records, and this keeps it
   // compact, greppable and diffable line by line.
   std::string out = "{\n";
@@ -223,6 +236,25 @@ std::string capture_to_json(const Capture& c) {
   }
   return out + "\n}\n";
 }
+
+namespace {
+
+// Captures recorded before the block order variants became rung[order=S] named the row-major one
+// rung[order=row]; it is rung[order=none] now.
+void rename_old_variants(Capture* c) {
+  static const std::string kOld = "[order=row]", kNew = "[order=none]";
+  auto fix = [&](std::string& k) {
+    if (k.size() > kOld.size() && k.compare(k.size() - kOld.size(), kOld.size(), kOld) == 0)
+      k.replace(k.size() - kOld.size(), kOld.size(), kNew);
+  };
+  for (auto& r : c->runs) fix(r.kernel);
+  for (auto& a : c->smem) fix(a.kernel);
+  for (auto& a : c->gmem) fix(a.kernel);
+  for (auto& b : c->blocks) fix(b.kernel);
+  for (auto& s : c->stages) fix(s.kernel);
+}
+
+}  // namespace
 
 Capture parse_capture(const std::string& text, const std::string& name) {
   const Reader r(name);
@@ -368,6 +400,38 @@ Capture parse_capture(const std::string& text, const std::string& name) {
       c.stages.push_back(std::move(s));
     }
   }
+  // "l2" and "smem_price" are optional: measured by other tools and attached by `record`.
+  if (j.contains("l2")) {
+    const json& l2 = r.array(j, "", "l2");
+    for (size_t i = 0; i < l2.size(); ++i) {
+      const std::string w = Reader::at("l2", i);
+      L2Record l;
+      l.kernel = r.str(l2[i], w, "kernel");
+      l.m = int(r.integer(l2[i], w, "m", 1, 1 << 20));
+      l.n = int(r.integer(l2[i], w, "n", 1, 1 << 20));
+      l.k = int(r.integer(l2[i], w, "k", 1, 1 << 20));
+      l.hit_pct = r.number(l2[i], w, "hit_pct");
+      if (!(l.hit_pct >= 0 && l.hit_pct <= 100)) r.fail(w + ".hit_pct", "expected a percentage, 0 to 100");
+      l.dram_read_bytes = r.number(l2[i], w, "dram_read_bytes");
+      l.duration_ns = r.number(l2[i], w, "duration_ns");
+      if (!(l.dram_read_bytes >= 0) || !(l.duration_ns > 0)) r.fail(w, "expected bytes >= 0 and a duration > 0");
+      c.l2.push_back(std::move(l));
+    }
+  }
+  if (j.contains("smem_price")) {
+    const json& price = r.array(j, "", "smem_price");
+    for (size_t i = 0; i < price.size(); ++i) {
+      const std::string w = Reader::at("smem_price", i);
+      SmemPrice p;
+      p.width = int(r.integer(price[i], w, "width", 1, 16));
+      p.stride_bytes = int(r.integer(price[i], w, "stride_bytes", 0, 1 << 20));
+      p.warps = int(r.integer(price[i], w, "warps", 1, 64));
+      p.cycles = r.number(price[i], w, "cycles");
+      if (!(p.cycles > 0 && p.cycles < 1e6)) r.fail(w + ".cycles", "expected cycles between 0 and a million");
+      c.smem_price.push_back(p);
+    }
+  }
+  rename_old_variants(&c);
   return c;
 }
 
@@ -398,6 +462,85 @@ std::vector<const RunRecord*> runs_of(const Capture& c, const std::string& kerne
     return double(a->m) * a->n * a->k < double(b->m) * b->n * b->k;
   });
   return out;
+}
+
+namespace {
+
+std::vector<std::string> split(const std::string& line, char sep) {
+  std::vector<std::string> out;
+  size_t b = 0;
+  for (size_t e; (e = line.find(sep, b)) != std::string::npos; b = e + 1) out.push_back(line.substr(b, e - b));
+  out.push_back(line.substr(b));
+  return out;
+}
+
+double table_number(const std::string& s, const std::string& where) {
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(v))
+    throw CaptureError(where + ": expected a number, got \"" + s.substr(0, 40) + "\"");
+  return v;
+}
+
+}  // namespace
+
+std::vector<L2Record> parse_l2_csv(const std::string& text, const std::string& name) {
+  std::vector<L2Record> out;
+  std::vector<std::string> lines = split(text, '\n');
+  size_t no = 0;
+  for (std::string& line : lines) {
+    ++no;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty() || line[0] == '#' || line.rfind("kernel,", 0) == 0) continue;
+    const std::string where = name + ":" + std::to_string(no);
+    const std::vector<std::string> f = split(line, ',');
+    if (f.size() != 7) throw CaptureError(where + ": expected 7 fields (kernel,size,order,l2_hit_pct,dram_read_bytes,duration_ns,tflops)");
+    if (f[3].empty() && f[4].empty() && f[5].empty()) continue;  // the script could not profile this one
+    L2Record l;
+    l.kernel = f[0];
+    if (l.kernel.empty() || l.kernel.size() > 200) throw CaptureError(where + ": expected a kernel name");
+    if (std::sscanf(f[1].c_str(), "%dx%dx%d", &l.m, &l.n, &l.k) != 3 || l.m <= 0 || l.n <= 0 || l.k <= 0)
+      throw CaptureError(where + ": expected a size MxNxK, got \"" + f[1].substr(0, 40) + "\"");
+    l.hit_pct = table_number(f[3], where + " (l2_hit_pct)");
+    l.dram_read_bytes = table_number(f[4], where + " (dram_read_bytes)");
+    l.duration_ns = table_number(f[5], where + " (duration_ns)");
+    if (!(l.hit_pct >= 0 && l.hit_pct <= 100) || l.dram_read_bytes < 0 || !(l.duration_ns > 0))
+      throw CaptureError(where + ": a hit rate outside 0-100%, negative bytes or no duration");
+    out.push_back(std::move(l));
+  }
+  if (out.empty()) throw CaptureError(name + ": no measurements (expected the CSV tools/l2_ncu.sh writes)");
+  return out;
+}
+
+std::vector<SmemPrice> parse_smem_price(const std::string& text, const std::string& name) {
+  std::vector<SmemPrice> out;
+  size_t no = 0;
+  for (std::string line : split(text, '\n')) {
+    ++no;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty() || line[0] == '#' || line.rfind("width", 0) == 0) continue;
+    const std::string where = name + ":" + std::to_string(no);
+    const std::vector<std::string> f = split(line, '\t');
+    if (f.size() != 4) throw CaptureError(where + ": expected 4 tab-separated fields (width, stride_bytes, warps, cycles)");
+    SmemPrice p;
+    p.width = int(table_number(f[0], where + " (width)"));
+    p.stride_bytes = int(table_number(f[1], where + " (stride_bytes)"));
+    p.warps = int(table_number(f[2], where + " (warps)"));
+    p.cycles = table_number(f[3], where + " (cycles)");
+    if ((p.width != 4 && p.width != 8 && p.width != 16) || p.stride_bytes < 0 || p.warps < 1 || p.warps > 64 ||
+        !(p.cycles > 0 && p.cycles < 1e6))
+      throw CaptureError(where + ": width must be 4, 8 or 16, warps 1-64, cycles positive");
+    out.push_back(p);
+  }
+  if (out.empty()) throw CaptureError(name + ": no measurements (expected bench/bank_probe's price table)");
+  return out;
+}
+
+const SmemPrice* find_price(const Capture& c, int width, int stride_bytes) {
+  const SmemPrice* best = nullptr;
+  for (const SmemPrice& p : c.smem_price)
+    if (p.width == width && p.stride_bytes == stride_bytes && (!best || p.warps > best->warps)) best = &p;
+  return best;
 }
 
 }  // namespace gs

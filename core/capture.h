@@ -104,6 +104,22 @@ struct StageRecord {
   uint64_t start = 0, end = 0;
 };
 
+// What Nsight Compute measured for one kernel at one size (tools/l2_ncu.sh: `ncu --clock-control none`, the
+// first launch, caches flushed): L2 hit rate (lts__t_sector_hit_rate.pct), DRAM bytes read
+// (dram__bytes_read.sum) and the kernel's duration (gpu__time_duration.sum). The launch-order view shows them.
+struct L2Record {
+  std::string kernel;
+  int m = 0, n = 0, k = 0;
+  double hit_pct = 0, dram_read_bytes = 0, duration_ns = 0;
+};
+
+// The price of a shared-memory access (bench/bank_probe.cu `price`, clock64): cycles per warp-wide ld.shared of
+// `width` bytes with lanes `stride_bytes` apart, `warps` warps of one block loading at once.
+struct SmemPrice {
+  int width = 0, stride_bytes = 0, warps = 0;
+  double cycles = 0;
+};
+
 struct Capture {
   std::string schema = kCaptureSchema;
   std::string recorded_at;  // ISO 8601 UTC, "2026-11-21T07:30:00Z"
@@ -116,7 +132,17 @@ struct Capture {
   std::vector<GmemAccess> gmem;  // absent from captures recorded before global accesses were traced
   std::vector<BlockRecord> blocks;
   std::vector<StageRecord> stages;
+  std::vector<L2Record> l2;           // optional: `record --ncu-l2`
+  std::vector<SmemPrice> smem_price;  // optional: `record --smem-price`
 };
+
+// Reads tools/l2_ncu.sh's CSV (kernel,size,order,l2_hit_pct,dram_read_bytes,duration_ns,tflops; size MxNxK) and
+// bench/bank_probe's price TSV (# comments, then width, stride_bytes, warps, cycles_per_instruction). Throws
+// CaptureError naming the file, line and problem.
+std::vector<L2Record> parse_l2_csv(const std::string& text, const std::string& name);
+std::vector<SmemPrice> parse_smem_price(const std::string& text, const std::string& name);
+// The measured price of `width`-byte loads `stride_bytes` apart with the most warps measured; null if none.
+const SmemPrice* find_price(const Capture& c, int width, int stride_bytes);
 
 // What a reader says about a file it will not load: one line naming the file and the first problem.
 class CaptureError : public std::runtime_error {

@@ -3,6 +3,8 @@
 #include <atomic>
 #include <cerrno>
 #include <csignal>
+#include <pthread.h>
+#include <signal.h>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -99,9 +101,20 @@ void write_file_atomic(const std::string& path, const std::string& bytes) {
   const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
   const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
   std::string tmp = dir + "." + base.substr(0, 200) + ".tmp.XXXXXX";
+  // The interrupting signals wait while the temporary is created and its clean-up handler installed: one that
+  // came in between would otherwise leave the temporary behind. Held back, it arrives once the handler is in.
+  sigset_t held, before;
+  sigemptyset(&held);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&held, sig);
+  pthread_sigmask(SIG_BLOCK, &held, &before);
   const int fd = ::mkstemp(tmp.data());
-  if (fd < 0) throw std::runtime_error(path + ": cannot create a temporary file beside it: " + std::strerror(errno));
+  if (fd < 0) {
+    const int err = errno;
+    pthread_sigmask(SIG_SETMASK, &before, nullptr);
+    throw std::runtime_error(path + ": cannot create a temporary file beside it: " + std::strerror(err));
+  }
   TmpGuard guard(tmp);
+  pthread_sigmask(SIG_SETMASK, &before, nullptr);
   // mkstemp creates 0600; the file gets what a plain create would (0666 less the umask).
   const mode_t mask = ::umask(0);
   ::umask(mask);

@@ -73,6 +73,9 @@ struct KernelInfo {
   // The global-memory view says it; the GPU test expects records of the rest.
   bool gmem_loads_traced = true, gmem_stores_traced = true;
   std::string gmem_untraced;
+  // A variant rung[order=S] whose blocks follow core/swizzle.h's scheme S ("none", "cutlass:L", "triton:G")
+  // block for block; empty for every other kernel (a rung's own order may adapt to the shape).
+  std::string order_scheme;
 };
 
 const std::vector<KernelInfo>& kernel_registry();

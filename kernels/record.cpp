@@ -108,6 +108,9 @@ Capture record_capture(GpuSession& gpu, const std::vector<const KernelInfo*>& ke
             line += "; trace FAILED: " + t.run.error;
           }
           for (BlockRecord& b : t.blocks) c.blocks.push_back(std::move(b));
+          // A block order variant is its rung's kernel in another order: its stages and addresses are the
+          // rung's, and only its blocks (the schedule) are new.
+          if (!k->order_scheme.empty()) t.stages.clear(), t.smem.clear(), t.gmem.clear();
           // A traced launch stamps every k-iteration of ~16 sampled blocks (over 100k spans at 4096^3);
           // a capture keeps the first two blocks' spans, enough for a timeline of what a warp waits on.
           const size_t stages_traced = t.stages.size();

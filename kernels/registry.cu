@@ -29,6 +29,42 @@ std::vector<Rung> build_ladder() {
 
 }  // namespace
 
+std::string order_scheme_name(int code) {
+  const BlockOrder o = order_of_code(code);
+  switch (o.kind) {
+    case BlockOrder::kCutlass: return "cutlass:" + std::to_string(o.param);
+    case BlockOrder::kTriton: return "triton:" + std::to_string(o.param);
+    default: return "none";
+  }
+}
+
+Rung order_variant(const Rung& rung, int code, std::vector<PrecisionLaunch> launch) {
+  const BlockOrder o = order_of_code(code);
+  const std::string scheme = order_scheme_name(code);
+  Rung v = rung;
+  v.info.name = rung.info.name + "[order=" + scheme + "]";
+  v.info.order_scheme = scheme;
+  const std::string p = std::to_string(o.param);
+  switch (o.kind) {
+    case BlockOrder::kCutlass:
+      v.info.adds = "Variant: the same kernel with its blocks launched in CUTLASS's identity swizzle order with bands of " +
+                    std::to_string(1 << o.param) + (o.param == 0 ? " tile column (column-major over C)" : " tile columns") +
+                    ": a band's tiles of one row of C, then the same band one row down, through all rows, then the "
+                    "next band (cutlass:" + p + ").";
+      break;
+    case BlockOrder::kTriton:
+      v.info.adds = "Variant: the same kernel with its blocks launched in Triton's grouped order, GROUP_SIZE_M = " + p +
+                    ": column by column inside bands of " + p + (o.param == 1 ? " tile row (row-major over C)" : " tile rows") +
+                    ", one band after another (triton:" + p + ").";
+      break;
+    default:
+      v.info.adds = "Variant: the same kernel with its blocks launched in plain row-major order over the tiles of C, "
+                    "one whole tile row after another (none).";
+  }
+  v.launch = std::move(launch);
+  return v;
+}
+
 const std::vector<Rung>& rungs() {
   static const std::vector<Rung> ladder = build_ladder();
   return ladder;
@@ -75,10 +111,24 @@ std::string trim(const std::string& s) {
   return s.substr(b, e - b);
 }
 
+// The rungs by name; their variants (rung[key=value]) are many and `gemmscope list` prints them.
 std::string known_kernels() {
   std::string all;
-  for (const KernelInfo& k : kernel_registry()) all += (all.empty() ? "" : ", ") + k.name;
+  for (const KernelInfo& k : kernel_registry())
+    if (k.name.find('[') == std::string::npos) all += (all.empty() ? "" : ", ") + k.name;
   return all;
+}
+
+// The end of the name that starts at `begin` in a comma-separated list: the next comma outside brackets, so a
+// variant's toggles (rung[a=1,b=2]) stay in one name.
+size_t name_end(const std::string& list, size_t begin) {
+  int depth = 0;
+  for (size_t i = begin; i < list.size(); ++i) {
+    if (list[i] == '[') ++depth;
+    if (list[i] == ']' && depth > 0) --depth;
+    if (list[i] == ',' && depth == 0) return i;
+  }
+  return list.size();
 }
 
 }  // namespace
@@ -92,7 +142,7 @@ bool select_kernels(const std::string& list, std::vector<const KernelInfo*>* out
   } else {
     size_t begin = 0;
     while (begin <= list.size()) {
-      const size_t comma = std::min(list.find(',', begin), list.size());
+      const size_t comma = name_end(list, begin);
       const std::string name = trim(list.substr(begin, comma - begin));
       begin = comma + 1;
       if (name.empty()) continue;
@@ -102,7 +152,7 @@ bool select_kernels(const std::string& list, std::vector<const KernelInfo*>* out
       }
       const KernelInfo* k = find_kernel(name);
       if (!k) {
-        if (error) *error = "unknown kernel '" + name + "' (known: " + known_kernels() + ")";
+        if (error) *error = "unknown kernel '" + name + "' (`gemmscope list` prints every rung and variant; rungs: " + known_kernels() + ")";
         return false;
       }
       chosen[static_cast<size_t>(k - all.data())] = true;
@@ -114,7 +164,7 @@ bool select_kernels(const std::string& list, std::vector<const KernelInfo*>* out
     if (chosen[i]) out->push_back(&all[i]);
   }
   if (out->empty()) {
-    if (error) *error = "no kernel named in '" + list + "' (known: " + known_kernels() + ")";
+    if (error) *error = "no kernel named in '" + list + "' (`gemmscope list` prints every rung and variant)";
     return false;
   }
   return true;

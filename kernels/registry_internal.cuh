@@ -4,10 +4,12 @@
 
 #include <initializer_list>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <cuda_runtime.h>
 
+#include "kernels/block_order.cuh"
 #include "kernels/gemm.h"
 #include "kernels/gemm_args.cuh"
 #include "kernels/probe.cuh"
@@ -70,11 +72,34 @@ PrecisionLaunch erase(Precision p) {
   return l;
 }
 
-// What a swizzling rung's variant [order=row] adds, written once for all of them: the same kernel in the
-// order the swizzle replaced.
-inline constexpr const char* kRowOrderAdds =
-    "Variant: the same kernel with the swizzle off, its blocks launched in row-major order (one band as wide "
-    "as C), so the launch-order view and tools/l2_ncu.sh compare one kernel's two orders.";
+// ---- Block order variants (DESIGN.md "Variants", `swizzle`) -----------------------------------------
+// The schemes every rung that orders its blocks offers as variants [order=S]: none, cutlass:0..4 and
+// triton:1, 2, 4, 8, 16. A rung's launch<Probe, kOrder> takes the scheme's order_code; the kernel is the
+// same for every order (the scheme is a kernel argument), so each variant adds a launcher, not a kernel.
+using OrderCodes = std::integer_sequence<int, order_code(BlockOrder::kNone, 0), order_code(BlockOrder::kCutlass, 0),
+                                         order_code(BlockOrder::kCutlass, 1), order_code(BlockOrder::kCutlass, 2),
+                                         order_code(BlockOrder::kCutlass, 3), order_code(BlockOrder::kCutlass, 4),
+                                         order_code(BlockOrder::kTriton, 1), order_code(BlockOrder::kTriton, 2),
+                                         order_code(BlockOrder::kTriton, 4), order_code(BlockOrder::kTriton, 8),
+                                         order_code(BlockOrder::kTriton, 16)>;
+
+// "none", "cutlass:2", "triton:8": core/swizzle.h's spelling of the scheme.
+std::string order_scheme_name(int code);
+
+// The variant of `rung` whose blocks launch in scheme `code`, with the launchers `launch`: named
+// rung[order=S], its explanation says what the order is, and info.order_scheme names S.
+Rung order_variant(const Rung& rung, int code, std::vector<PrecisionLaunch> launch);
+
+// Appends rung's eleven order variants to `ladder`. Launches<kCode>::get() gives the launchers of one
+// scheme (a family's ladder.cu defines it per rung with its launch<Probe, kCode>).
+template <template <int> class Launches, int... kCodes>
+void push_order_variants(std::vector<Rung>* ladder, const Rung& rung, std::integer_sequence<int, kCodes...>) {
+  (ladder->push_back(order_variant(rung, kCodes, Launches<kCodes>::get())), ...);
+}
+template <template <int> class Launches>
+void push_order_variants(std::vector<Rung>* ladder, const Rung& rung) {
+  push_order_variants<Launches>(ladder, rung, OrderCodes{});
+}
 
 // A rung whose fragments are loaded by other instructions (ldmatrix): the layout view shows their layouts
 // beside the computing instruction's.

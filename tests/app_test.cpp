@@ -249,7 +249,7 @@ TEST(Follow, EveryRungNamesItsOwnInstructionsOrItsThreadTiling) {
 TEST(Follow, ThreadTilingsAddUp) {
   int checked = 0;
   for (const KernelInfo& k : kernel_registry()) {
-    if (!k.thread_tiling.described()) continue;
+    if (!k.thread_tiling.described() || k.name.find('[') != std::string::npos) continue;  // variants: the rung's
     const ThreadTiling& tt = k.thread_tiling;
     ThreadViewInput in;
     in.kernel = k.name;

@@ -29,8 +29,19 @@ variants = [n for n, r in listed.items() if r["variant_of"]]
 for v in variants:
     if listed[v]["variant_of"] not in listed: sys.exit(f"FAIL: variant {v} of an unlisted rung")
     if not listed[v]["toggles"]: sys.exit(f"FAIL: variant {v} names no toggle")
+# Every rung that orders its blocks offers each scheme as a variant [order=S] (the launch-order issue).
+ordering = ["sgemm/10_thread_tile_16x8", "wmma/08_multistage"] + [f"{f}/{r}" for f in ("mma_f16", "mma_tf32")
+            for r in ("07_swizzle", "08_ldmatrix", "09_xor_permuted", "10_multistage")]
+schemes = ["none"] + [f"cutlass:{l}" for l in range(5)] + [f"triton:{g}" for g in (1, 2, 4, 8, 16)]
+for r in ordering:
+    for s in schemes:
+        v = f"{r}[order={s}]"
+        if v not in listed: sys.exit(f"FAIL: {v} is not listed")
+        if listed[v]["toggles"] != {"order": s}: sys.exit(f"FAIL: {v} has toggles {listed[v]['toggles']}")
+        if listed[v]["title"] != listed[r]["title"]: sys.exit(f"FAIL: {v} has another title than {r}")
+        if s.split(":")[0] not in listed[v]["adds"]: sys.exit(f"FAIL: {v}'s explanation does not name its scheme")
 if checked + len(variants) != len(listed): sys.exit(f"FAIL: {len(listed)} listed, {checked} rung files, {len(variants)} variants")
-print(f"ok: {checked} rungs and {len(variants)} variant(s) listed with their own files' title and explanation")
+print(f"ok: {checked} rungs and {len(variants)} variant(s) listed (each ordering rung in {len(schemes)} orders) with their own files' title and explanation")
 PY
 # The plain listing names every rung too, and a failed write is an error.
 [ "$("$bin" list | grep -c '^[a-z_0-9]*/[0-9][0-9]_')" = "$("$bin" list --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" ] ||

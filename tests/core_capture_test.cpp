@@ -79,6 +79,70 @@ TEST(Capture, JsonRoundTripKeepsEveryField) {
   EXPECT_EQ(back.stages[0].stage, "k-loop");
 }
 
+// Nsight Compute's L2 numbers and the shared-memory price table, measured by other tools and kept by `record`,
+// come back unchanged; a capture without them reads with none.
+TEST(Capture, MeasuredTablesSurviveTheRoundTrip) {
+  Capture c = sample_capture();
+  EXPECT_EQ(capture_to_json(c).find("\"l2\""), std::string::npos);  // absent when there is none
+  c.l2 = parse_l2_csv("kernel,size,order,l2_hit_pct,dram_read_bytes,duration_ns,tflops\n"
+                      "mma_f16/07_swizzle[order=none],4096x16384x4096,none,79.4,2170000000,1873000,293.4\n"
+                      "mma_f16/07_swizzle,4096x16384x4096,cutlass:4,92.4,670000000,1954000,281.3\n",
+                      "l2.csv");
+  c.smem_price = parse_smem_price("# comment\nwidth\tstride_bytes\twarps\tcycles_per_instruction\n4\t4\t1\t8.39\n"
+                                  "4\t4\t16\t1.02\n4\t128\t16\t31.99\n",
+                                  "price.tsv");
+  ASSERT_EQ(c.l2.size(), 2u);
+  EXPECT_EQ(c.l2[1].kernel, "mma_f16/07_swizzle");
+  EXPECT_EQ(c.l2[1].n, 16384);
+  EXPECT_DOUBLE_EQ(c.l2[1].hit_pct, 92.4);
+  const Capture back = parse_capture(capture_to_json(c), "mem");
+  ASSERT_EQ(back.l2.size(), 2u);
+  EXPECT_EQ(back.l2[0].kernel, "mma_f16/07_swizzle[order=none]");
+  EXPECT_DOUBLE_EQ(back.l2[0].dram_read_bytes, 2.17e9);
+  EXPECT_DOUBLE_EQ(back.l2[0].duration_ns, 1873000);
+  ASSERT_EQ(back.smem_price.size(), 3u);
+  const SmemPrice* p = find_price(back, 4, 4);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->warps, 16);  // the most warps measured: the SM-wide price
+  EXPECT_DOUBLE_EQ(p->cycles, 1.02);
+  EXPECT_EQ(find_price(back, 8, 4), nullptr);
+  EXPECT_TRUE(parse_capture(capture_to_json(sample_capture()), "mem").l2.empty());
+}
+
+std::string table_rejection(bool l2, const std::string& text) {
+  try {
+    if (l2)
+      parse_l2_csv(text, "t.csv");
+    else
+      parse_smem_price(text, "t.tsv");
+  } catch (const CaptureError& e) {
+    return e.what();
+  }
+  return "(accepted)";
+}
+
+TEST(Capture, BadMeasuredTablesAreOneLineNamingFileAndLine) {
+  EXPECT_EQ(table_rejection(true, "kernel,size\n"), "t.csv: no measurements (expected the CSV tools/l2_ncu.sh writes)");
+  EXPECT_EQ(table_rejection(true, "k,4096x4096,none,50,1,1,1\n"), "t.csv:1: expected a size MxNxK, got \"4096x4096\"");
+  EXPECT_EQ(table_rejection(true, "kernel,size,order\nk,1x1x1,none,150,1,1,1\n").rfind("t.csv:2: a hit rate outside", 0), 0u);
+  EXPECT_EQ(table_rejection(true, "k,1x1x1,none,nan,1,1,1\n"), "t.csv:1 (l2_hit_pct): expected a number, got \"nan\"");
+  EXPECT_EQ(table_rejection(false, "4\t4\t16\n").rfind("t.tsv:1: expected 4 tab-separated fields", 0), 0u);
+  EXPECT_EQ(table_rejection(false, "3\t4\t16\t1.0\n").rfind("t.tsv:1: width must be 4, 8 or 16", 0), 0u);
+  EXPECT_EQ(rejection(capture_to_json(sample_capture()).replace(capture_to_json(sample_capture()).rfind("}"), 1,
+                                                                 ", \"l2\": [{\"kernel\": \"x\"}]}")),
+            "bad.json: l2[0]: missing field \"m\"");
+}
+
+// Captures recorded before the order variants were named [order=S] called the row-major one [order=row].
+TEST(Capture, OldRowOrderVariantsReadAsOrderNone) {
+  Capture c = sample_capture();
+  c.runs[0].kernel = "mma_f16/07_swizzle[order=row]";
+  c.blocks[0].kernel = "mma_f16/07_swizzle[order=row]";
+  const Capture back = parse_capture(capture_to_json(c), "mem");
+  EXPECT_EQ(back.runs[0].kernel, "mma_f16/07_swizzle[order=none]");
+  EXPECT_EQ(back.blocks[0].kernel, "mma_f16/07_swizzle[order=none]");
+}
+
 TEST(Capture, WriteIsAtomicAndReadable) {
   const auto dir = std::filesystem::temp_directory_path() / ("gs_capture_test_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);

@@ -65,9 +65,21 @@ struct Case {
 
 void PrintTo(const Case& c, std::ostream* os) { *os << c.kernel->name << " " << precision_name(c.precision); }
 
+// Every kernel but the block order variants rung[order=S], which are the same kernel as their rung in another
+// order: they have a suite of their own (OrderTest) that checks each one against cuBLAS and its block order.
 std::vector<Case> all_cases() {
   std::vector<Case> v;
   for (const KernelInfo& k : kernel_registry()) {
+    if (!k.order_scheme.empty()) continue;
+    for (Precision p : k.precisions) v.push_back({&k, p});
+  }
+  return v;
+}
+
+std::vector<Case> order_cases() {
+  std::vector<Case> v;
+  for (const KernelInfo& k : kernel_registry()) {
+    if (k.order_scheme.empty()) continue;
     for (Precision p : k.precisions) v.push_back({&k, p});
   }
   return v;
@@ -152,13 +164,12 @@ TEST_P(KernelTest, TraceProbeLeavesOutputBitForBit) {
   }
 }
 
-// A swizzling rung launches its blocks in CUTLASS's banded order and its variant [order=row] the same kernel
-// in row-major order: the traced blocks, read by the launch-order view's identify_order, say so. C has 48
-// tile columns, wider than any band the rungs choose (16 or 32), so the two orders differ.
+// A rung with block order variants launches its own blocks in the order it names: the mma swizzling rungs in
+// CUTLASS's bands, hopper/04 in its grouped order, the top sgemm and wmma rungs row-major (none); the traced
+// blocks, read by the launch-order view's identify_order, say so. C has 48 tile columns, wider than any band
+// the rungs choose (16 or 32), so a banded order and row-major differ.
 TEST_P(KernelTest, BlockOrderIsTheOneTheRungNames) {
-  const bool row = k().name.size() > 11 && k().name.compare(k().name.size() - 11, 11, "[order=row]") == 0;
-  const bool swizzles = find_kernel(k().name + "[order=row]") != nullptr;
-  if (!row && !swizzles) GTEST_SKIP() << k().name << " has no block-order variant";
+  if (!find_kernel(k().name + "[order=none]")) GTEST_SKIP() << k().name << " has no block order variant";
   const GemmShape s{2 * k().block_m, 48 * k().block_n, 64};
   const TraceResult t = gpu().trace(k(), p(), s);
   ASSERT_TRUE(t.run.ok) << t.run.error;
@@ -167,9 +178,9 @@ TEST_P(KernelTest, BlockOrderIsTheOneTheRungNames) {
   const TracedLaunch l = traced_launch(c, k().name);
   ASSERT_EQ(l.blocks.size(), size_t(2 * 48));
   const std::string order = identify_order(l);
-  if (row) {
+  if (k().family == "sgemm" || k().family == "wmma") {
     EXPECT_EQ(order, "none") << k().name;
-  } else {  // a named scheme other than row-major (the mma rungs' bands are cutlass:L, hopper/04's grouped order)
+  } else {
     EXPECT_TRUE(!order.empty() && order != "none") << k().name << " launched in order '" << order << "'";
   }
 }
@@ -310,6 +321,76 @@ TEST_P(KernelTest, TimedRunReportsMedianOfSamples) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Ladder, KernelTest, ::testing::ValuesIn(all_cases()), case_name);
+
+// ---- block order variants rung[order=S] ---------------------------------------------------------
+
+class OrderTest : public KernelTest {};
+
+// The same kernel in another order computes the same C: against cuBLAS at a square size, a grid that no
+// band width divides (5 tile columns), and with alpha and beta.
+TEST_P(OrderTest, MatchesCublas) {
+  const GemmShape uneven{3 * k().block_m, 5 * k().block_n, 256};
+  for (const GemmShape& s : {GemmShape{1024, 1024, 1024}, uneven, kOdd}) expect_matches(s, verify_only());
+  expect_matches(uneven, verify_only(0.5f, 2.0f));
+}
+
+// Block for block, the traced launch is the scheme's mapping (core/swizzle.h launch_order, what `gemmscope
+// swizzle` prints): each block's launch index and tile equal the model's, every tile is computed exactly once,
+// the blocks of cutlass's overhanging band compute nothing, start <= end. Grids of 3 x 5 and 6 x 17 tiles:
+// not powers of two, not multiples of any band, with a last triton band shorter than G.
+TEST_P(OrderTest, TilesFollowTheScheme) {
+  if (p() != k().precisions.front()) GTEST_SKIP() << "the order does not depend on the precision";
+  SwizzleScheme scheme;
+  std::string error;
+  ASSERT_TRUE(parse_swizzle_scheme(k().order_scheme, &scheme, &error)) << error;
+  for (const auto& [tiles_m, tiles_n] : {std::pair{3, 5}, std::pair{6, 17}}) {
+    const GemmShape s{tiles_m * k().block_m, tiles_n * k().block_n, 128};
+    ASSERT_TRUE(supported(s)) << shape_str(s);
+    SCOPED_TRACE(k().name + " " + shape_str(s));
+    const TraceResult t = gpu().trace(k(), p(), s);
+    ASSERT_TRUE(t.run.ok) << t.run.error;
+    std::vector<BlockRecord> blocks = t.blocks;
+    std::sort(blocks.begin(), blocks.end(), [](const BlockRecord& a, const BlockRecord& b) { return a.launch < b.launch; });
+    const std::vector<LaunchedTile> want = launch_order(tiles_m, tiles_n, scheme);
+    ASSERT_EQ(blocks.size(), want.size());
+    std::set<std::pair<int, int>> tiles;
+    for (size_t i = 0; i < want.size(); ++i) {
+      EXPECT_EQ(blocks[i].launch, want[i].launch) << "block " << i;
+      EXPECT_EQ(blocks[i].tile_m, want[i].tile_m) << "launch " << want[i].launch;
+      EXPECT_EQ(blocks[i].tile_n, want[i].tile_n) << "launch " << want[i].launch;
+      EXPECT_LE(blocks[i].start_ns, blocks[i].end_ns) << "launch " << want[i].launch;
+      EXPECT_TRUE(tiles.insert({blocks[i].tile_m, blocks[i].tile_n}).second);
+    }
+    EXPECT_EQ(tiles.size(), size_t(tiles_m) * tiles_n);
+  }
+}
+
+// Timed like any rung: NoProbe and the traced launch give bit-identical C.
+TEST_P(OrderTest, TraceProbeLeavesOutputBitForBit) {
+  EXPECT_EQ(test_hooks::compare_probe_outputs(gpu(), k(), p(), GemmShape{1024, 1024, 1024}, verify_only()), "");
+}
+
+INSTANTIATE_TEST_SUITE_P(Variants, OrderTest, ::testing::ValuesIn(order_cases()), case_name);
+
+// Each rung that orders its blocks has all eleven schemes as variants, none to triton:16.
+TEST(OrderVariants, EverySchemeOfEveryOrderingRung) {
+  const char* const rungs[] = {"sgemm/10_thread_tile_16x8", "wmma/08_multistage",     "mma_f16/07_swizzle",
+                               "mma_f16/08_ldmatrix",       "mma_f16/09_xor_permuted", "mma_f16/10_multistage",
+                               "mma_tf32/07_swizzle",       "mma_tf32/08_ldmatrix",    "mma_tf32/09_xor_permuted",
+                               "mma_tf32/10_multistage"};
+  const char* const schemes[] = {"none",     "cutlass:0", "cutlass:1", "cutlass:2", "cutlass:3", "cutlass:4",
+                                 "triton:1", "triton:2",  "triton:4",  "triton:8",  "triton:16"};
+  size_t variants = 0;
+  for (const KernelInfo& k : kernel_registry()) variants += !k.order_scheme.empty();
+  EXPECT_EQ(variants, std::size(rungs) * std::size(schemes));
+  for (const char* r : rungs)
+    for (const char* s : schemes) {
+      const KernelInfo* k = find_kernel(std::string(r) + "[order=" + s + "]");
+      ASSERT_NE(k, nullptr) << r << "[order=" << s << "]";
+      EXPECT_EQ(k->order_scheme, s);
+      EXPECT_EQ(k->family, find_kernel(r)->family);
+    }
+}
 
 // ---- the harness itself ----------------------------------------------------------------------
 
@@ -604,7 +685,8 @@ TEST(Registry, SelectKernels) {
   EXPECT_EQ(out[0]->name, "sgemm/01_naive");
   EXPECT_EQ(out[1]->name, "wmma/01_naive");
   EXPECT_FALSE(select_kernels("sgemm/01_naive,nope", &out, &error));
-  EXPECT_EQ(error.rfind("unknown kernel 'nope' (known: sgemm/01_naive, ", 0), 0u) << error;
+  EXPECT_EQ(error.rfind("unknown kernel 'nope' (`gemmscope list` prints every rung and variant; rungs: sgemm/01_naive, ", 0), 0u)
+      << error;
 }
 
 TEST(Registry, ParseShape) {

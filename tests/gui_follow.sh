@@ -28,9 +28,9 @@ expect layout mma_tf32/04_registers "mma.m16n8k8.tf32" "tf32 · 4 elements/lane"
 expect banks mma_tf32/01_vectorized "As load (frag), warp 0, k-iteration 0" "(8-way on banks 0-3)"
 expect banks mma_f16/01_vectorized "(4-way on banks 0-3)"
 # The launch-order view shows the rung's measured order beside the same kernel in row-major order: mma_f16/07's
-# swizzle (bands of 16 tile columns, CUTLASS's identity swizzle with log tile 4) against its variant [order=row];
+# swizzle (bands of 16 tile columns, CUTLASS's identity swizzle with log tile 4) against its variant [order=none];
 # a rung with no such twin gets the rung before it.
-expect swizzle mma_f16/07_swizzle "mma_f16/07_swizzle" "cutlass:4 order" "mma_f16/07_swizzle[order=row]" \
+expect swizzle mma_f16/07_swizzle "mma_f16/07_swizzle" "cutlass:4 order" "mma_f16/07_swizzle[order=none]" \
   "row-major order" "all 512 blocks done"
 expect swizzle mma_f16/06_warp_64x64 "mma_f16/06_warp_64x64" "row-major order" "mma_f16/05_double_buffer"
 # The timeline shows a sampled block of the rung's warps, the rung before below: 05's copies overlapping

@@ -18,7 +18,7 @@ set -uo pipefail
 out=$1
 tag=$2
 sizes=${3:-2048,4096,8192}
-all="hopper/01_tma_wgmma,hopper/02_tile_128x256,hopper/03_warp_specialized,hopper/04_persistent,hopper/04_persistent[order=row],hopper/05_cluster_multicast,hopper/06_tma_store"
+all="hopper/01_tma_wgmma,hopper/02_tile_128x256,hopper/03_warp_specialized,hopper/04_persistent,hopper/04_persistent[order=none],hopper/05_cluster_multicast,hopper/06_tma_store"
 rungs=${4:-$all}
 steps=${5:-tests,sass,bench}
 build=${GS_BUILD:-build}

@@ -18,6 +18,19 @@
 namespace gs {
 namespace {
 
+// The measured price of a `width`-byte load that takes `wavefronts` wavefronts: the table's row (lanes
+// stride_bytes apart) whose access the model gives that many, with the most warps; null when none does.
+const SmemPrice* price_with(const std::vector<SmemPrice>& table, int width, int wavefronts) {
+  const SmemPrice* best = nullptr;
+  for (const SmemPrice& p : table) {
+    if (p.width != width || (best && p.warps <= best->warps)) continue;
+    LaneOffsets off;
+    for (int lane = 0; lane < 32; ++lane) off[size_t(lane)] = uint32_t(lane * p.stride_bytes);
+    if (bank_report(off, width, SmemOp::Lds).wavefronts == wavefronts) best = &p;
+  }
+  return best;
+}
+
 using viz::Span;
 
 std::string plural(int n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); }
@@ -420,10 +433,21 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
            std::to_string(acc.report.phase_lanes) + " lanes at a time" +
            (acc.report.packed ? ", twice as many as unpacked because lane pairs read the same addresses."
                               : "; lanes of different phases never conflict.");
-  if (site.op == SmemOp::Lds || is_ldmatrix(site.op))  // bench/results/bank_price_h100.tsv: W cycles at full load
-    note += std::string(note.empty() ? "" : " ") + "Price: the SM's shared-memory pipe serves one wavefront a cycle "
-            "(H100, 16 warps loading), so this access costs about " + std::to_string(rep.wavefronts) +
-            (rep.wavefronts == 1 ? " cycle" : " cycles") + ", " + std::to_string(rep.ideal) + " without its conflicts.";
+  if (site.op == SmemOp::Lds || is_ldmatrix(site.op)) {
+    // The measured table (in the capture) prices loads of the same width with as many wavefronts; without one,
+    // bench/results/bank_price_h100.tsv's finding: one wavefront a cycle at full load.
+    const SmemPrice* cost = site.op == SmemOp::Lds ? price_with(in.price, site.width, rep.wavefronts) : nullptr;
+    const SmemPrice* free = site.op == SmemOp::Lds ? price_with(in.price, site.width, rep.ideal) : nullptr;
+    if (cost && free)
+      note += std::string(note.empty() ? "" : " ") + "Price, measured on " + in.price_from + " (clock64, " +
+              std::to_string(cost->warps) + " warps loading): " + viz::fmt_num(cost->cycles) + " cycles per " +
+              std::to_string(site.width) + "-byte load with " + std::to_string(rep.wavefronts) + " wavefronts, " +
+              viz::fmt_num(free->cycles) + " without this access's conflicts.";
+    else
+      note += std::string(note.empty() ? "" : " ") + "Price: the SM's shared-memory pipe serves one wavefront a cycle "
+              "(H100, 16 warps loading), so this access costs about " + std::to_string(rep.wavefronts) +
+              (rep.wavefronts == 1 ? " cycle" : " cycles") + ", " + std::to_string(rep.ideal) + " without its conflicts.";
+  }
   const float ns = kMinTextSize;
   if (!note.empty())
     for (const std::string& line : viz::wrap(c, note, ns, area.w())) {

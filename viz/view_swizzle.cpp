@@ -58,6 +58,10 @@ void draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st
   if (in.tflops > 0) head.push_back({" \xC2\xB7 " + viz::fmt_num(in.tflops) + " TFLOP/s", t.text, Font::Sans});
   viz::draw_spans(c, {a.min.x, y}, head, fs, a.w());
   y += fs * 1.5f;
+  for (const std::string& line : in.measured) {
+    c.text({a.min.x, y}, viz::elide(c, line, fs, Font::Sans, a.w()), t.text_dim, fs);
+    y += fs * 1.3f;
+  }
   if (!in.launch || in.launch->empty()) {
     for (const std::string& line : viz::wrap(c, "This capture traced no blocks of " + in.kernel + ".", fs, a.w())) {
       c.text({a.min.x, y}, line, t.text_dim, fs);

@@ -166,6 +166,9 @@ struct SwizzleViewInput {
   std::string order;                     // what orders its blocks: "row-major", "cutlass:5"
   double tflops = 0;                     // measured at the traced size (0: not measured)
   double timed_ms = 0;                   // the timed (probe-free) run at that size: the traced one is slower
+  // What Nsight Compute measured for the kernel (Capture::l2), one line per size: "Nsight Compute at
+  // 4096x16384x4096: L2 hit 92.4%, DRAM read 0.67 GB, 1954 us".
+  std::vector<std::string> measured;
 };
 enum class SwizzleColour { Launch, Sm, Start };
 struct SwizzleViewState {
@@ -329,6 +332,10 @@ struct BanksViewInput {
   // Compare mode: a second rung's sites (default: the previous rung), whose same site is drawn beside.
   std::string compare_kernel;
   std::vector<SmemSite> compare_sites;
+  // The measured price of loads (Capture::smem_price) and the GPU it was measured on; empty: the view quotes
+  // the H100 table in bench/results/.
+  std::vector<SmemPrice> price;
+  std::string price_from;
 };
 struct BanksViewState {
   int site = -1;              // index into sites; -1 or out of range: the one with the most conflicts

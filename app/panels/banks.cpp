@@ -33,6 +33,8 @@ class BanksPanel : public ViewPanel {
                                            "per-lane access to draw here.";
         if (!in_.sites.empty())
           in_.traced_from = f.capture->device.name + (f.live ? ", live" : ", " + date_of(*f.capture));
+        in_.price = f.capture->smem_price;
+        in_.price_from = f.capture->device.name;
       }
       input_capture_ = f.capture, input_records_ = records, input_live_ = f.live;
     }

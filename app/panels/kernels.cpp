@@ -31,8 +31,8 @@ ImVec4 vec4(Color c) { return ImVec4(c.r / 255.f, c.g / 255.f, c.b / 255.f, c.a 
 }  // namespace
 
 std::string neighbour_kernel(const Capture* c, const std::string& kernel, int step) {
-  const std::vector<std::string> names = kernel_names(c);
-  auto it = std::find(names.begin(), names.end(), kernel);
+  const std::vector<std::string> names = rung_names(c);  // variants are picked beside their rung, not stepped through
+  auto it = std::find(names.begin(), names.end(), rung_of_variant(kernel));
   if (it == names.end()) return names.empty() ? kernel : names.front();
   const long i = std::clamp(long(it - names.begin()) + step, 0L, long(names.size()) - 1);
   return names[size_t(i)];
@@ -52,7 +52,7 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
     ImGui::TableSetupColumn("% of cuBLAS", ImGuiTableColumnFlags_WidthFixed, pct_w);
     ImGui::TableHeadersRow();
     std::string family;
-    for (const std::string& name : kernel_names(capture)) {
+    for (const std::string& name : rung_names(capture)) {
       const KernelInfo* info = find_kernel(name);
       const std::string fam = family_of(name);
       if (fam != family) {
@@ -69,7 +69,7 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
       ImGui::TableSetColumnIndex(0);
       ImGui::PushID(name.c_str());
       const float name_w = ImGui::GetContentRegionAvail().x;
-      const bool is_sel = name == selected;
+      const bool is_sel = name == rung_of_variant(selected);  // a variant selects its rung's row
       if (ImGui::Selectable("##row", is_sel, ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowItemOverlap))
         ctx.st.kernel = name;
       if (is_sel && reveal_) {
@@ -116,8 +116,43 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
     }
     ImGui::EndTable();
   }
-  // What the selected rung adds: its title and explanation, written once in the rung's own file.
+  // The selected rung's variants: one combo per toggle (today the block order), each choice with its
+  // measured TFLOP/s where the capture has it.
+  const std::string rung = rung_of_variant(selected);
+  const std::vector<std::string> variants = variants_of(capture, rung);
+  if (!variants.empty()) {
+    ImGui::Separator();
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("block order");
+    ui::note("toggle");
+    ImGui::SameLine();
+    auto label = [&](const std::string& name) {
+      const size_t eq = name.find('=');
+      std::string l = eq == std::string::npos ? "its own (" + rung_of(rung) + ")" : name.substr(eq + 1, name.size() - eq - 2);
+      const std::vector<std::string> dtypes = dtypes_of(capture, name);
+      if (const RunRecord* r = dtypes.empty() ? nullptr : main_run(capture, name, dtypes.front()))
+        l += "  " + tflops(*r) + " TFLOP/s";
+      return l;
+    };
+    ImGui::SetNextItemWidth(-1);
+    if (ImGui::BeginCombo("##variant", label(selected).c_str())) {
+      for (const std::string* name : [&] {
+             std::vector<const std::string*> all{&rung};
+             for (const std::string& v : variants) all.push_back(&v);
+             return all;
+           }())
+        if (ImGui::Selectable(label(*name).c_str(), *name == selected)) ctx.st.kernel = *name;
+      ImGui::EndCombo();
+    }
+    ui::note("block order variant");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("the same kernel with its blocks launched in another order (none, cutlass:L, triton:G);\n"
+                        "the launch-order view shows the order, the list's numbers stay the rung's own");
+  }
+  // What the selected rung adds: its title and explanation, written once in the rung's own file; for a
+  // variant, the rung's and then what the variant changes.
   if (const KernelInfo* info = find_kernel(selected)) {
+    const KernelInfo* base = find_kernel(rung);
     ImGui::Separator();
     ImGui::BeginChild("##about", ImVec2(0, 0), false);
     ImGui::PushTextWrapPos(0);
@@ -125,6 +160,7 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
     ImGui::TextUnformatted(info->name.c_str());
     ImGui::PopStyleColor();
     ImGui::TextUnformatted(info->title.c_str());
+    if (base && base != info) ImGui::TextDisabled("%s", base->adds.c_str());
     ImGui::TextDisabled("%s", info->adds.c_str());
     ImGui::Text("block tile %dx%d, %d threads", info->block_m, info->block_n, info->threads);
     if (!info->shape_rule.empty()) ImGui::TextDisabled("shapes: %s", info->shape_rule.c_str());
@@ -148,7 +184,7 @@ void draw_kernel_list(Canvas& c, Rect r, const ViewContext& ctx) {
   y += lh;
   const float list_end = r.min.y + r.h() * 0.6f;
   std::string family;
-  for (const std::string& name : kernel_names(ctx.f.capture)) {
+  for (const std::string& name : rung_names(ctx.f.capture)) {
     if (y + lh > list_end) break;
     if (family_of(name) != family) {
       family = family_of(name);
@@ -156,7 +192,7 @@ void draw_kernel_list(Canvas& c, Rect r, const ViewContext& ctx) {
       y += lh;
       if (y + lh > list_end) break;
     }
-    if (name == selected) c.rect_filled({{r.min.x + 2, y - 2}, {r.max.x - 2, y + lh - 4}}, viz::mix(t.accent, t.panel, 0.55f), 3);
+    if (name == rung_of_variant(selected)) c.rect_filled({{r.min.x + 2, y - 2}, {r.max.x - 2, y + lh - 4}}, viz::mix(t.accent, t.panel, 0.55f), 3);
     c.text({r.min.x + pad, y}, viz::elide(c, rung_of(name), fs, Font::Sans, name_w), t.text, fs);
     const std::vector<std::string> dtypes = dtypes_of(ctx.f.capture, name);
     if (const RunRecord* run = dtypes.empty() ? nullptr : main_run(ctx.f.capture, name, dtypes.front())) {
@@ -171,7 +207,9 @@ void draw_kernel_list(Canvas& c, Rect r, const ViewContext& ctx) {
     c.text({r.min.x + pad, y}, info->name, t.accent, fs);
     y += lh;
     for (const std::string& line : viz::wrap(c, info->title, fs, w)) c.text({r.min.x + pad, y}, line, t.text, fs), y += lh;
-    for (const std::string& line : viz::wrap(c, info->adds, fs, w)) {
+    std::string adds = info->adds;
+    if (const KernelInfo* base = find_kernel(rung_of_variant(selected)); base && base != info) adds = base->adds + " " + adds;
+    for (const std::string& line : viz::wrap(c, adds, fs, w)) {
       if (y + lh > r.max.y) break;
       c.text({r.min.x + pad, y}, line, t.text_dim, fs);
       y += lh;

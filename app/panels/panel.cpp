@@ -57,6 +57,22 @@ std::vector<std::string> kernel_names(const Capture* c) {
   return names;
 }
 
+std::vector<std::string> rung_names(const Capture* c) {
+  std::vector<std::string> names;
+  for (std::string& n : kernel_names(c))
+    if (n.find('[') == std::string::npos) names.push_back(std::move(n));
+  return names;
+}
+
+std::string rung_of_variant(const std::string& kernel) { return kernel.substr(0, kernel.find('[')); }
+
+std::vector<std::string> variants_of(const Capture* c, const std::string& rung) {
+  std::vector<std::string> out;
+  for (std::string& n : kernel_names(c))
+    if (n.size() > rung.size() && n.compare(0, rung.size(), rung) == 0 && n[rung.size()] == '[') out.push_back(std::move(n));
+  return out;
+}
+
 const RunRecord* main_run(const Capture* c, const std::string& kernel, const std::string& dtype) {
   if (!c) return nullptr;
   for (const RunRecord& r : c->runs)

@@ -77,6 +77,12 @@ std::string file_safe(std::string s);
 // The kernels the list shows: the registry in ladder order, then any other kernel the capture has
 // (a capture recorded by a build with more rungs still shows all of them).
 std::vector<std::string> kernel_names(const Capture* c);
+// kernel_names without the variants: the rungs the kernel list shows, one row each.
+std::vector<std::string> rung_names(const Capture* c);
+// The rung a variant varies ("mma_f16/07_swizzle" of "mma_f16/07_swizzle[order=none]"); a rung itself.
+std::string rung_of_variant(const std::string& kernel);
+// The variants of a rung that the registry has or the capture measured, in registry order.
+std::vector<std::string> variants_of(const Capture* c, const std::string& rung);
 // The run a kernel's headline numbers come from: its first for that dtype in the capture, which is the
 // size `record --size` measured (a --sweep adds the other sizes after it). Null when there is none.
 const RunRecord* main_run(const Capture* c, const std::string& kernel, const std::string& dtype);

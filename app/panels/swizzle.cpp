@@ -1,9 +1,10 @@
 // The launch-order panel: the selected rung's traced blocks (which SM ran which tile when), a moment of the
 // run chosen with a slider or played back, and beside it on the same time scale the same kernel in its other
-// order (a swizzling rung and its variant [order=row]) or else the rung before it.
+// order (a rung and one of its block order variants [order=S]) or else the rung before it.
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 
 #include "app/panels/panel.h"
@@ -13,6 +14,12 @@ namespace gs {
 namespace {
 
 constexpr float kPlaySeconds = 8;  // a whole run plays back in this long
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
 
 int elem_bytes(const std::string& dtype) { return dtype == "f32" || dtype == "tf32" ? 4 : 2; }
 
@@ -122,15 +129,29 @@ class SwizzlePanel : public ViewPanel {
     return it->second;
   }
 
-  // What to set beside `kernel`: the same kernel in its other order where the capture traced both (a rung
-  // and its variant [order=row]), else the rung before it that the capture traced, else "".
+  // What to set beside `kernel`: the same kernel in another order where the capture traced it (a variant:
+  // its rung; a rung: its row-major variant [order=none], or where the rung's own order is row-major, its
+  // fastest traced variant), else the rung before it that the capture traced, else "".
   std::string previous_traced(const std::string& kernel) {
     if (!capture_) return "";
-    const size_t open = kernel.find('[');
-    const std::string twin = open == std::string::npos ? kernel + "[order=row]" : kernel.substr(0, open);
-    if (!launch(twin).empty()) return twin;
-    const std::vector<std::string> names = kernel_names(capture_);
-    const auto at = std::find(names.begin(), names.end(), kernel);
+    const std::string rung = rung_of_variant(kernel);
+    if (rung != kernel && !launch(rung).empty()) return rung;
+    if (rung == kernel && !launch(kernel).empty()) {
+      const std::string none = kernel + "[order=none]";
+      if (!launch(none).empty() && identify_order(launch(kernel)) != "none") return none;
+      std::string best;
+      double best_tflops = -1;
+      for (const std::string& v : variants_of(capture_, kernel)) {
+        if (launch(v).empty() || identify_order(launch(v)) == "none") continue;
+        const std::vector<std::string> dtypes = dtypes_of(capture_, v);
+        const RunRecord* r = dtypes.empty() ? nullptr : main_run(capture_, v, dtypes.front());
+        const double tf = r ? r->tflops : 0;
+        if (tf > best_tflops) best = v, best_tflops = tf;
+      }
+      if (!best.empty()) return best;
+    }
+    const std::vector<std::string> names = rung_names(capture_);
+    const auto at = std::find(names.begin(), names.end(), rung);
     for (auto it = at; it != names.begin();) {
       --it;
       if (family_of(*it) == family_of(kernel) && !launch(*it).empty()) return *it;
@@ -151,6 +172,13 @@ class SwizzlePanel : public ViewPanel {
       in.timed_ms = r->median_ms;
     }
     if (capture_) in.l2_bytes = capture_->device.l2_bytes;
+    if (capture_)
+      for (const L2Record& l : capture_->l2)
+        if (l.kernel == kernel)
+          in.measured.push_back("Nsight Compute at " + std::to_string(l.m) + "x" + std::to_string(l.n) + "x" +
+                                std::to_string(l.k) + ": L2 hit " + fmt("%.1f", l.hit_pct) + "%, DRAM read " +
+                                fmt("%.2f", l.dram_read_bytes / 1e9) + " GB, " + fmt("%.0f", l.duration_ns / 1e3) +
+                                " \xC2\xB5s");
     auto order = orders_.find(kernel);
     if (order == orders_.end()) order = orders_.emplace(kernel, identify_order(*in.launch)).first;
     in.order = order->second == "none"  ? "row-major order"

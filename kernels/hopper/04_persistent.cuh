@@ -11,10 +11,10 @@ inline constexpr const char* kAdds =
     "still storing this one's 128 accumulators, and no CTA start-up or pipeline fill sits between tiles. Tiles go "
     "in the grouped order of layout.h (bands of 16 tile rows, down each column of a band first), so the CTAs "
     "running together read 16 panels of A and about 8 of B instead of 1 of A and every panel of B: at 8192^3, "
-    "where a row-major wave spans 100+ MB of operands, the wave's operands stay in L2. The variant [order=row] "
+    "where a row-major wave spans 100+ MB of operands, the wave's operands stay in L2. The variant [order=none] "
     "walks the tiles row by row instead, for comparison. (Traced launches run one CTA per tile, in the same "
     "order, so that each tile has its own block record.)";
-// The variant [order=row]: the same kernel walking the tiles row-major, beside the grouped order.
+// The variant [order=none]: the same kernel walking the tiles row-major, beside the grouped order.
 inline constexpr const char* kRowOrderAdds =
     "Variant of 04_persistent: tiles walked row by row (one tile row per band) instead of in bands of "
     "16 rows, so a wave's CTAs read one or two panels of A and every panel of B.";
@@ -39,7 +39,7 @@ inline constexpr int kConsumerWarps = kConsumers * 4;
 inline constexpr int kProducerRegs = 40, kConsumerRegs = 232;
 inline constexpr int kStages = 4;
 inline constexpr int kGroup = 16;      // tile rows per band of the grouped tile order (the default)
-inline constexpr int kRowMajor = 1;    // a band of one row: plain row-major order (the variant [order=row])
+inline constexpr int kRowMajor = 1;    // a band of one row: plain row-major order (the variant [order=none])
 inline constexpr int kAStageBytes = kBlockM * kBlockK * 2;
 inline constexpr int kBBoxBytes = kBlockK * kBoxN * 2;
 inline constexpr int kBStageBytes = kBlockK * kBlockN * 2;
@@ -173,7 +173,7 @@ inline int sm_count() {
   return sms;
 }
 
-// kOrderGroup: tile rows per band of the tile order (kGroup; kRowMajor for the variant [order=row]).
+// kOrderGroup: tile rows per band of the tile order (kGroup; kRowMajor for the variant [order=none]).
 template <class Probe, int kOrderGroup = kGroup>
 cudaError_t launch(const GemmArgs<__half, float>& g, Probe probe, cudaStream_t stream) {
   if (!supports(g.m, g.n, g.k)) return cudaErrorInvalidValue;

@@ -45,7 +45,7 @@ std::vector<Rung> hopper_rungs() {
     // Variant (DESIGN.md "Variants"): the same kernel walking the tiles row-major, so the launch-order view and
     // the bench can set the grouped order beside the plain one.
     namespace r = hopper_04_persistent;
-    Rung v = GS_HOPPER_RUNG(hopper_04_persistent, "hopper/04_persistent[order=row]");
+    Rung v = GS_HOPPER_RUNG(hopper_04_persistent, "hopper/04_persistent[order=none]");
     v.info.adds = r::kRowOrderAdds;
     v.launch = {erase<__half, float, r::launch<NoProbe, r::kRowMajor>, r::launch<TraceProbe, r::kRowMajor>>(
         Precision::F16_F32)};

@@ -53,15 +53,15 @@ enum Site : int { kAsCopy, kBsCopy, kAsFrag, kBsFrag };
 inline constexpr const char* kSmemSites[] = {"As cp.async", "Bs cp.async", "As ldmatrix.x4", "Bs ldmatrix.x4.trans"};
 
 template <class Probe>
-__global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g, Probe probe, int log_tile) {
+__global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g, Probe probe, BlockOrder order) {
   __half* As = reinterpret_cast<__half*>(dynamic_smem());  // kStages x (BM, BK) tiles of A, row stride 72
   __half* Bs = As + kStages * kAStageHalves;                // kStages x (BK, BN) tiles of B, row stride 136
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
-  // Swizzled raster: grid (tiles_m << L, ceil(tiles_n / 2^L)). Launch order runs blockIdx.x fastest, so
+  // The rung's own order (cutlass:L), a swizzled raster: grid (tiles_m << L, ceil(tiles_n / 2^L)). Launch order runs blockIdx.x fastest, so
   // 2^L consecutive blocks take the 2^L tiles of one row of a band, the next 2^L the row below, and so on.
-  const int tile_m = blockIdx.x >> log_tile;
-  const int tile_n = (blockIdx.y << log_tile) + (blockIdx.x & ((1 << log_tile) - 1));
-  if (tile_n >= g.n / kBlockN) return;  // the last band overhangs C when tiles_n is not a multiple of 2^L
+  const int tiles_m = g.m / kBlockM, tiles_n = g.n / kBlockN;
+  int tile_m, tile_n;  // the block order of the rung or its variant [order=...] (kernels/block_order.cuh)
+  if (!order_tile(order, tiles_m, tiles_n, &tile_m, &tile_n)) return;  // cutlass's last band overhangs C
   const int bm0 = tile_m * kBlockM, bn0 = tile_n * kBlockN;  // block's top-left element of C
   const int wm0 = (warp / kWarpsN) * kWarpM;                // warp's 64x64 sub-tile inside the block
   const int wn0 = (warp % kWarpsN) * kWarpN;
@@ -173,8 +173,8 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g,
   GS_PROBE(probe.block_end());
 }
 
-// kRowOrder: the variant [order=row], the same kernel with its band as wide as C, i.e. row-major order.
-template <class Probe, bool kRowOrder = false>
+// kOrder: a variant's block order (order_code), or kOrderDefault for the rung's own bands.
+template <class Probe, int kOrder = kOrderDefault>
 cudaError_t launch(const GemmArgs<__half, float>& g, Probe probe, cudaStream_t stream) {
   if (!supports(g.m, g.n, g.k)) return cudaErrorInvalidValue;  // the runner checks first; never launch
   // past the default 48 KB of dynamic shared memory: raise the limit once per instantiation
@@ -184,11 +184,9 @@ cudaError_t launch(const GemmArgs<__half, float>& g, Probe probe, cudaStream_t s
   // columns of 256x128 tiles, 9 A panels + 16 B panels (36 MB at K = 4096) where the row-major raster
   // reads 5 + 32 (44 MB).
   const int tiles_m = g.m / kBlockM, tiles_n = g.n / kBlockN;
-  int log_tile = 0;
-  while (log_tile < kMaxLogTile && (2 << log_tile) <= tiles_n) ++log_tile;
-  if (kRowOrder) log_tile = row_order_log_tile(tiles_n);
-  const dim3 grid(tiles_m << log_tile, (tiles_n + (1 << log_tile) - 1) >> log_tile);
-  kernel<Probe><<<grid, kThreads, kSmemBytes, stream>>>(g, probe, log_tile);
+  const BlockOrder order = variant_order<kOrder>(tiles_n, kMaxLogTile);
+  const dim3 grid = order_grid(order, tiles_m, tiles_n);
+  kernel<Probe><<<grid, kThreads, kSmemBytes, stream>>>(g, probe, order);
   return cudaGetLastError();
 }
 

@@ -81,18 +81,18 @@ inline constexpr const char* kSmemSites[] = {"As cp.async", "Bs cp.async", "As l
 
 // kAligned: K % 8 == 0 and N % 8 == 0, the cp.async path; false: the scalar path.
 template <class Probe, bool kAligned>
-__global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g, Probe probe, int log_tile) {
+__global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g, Probe probe, BlockOrder order) {
   // Shared addresses as 32-bit integers. The window is 128-byte aligned and every row is 128 or 256 bytes, so
   // bits 4-6 of an address are exactly its 16-byte chunk's slot in a 128-byte segment: the XOR of rung 09 is
   // an XOR on the address itself.
   const uint32_t as = smem_u32(dynamic_smem());    // kStages x (BM, BK) tiles of A, XOR-permuted rows
   const uint32_t bs = as + kStages * kAStageBytes;  // kStages x (BK, BN) tiles of B, XOR-permuted rows
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
-  // Swizzled raster (rung 07): grid (tiles_m << L, ceil(tiles_n / 2^L)), 2^L consecutive blocks take the
+  // The rung's own order is rung 07's swizzled raster (cutlass:L): grid (tiles_m << L, ceil(tiles_n / 2^L)), 2^L consecutive blocks take the
   // 2^L tiles of one row of a band of columns.
-  const int tile_m = blockIdx.x >> log_tile;
-  const int tile_n = (blockIdx.y << log_tile) + (blockIdx.x & ((1 << log_tile) - 1));
-  if (tile_n >= (g.n + kBlockN - 1) / kBlockN) return;  // the last band overhangs C
+  const int tiles_m = (g.m + kBlockM - 1) / kBlockM, tiles_n = (g.n + kBlockN - 1) / kBlockN;  // edge tiles overhang C
+  int tile_m, tile_n;  // the block order of the rung or its variant [order=...] (kernels/block_order.cuh)
+  if (!order_tile(order, tiles_m, tiles_n, &tile_m, &tile_n)) return;  // cutlass's last band overhangs C
   const int bm0 = tile_m * kBlockM, bn0 = tile_n * kBlockN;  // block's top-left element of C
   const int wm0 = (warp / kWarpsN) * kWarpM;                // warp's 64x64 sub-tile inside the block
   const int wn0 = (warp % kWarpsN) * kWarpN;
@@ -293,28 +293,26 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g,
   GS_PROBE(probe.block_end());
 }
 
-template <class Probe, bool kAligned, bool kRowOrder>
+template <class Probe, bool kAligned, int kOrder>
 cudaError_t launch_as(const GemmArgs<__half, float>& g, Probe probe, cudaStream_t stream) {
   // past the default 48 KB of dynamic shared memory: raise the limit once per instantiation
   static const cudaError_t smem_limit = allow_dynamic_smem(kernel<Probe, kAligned>, kSmemBytes);
   if (smem_limit != cudaSuccess) return smem_limit;
   // Swizzled raster as in rung 07, over the tiles that cover C (edge tiles overhang it).
   const int tiles_m = (g.m + kBlockM - 1) / kBlockM, tiles_n = (g.n + kBlockN - 1) / kBlockN;
-  int log_tile = 0;
-  while (log_tile < kMaxLogTile && (2 << log_tile) <= tiles_n) ++log_tile;
-  if (kRowOrder) log_tile = row_order_log_tile(tiles_n);
-  const dim3 grid(tiles_m << log_tile, (tiles_n + (1 << log_tile) - 1) >> log_tile);
-  kernel<Probe, kAligned><<<grid, kThreads, kSmemBytes, stream>>>(g, probe, log_tile);
+  const BlockOrder order = variant_order<kOrder>(tiles_n, kMaxLogTile);
+  const dim3 grid = order_grid(order, tiles_m, tiles_n);
+  kernel<Probe, kAligned><<<grid, kThreads, kSmemBytes, stream>>>(g, probe, order);
   return cudaGetLastError();
 }
 
-// kRowOrder: the variant [order=row], the same kernel with its band as wide as C, i.e. row-major order.
-template <class Probe, bool kRowOrder = false>
+// kOrder: a variant's block order (order_code), or kOrderDefault for the rung's own bands.
+template <class Probe, int kOrder = kOrderDefault>
 cudaError_t launch(const GemmArgs<__half, float>& g, Probe probe, cudaStream_t stream) {
   if (!supports(g.m, g.n, g.k)) return cudaErrorInvalidValue;
   // 16-byte cp.async needs every row of A (K halves) and of B (N halves) to start 16-byte aligned
-  if (g.k % kChunk == 0 && g.n % kChunk == 0) return launch_as<Probe, true, kRowOrder>(g, probe, stream);
-  return launch_as<Probe, false, kRowOrder>(g, probe, stream);
+  if (g.k % kChunk == 0 && g.n % kChunk == 0) return launch_as<Probe, true, kOrder>(g, probe, stream);
+  return launch_as<Probe, false, kOrder>(g, probe, stream);
 }
 
 }  // namespace gs::mma_f16_10_multistage

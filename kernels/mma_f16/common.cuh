@@ -14,6 +14,7 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include "kernels/block_order.cuh"
 #include "kernels/gemm_args.cuh"
 #include "kernels/probe.cuh"
 
@@ -205,16 +206,6 @@ __device__ __forceinline__ float4 ld_shared_f32x4(uint32_t addr) {
 template <class Kernel>
 cudaError_t allow_dynamic_smem(Kernel* kernel, int bytes) {
   return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
-}
-
-// The log2 band width that makes the swizzled raster row-major: a band at least as wide as C's tile
-// columns (cutlass:L with 2^L >= N tiles launches one whole tile row after another). The variants
-// [order=row] run the swizzling rungs with it, so the launch-order view and tools/l2_ncu.sh compare one
-// kernel in two orders.
-inline int row_order_log_tile(int tiles_n) {
-  int l = 0;
-  while ((1 << l) < tiles_n) ++l;
-  return l;
 }
 
 }  // namespace gs::mma_f16

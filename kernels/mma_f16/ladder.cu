@@ -46,15 +46,21 @@ namespace gs::detail {
     return g;                                                                                          \
   }()
 
-// The variant [order=row] of a swizzling rung NS: the same kernel launched in row-major order.
-#define GS_MMA_F16_ROW_ORDER(NS, NAME)                                                                              \
-  [] {                                                                                                 \
-    namespace r = NS;                                                                                  \
-    Rung v = GS_MMA_F16_RUNG(NS, NAME "[order=row]");                                                     \
-    v.info.adds = kRowOrderAdds;                                                                       \
-    v.launch = {erase<__half, float, r::launch<NoProbe, true>, r::launch<TraceProbe, true>>(Precision::F16_F32)};  \
-    return v;                                                                                          \
-  }()
+// The launchers of one block order (kCode, block_order.cuh's order_code) of a swizzling rung NS, for
+// push_order_variants: a struct template per rung, since a namespace cannot be a template argument.
+#define GS_MMA_F16_ORDERS(NS)                                                                             \
+  template <int kCode>                                                                                 \
+  struct NS##_orders {                                                                                 \
+    static std::vector<PrecisionLaunch> get() {                                                        \
+      return {erase<__half, float, NS::launch<NoProbe, kCode>, NS::launch<TraceProbe, kCode>>(Precision::F16_F32)}; \
+    }                                                                                                  \
+  };
+
+GS_MMA_F16_ORDERS(mma_f16_07_swizzle)
+GS_MMA_F16_ORDERS(mma_f16_08_ldmatrix)
+GS_MMA_F16_ORDERS(mma_f16_09_xor_permuted)
+GS_MMA_F16_ORDERS(mma_f16_10_multistage)
+#undef GS_MMA_F16_ORDERS
 
 std::vector<Rung> mma_f16_rungs() {
   const std::initializer_list<const char*> kLoads = {"ldmatrix.x4", "ldmatrix.x4.trans"};
@@ -65,18 +71,22 @@ std::vector<Rung> mma_f16_rungs() {
   ladder.push_back(GS_MMA_F16_RUNG(mma_f16_04_registers, "mma_f16/04_registers"));
   ladder.push_back(GS_MMA_F16_RUNG(mma_f16_05_double_buffer, "mma_f16/05_double_buffer"));
   ladder.push_back(GS_MMA_F16_RUNG(mma_f16_06_warp_64x64, "mma_f16/06_warp_64x64"));
-  ladder.push_back(GS_MMA_F16_RUNG(mma_f16_07_swizzle, "mma_f16/07_swizzle"));
-  ladder.push_back(GS_MMA_F16_ROW_ORDER(mma_f16_07_swizzle, "mma_f16/07_swizzle"));
-  ladder.push_back(with_loads(GS_MMA_F16_RUNG(mma_f16_08_ldmatrix, "mma_f16/08_ldmatrix"), kLoads));
-  ladder.push_back(with_loads(GS_MMA_F16_ROW_ORDER(mma_f16_08_ldmatrix, "mma_f16/08_ldmatrix"), kLoads));
-  ladder.push_back(with_loads(GS_MMA_F16_RUNG(mma_f16_09_xor_permuted, "mma_f16/09_xor_permuted"), kLoads));
-  ladder.push_back(with_loads(GS_MMA_F16_ROW_ORDER(mma_f16_09_xor_permuted, "mma_f16/09_xor_permuted"), kLoads));
-  ladder.push_back(with_loads(GS_MMA_F16_RUNG(mma_f16_10_multistage, "mma_f16/10_multistage"), kLoads));
-  ladder.push_back(with_loads(GS_MMA_F16_ROW_ORDER(mma_f16_10_multistage, "mma_f16/10_multistage"), kLoads));
+  // The swizzling rungs, each followed by its block order variants [order=S].
+  const Rung r07 = GS_MMA_F16_RUNG(mma_f16_07_swizzle, "mma_f16/07_swizzle");
+  ladder.push_back(r07);
+  push_order_variants<mma_f16_07_swizzle_orders>(&ladder, r07);
+  const Rung r08 = with_loads(GS_MMA_F16_RUNG(mma_f16_08_ldmatrix, "mma_f16/08_ldmatrix"), kLoads);
+  ladder.push_back(r08);
+  push_order_variants<mma_f16_08_ldmatrix_orders>(&ladder, r08);
+  const Rung r09 = with_loads(GS_MMA_F16_RUNG(mma_f16_09_xor_permuted, "mma_f16/09_xor_permuted"), kLoads);
+  ladder.push_back(r09);
+  push_order_variants<mma_f16_09_xor_permuted_orders>(&ladder, r09);
+  const Rung r10 = with_loads(GS_MMA_F16_RUNG(mma_f16_10_multistage, "mma_f16/10_multistage"), kLoads);
+  ladder.push_back(r10);
+  push_order_variants<mma_f16_10_multistage_orders>(&ladder, r10);
   return ladder;
 }
 
-#undef GS_MMA_F16_ROW_ORDER
 #undef GS_MMA_F16_RUNG
 
 }  // namespace gs::detail

@@ -118,18 +118,18 @@ __device__ __forceinline__ void mma_all(float (&acc)[kTilesM][kTilesN][4], const
 }
 
 template <class Probe>
-__global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<float, float> g, int log_tile, Probe probe) {
+__global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<float, float> g, BlockOrder order, Probe probe) {
   extern __shared__ __align__(16) float smem[];  // kStages x [As | Bs]
 
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
   const int gr = lane / 4, tc = lane % 4;  // PTX groupID and threadID_in_group (common.cuh)
   const int wm0 = warp / kWarpsN * kWM;    // warp's tile inside the block tile: rows wm0.., cols wn0..
   const int wn0 = warp % kWarpsN * kWN;
-  // cutlass:L (DESIGN.md `swizzle`): launch order is blockIdx.x fastest; x runs through the 2^L columns of
+  // The rung's own order, cutlass:L (DESIGN.md `swizzle`): launch order is blockIdx.x fastest; x runs through the 2^L columns of
   // one band (low bits) for each tile row (high bits), y picks the band.
-  const int tile_m = blockIdx.x >> log_tile;
-  const int tile_n = (blockIdx.y << log_tile) + (blockIdx.x & ((1 << log_tile) - 1));
-  if (tile_n >= g.n / kBN) return;  // the last band overhangs C: this block has no tile (whole block exits)
+  const int tiles_m = g.m / kBM, tiles_n = g.n / kBN;
+  int tile_m, tile_n;  // the block order of the rung or its variant [order=...] (kernels/block_order.cuh)
+  if (!order_tile(order, tiles_m, tiles_n, &tile_m, &tile_n)) return;  // cutlass's last band overhangs C
   GS_PROBE(probe.block_begin(tile_m, tile_n));
   // The thread's 16-byte chunks of a slice: A rows tid / 8 + 32 i, column chunk tid % 8 (256 x 8 chunks);
   // B rows tid / 32 + 8 i, column chunk tid % 32 (32 x 32 chunks). Slice kt starts kt * BK further right
@@ -196,8 +196,8 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<float, float> g, 
   GS_PROBE(probe.block_end());
 }
 
-// kRowOrder: the variant [order=row], the same kernel with its band as wide as C, i.e. row-major order.
-template <class Probe, bool kRowOrder = false>
+// kOrder: a variant's block order (order_code), or kOrderDefault for the rung's own bands.
+template <class Probe, int kOrder = kOrderDefault>
 cudaError_t launch(const GemmArgs<float, float>& g, Probe probe, cudaStream_t stream) {
   if (!supports(g.m, g.n, g.k)) return cudaErrorInvalidValue;  // the runner checks first; never launch
   // Above 48 KB of dynamic shared memory a kernel must opt in, once per instantiation.
@@ -205,9 +205,9 @@ cudaError_t launch(const GemmArgs<float, float>& g, Probe probe, cudaStream_t st
       cudaFuncSetAttribute(kernel<Probe>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
   if (opt_in != cudaSuccess) return opt_in;
   const int tiles_m = g.m / kBM, tiles_n = g.n / kBN;
-  const int log_tile = kRowOrder ? row_order_log_tile(tiles_n) : swizzle_log_tile(tiles_n, kMaxLogTile);
-  const dim3 grid(tiles_m << log_tile, (tiles_n + (1 << log_tile) - 1) >> log_tile);  // cutlass:L grid
-  kernel<Probe><<<grid, kThreads, kSmemBytes, stream>>>(g, log_tile, probe);
+  const BlockOrder order = variant_order<kOrder>(tiles_n, kMaxLogTile);
+  const dim3 grid = order_grid(order, tiles_m, tiles_n);
+  kernel<Probe><<<grid, kThreads, kSmemBytes, stream>>>(g, order, probe);
   return cudaGetLastError();
 }
 

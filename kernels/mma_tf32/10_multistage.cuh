@@ -305,7 +305,7 @@ __device__ __forceinline__ void k_loop(const GemmArgs<float, float>& g, const Co
 }
 
 template <class Probe, bool kVec>
-__global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<float, float> g, int log_tile, Probe probe) {
+__global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<float, float> g, BlockOrder order, Probe probe) {
   extern __shared__ __align__(16) float smem[];  // kStages x [As | Bs]
 
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
@@ -313,9 +313,9 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<float, float> g, 
   const int wm0 = warp / kWarpsN * kWM;    // warp's tile inside the block tile: rows wm0.., cols wn0..
   const int wn0 = warp % kWarpsN * kWN;
   // cutlass:L swizzle (07); partial tiles at the bottom and right edges are tiles like any other.
-  const int tile_m = blockIdx.x >> log_tile;
-  const int tile_n = (blockIdx.y << log_tile) + (blockIdx.x & ((1 << log_tile) - 1));
-  if (tile_n * kBN >= g.n) return;  // the last band overhangs C: this block has no tile (whole block exits)
+  const int tiles_m = (g.m + kBM - 1) / kBM, tiles_n = (g.n + kBN - 1) / kBN;  // edge tiles overhang C
+  int tile_m, tile_n;  // the block order of the rung or its variant [order=...] (kernels/block_order.cuh)
+  if (!order_tile(order, tiles_m, tiles_n, &tile_m, &tile_n)) return;  // cutlass's last band overhangs C
   GS_PROBE(probe.block_begin(tile_m, tile_n));
 
   CopyPlan cp;
@@ -362,26 +362,26 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<float, float> g, 
   GS_PROBE(probe.block_end());
 }
 
-template <class Probe, bool kVec, bool kRowOrder>
+template <class Probe, bool kVec, int kOrder>
 cudaError_t launch_as(const GemmArgs<float, float>& g, Probe probe, cudaStream_t stream) {
   // Above 48 KB of dynamic shared memory a kernel must opt in, once per instantiation.
   static const cudaError_t opt_in =
       cudaFuncSetAttribute(kernel<Probe, kVec>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
   if (opt_in != cudaSuccess) return opt_in;
   const int tiles_m = (g.m + kBM - 1) / kBM, tiles_n = (g.n + kBN - 1) / kBN;
-  const int log_tile = kRowOrder ? row_order_log_tile(tiles_n) : swizzle_log_tile(tiles_n, kMaxLogTile);
-  const dim3 grid(tiles_m << log_tile, (tiles_n + (1 << log_tile) - 1) >> log_tile);  // cutlass:L grid
-  kernel<Probe, kVec><<<grid, kThreads, kSmemBytes, stream>>>(g, log_tile, probe);
+  const BlockOrder order = variant_order<kOrder>(tiles_n, kMaxLogTile);
+  const dim3 grid = order_grid(order, tiles_m, tiles_n);
+  kernel<Probe, kVec><<<grid, kThreads, kSmemBytes, stream>>>(g, order, probe);
   return cudaGetLastError();
 }
 
-// kRowOrder: the variant [order=row], the same kernel with its band as wide as C, i.e. row-major order.
-template <class Probe, bool kRowOrder = false>
+// kOrder: a variant's block order (order_code), or kOrderDefault for the rung's own bands.
+template <class Probe, int kOrder = kOrderDefault>
 cudaError_t launch(const GemmArgs<float, float>& g, Probe probe, cudaStream_t stream) {
   if (!supports(g.m, g.n, g.k)) return cudaErrorInvalidValue;
   const bool aligned = reinterpret_cast<uintptr_t>(g.a) % 16 == 0 && reinterpret_cast<uintptr_t>(g.b) % 16 == 0;
-  if (aligned && g.k % 4 == 0 && g.n % 4 == 0) return launch_as<Probe, true, kRowOrder>(g, probe, stream);
-  return launch_as<Probe, false, kRowOrder>(g, probe, stream);
+  if (aligned && g.k % 4 == 0 && g.n % 4 == 0) return launch_as<Probe, true, kOrder>(g, probe, stream);
+  return launch_as<Probe, false, kOrder>(g, probe, stream);
 }
 
 }  // namespace gs::mma_tf32_10_multistage

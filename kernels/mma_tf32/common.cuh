@@ -13,6 +13,7 @@
 
 #include <cuda_runtime.h>
 
+#include "kernels/block_order.cuh"
 #include "kernels/gemm_args.cuh"
 #include "kernels/probe.cuh"
 
@@ -133,24 +134,6 @@ __device__ __forceinline__ void store_c2_guarded(const GemmArgs<float, float>& g
   float* p = g.c + static_cast<size_t>(row) * g.n + col;
   p[0] = g.beta == 0.0f ? g.alpha * v0 : g.alpha * v0 + g.beta * p[0];
   if (col + 1 < g.n) p[1] = g.beta == 0.0f ? g.alpha * v1 : g.alpha * v1 + g.beta * p[1];
-}
-
-// cutlass:L threadblock swizzle (DESIGN.md `swizzle`): the largest L <= max_log with 2^L <= tiles_n, so
-// a band of 2^L tile columns never exceeds C when it can be avoided.
-inline int swizzle_log_tile(int tiles_n, int max_log) {
-  int l = 0;
-  while (l < max_log && (2 << l) <= tiles_n) ++l;
-  return l;
-}
-
-// The log2 band width that makes the swizzled raster row-major: a band at least as wide as C's tile
-// columns (cutlass:L with 2^L >= N tiles launches one whole tile row after another). The variants
-// [order=row] run the swizzling rungs with it, so the launch-order view and tools/l2_ncu.sh compare one
-// kernel in two orders.
-inline int row_order_log_tile(int tiles_n) {
-  int l = 0;
-  while ((1 << l) < tiles_n) ++l;
-  return l;
 }
 
 }  // namespace gs::mma_tf32

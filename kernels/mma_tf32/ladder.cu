@@ -46,15 +46,21 @@ namespace gs::detail {
     return g;                                                                                      \
   }()
 
-// The variant [order=row] of a swizzling rung NS: the same kernel launched in row-major order.
-#define GS_MMA_TF32_ROW_ORDER(NS, NAME)                                                                              \
-  [] {                                                                                                 \
-    namespace r = NS;                                                                                  \
-    Rung v = GS_MMA_TF32_RUNG(NS, NAME "[order=row]");                                                     \
-    v.info.adds = kRowOrderAdds;                                                                       \
-    v.launch = {erase<float, float, r::launch<NoProbe, true>, r::launch<TraceProbe, true>>(Precision::TF32)};  \
-    return v;                                                                                          \
-  }()
+// The launchers of one block order (kCode, block_order.cuh's order_code) of a swizzling rung NS, for
+// push_order_variants: a struct template per rung, since a namespace cannot be a template argument.
+#define GS_MMA_TF32_ORDERS(NS)                                                                             \
+  template <int kCode>                                                                                 \
+  struct NS##_orders {                                                                                 \
+    static std::vector<PrecisionLaunch> get() {                                                        \
+      return {erase<float, float, NS::launch<NoProbe, kCode>, NS::launch<TraceProbe, kCode>>(Precision::TF32)}; \
+    }                                                                                                  \
+  };
+
+GS_MMA_TF32_ORDERS(mma_tf32_07_swizzle)
+GS_MMA_TF32_ORDERS(mma_tf32_08_ldmatrix)
+GS_MMA_TF32_ORDERS(mma_tf32_09_xor_permuted)
+GS_MMA_TF32_ORDERS(mma_tf32_10_multistage)
+#undef GS_MMA_TF32_ORDERS
 
 std::vector<Rung> mma_tf32_rungs() {
   const std::initializer_list<const char*> kLoads = {"ldmatrix.x4"};
@@ -65,18 +71,22 @@ std::vector<Rung> mma_tf32_rungs() {
   ladder.push_back(GS_MMA_TF32_RUNG(mma_tf32_04_registers, "mma_tf32/04_registers"));
   ladder.push_back(GS_MMA_TF32_RUNG(mma_tf32_05_double_buffer, "mma_tf32/05_double_buffer"));
   ladder.push_back(GS_MMA_TF32_RUNG(mma_tf32_06_warp_64x64, "mma_tf32/06_warp_64x64"));
-  ladder.push_back(GS_MMA_TF32_RUNG(mma_tf32_07_swizzle, "mma_tf32/07_swizzle"));
-  ladder.push_back(GS_MMA_TF32_ROW_ORDER(mma_tf32_07_swizzle, "mma_tf32/07_swizzle"));
-  ladder.push_back(with_loads(GS_MMA_TF32_RUNG(mma_tf32_08_ldmatrix, "mma_tf32/08_ldmatrix"), kLoads));
-  ladder.push_back(with_loads(GS_MMA_TF32_ROW_ORDER(mma_tf32_08_ldmatrix, "mma_tf32/08_ldmatrix"), kLoads));
-  ladder.push_back(with_loads(GS_MMA_TF32_RUNG(mma_tf32_09_xor_permuted, "mma_tf32/09_xor_permuted"), kLoads));
-  ladder.push_back(with_loads(GS_MMA_TF32_ROW_ORDER(mma_tf32_09_xor_permuted, "mma_tf32/09_xor_permuted"), kLoads));
-  ladder.push_back(with_loads(GS_MMA_TF32_RUNG(mma_tf32_10_multistage, "mma_tf32/10_multistage"), kLoads));
-  ladder.push_back(with_loads(GS_MMA_TF32_ROW_ORDER(mma_tf32_10_multistage, "mma_tf32/10_multistage"), kLoads));
+  // The swizzling rungs, each followed by its block order variants [order=S].
+  const Rung r07 = GS_MMA_TF32_RUNG(mma_tf32_07_swizzle, "mma_tf32/07_swizzle");
+  ladder.push_back(r07);
+  push_order_variants<mma_tf32_07_swizzle_orders>(&ladder, r07);
+  const Rung r08 = with_loads(GS_MMA_TF32_RUNG(mma_tf32_08_ldmatrix, "mma_tf32/08_ldmatrix"), kLoads);
+  ladder.push_back(r08);
+  push_order_variants<mma_tf32_08_ldmatrix_orders>(&ladder, r08);
+  const Rung r09 = with_loads(GS_MMA_TF32_RUNG(mma_tf32_09_xor_permuted, "mma_tf32/09_xor_permuted"), kLoads);
+  ladder.push_back(r09);
+  push_order_variants<mma_tf32_09_xor_permuted_orders>(&ladder, r09);
+  const Rung r10 = with_loads(GS_MMA_TF32_RUNG(mma_tf32_10_multistage, "mma_tf32/10_multistage"), kLoads);
+  ladder.push_back(r10);
+  push_order_variants<mma_tf32_10_multistage_orders>(&ladder, r10);
   return ladder;
 }
 
-#undef GS_MMA_TF32_ROW_ORDER
 #undef GS_MMA_TF32_RUNG
 
 }  // namespace gs::detail

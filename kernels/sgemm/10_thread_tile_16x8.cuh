@@ -12,6 +12,7 @@ inline constexpr const char* kAdds =
 
 }  // namespace gs::sgemm_10_thread_tile_16x8
 
+#include "kernels/block_order.cuh"
 #include "kernels/gemm_args.cuh"
 #include "kernels/probe.cuh"
 #include "kernels/sgemm/common.cuh"
@@ -60,14 +61,18 @@ inline constexpr const char* kSmemSites[] = {"As cp.async (4 B, transposed)", "B
 // kVecB: N % 4 == 0 with 16-byte aligned B and C, so B moves in 16-byte copies and C in float4 stores;
 // otherwise both go one float at a time (the launcher picks).
 template <class Probe, bool kVecB>
-__global__ void __launch_bounds__(kThreads, kMinBlocksPerSM) kernel(GemmArgs<float, float> g, Probe probe) {
+__global__ void __launch_bounds__(kThreads, kMinBlocksPerSM) kernel(GemmArgs<float, float> g, Probe probe, BlockOrder order) {
   // 33.3 KB for four stages, as in 09
   __shared__ __align__(16) float As[kStages][kBK][kLdA];  // (stage, BK, BM) tiles of A, transposed, + kPadA
   __shared__ __align__(16) float Bs[kStages][kBK][kBN];   // (stage, BK, BN) tiles of B, row-major
 
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
-  const int m0 = blockIdx.y * kBM, n0 = blockIdx.x * kBN;
-  GS_PROBE(probe.block_begin(blockIdx.y, blockIdx.x));
+  // Row-major tiles (none) unless a variant [order=...] names another scheme (kernels/block_order.cuh).
+  const int tiles_m = (g.m + kBM - 1) / kBM, tiles_n = (g.n + kBN - 1) / kBN;
+  int tile_m, tile_n;
+  if (!order_tile(order, tiles_m, tiles_n, &tile_m, &tile_n)) return;  // cutlass's last band overhangs C
+  const int m0 = tile_m * kBM, n0 = tile_n * kBN;
+  GS_PROBE(probe.block_begin(tile_m, tile_n));
 
   // Computing role. Warp (wm, wn) owns block rows wm*64 .. +64, columns wn*64 .. +64; lane (lm, ln)
   // owns rows a_frag + s*16 + i (s = 0..3, i = 0..3) and columns b_frag + t*32 + j (t = 0, 1; j = 0..3).
@@ -229,14 +234,17 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSM) kernel(GemmArgs<flo
   GS_PROBE(probe.block_end());
 }
 
-template <class Probe>
+// kOrder: a variant's block order (order_code); kOrderDefault is row-major (none).
+template <class Probe, int kOrder = kOrderDefault>
 cudaError_t launch(const GemmArgs<float, float>& g, Probe probe, cudaStream_t stream) {
-  // grid x covers the columns of C, grid y its rows: ceil(N/128) x ceil(M/128) blocks
-  const dim3 grid((g.n + kBN - 1) / kBN, (g.m + kBM - 1) / kBM);
+  // none: grid x covers the columns of C, grid y its rows, ceil(N/128) x ceil(M/128) blocks
+  const int tiles_m = (g.m + kBM - 1) / kBM, tiles_n = (g.n + kBN - 1) / kBN;
+  const BlockOrder order = variant_order<kOrder>(BlockOrder{});
+  const dim3 grid = order_grid(order, tiles_m, tiles_n);
   if (g.n % 4 == 0 && sgemm_common::aligned16(g.b) && sgemm_common::aligned16(g.c)) {
-    kernel<Probe, true><<<grid, kThreads, 0, stream>>>(g, probe);
+    kernel<Probe, true><<<grid, kThreads, 0, stream>>>(g, probe, order);
   } else {
-    kernel<Probe, false><<<grid, kThreads, 0, stream>>>(g, probe);
+    kernel<Probe, false><<<grid, kThreads, 0, stream>>>(g, probe, order);
   }
   return cudaGetLastError();
 }

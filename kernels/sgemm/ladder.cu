@@ -30,6 +30,16 @@ ThreadTiling tiling(int warps_m, int warps_n, int threads_m, int threads_n, int 
 
 }  // namespace
 
+// The launchers of one block order (kCode, block_order.cuh's order_code) of the top rung, for
+// push_order_variants.
+template <int kCode>
+struct sgemm_10_orders {
+  static std::vector<PrecisionLaunch> get() {
+    namespace r = sgemm_10_thread_tile_16x8;
+    return {erase<float, float, r::launch<NoProbe, kCode>, r::launch<TraceProbe, kCode>>(Precision::F32)};
+  }
+};
+
 std::vector<Rung> sgemm_rungs() {
   std::vector<Rung> ladder;
   {
@@ -250,7 +260,8 @@ std::vector<Rung> sgemm_rungs() {
     g.stages = names(r::kStageNames);
     g.smem_sites = names(r::kSmemSites);
     g.launch = {erase<float, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::F32)};
-    ladder.push_back(std::move(g));
+    ladder.push_back(g);
+    push_order_variants<sgemm_10_orders>(&ladder, g);  // its blocks in every scheme, [order=S]
   }
   return ladder;
 }

@@ -22,6 +22,7 @@ inline constexpr const char* kAdds =
 
 #include <mma.h>
 
+#include "kernels/block_order.cuh"
 #include "kernels/gemm_args.cuh"
 #include "kernels/probe.cuh"
 #include "kernels/wmma/common.cuh"
@@ -64,15 +65,19 @@ inline constexpr const char* kSmemSites[] = {"As store (cp.async)", "Bs store (c
                                              "Bs load (frag)"};
 
 template <class Probe, class TOut, bool kVec>
-__global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, TOut> g, Probe probe) {
+__global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, TOut> g, Probe probe, BlockOrder order) {
   extern __shared__ __align__(128) unsigned char smem[];
   // Stage s holds As (128, 64) then Bs (64, 256), both row-major with +8 halves per row.
   __half* const stages = reinterpret_cast<__half*>(smem);
 
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
   const int wm = warp / kWarpsN, wn = warp % kWarpsN;  // the warp's 64x64 tile: rows wm*64, cols wn*64
-  const int bm0 = blockIdx.y * kBlockM, bn0 = blockIdx.x * kBlockN;
-  GS_PROBE(probe.block_begin(blockIdx.y, blockIdx.x));
+  // Row-major tiles (none) unless a variant [order=...] names another scheme (kernels/block_order.cuh).
+  const int tiles_m = (g.m + kBlockM - 1) / kBlockM, tiles_n = (g.n + kBlockN - 1) / kBlockN;
+  int tile_m, tile_n;
+  if (!order_tile(order, tiles_m, tiles_n, &tile_m, &tile_n)) return;  // cutlass's last band overhangs C
+  const int bm0 = tile_m * kBlockM, bn0 = tile_n * kBlockN;
+  GS_PROBE(probe.block_begin(tile_m, tile_n));
   const int num_kt = (g.k + kBlockK - 1) / kBlockK;
 
   // Copies (without committing) k-tile kt into stage s. Rows of As are 8 chunks and of Bs 32, so 8
@@ -177,22 +182,25 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, TOut> g, 
   GS_PROBE(probe.block_end());
 }
 
-template <class Probe, class TOut, bool kVec>
+template <class Probe, class TOut, bool kVec, int kOrder>
 cudaError_t launch_with(const GemmArgs<__half, TOut>& g, Probe probe, cudaStream_t stream) {
   // 153 KB of dynamic shared memory is above the default 48 KB limit: raise it once per instantiation.
   static const cudaError_t attr =
       cudaFuncSetAttribute(kernel<Probe, TOut, kVec>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
   if (attr != cudaSuccess) return attr;
-  const dim3 grid((g.n + kBlockN - 1) / kBlockN, (g.m + kBlockM - 1) / kBlockM);  // row-major raster of tiles
-  kernel<Probe, TOut, kVec><<<grid, kThreads, kSmemBytes, stream>>>(g, probe);
+  // none (a row-major raster of tiles) unless a variant names another order
+  const BlockOrder order = variant_order<kOrder>(BlockOrder{});
+  const dim3 grid = order_grid(order, (g.m + kBlockM - 1) / kBlockM, (g.n + kBlockN - 1) / kBlockN);
+  kernel<Probe, TOut, kVec><<<grid, kThreads, kSmemBytes, stream>>>(g, probe, order);
   return cudaGetLastError();
 }
 
-template <class Probe, class TOut>
+// kOrder: a variant's block order (order_code); kOrderDefault is row-major (none).
+template <class Probe, class TOut, int kOrder = kOrderDefault>
 cudaError_t launch(const GemmArgs<__half, TOut>& g, Probe probe, cudaStream_t stream) {
   if (!supports(g.m, g.n, g.k)) return cudaErrorInvalidValue;  // the runner checks first; never launch
   const bool vec = g.k % 8 == 0 && g.n % 8 == 0 && wmma_common::aligned16(g.a) && wmma_common::aligned16(g.b);
-  return vec ? launch_with<Probe, TOut, true>(g, probe, stream) : launch_with<Probe, TOut, false>(g, probe, stream);
+  return vec ? launch_with<Probe, TOut, true, kOrder>(g, probe, stream) : launch_with<Probe, TOut, false, kOrder>(g, probe, stream);
 }
 
 }  // namespace gs::wmma_08_multistage

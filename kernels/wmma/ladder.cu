@@ -12,6 +12,18 @@
 
 namespace gs::detail {
 
+// The launchers of one block order (kCode, block_order.cuh's order_code) of the top rung, both accumulator
+// types, for push_order_variants.
+template <int kCode>
+struct wmma_08_orders {
+  static std::vector<PrecisionLaunch> get() {
+    namespace r = wmma_08_multistage;
+    return {erase<__half, float, r::launch<NoProbe, float, kCode>, r::launch<TraceProbe, float, kCode>>(Precision::F16_F32),
+            erase<__half, __half, r::launch<NoProbe, __half, kCode>, r::launch<TraceProbe, __half, kCode>>(
+                Precision::F16_F16)};
+  }
+};
+
 std::vector<Rung> wmma_rungs() {
   std::vector<Rung> ladder;
   {
@@ -252,7 +264,8 @@ std::vector<Rung> wmma_rungs() {
     g.smem_sites = names(r::kSmemSites);
     g.launch = {erase<__half, float, r::launch<NoProbe, float>, r::launch<TraceProbe, float>>(Precision::F16_F32),
                 erase<__half, __half, r::launch<NoProbe, __half>, r::launch<TraceProbe, __half>>(Precision::F16_F16)};
-    ladder.push_back(std::move(g));
+    ladder.push_back(g);
+    push_order_variants<wmma_08_orders>(&ladder, g);  // its blocks in every scheme, [order=S]
   }
   return ladder;
 }
