@@ -346,27 +346,68 @@ int cmd_bench(const BenchArgs& a) {
   bool all_ok = true;
   RunOptions opt;
   opt.repeats = a.repeats;
-  for (const GemmShape& s : shapes) {
-    for (const KernelInfo* k : kernels) {
-      for (Precision p : k->precisions) {
-        const RunResult r = gpu->run(*k, p, s, opt);
-        const std::string size = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
-        if (r.skipped) {
-          std::printf("%-26s %-8s %-16s skipped: %s\n", k->name.c_str(), precision_name(p), size.c_str(),
-                      r.error.c_str());
-          continue;
-        }
-        const double ratio = r.cublas_tflops > 0 ? r.tflops / r.cublas_tflops : 0;
-        std::printf("%-26s %-8s %-16s %9.2f %9.2f %6.1f%% %9.2e%s\n", k->name.c_str(), precision_name(p),
-                    size.c_str(), r.tflops, r.cublas_tflops, 100 * ratio, r.rel_err,
-                    r.ok ? "" : ("  FAILED: " + r.error).c_str());
-        std::fflush(stdout);
-        all_ok = all_ok && r.ok;
-        results.push_back({{"kernel", k->name}, {"dtype", precision_name(p)}, {"m", s.m}, {"n", s.n}, {"k", s.k},
-                           {"tflops", r.tflops}, {"cublas_tflops", r.cublas_tflops}, {"ratio", ratio},
-                           {"rel_err", r.rel_err}, {"ok", r.ok}});
-      }
+  // Every kernel x precision x size, measured `rounds` times: forward, then backward, and so on, so that a
+  // GPU that warms up and slows down over a long run (power, clocks) does not favour the kernels measured
+  // first; each one's median round is reported.
+  struct Job {
+    const KernelInfo* k;
+    Precision p;
+    GemmShape s;
+    std::vector<RunResult> runs;
+  };
+  std::vector<Job> jobs;
+  for (const GemmShape& s : shapes)
+    for (const KernelInfo* k : kernels)
+      for (Precision p : k->precisions) jobs.push_back({k, p, s, {}});
+  auto print = [&](const Job& j, const RunResult& r, const std::string& spread) {
+    const std::string size = std::to_string(j.s.m) + "x" + std::to_string(j.s.n) + "x" + std::to_string(j.s.k);
+    if (r.skipped) {
+      std::printf("%-26s %-8s %-16s skipped: %s\n", j.k->name.c_str(), precision_name(j.p), size.c_str(),
+                  r.error.c_str());
+      return;
     }
+    const double ratio = r.cublas_tflops > 0 ? r.tflops / r.cublas_tflops : 0;
+    std::printf("%-26s %-8s %-16s %9.2f %9.2f %6.1f%% %9.2e%s%s\n", j.k->name.c_str(), precision_name(j.p),
+                size.c_str(), r.tflops, r.cublas_tflops, 100 * ratio, r.rel_err, spread.c_str(),
+                r.ok ? "" : ("  FAILED: " + r.error).c_str());
+    std::fflush(stdout);
+  };
+  for (int round = 0; round < a.rounds; ++round) {
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      Job& j = jobs[round % 2 ? jobs.size() - 1 - i : i];
+      j.runs.push_back(gpu->run(*j.k, j.p, j.s, opt));
+      if (a.rounds == 1) print(j, j.runs.back(), "");
+    }
+    if (a.rounds > 1) std::fprintf(stderr, "bench: round %d of %d done\n", round + 1, a.rounds);
+  }
+  for (Job& j : jobs) {
+    std::vector<RunResult*> done;
+    for (RunResult& r : j.runs)
+      if (!r.skipped) done.push_back(&r);
+    if (done.empty()) {
+      if (a.rounds > 1) print(j, j.runs.front(), "");
+      continue;
+    }
+    std::sort(done.begin(), done.end(), [](const RunResult* x, const RunResult* y) { return x->tflops < y->tflops; });
+    const RunResult& r = *done[done.size() / 2];
+    bool ok = true;
+    for (const RunResult* d : done) ok = ok && d->ok;
+    if (a.rounds > 1) {
+      char spread[64];
+      std::snprintf(spread, sizeof spread, "  rounds %.2f-%.2f", done.front()->tflops, done.back()->tflops);
+      print(j, r, spread);
+    }
+    all_ok = all_ok && ok;
+    const double ratio = r.cublas_tflops > 0 ? r.tflops / r.cublas_tflops : 0;
+    nlohmann::ordered_json row = {{"kernel", j.k->name}, {"dtype", precision_name(j.p)}, {"m", j.s.m}, {"n", j.s.n},
+                                  {"k", j.s.k}, {"tflops", r.tflops}, {"cublas_tflops", r.cublas_tflops},
+                                  {"ratio", ratio}, {"rel_err", r.rel_err}, {"ok", ok}};
+    if (a.rounds > 1) {
+      row["tflops_rounds"] = nlohmann::ordered_json::array();
+      for (const RunResult& x : j.runs)
+        if (!x.skipped) row["tflops_rounds"].push_back(x.tflops);
+    }
+    results.push_back(std::move(row));
   }
   if (!a.json.empty()) {
     nlohmann::ordered_json doc;

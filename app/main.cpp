@@ -46,6 +46,10 @@ int main(int argc, char** argv) {
   benchc->add_option("--repeats", bench.repeats, "Timed launches per kernel (median; at least 10)")
       ->check(CLI::Range(10, 10000))->capture_default_str();
   benchc->add_option("--device", bench.device, "CUDA device index")->check(CLI::NonNegativeNumber);
+  benchc->add_option("--rounds", bench.rounds,
+                     "Measure every kernel this many times, alternately forward and backward, and report each one's "
+                     "median (fair comparisons on a GPU whose clocks drift)")
+      ->check(CLI::Range(1, 100));
 
   LayoutArgs lay;
   CLI::App* layout = app.add_subcommand("layout", "Print or draw a tensor-core fragment layout");

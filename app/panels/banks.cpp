@@ -13,7 +13,7 @@ namespace {
 class BanksPanel : public ViewPanel {
  public:
   void Update(const ViewContext& ctx) override {
-    const std::string kernel = selected_kernel(ctx.st);
+    const std::string kernel = traced_kernel(selected_kernel(ctx.st));  // an order variant: its rung's traces
     const Frame& f = ctx.f;
     const size_t records = f.capture ? f.capture->smem.size() : 0;
     // banks_input takes a few ms for a rung's ~500 records: redone only when what it reads changed. Sites

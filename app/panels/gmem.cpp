@@ -30,7 +30,7 @@ void traced_shape(const Capture& c, const std::string& kernel, int (&eb)[3], int
 class GmemPanel : public ViewPanel {
  public:
   void Update(const ViewContext& ctx) override {
-    const std::string kernel = selected_kernel(ctx.st);
+    const std::string kernel = traced_kernel(selected_kernel(ctx.st));  // an order variant: its rung's traces
     const Frame& f = ctx.f;
     const size_t records = f.capture ? f.capture->gmem.size() : 0;
     if (f.capture != capture_ || records != records_ || in_.kernel != kernel || f.live != in_.live) {

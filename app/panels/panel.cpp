@@ -66,6 +66,12 @@ std::vector<std::string> rung_names(const Capture* c) {
 
 std::string rung_of_variant(const std::string& kernel) { return kernel.substr(0, kernel.find('[')); }
 
+std::string traced_kernel(const std::string& kernel) {
+  const size_t open = kernel.find("[order=");
+  const bool order_only = open != std::string::npos && kernel.find(',', open) == std::string::npos;
+  return order_only && family_of(kernel) != "hopper" ? kernel.substr(0, open) : kernel;
+}
+
 std::vector<std::string> variants_of(const Capture* c, const std::string& rung) {
   std::vector<std::string> out;
   for (std::string& n : kernel_names(c))

@@ -81,6 +81,10 @@ std::vector<std::string> kernel_names(const Capture* c);
 std::vector<std::string> rung_names(const Capture* c);
 // The rung a variant varies ("mma_f16/07_swizzle" of "mma_f16/07_swizzle[order=none]"); a rung itself.
 std::string rung_of_variant(const std::string& kernel);
+// The kernel whose traced shared- and global-memory accesses and stage spans stand for `kernel`: a block order
+// variant rung[order=S] runs its rung's code (only the grid differs), and a capture traces those once, for
+// the rung; any other kernel stands for itself.
+std::string traced_kernel(const std::string& kernel);
 // The variants of a rung that the registry has or the capture measured, in registry order.
 std::vector<std::string> variants_of(const Capture* c, const std::string& rung);
 // The run a kernel's headline numbers come from: its first for that dtype in the capture, which is the

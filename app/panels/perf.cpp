@@ -80,8 +80,12 @@ class PerfPanel : public ViewPanel {
       in.device_label = c->device.name + ", " + std::to_string(c->device.sm_clock_mhz) + " MHz, driver " +
                         c->device.driver + (f.live ? "" : ", recorded " + date_of(*c));
     }
+    // The ladder's rungs, and of their variants only the selected one (beside its rung).
+    auto shown = [&](const std::string& name) {
+      return family_of(name) == family && (name.find('[') == std::string::npos || name == selected);
+    };
     for (const std::string& name : kernel_names(c)) {
-      if (family_of(name) != family) continue;
+      if (!shown(name)) continue;
       for (const std::string& dtype : dtypes_of(c, name)) {
         if (std::find(dtypes_.begin(), dtypes_.end(), dtype) == dtypes_.end()) dtypes_.push_back(dtype);
         const RunRecord* r = main_run(c, name, dtype);
@@ -121,7 +125,7 @@ class PerfPanel : public ViewPanel {
     } else if (c) {
       // Replay: TFLOP/s over size for the family in one dtype, each curve measured at 2 sizes or more.
       for (const std::string& name : kernel_names(c)) {
-        if (family_of(name) != family) continue;
+        if (!shown(name)) continue;
         PerfSeries s{name.substr(name.find('/') + 1), {}, name == selected, name, false};
         for (const RunRecord* r : runs_of(*c, name))
           if (r->dtype == dtype_ && r->m == r->n && r->n == r->k) s.points.push_back({float(r->m), float(r->tflops)});

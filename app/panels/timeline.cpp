@@ -14,7 +14,7 @@ namespace {
 class TimelinePanel : public ViewPanel {
  public:
   void Update(const ViewContext& ctx) override {
-    const std::string kernel = selected_kernel(ctx.st);
+    const std::string kernel = traced_kernel(selected_kernel(ctx.st));  // an order variant: its rung's traces
     TimelineViewState& s = ctx.st.timeline;
     if (kernel != kernel_) {  // a new rung opens on its first k-steps, its first sampled block
       kernel_ = kernel;
