@@ -35,7 +35,18 @@ def main() -> int:
                            check=True, capture_output=True, text=True).stdout
     binary = pathlib.Path(sys.argv[2]) if len(sys.argv) > 2 else root / "build" / "gemmscope"
     rungs = json.loads(subprocess.run([str(binary), "list", "--json"], check=True, capture_output=True, text=True).stdout)
-    ladder = [f"- `{r['name']}`: {r['title']}" for r in rungs]
+    # One line per rung; its variants in a few words (each toggle's values), not one line each.
+    ladder = []
+    for r in rungs:
+        if r["variant_of"]:
+            continue
+        values = {}
+        for v in rungs:
+            if v["variant_of"] == r["name"]:
+                for key, value in v["toggles"].items():
+                    values.setdefault(key, []).append(value)
+        extra = "".join(f"; variants `[{key}=S]`, S = {', '.join(vals)}" for key, vals in values.items())
+        ladder.append(f"- `{r['name']}`: {r['title']}{extra}")
     lines += ["", f"<details><summary>Every rung ({bench.relative_to(root)})</summary>", "", table, "</details>", "",
               "<details><summary>What each rung adds (`gemmscope list`; the full text is in the rung's file)</summary>",
               "", *ladder, "", "</details>", "",

@@ -10,7 +10,8 @@ run "$bin" shot --view layout --op mma.m16n8k16.f16 --kernel mma_f16/10_multista
 # An sgemm rung has no fragments: the layout view shows which thread computes which elements instead.
 run "$bin" shot --view layout --kernel sgemm/02_gmem_coalesce --theme light -o "$root/docs/layout-sgemm-02.png"
 run "$bin" shot --view banks --kernel mma_tf32/01_vectorized --theme light -o "$root/docs/banks-mma_tf32-01.png"
-# Launch order: mma_f16/07's swizzle beside 06's row-major order, the waves on the per-SM timelines.
+# Launch order: mma_f16/07's bands beside the same kernel in row-major order ([order=none]), the waves on the
+# per-SM timelines.
 run "$bin" shot --view swizzle --kernel mma_f16/07_swizzle --theme light -o "$root/docs/swizzle-mma_f16-07.png"
 # Global memory: sgemm/02's loads beside 01's (one sector for the whole warp against 32).
 run "$bin" shot --view gmem --kernel sgemm/02_gmem_coalesce --theme light -o "$root/docs/gmem-sgemm-02.png"
