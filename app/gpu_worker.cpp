@@ -1,7 +1,9 @@
 #include "app/gpu_worker.h"
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
+#include <set>
 
 namespace gs {
 
@@ -76,6 +78,7 @@ void GpuWorker::loop(int device) {
 
   const auto t0 = std::chrono::steady_clock::now();
   std::string series_key;
+  std::set<std::string> traced;  // kernels whose traced launch the capture holds
   for (;;) {
     std::string kernel;
     Precision precision;
@@ -96,8 +99,16 @@ void GpuWorker::loop(int device) {
       auto next = std::make_shared<Capture>(*capture);
       next->runs.clear();
       size_t step = 0, steps = 0;
-      for (const KernelInfo& k : kernel_registry()) steps += k.precisions.size();
+      // The rungs (and hopper/04's tile-walk variant); the block order variants, the same kernels in other
+      // orders, are measured when selected.
+      auto in_ladder = [](const KernelInfo& k) { return k.order_scheme.empty(); };
+      for (const KernelInfo& k : kernel_registry())
+        if (in_ladder(k)) steps += k.precisions.size();
+      // A new size: the traces of the old one no longer match the runs.
+      next->blocks.clear(), next->stages.clear(), next->smem.clear(), next->gmem.clear();
+      traced.clear();
       for (const KernelInfo& k : kernel_registry()) {
+        if (!in_ladder(k)) continue;
         for (Precision p : k.precisions) {
           ++step;
           publish([&](LiveSnapshot& s) {
@@ -121,6 +132,38 @@ void GpuWorker::loop(int device) {
     const KernelInfo* info = find_kernel(kernel);
     if (!info) {
       publish([&](LiveSnapshot& s) { s.error = "unknown kernel '" + kernel + "'"; live_kernel_.clear(); });
+      continue;
+    }
+    // The views of the selected kernel (launch order, timeline, banks, global memory) need its traced launch:
+    // one instrumented run at the ladder's size, once per kernel, before the live plot's timed runs (which
+    // never mix with it). With it, the kernel it is compared with in the launch-order view: a rung's row-major
+    // variant, a variant's rung. A variant not yet measured gets its run at that size too.
+    if (!traced.count(kernel)) {
+      std::vector<const KernelInfo*> todo{info};
+      const size_t open = kernel.find('[');
+      if (const KernelInfo* twin = find_kernel(open == std::string::npos ? kernel + "[order=none]" : kernel.substr(0, open)))
+        if (!traced.count(twin->name)) todo.push_back(twin);
+      for (const KernelInfo* k : todo) {
+        const Precision p = k->precisions.front();
+        publish([&](LiveSnapshot& s) { s.status = "tracing " + k->name + " " + precision_name(p); });
+        auto next = std::make_shared<Capture>(*capture);
+        if (std::none_of(next->runs.begin(), next->runs.end(), [&](const RunRecord& r) { return r.kernel == k->name; })) {
+          const RunResult r = gpu->run(*k, p, shape, RunOptions{});
+          if (!r.skipped) next->runs.push_back(r.record());
+        }
+        TraceResult t = gpu->trace(*k, p, shape);
+        const std::string error = t.run.skipped || t.run.ok ? "" : k->name + ": trace: " + t.run.error;
+        if (t.run.ok) keep_trace(next.get(), std::move(t), *k);
+        traced.insert(k->name);
+        capture = next;
+        publish([&](LiveSnapshot& s) {
+          s.capture = capture;
+          s.status.clear();
+          if (!error.empty()) s.error = error;
+        });
+        std::lock_guard<std::mutex> lock(mu_);
+        if (stop_) return;
+      }
       continue;
     }
     // The live plot uses a smaller problem than the ladder so that it updates several times a second.

@@ -152,6 +152,11 @@ class GpuSession {
   virtual std::vector<Peak> measure_peaks(std::string* error = nullptr) = 0;
 };
 
+// Adds what a capture keeps of kernel k's trace to *c: every block record, and (except for a block order
+// variant, whose code is its rung's) the first sampled blocks' stage spans and two warps' first k-iteration
+// of shared- and global-memory addresses. Returns the stage spans kept.
+size_t keep_trace(Capture* c, TraceResult t, const KernelInfo& k);
+
 // Records a whole capture: device, peaks, every selected kernel at `shape` (timed and traced),
 // traced layouts. `progress` gets one line per step.
 Capture record_capture(GpuSession& gpu, const std::vector<const KernelInfo*>& kernels, GemmShape shape,

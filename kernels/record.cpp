@@ -42,6 +42,40 @@ std::string num(const char* fmt, double v) {
 
 }  // namespace
 
+size_t keep_trace(Capture* c, TraceResult t, const KernelInfo& k) {
+  for (BlockRecord& b : t.blocks) c->blocks.push_back(std::move(b));
+  // A block order variant is its rung's kernel in another order: its stages and addresses are the rung's,
+  // and only its blocks (the schedule) are new.
+  if (!k.order_scheme.empty()) return 0;
+  // A traced launch stamps every k-iteration of ~16 sampled blocks (over 100k spans at 4096^3); a capture
+  // keeps the first two blocks' spans, enough for a timeline of what a warp waits on.
+  std::vector<int> kept_blocks;
+  size_t kept = 0;
+  for (StageRecord& s : t.stages) {
+    const bool known = std::find(kept_blocks.begin(), kept_blocks.end(), s.block) != kept_blocks.end();
+    if (!known && kept_blocks.size() == kCaptureStageBlocks) continue;
+    if (!known) kept_blocks.push_back(s.block);
+    if (kept == kCaptureStageRecords) break;
+    c->stages.push_back(std::move(s));
+    ++kept;
+  }
+  // Shared-memory addresses: two warps' first k-iteration show every access pattern a rung has (all warps
+  // and iterations repeat them at other offsets).
+  size_t smem_kept = 0;
+  for (SmemAccess& a : t.smem) {
+    if (a.warp >= kCaptureSmemWarps || a.iteration != 0 || smem_kept == kCaptureSmemRecords) continue;
+    c->smem.push_back(std::move(a));
+    ++smem_kept;
+  }
+  size_t gmem_kept = 0;
+  for (GmemAccess& a : t.gmem) {
+    if (a.warp >= kCaptureSmemWarps || a.iteration > 0 || gmem_kept == kCaptureGmemRecords) continue;  // -1: C
+    c->gmem.push_back(std::move(a));
+    ++gmem_kept;
+  }
+  return kept;
+}
+
 Capture record_capture(GpuSession& gpu, const std::vector<const KernelInfo*>& kernels, GemmShape shape,
                        const std::function<void(const std::string&)>& progress) {
   Capture c;
@@ -107,38 +141,9 @@ Capture record_capture(GpuSession& gpu, const std::vector<const KernelInfo*>& ke
           } else {
             line += "; trace FAILED: " + t.run.error;
           }
-          for (BlockRecord& b : t.blocks) c.blocks.push_back(std::move(b));
-          // A block order variant is its rung's kernel in another order: its stages and addresses are the
-          // rung's, and only its blocks (the schedule) are new.
-          if (!k->order_scheme.empty()) t.stages.clear(), t.smem.clear(), t.gmem.clear();
-          // A traced launch stamps every k-iteration of ~16 sampled blocks (over 100k spans at 4096^3);
-          // a capture keeps the first two blocks' spans, enough for a timeline of what a warp waits on.
-          const size_t stages_traced = t.stages.size();
-          std::vector<int> kept_blocks;
-          size_t kept = 0;
-          for (StageRecord& s : t.stages) {
-            const bool known = std::find(kept_blocks.begin(), kept_blocks.end(), s.block) != kept_blocks.end();
-            if (!known && kept_blocks.size() == kCaptureStageBlocks) continue;
-            if (!known) kept_blocks.push_back(s.block);
-            if (kept == kCaptureStageRecords) break;
-            c.stages.push_back(std::move(s));
-            ++kept;
-          }
+          const size_t stages_traced = k->order_scheme.empty() ? t.stages.size() : 0;
+          const size_t kept = keep_trace(&c, std::move(t), *k);
           if (kept < stages_traced) line += " (" + std::to_string(kept) + " stage spans kept)";
-          // Shared-memory addresses: two warps' first k-iteration show every access pattern a rung has
-          // (all warps and iterations repeat them at other offsets).
-          size_t smem_kept = 0;
-          for (SmemAccess& a : t.smem) {
-            if (a.warp >= kCaptureSmemWarps || a.iteration != 0 || smem_kept == kCaptureSmemRecords) continue;
-            c.smem.push_back(std::move(a));
-            ++smem_kept;
-          }
-          size_t gmem_kept = 0;
-          for (GmemAccess& a : t.gmem) {
-            if (a.warp >= kCaptureSmemWarps || a.iteration > 0 || gmem_kept == kCaptureGmemRecords) continue;  // -1: C
-            c.gmem.push_back(std::move(a));
-            ++gmem_kept;
-          }
         }
       } catch (const std::exception& e) {
         line += std::string("FAILED: ") + e.what();

@@ -2,6 +2,7 @@
 // fragment layouts and feeds the live plot, publishing snapshots the UI thread can read at any time.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -32,7 +33,7 @@ double last_point_t(const LiveSnapshot& s) { return s.series.empty() ? 0.0 : s.s
 size_t ladder_runs(GemmShape s) {
   size_t n = 0;
   for (const KernelInfo& k : kernel_registry())
-    if (test_hooks::shape_supported(k, s)) n += k.precisions.size();
+    if (k.order_scheme.empty() && test_hooks::shape_supported(k, s)) n += k.precisions.size();  // variants: on demand
   return n;
 }
 
@@ -64,6 +65,28 @@ TEST(GpuWorker, MeasuresTheLadderTracesLayoutsAndFeedsTheLivePlot) {
   for (size_t i = 1; i < snap->series.size(); ++i) EXPECT_GT(snap->series[i].t, snap->series[i - 1].t);
   EXPECT_GT(snap->series.back().tflops, 0);
   EXPECT_GT(snap->series.back().cublas_tflops, 0);
+
+  // The views of the selected kernel get its traced launch, and the launch-order view the same kernel in
+  // row-major order beside it: selecting a swizzling rung traces both (blocks of every tile, stage spans).
+  const KernelInfo* swizzling = find_kernel("mma_f16/07_swizzle");
+  ASSERT_NE(swizzling, nullptr);
+  worker.set_live_kernel(swizzling->name, swizzling->precisions.front());
+  auto blocks_of = [](const Capture& c, const std::string& kernel) {
+    return std::count_if(c.blocks.begin(), c.blocks.end(), [&](const BlockRecord& b) { return b.kernel == kernel; });
+  };
+  const long tiles = long(shape.m / swizzling->block_m) * (shape.n / swizzling->block_n);
+  snap = wait_for(worker, [&](const LiveSnapshot& s) {
+    return !s.error.empty() || (s.capture && blocks_of(*s.capture, swizzling->name + "[order=none]") == tiles &&
+                                blocks_of(*s.capture, swizzling->name) == tiles);
+  }, 120);
+  ASSERT_TRUE(snap->error.empty()) << snap->error;
+  EXPECT_EQ(blocks_of(*snap->capture, swizzling->name), tiles);
+  EXPECT_EQ(blocks_of(*snap->capture, swizzling->name + "[order=none]"), tiles);
+  EXPECT_TRUE(std::any_of(snap->capture->stages.begin(), snap->capture->stages.end(),
+                          [&](const StageRecord& st) { return st.kernel == swizzling->name; }));
+  EXPECT_TRUE(std::any_of(snap->capture->runs.begin(), snap->capture->runs.end(),
+                          [&](const RunRecord& r) { return r.kernel == swizzling->name + "[order=none]"; }))
+      << "the variant beside it is measured too";
 
   // Switching kernels starts a new series (points of two kernels never share a line): every point
   // of the new series was measured after the last point of the old one. A fast kernel can add

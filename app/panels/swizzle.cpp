@@ -27,8 +27,10 @@ class SwizzlePanel : public ViewPanel {
  public:
   void Update(const ViewContext& ctx) override {
     const std::string kernel = selected_kernel(ctx.st);
+    bool reread = false;
     if (ctx.f.capture != capture_ || (ctx.f.capture && ctx.f.capture->blocks.size() != blocks_)) {
       launches_.clear();  // a new capture (or live data grew): read the launches again
+      reread = true;
       orders_.clear();
       capture_ = ctx.f.capture;
       blocks_ = capture_ ? capture_->blocks.size() : 0;
@@ -36,8 +38,11 @@ class SwizzlePanel : public ViewPanel {
     if (kernel != kernel_) {
       kernel_ = kernel;
       other_ = previous_traced(kernel);
+      other_chosen_ = false;
       ctx.st.swizzle.time = 1;
       ctx.st.swizzle.playing = false;
+    } else if (reread && !other_chosen_) {
+      other_ = previous_traced(kernel);  // live: the twin's trace can arrive after the kernel was selected
     }
     in_ = input(kernel);
     if (!other_.empty()) other_in_ = input(other_);
@@ -87,7 +92,7 @@ class SwizzlePanel : public ViewPanel {
       ImGui::SetNextItemWidth(w);
       if (ImGui::BeginCombo("##other", other_.empty() ? "(none traced)" : other_.c_str())) {
         for (const std::string& name : traced)
-          if (ImGui::Selectable(name.c_str(), name == other_)) other_ = name;
+          if (ImGui::Selectable(name.c_str(), name == other_)) other_ = name, other_chosen_ = true;
         ImGui::EndCombo();
       }
     }
@@ -192,6 +197,7 @@ class SwizzlePanel : public ViewPanel {
   std::map<std::string, TracedLaunch> launches_;
   std::map<std::string, std::string> orders_;
   std::string kernel_, other_;
+  bool other_chosen_ = false;  // picked in the toolbar: kept while the kernel stays
   SwizzleViewInput in_, other_in_;
   SwizzleHover hover_;
 };
