@@ -7,6 +7,10 @@
 #include <thread>
 
 #include "app/gpu_worker.h"
+#include "app/state.h"
+#include "app/views.h"
+#include "app/window.h"
+#include "viz/canvas.h"
 #include "kernels/gemm.h"
 #include "kernels/testing.h"
 
@@ -87,6 +91,28 @@ TEST(GpuWorker, MeasuresTheLadderTracesLayoutsAndFeedsTheLivePlot) {
   EXPECT_TRUE(std::any_of(snap->capture->runs.begin(), snap->capture->runs.end(),
                           [&](const RunRecord& r) { return r.kernel == swizzling->name + "[order=none]"; }))
       << "the variant beside it is measured too";
+
+  // The launch-order view on that live data (drawn to SVG: the GPU machine has no display): the rung in its
+  // bands beside the same kernel in row-major order, every tile's block done.
+  {
+    ViewState st;
+    st.kernel = swizzling->name;
+    Frame f;
+    f.live = true;
+    f.capture = snap->capture.get();
+    f.live_state = snap.get();
+    const ViewDef* view = find_view("swizzle");
+    ASSERT_NE(view, nullptr);
+    std::unique_ptr<ViewPanel> panel = view->make();
+    SvgCanvas c(1600, 900, Color::rgb(0x101010));
+    draw_view_figure(c, Rect{{0, 0}, {1600, 900}}, "swizzle", f, st, *panel);
+    const std::string svg = c.finish();
+    EXPECT_NE(svg.find("mma_f16/07_swizzle[order=none]"), std::string::npos) << "not beside its row-major variant";
+    EXPECT_NE(svg.find("row-major order"), std::string::npos);
+    EXPECT_NE(svg.find("cutlass:"), std::string::npos) << "the rung's bands not named";
+    EXPECT_NE(svg.find("all " + std::to_string(tiles) + " blocks done"), std::string::npos);
+    EXPECT_EQ(svg.find("traced no blocks"), std::string::npos);
+  }
 
   // Switching kernels starts a new series (points of two kernels never share a line): every point
   // of the new series was measured after the last point of the old one. A fast kernel can add
