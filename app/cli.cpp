@@ -1,6 +1,7 @@
 #include "app/cli.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -209,26 +210,37 @@ int cmd_window(const WindowArgs& a) {
     if (std::find(names.begin(), names.end(), st.kernel) == names.end()) st.kernel.clear();
   }
 
+  if (!a.kernel.empty()) {
+    if (!find_kernel(a.kernel) && (worker || runs_of(replayed, a.kernel).empty()))
+      return fail("", "--kernel: unknown kernel '" + a.kernel + "'", kExitUsage);
+    st.kernel = a.kernel;
+  }
+  if (a.headless && a.exit_after <= 0 && a.frames <= 0)
+    return fail("", "--headless needs --exit-after or --frames (no window to close)", kExitUsage);
+  if (a.headless) setenv("GEMMSCOPE_GL", "egl", 1);  // no window, whatever DISPLAY says
+
   Gui gui;
-  if (!gui_open(&gui, "gemmscope", a.width, a.height, true, st.effective_zoom(), st.dark, &error))
+  if (!gui_open(&gui, "gemmscope", a.width, a.height, !a.headless, st.effective_zoom(), st.dark, &error))
     return fail("", error, kExitRuntime);
   MainWindow window(gui);
   TextAudit::global().on = ui::LayoutAudit::global().on = a.audit;
   std::string saved = settings_json(st), reported;
-  double saved_at = 0;
+  const auto started = std::chrono::steady_clock::now();
+  auto now_s = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
+  double saved_at = -1;
   long frames = 0;
   auto save = [&](bool force) {
     const std::string now = settings_json(st);
-    if (now == saved || settings.empty() || (!force && glfwGetTime() - saved_at < 0.5)) return;
+    if (now == saved || settings.empty() || (!force && now_s() - saved_at < 0.5)) return;
     std::string err;
     if (!save_settings(settings, st, &err)) st.message = "settings not saved: " + err;
     saved = now;
-    saved_at = glfwGetTime();
+    saved_at = now_s();
   };
   LoopOptions opt;
   opt.max_frames = a.frames;
   opt.exit_after_s = a.exit_after;
-  run_window_loop(gui, [&] {
+  auto draw_frame = [&] {
     Frame f;
     std::shared_ptr<const LiveSnapshot> live;
     if (worker) {
@@ -261,9 +273,39 @@ int cmd_window(const WindowArgs& a) {
       }
     }
     return moving;
-  }, opt);
-  save(true);
+  };
+  if (!a.headless) {
+    run_window_loop(gui, draw_frame, opt);
+    save(true);
+    gui_close(&gui);
+    return 0;
+  }
+  // Headless: the frames a display would show, timed.
+  std::string log = "t_s,frame_ms,moving\n";
+  std::vector<double> moving_ms;
+  long frames_drawn = 0;
+  const bool png_ok = run_headless_loop(gui, a.width, a.height, draw_frame, opt, [&](double t, double ms, bool moving) {
+    ++frames_drawn;
+    log += fmt("%.4f", t) + "," + fmt("%.3f", ms) + "," + (moving ? "1" : "0") + "\n";
+    if (moving) moving_ms.push_back(ms);
+  }, a.last_frame, &error);
+  const double elapsed = now_s();
+  const std::string renderer = gui.gl_renderer;
   gui_close(&gui);
+  std::sort(moving_ms.begin(), moving_ms.end());
+  auto pct = [&](double q) { return moving_ms.empty() ? 0.0 : moving_ms[size_t(q * double(moving_ms.size() - 1))]; };
+  std::cerr << "headless on " << renderer << ": " << frames_drawn << " frames in " << fmt("%.1f", elapsed) << " s; "
+            << moving_ms.size() << " while moving (" << fmt("%.1f", moving_ms.size() / std::max(elapsed, 1e-9))
+            << " per second), frame time p50 " << fmt("%.2f", pct(0.5)) << " ms, p99 " << fmt("%.2f", pct(0.99))
+            << " ms, max " << fmt("%.2f", moving_ms.empty() ? 0.0 : moving_ms.back()) << " ms" << std::endl;
+  if (!png_ok) return fail("", "--last-frame: " + error, kExitRuntime);
+  if (!a.frame_log.empty()) {
+    try {
+      write_file_atomic(a.frame_log, log);
+    } catch (const std::exception& e) {
+      return fail("", std::string("--frame-log: ") + e.what(), kExitRuntime);
+    }
+  }
   return 0;
 }
 

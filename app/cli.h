@@ -16,6 +16,12 @@ struct WindowArgs {
   int width = 1600, height = 900;
   std::string report;
   bool audit = false;
+  // Headless (EGL, no window): the same frames into an offscreen framebuffer, paced at 60 Hz while something
+  // moves; each frame's time to --frame-log (CSV), a summary to stderr. Needs --exit-after or --frames.
+  bool headless = false;
+  std::string frame_log;
+  std::string last_frame;  // headless: the last frame as PNG
+  std::string kernel;  // select this kernel first (else the settings' or the default)
 };
 struct RecordArgs {
   std::string out, kernels, size = "4096x4096x4096", sweep;

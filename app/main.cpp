@@ -26,6 +26,10 @@ int main(int argc, char** argv) {
   app.add_option("--height", win.height, "Window height")->check(CLI::Range(240, 8192))->group("");
   app.add_option("--report", win.report, "Write where the panes are (and the audit) to this JSON file")->group("");
   app.add_flag("--audit", win.audit, "Check every frame for overlapping widgets and text below the minimum")->group("");
+  app.add_flag("--headless", win.headless, "No window: frames into an offscreen framebuffer (EGL)")->group("");
+  app.add_option("--frame-log", win.frame_log, "Write each frame's time (ms) to this CSV")->group("");
+  app.add_option("--last-frame", win.last_frame, "Headless: write the last frame as PNG")->group("");
+  app.add_option("--kernel", win.kernel, "Select this kernel")->group("");
 
   RecordArgs rec;
   CLI::App* record = app.add_subcommand("record", "Run the registered kernels on the GPU and write a capture");

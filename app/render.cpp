@@ -1,5 +1,6 @@
 #include "app/render.h"
 
+#include <glad/egl.h>
 #include <glad/gl.h>
 // glad must come before GLFW so GLFW does not pull in the system GL header.
 #include <GLFW/glfw3.h>
@@ -10,6 +11,8 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <chrono>
+#include <thread>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -109,8 +112,103 @@ void apply_style(bool dark, float scale) {
   ImGui::GetStyle() = style;
 }
 
+namespace {
+
+bool has_extension(const char* list, const char* name) {
+  if (!list) return false;
+  const size_t n = std::strlen(name);
+  for (const char* p = list; (p = std::strstr(p, name)) != nullptr; p += n)
+    if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0')) return true;
+  return false;
+}
+
+// A GL 3.3 core context with no window: on each EGL device (NVIDIA's driver without an X server), then on
+// Mesa's surfaceless platform (llvmpipe where there is no GPU). Current on return, with no surface (or a
+// 16x16 pbuffer where surfaceless contexts are not offered).
+bool egl_open(Gui* gui, std::string* error) {
+  if (!gladLoaderLoadEGL(EGL_NO_DISPLAY)) {
+    *error = "no EGL library (libEGL.so.1): install libegl1 and a driver (libegl-mesa0 or NVIDIA's)";
+    return false;
+  }
+  const char* client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+  std::vector<EGLDisplay> displays;
+  if (has_extension(client, "EGL_EXT_platform_device") && eglQueryDevicesEXT && eglGetPlatformDisplayEXT) {
+    EGLDeviceEXT devices[16];
+    EGLint n = 0;
+    if (eglQueryDevicesEXT(16, devices, &n))
+      for (EGLint i = 0; i < n; ++i) displays.push_back(eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr));
+  }
+  if (has_extension(client, "EGL_MESA_platform_surfaceless") && eglGetPlatformDisplayEXT)
+    displays.push_back(eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr));
+  std::string tried;
+  for (EGLDisplay dpy : displays) {
+    EGLint major = 0, minor = 0;
+    if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, &major, &minor)) continue;
+    gladLoaderLoadEGL(dpy);  // the display's own entry points
+    const EGLint config_attrs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,
+                                   EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_NONE};
+    const EGLint context_attrs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
+                                    EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+    EGLConfig config = nullptr;
+    EGLint configs = 0;
+    EGLContext ctx = EGL_NO_CONTEXT;
+    if (eglBindAPI(EGL_OPENGL_API) && eglChooseConfig(dpy, config_attrs, &config, 1, &configs) && configs > 0)
+      ctx = eglCreateContext(dpy, config, EGL_NO_CONTEXT, context_attrs);
+    bool current = ctx != EGL_NO_CONTEXT && eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx);
+    if (ctx != EGL_NO_CONTEXT && !current) {
+      const EGLint pbuffer_attrs[] = {EGL_WIDTH, 16, EGL_HEIGHT, 16, EGL_NONE};
+      EGLSurface pb = eglCreatePbufferSurface(dpy, config, pbuffer_attrs);
+      current = pb != EGL_NO_SURFACE && eglMakeCurrent(dpy, pb, pb, ctx);
+    }
+    if (current && gladLoadGL(reinterpret_cast<GLADloadfunc>(eglGetProcAddress))) {
+      gui->egl_display = dpy;
+      gui->egl_context = ctx;
+      return true;
+    }
+    const char* vendor = eglQueryString(dpy, EGL_VENDOR);
+    tried += std::string(tried.empty() ? "" : "; ") + (vendor ? vendor : "an EGL display") + ": no OpenGL 3.3 core context";
+    if (ctx != EGL_NO_CONTEXT) eglDestroyContext(dpy, ctx);
+    eglTerminate(dpy);
+  }
+  *error = "no headless OpenGL: " + (displays.empty() ? std::string("EGL offers no device and no surfaceless platform")
+                                                       : tried.empty() ? "no EGL display would initialise" : tried);
+  return false;
+}
+
+void egl_close(Gui* gui) {
+  EGLDisplay dpy = static_cast<EGLDisplay>(gui->egl_display);
+  eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+  eglDestroyContext(dpy, static_cast<EGLContext>(gui->egl_context));
+  eglTerminate(dpy);
+  gladLoaderUnloadEGL();
+  gui->egl_display = gui->egl_context = nullptr;
+}
+
+// ImGui on the current context, with our fonts and style; the GLFW back end only where there is a window.
+void imgui_start(Gui* gui, float scale, bool dark) {
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // layout is code, not a file left in the user's folder
+  gui->scale = scale;
+  gui->dark = dark;
+  load_fonts(gui, scale);
+  apply_style(dark, scale);
+  if (const GLubyte* r = glGetString(GL_RENDERER)) gui->gl_renderer = reinterpret_cast<const char*>(r);
+}
+
+}  // namespace
+
 bool gui_open(Gui* gui, const std::string& title, int width, int height, bool visible, float scale,
               bool dark, std::string* error) {
+  const char* want = std::getenv("GEMMSCOPE_GL");
+  const bool no_display = !std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY");
+  if (!visible && ((want && std::string(want) == "egl") || (no_display && !(want && std::string(want) == "glfw")))) {
+    if (!egl_open(gui, error)) return false;
+    imgui_start(gui, scale, dark);
+    ImGui_ImplOpenGL3_Init("#version 330 core");
+    return true;
+  }
   glfwSetErrorCallback(on_glfw_error);
   if (!glfwInit()) {
     *error = "cannot open a display: " + (g_glfw_error.empty() ? std::string("glfwInit failed") : g_glfw_error) +
@@ -136,14 +234,7 @@ bool gui_open(Gui* gui, const std::string& title, int width, int height, bool vi
   }
   glfwSwapInterval(1);
 
-  IMGUI_CHECKVERSION();
-  ImGui::CreateContext();
-  ImGuiIO& io = ImGui::GetIO();
-  io.IniFilename = nullptr;  // layout is code, not a file left in the user's folder
-  gui->scale = scale;
-  gui->dark = dark;
-  load_fonts(gui, scale);
-  apply_style(dark, scale);
+  imgui_start(gui, scale, dark);
   glfwSetCursorPosCallback(gui->window, on_cursor);
   glfwSetMouseButtonCallback(gui->window, on_button);
   glfwSetScrollCallback(gui->window, on_scroll);
@@ -159,6 +250,12 @@ bool gui_open(Gui* gui, const std::string& title, int width, int height, bool vi
 }
 
 void gui_close(Gui* gui) {
+  if (gui->egl_display) {
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui::DestroyContext();
+    egl_close(gui);
+    return;
+  }
   if (!gui->window) return;
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
@@ -229,52 +326,13 @@ void run_window_loop(Gui& gui, const std::function<bool()>& frame, const LoopOpt
   }
 }
 
-bool render_png(Gui& gui, int width, int height, int frames, const std::function<void()>& frame,
-                const std::string& path, std::string* error) {
-  GLint max_size = 0;
-  glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &max_size);
-  if (width > max_size || height > max_size) {
-    *error = "image " + std::to_string(width) + "x" + std::to_string(height) + " is larger than this OpenGL allows (" +
-             std::to_string(max_size) + ")";
-    return false;
-  }
-  GLuint fbo = 0, color = 0;
-  glGenFramebuffers(1, &fbo);
-  glGenRenderbuffers(1, &color);
-  glBindRenderbuffer(GL_RENDERBUFFER, color);
-  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
-  glBindFramebuffer(GL_FRAMEBUFFER, fbo);
-  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, color);
-  const bool complete = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+namespace {
+
+// The bound framebuffer's width x height pixels as a PNG at `path` (temp file + rename).
+bool write_framebuffer_png(int width, int height, const std::string& path, std::string* error) {
   std::vector<unsigned char> pixels(size_t(width) * height * 4);
-  if (complete) {
-    ImGuiIO& io = ImGui::GetIO();
-    for (int i = 0; i < frames; ++i) {
-      // No ImGui_ImplGlfw_NewFrame: it would reset DisplaySize to the (hidden) window's size.
-      ImGui_ImplOpenGL3_NewFrame();
-      io.DisplaySize = ImVec2(float(width), float(height));
-      io.DisplayFramebufferScale = ImVec2(1, 1);
-      io.DeltaTime = 1.0f / 60.0f;
-      io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
-      ImGui::NewFrame();
-      frame();
-      ImGui::Render();
-      glViewport(0, 0, width, height);
-      const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-      glClearColor(bg.x, bg.y, bg.z, 1.0f);
-      glClear(GL_COLOR_BUFFER_BIT);
-      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    }
-    glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
-  }
-  glBindFramebuffer(GL_FRAMEBUFFER, 0);
-  glDeleteRenderbuffers(1, &color);
-  glDeleteFramebuffers(1, &fbo);
-  if (!complete) {
-    *error = "cannot create an offscreen framebuffer";
-    return false;
-  }
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
   // GL's rows run bottom-up; PNG's top-down. The image is opaque: drop alpha noise from blending.
   for (size_t i = 3; i < pixels.size(); i += 4) pixels[i] = 255;
   std::string png;
@@ -293,6 +351,114 @@ bool render_png(Gui& gui, int width, int height, int frames, const std::function
     return false;
   }
   return true;
+}
+
+}  // namespace
+
+bool render_png(Gui& gui, int width, int height, int frames, const std::function<void()>& frame,
+                const std::string& path, std::string* error) {
+  GLint max_size = 0;
+  glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &max_size);
+  if (width > max_size || height > max_size) {
+    *error = "image " + std::to_string(width) + "x" + std::to_string(height) + " is larger than this OpenGL allows (" +
+             std::to_string(max_size) + ")";
+    return false;
+  }
+  GLuint fbo = 0, color = 0;
+  glGenFramebuffers(1, &fbo);
+  glGenRenderbuffers(1, &color);
+  glBindRenderbuffer(GL_RENDERBUFFER, color);
+  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, color);
+  const bool complete = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+  auto unbind = [&] {
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glDeleteRenderbuffers(1, &color);
+    glDeleteFramebuffers(1, &fbo);
+    return true;
+  };
+  if (complete) {
+    ImGuiIO& io = ImGui::GetIO();
+    for (int i = 0; i < frames; ++i) {
+      // No ImGui_ImplGlfw_NewFrame: it would reset DisplaySize to the (hidden) window's size.
+      ImGui_ImplOpenGL3_NewFrame();
+      io.DisplaySize = ImVec2(float(width), float(height));
+      io.DisplayFramebufferScale = ImVec2(1, 1);
+      io.DeltaTime = 1.0f / 60.0f;
+      io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+      ImGui::NewFrame();
+      frame();
+      ImGui::Render();
+      glViewport(0, 0, width, height);
+      const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+      glClearColor(bg.x, bg.y, bg.z, 1.0f);
+      glClear(GL_COLOR_BUFFER_BIT);
+      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    }
+    const bool ok = write_framebuffer_png(width, height, path, error);
+    unbind();
+    return ok;
+  }
+  unbind();
+  *error = "cannot create an offscreen framebuffer";
+  return false;
+}
+
+bool run_headless_loop(Gui& gui, int width, int height, const std::function<bool()>& frame, const LoopOptions& opt,
+                       const std::function<void(double t_s, double frame_ms, bool moving)>& on_frame,
+                       const std::string& last_png, std::string* error) {
+  using clock = std::chrono::steady_clock;
+  const auto start = clock::now();
+  auto seconds = [&](clock::time_point t) { return std::chrono::duration<double>(t - start).count(); };
+  GLuint fbo = 0, color = 0;
+  glGenFramebuffers(1, &fbo);
+  glGenRenderbuffers(1, &color);
+  glBindRenderbuffer(GL_RENDERBUFFER, color);
+  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, color);
+  ImGuiIO& io = ImGui::GetIO();
+  int settle = 3;  // as the window: a few frames for the layout to settle, then only while moving
+  auto last = clock::now();
+  for (long n = 0; opt.max_frames <= 0 || n < opt.max_frames; ++n) {
+    const auto t0 = clock::now();
+    if (opt.exit_after_s > 0 && seconds(t0) >= opt.exit_after_s) break;
+    ImGui_ImplOpenGL3_NewFrame();
+    io.DisplaySize = ImVec2(float(width), float(height));
+    io.DisplayFramebufferScale = ImVec2(1, 1);
+    io.DeltaTime = std::max(1e-4f, float(std::chrono::duration<double>(t0 - last).count()));
+    last = t0;
+    io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    ImGui::NewFrame();
+    const bool moving = frame();
+    ImGui::Render();
+    glViewport(0, 0, width, height);
+    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    glClearColor(bg.x, bg.y, bg.z, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    glFinish();  // the frame is drawn, as a swap would wait for
+    const auto t1 = clock::now();
+    if (on_frame) on_frame(seconds(t0), std::chrono::duration<double, std::milli>(t1 - t0).count(), moving);
+    if (gui.want_scale > 0 && gui.want_scale != gui.scale) gui_set_scale(gui, gui.want_scale), settle = 3;
+    gui.want_scale = 0;
+    if (settle > 0) --settle;
+    if (!moving && settle == 0 && opt.max_frames <= 0) {
+      // Nothing moves and no input can come: no more frames (a window would wait for events); sleep to the end.
+      while (opt.exit_after_s > 0 && seconds(clock::now()) < opt.exit_after_s)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      break;
+    }
+    // A display shows a frame every 1/60 s: pace the moving frames to it.
+    const double spent = std::chrono::duration<double>(clock::now() - t0).count();
+    if (spent < 1.0 / 60) std::this_thread::sleep_for(std::chrono::duration<double>(1.0 / 60 - spent));
+  }
+  const bool ok = last_png.empty() || write_framebuffer_png(width, height, last_png, error);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glDeleteRenderbuffers(1, &color);
+  glDeleteFramebuffers(1, &fbo);
+  return ok;
 }
 
 }  // namespace gs

@@ -24,7 +24,12 @@ struct ClickPress {
 };
 
 struct Gui {
-  GLFWwindow* window = nullptr;
+  GLFWwindow* window = nullptr;  // null when headless
+  // Headless: an EGL context with no window and no X server (EGLDisplay, EGLContext); frames go to an
+  // offscreen framebuffer.
+  void* egl_display = nullptr;
+  void* egl_context = nullptr;
+  std::string gl_renderer;  // GL_RENDERER of the context, for logs
   ImFont* sans = nullptr;  // DejaVu Sans from fonts-dejavu-core, or ImGui's default font
   ImFont* mono = nullptr;
   ImFont* bold = nullptr;  // titles drawn by the views
@@ -38,7 +43,9 @@ struct Gui {
 };
 
 // Opens a window (hidden when !visible: for offscreen rendering), a GL 3.3 core context, loads GL
-// through glad and starts ImGui with our fonts and style. False with `error` set on failure.
+// through glad and starts ImGui with our fonts and style. Offscreen (!visible) with no DISPLAY, or with
+// GEMMSCOPE_GL=egl, it opens no window at all: an EGL context on a GPU device or Mesa's surfaceless platform.
+// False with `error` set on failure.
 bool gui_open(Gui* gui, const std::string& title, int width, int height, bool visible, float scale,
               bool dark, std::string* error);
 void gui_close(Gui* gui);
@@ -57,6 +64,14 @@ struct LoopOptions {
 // something on screen moves by itself (a live series): frames then follow at the display rate. Otherwise
 // the loop sleeps until input arrives and draws a few frames after it, so an idle window costs nothing.
 void run_window_loop(Gui& gui, const std::function<bool()>& frame, const LoopOptions& opt = {});
+
+// The headless loop: the same frames into an offscreen framebuffer of width x height, paced at 60 Hz while
+// `frame` returns true (what a display would show), asleep otherwise, until `exit_after_s` (or max_frames).
+// `on_frame` gets each frame's time in ms: from the start of the frame to the GPU having drawn it (glFinish).
+// With `last_png`, the last frame is written there; false with *error if that fails.
+bool run_headless_loop(Gui& gui, int width, int height, const std::function<bool()>& frame, const LoopOptions& opt,
+                       const std::function<void(double t_s, double frame_ms, bool moving)>& on_frame,
+                       const std::string& last_png, std::string* error);
 
 // Reloads the fonts at `scale` (15 px times it) and rescales the style; between frames only.
 void gui_set_scale(Gui& gui, float scale);

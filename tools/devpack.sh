@@ -18,6 +18,12 @@ ldd "$build/gemmscope" | awk '/=> \// { print $1, $3 }' | while read -r lib path
   [[ $lib =~ $skip ]] && continue
   cp -L "$path" "$root/.devpack/lib/$lib"
 done
+# libEGL (glvnd) is opened at run time by the headless frames (--headless, shots with no DISPLAY); the GPU
+# machine's driver brings the vendor library it dispatches to.
+for lib in libEGL.so.1 libGLdispatch.so.0; do
+  path=$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64/ { print $NF; exit }')
+  [ -n "$path" ] && cp -L "$path" "$root/.devpack/lib/$lib"
+done
 (cd "$build" && find . \( -name CMakeCache.txt -o -name CTestTestfile.cmake -o -name '*_tests.cmake' \
     -o -name '*_include.cmake' -o -path './kernels/CMakeFiles/gs_rungs*.o' -o -path './captures/*' \) -print0 |
   xargs -0 cp --parents -t "$out")

@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libglfw3-dev libimgui-dev python3-glad libstb-dev
   nlohmann-json3-dev libcli11-dev libgtest-dev
-  fonts-dejavu-core xvfb xauth libgl1-mesa-dri xdotool python3
+  fonts-dejavu-core xvfb xauth libgl1-mesa-dri libegl1 libegl-mesa0 xdotool python3
 )
 
 missing=()
