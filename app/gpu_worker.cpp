@@ -76,6 +76,8 @@ void GpuWorker::loop(int device) {
     if (!layout_error.empty()) s.error = "tracing fragment layouts: " + layout_error;  // shown in the banner
   });
 
+  std::unique_ptr<Nvml> nvml = Nvml::open(device);
+  publish([&](LiveSnapshot& s) { s.device = nvml->read(); });
   const auto t0 = std::chrono::steady_clock::now();
   std::string series_key;
   std::set<std::string> traced;  // kernels whose traced launch the capture holds
@@ -135,10 +137,12 @@ void GpuWorker::loop(int device) {
       continue;
     }
     // The views of the selected kernel (launch order, timeline, banks, global memory) need its traced launch:
-    // one instrumented run at the ladder's size, once per kernel, before the live plot's timed runs (which
-    // never mix with it). With it, the kernel it is compared with in the launch-order view: a rung's row-major
-    // variant, a variant's rung. A variant not yet measured gets its run at that size too.
-    if (!traced.count(kernel)) {
+    // one instrumented run at the ladder's size, once per kernel, after the live plot's first sample of it (a
+    // toggle shows in the plot first) and never mixed with its timed runs. With it, the kernel it is compared
+    // with in the launch-order view: a rung's row-major variant, a variant's rung. A variant not yet measured
+    // gets its run at that size too.
+    const std::string key = kernel + " " + precision_name(precision) + " 2048^3";
+    if (!traced.count(kernel) && key == series_key) {
       std::vector<const KernelInfo*> todo{info};
       const size_t open = kernel.find('[');
       if (const KernelInfo* twin = find_kernel(open == std::string::npos ? kernel + "[order=none]" : kernel.substr(0, open)))
@@ -172,12 +176,13 @@ void GpuWorker::loop(int device) {
     opt.repeats = 10;
     const RunResult r = gpu->run(*info, precision, live_shape, opt);
     const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const std::string key = kernel + " " + precision_name(precision) + " 2048^3";
+    const DeviceState device_now = nvml->read();
     publish([&](LiveSnapshot& s) {
       if (key != series_key) s.series.clear();
       s.series_kernel = key;
+      s.device = device_now;
       if (r.ok) {
-        s.series.push_back({t, r.tflops, r.cublas_tflops});
+        s.series.push_back({t, r.tflops, r.cublas_tflops, device_now.sm_mhz});
         if (s.series.size() > kSeriesCapacity) s.series.erase(s.series.begin());
       } else {
         s.error = kernel + ": " + r.error;

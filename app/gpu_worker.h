@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "app/nvml.h"
 #include "core/capture.h"
 #include "kernels/gemm.h"
 
@@ -19,6 +20,7 @@ namespace gs {
 struct LivePoint {
   double t = 0;              // seconds since the worker started
   double tflops = 0, cublas_tflops = 0;
+  int sm_mhz = 0;            // the SM clock read right after the measurement (0: NVML absent)
 };
 
 struct LiveSnapshot {
@@ -27,6 +29,7 @@ struct LiveSnapshot {
   std::string error;                       // last failure, one line
   std::string series_kernel;               // what `series` measures ("sgemm/01_naive f32 2048^3")
   std::vector<LivePoint> series;           // oldest first, at most kSeriesCapacity points
+  DeviceState device;                      // clocks, power, temperature, throttling: read with each sample
 };
 
 class GpuWorker {

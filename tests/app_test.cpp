@@ -1,7 +1,7 @@
 // The window's pure parts, without a display: the views table, the arrangement and its layout function,
 // the settings file, what the layout view follows for each rung, and the layout audit itself.
+#include <dlfcn.h>
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,6 +11,7 @@
 #include <fstream>
 #include <set>
 
+#include "app/nvml.h"
 #include "app/settings.h"
 #include "app/state.h"
 #include "app/ui.h"
@@ -285,6 +286,33 @@ TEST(LayoutAudit, ReportsOverlapsAndNotTouchingNeighbours) {
   const std::vector<std::string> o = a.overlaps();
   ASSERT_EQ(o.size(), 1u);  // a and b touch, b and c overlap by 50x10
   EXPECT_NE(o[0].find("'b' overlaps 'c' by 50x10 px"), std::string::npos) << o[0];
+}
+
+}  // namespace
+}  // namespace gs
+
+namespace gs {
+namespace {
+
+// The device panel's words for NVML's clock event bits; idle is no hold-back.
+TEST(DevicePanel, ThrottleReasonsInWords) {
+  DeviceState d;
+  EXPECT_EQ(d.throttled(), "");
+  d.reasons = 0x1;  // GPU idle
+  EXPECT_EQ(d.throttled(), "");
+  d.reasons = 0x4 | 0x40;
+  EXPECT_EQ(d.throttled(), "power cap, thermal (hardware)");
+}
+
+// Where the driver's NVML is missing (this CPU machine), opening it still gives an object that says why.
+TEST(DevicePanel, MissingNvmlSaysWhy) {
+  if (dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_NOLOAD) || access("/proc/driver/nvidia/version", F_OK) == 0)
+    GTEST_SKIP() << "an NVIDIA driver is here";
+  const std::unique_ptr<Nvml> nvml = Nvml::open(0);
+  ASSERT_NE(nvml, nullptr);
+  const DeviceState s = nvml->read();
+  EXPECT_FALSE(s.ok);
+  EXPECT_NE(s.error.find("NVML"), std::string::npos) << s.error;
 }
 
 }  // namespace

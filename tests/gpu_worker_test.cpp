@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <thread>
 
 #include "app/gpu_worker.h"
@@ -69,6 +70,16 @@ TEST(GpuWorker, MeasuresTheLadderTracesLayoutsAndFeedsTheLivePlot) {
   for (size_t i = 1; i < snap->series.size(); ++i) EXPECT_GT(snap->series[i].t, snap->series[i - 1].t);
   EXPECT_GT(snap->series.back().tflops, 0);
   EXPECT_GT(snap->series.back().cublas_tflops, 0);
+  // The device panel's numbers: NVML comes with the driver, so on a GPU machine it reads clocks and power.
+  EXPECT_TRUE(snap->device.ok) << snap->device.error;
+  EXPECT_GT(snap->device.sm_mhz, 0);
+  EXPECT_GE(snap->device.sm_max_mhz, snap->device.sm_mhz);
+  EXPECT_GT(snap->device.power_w, 0);
+  EXPECT_GT(snap->series.back().sm_mhz, 0) << "each sample carries the SM clock it ran at";
+  std::printf("[ device   ] %s: SM %d of %d MHz, memory %d MHz, %.0f of %.0f W, %d C, held back: %s\n",
+              snap->device.name.c_str(), snap->device.sm_mhz, snap->device.sm_max_mhz, snap->device.mem_mhz,
+              snap->device.power_w, snap->device.power_limit_w, snap->device.temperature_c,
+              snap->device.throttled().empty() ? "no" : snap->device.throttled().c_str());
 
   // The views of the selected kernel get its traced launch, and the launch-order view the same kernel in
   // row-major order beside it: selecting a swizzling rung traces both (blocks of every tile, stage spans).
@@ -119,10 +130,16 @@ TEST(GpuWorker, MeasuresTheLadderTracesLayoutsAndFeedsTheLivePlot) {
   // several points between two polls, so the count is no test.
   const double last_old = last_point_t(*snap);
   const KernelInfo& other = kernel_registry().back();
+  const auto toggled = Clock::now();
   worker.set_live_kernel(other.name, other.precisions.front());
   snap = wait_for(worker, [&](const LiveSnapshot& s) {
     return (s.series_kernel.find(other.name) != std::string::npos && !s.series.empty()) || !s.error.empty();
   }, 120);
+  // A toggle shows in the plot first: the new kernel's first sample comes before its traced launch (the
+  // worker finishes the sample in flight, then measures the new kernel at 2048^3, verification included).
+  const double latency_ms = std::chrono::duration<double, std::milli>(Clock::now() - toggled).count();
+  std::printf("[ latency  ] first sample of %s %.0f ms after the switch\n", other.name.c_str(), latency_ms);
+  EXPECT_LT(latency_ms, 1000) << "the switch waited for something other than one sample";
   ASSERT_TRUE(snap->error.empty()) << snap->error;
   ASSERT_FALSE(snap->series.empty());
   EXPECT_GT(snap->series.front().t, last_old) << "a point of the old kernel was kept";

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
 
@@ -14,6 +15,23 @@
 
 namespace gs {
 namespace {
+
+// "NVIDIA H200 · SM 1755 of 1980 MHz · memory 3201 MHz · 612 of 700 W · 58 °C · clocks held back: power cap".
+std::string device_line(const DeviceState& d) {
+  std::string s = d.name.empty() ? "GPU" : d.name;
+  if (d.sm_mhz > 0)
+    s += " \xC2\xB7 SM " + std::to_string(d.sm_mhz) + (d.sm_max_mhz > 0 ? " of " + std::to_string(d.sm_max_mhz) : "") + " MHz";
+  if (d.mem_mhz > 0) s += " \xC2\xB7 memory " + std::to_string(d.mem_mhz) + " MHz";
+  if (d.power_w > 0) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, d.power_limit_w > 0 ? "%.0f of %.0f W" : "%.0f W", d.power_w, d.power_limit_w);
+    s += std::string(" \xC2\xB7 ") + buf;
+  }
+  if (d.temperature_c >= 0) s += " \xC2\xB7 " + std::to_string(d.temperature_c) + " \xC2\xB0""C";
+  const std::string held = d.throttled();
+  s += held.empty() ? " \xC2\xB7 clocks not held back" : " \xC2\xB7 clocks held back: " + held;
+  return s;
+}
 
 class PerfPanel : public ViewPanel {
  public:
@@ -76,9 +94,14 @@ class PerfPanel : public ViewPanel {
     const std::string selected = selected_kernel(st), family = family_of(selected);
     in.title = family + " ladder";
     dtypes_.clear();
-    if (c) {
-      in.device_label = c->device.name + ", " + std::to_string(c->device.sm_clock_mhz) + " MHz, driver " +
-                        c->device.driver + (f.live ? "" : ", recorded " + date_of(*c));
+    if (f.live && f.live_state) {
+      // Live: what the GPU is doing now (NVML), so a number can be trusted or not.
+      const DeviceState& d = f.live_state->device;
+      in.device_label = d.ok ? device_line(d) : (c ? c->device.name + " \xC2\xB7 " : std::string()) + d.error;
+    } else if (c) {
+      in.device_label = "Recorded numbers (a capture, not live): " + c->device.name + ", " +
+                        std::to_string(c->device.sm_clock_mhz) + " MHz, driver " + c->device.driver + ", recorded " +
+                        date_of(*c);
     }
     // The ladder's rungs, and of their variants only the selected one (beside its rung).
     auto shown = [&](const std::string& name) {
