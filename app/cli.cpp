@@ -215,6 +215,10 @@ int cmd_window(const WindowArgs& a) {
       return fail("", "--kernel: unknown kernel '" + a.kernel + "'", kExitUsage);
     st.kernel = a.kernel;
   }
+  if (!a.maximize.empty()) {
+    if (!find_view(a.maximize)) return fail("", "--maximize: no view '" + a.maximize + "' (views: " + views_list() + ")", kExitUsage);
+    st.arrangement.maximized = a.maximize;
+  }
   if (a.headless && a.exit_after <= 0 && a.frames <= 0)
     return fail("", "--headless needs --exit-after or --frames (no window to close)", kExitUsage);
   if (a.headless) setenv("GEMMSCOPE_GL", "egl", 1);  // no window, whatever DISPLAY says

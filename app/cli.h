@@ -22,6 +22,7 @@ struct WindowArgs {
   std::string frame_log;
   std::string last_frame;  // headless: the last frame as PNG
   std::string kernel;  // select this kernel first (else the settings' or the default)
+  std::string maximize;  // show this view maximised
 };
 struct RecordArgs {
   std::string out, kernels, size = "4096x4096x4096", sweep;

@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
   app.add_option("--frame-log", win.frame_log, "Write each frame's time (ms) to this CSV")->group("");
   app.add_option("--last-frame", win.last_frame, "Headless: write the last frame as PNG")->group("");
   app.add_option("--kernel", win.kernel, "Select this kernel")->group("");
+  app.add_option("--maximize", win.maximize, "Show this view maximised")->group("");
 
   RecordArgs rec;
   CLI::App* record = app.add_subcommand("record", "Run the registered kernels on the GPU and write a capture");
