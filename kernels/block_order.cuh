@@ -60,7 +60,8 @@ __device__ __forceinline__ bool order_tile(BlockOrder o, int tiles_m, int tiles_
 }
 
 // The swizzling rungs' own order: cutlass:L with the widest band of at most 2^max_log tile columns that is
-// no wider than half of C (so C has at least two bands), L = 0 for a single tile column.
+// no wider than C (L = 0 for a single tile column). Where C is at most 2^max_log tiles wide and a power of two,
+// that band is all of C: row-major order.
 inline int banded_log_tile(int tiles_n, int max_log) {
   int l = 0;
   while (l < max_log && (2 << l) <= tiles_n) ++l;

@@ -24,6 +24,10 @@ for lib in libEGL.so.1 libGLdispatch.so.0; do
   path=$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64/ { print $NF; exit }')
   [ -n "$path" ] && cp -L "$path" "$root/.devpack/lib/$lib"
 done
+# The DejaVu fonts the window draws with (the GPU machine has none; ImGui's fallback font looks different).
+mkdir -p "$root/.devpack/fonts"
+cp /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf \
+  /usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf "$root/.devpack/fonts/" 2>/dev/null || true
 (cd "$build" && find . \( -name CMakeCache.txt -o -name CTestTestfile.cmake -o -name '*_tests.cmake' \
     -o -name '*_include.cmake' -o -path './kernels/CMakeFiles/gs_rungs*.o' -o -path './captures/*' \) -print0 |
   xargs -0 cp --parents -t "$out")

@@ -13,6 +13,15 @@ bin=$(sed -n 's/^CMAKE_CACHEFILE_DIR:INTERNAL=//p' "$cache")
 link() { if [ -n "$1" ] && [ ! -e "$1" ]; then mkdir -p "$(dirname "$1")"; ln -s "$2" "$1"; fi; }
 link "$src" "$root"
 link "$bin" "$root/$build"
+# Fonts from .devpack where the machine has none (it is a bare, lent machine; we run as root there).
+fonts=/usr/share/fonts/truetype/dejavu
+if [ -d "$root/.devpack/fonts" ] && [ ! -e "$fonts/DejaVuSans.ttf" ] && [ -w / ]; then
+  mkdir -p "$fonts" && cp "$root/.devpack/fonts/"*.ttf "$fonts/"
+fi
+# Headless frames (EGL) on the NVIDIA driver: glvnd's libEGL from .devpack, the driver's vendor library.
+for json in /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json /usr/share/glvnd/egl_vendor.d/10_nvidia.json; do
+  if [ -z "${__EGL_VENDOR_LIBRARY_FILENAMES:-}" ] && [ -e "$json" ]; then export __EGL_VENDOR_LIBRARY_FILENAMES=$json; fi
+done
 # cuBLAS from the GPU machine's toolkit, the Debian libraries from .devpack.
 export LD_LIBRARY_PATH="$root/.devpack/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 exec "$@"
