@@ -128,6 +128,18 @@ void GpuWorker::loop(int device) {
         std::lock_guard<std::mutex> lock(mu_);
         if (stop_) return;
       }
+      // The ceilings the roofline draws (cuBLAS, copies, register-only loops): once per session.
+      if (capture->peaks.empty()) {
+        publish([&](LiveSnapshot& s) { s.status = "measuring the GPU's ceilings"; });
+        std::string peak_error;
+        next = std::make_shared<Capture>(*capture);
+        next->peaks = gpu->measure_peaks(&peak_error);
+        capture = next;
+        publish([&](LiveSnapshot& s) {
+          s.capture = capture;
+          if (!peak_error.empty()) s.error = "measuring ceilings: " + peak_error;
+        });
+      }
       publish([&](LiveSnapshot& s) { s.status.clear(); });
       continue;
     }

@@ -56,6 +56,9 @@ TEST(GpuWorker, MeasuresTheLadderTracesLayoutsAndFeedsTheLivePlot) {
   EXPECT_FALSE(snap->capture->device.name.empty());
   EXPECT_EQ(snap->capture->runs.size(), want) << "status: " << snap->status;
   EXPECT_GE(snap->capture->layouts.size(), 24u) << "traced layouts reach the window";
+  snap = wait_for(worker, [](const LiveSnapshot& s) { return !s.error.empty() || (s.capture && !s.capture->peaks.empty()); }, 120);
+  ASSERT_TRUE(snap->error.empty()) << snap->error;
+  EXPECT_GE(snap->capture->peaks.size(), 4u) << "the roofline's ceilings, measured live";
   for (const RunRecord& r : snap->capture->runs) {
     EXPECT_EQ(r.m, 512) << r.kernel;
     EXPECT_GT(r.tflops, 0) << r.kernel;
