@@ -101,6 +101,17 @@ void push_order_variants(std::vector<Rung>* ladder, const Rung& rung) {
   push_order_variants<Launches>(ladder, rung, OrderCodes{});
 }
 
+// The variant rung[key=value] of a rung with other code (a template parameter set otherwise): `adds` says
+// what it changes; everything else is the rung's.
+inline Rung toggle_variant(const Rung& rung, const std::string& key, const std::string& value, std::string adds,
+                           std::vector<PrecisionLaunch> launch) {
+  Rung v = rung;
+  v.info.name = rung.info.name + "[" + key + "=" + value + "]";
+  v.info.adds = std::move(adds);
+  v.launch = std::move(launch);
+  return v;
+}
+
 // A rung whose fragments are loaded by other instructions (ldmatrix): the layout view shows their layouts
 // beside the computing instruction's.
 inline Rung with_loads(Rung g, std::initializer_list<const char*> ops) {

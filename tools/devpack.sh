@@ -7,7 +7,7 @@
 # Carry .devpack (git-ignored) and run:  GS_BUILD=.devpack/<build> tools/on-device.sh ctest ...
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-name=${1:-build}
+name=${1:-build}  # usage: devpack.sh [BUILD] [--full]
 build="$root/$name"
 out="$root/.devpack/$name"
 rm -rf "$root/.devpack"
@@ -33,4 +33,11 @@ cp /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/truetype/dej
   xargs -0 cp --parents -t "$out")
 cp "$build/gemmscope" "$out/"
 cp "$build/tests/gpu_tests" "$out/tests/"
+# The lent machine takes 64 MiB with the working tree: the binaries travel stripped and gzipped (about a third),
+# and tools/on-device.sh unpacks them. --full keeps the rung objects and the captures the SASS check reads.
+if [ "${2:-}" != "--full" ]; then
+  rm -rf "$out/captures" "$out/kernels/CMakeFiles"
+  strip "$out/gemmscope" "$out/tests/gpu_tests"
+  gzip -9 "$out/gemmscope" "$out/tests/gpu_tests"
+fi
 du -sh "$root/.devpack" | awk '{ print "devpack: " $1 }'

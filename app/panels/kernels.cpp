@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <map>
 #include <cstdio>
 
 #include "app/ui.h"
@@ -116,38 +117,62 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
     }
     ImGui::EndTable();
   }
-  // The selected rung's variants: one combo per toggle (today the block order), each choice with its
-  // measured TFLOP/s where the capture has it.
+  // The selected rung's variants: one combo per toggle (block order, pipeline stages), each choice with its
+  // measured TFLOP/s where the capture has it. A variant changes one toggle; a choice that would need two
+  // changed at once is shown disabled, with the reason.
   const std::string rung = rung_of_variant(selected);
   const std::vector<std::string> variants = variants_of(capture, rung);
-  if (!variants.empty()) {
-    ImGui::Separator();
+  const std::map<std::string, std::string> current = variant_toggles(selected);
+  std::map<std::string, std::vector<std::string>> values;  // key -> values, registry order
+  for (const std::string& v : variants)
+    for (const auto& [key, value] : variant_toggles(v)) values[key].push_back(value);
+  if (!values.empty()) ImGui::Separator();
+  for (const auto& [key, vals] : values) {
+    static const std::map<std::string, std::pair<const char*, const char*>> kToggles = {
+        {"order", {"block order", "the same kernel with its blocks launched in another order (none, cutlass:L, "
+                                  "triton:G);\nthe launch-order view shows the order"}},
+        {"stages", {"cp.async stages", "the same kernel with a shallower cp.async pipeline: fewer k-tiles in flight "
+                                       "while the warps compute"}}};
+    const auto known = kToggles.find(key);
+    const std::string title = known != kToggles.end() ? known->second.first : key;
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("block order");
+    ImGui::TextUnformatted(title.c_str());
     ui::note("toggle");
     ImGui::SameLine();
-    auto label = [&](const std::string& name) {
-      const size_t eq = name.find('=');
-      std::string l = eq == std::string::npos ? "its own (" + rung_of(rung) + ")" : name.substr(eq + 1, name.size() - eq - 2);
-      const std::vector<std::string> dtypes = dtypes_of(capture, name);
-      if (const RunRecord* r = dtypes.empty() ? nullptr : main_run(capture, name, dtypes.front()))
-        l += "  " + tflops(*r) + " TFLOP/s";
-      return l;
+    // The kernel a choice selects: the current toggles with this one set (or cleared for the rung's own).
+    auto target = [&, key = key](const std::string* value) {
+      std::map<std::string, std::string> t = current;
+      if (value) t[key] = *value;
+      else t.erase(key);
+      return variant_name(rung, t);
     };
+    auto measured = [&](const std::string& name) {
+      const std::vector<std::string> dtypes = dtypes_of(capture, name);
+      const RunRecord* r = dtypes.empty() ? nullptr : main_run(capture, name, dtypes.front());
+      return r ? "  " + tflops(*r) + " TFLOP/s" : std::string();
+    };
+    const auto now = current.find(key);
+    const std::string shown = (now == current.end() ? "its own (" + rung_of(rung) + ")" : now->second) + measured(selected);
     ImGui::SetNextItemWidth(-1);
-    if (ImGui::BeginCombo("##variant", label(selected).c_str())) {
-      for (const std::string* name : [&] {
-             std::vector<const std::string*> all{&rung};
-             for (const std::string& v : variants) all.push_back(&v);
-             return all;
-           }())
-        if (ImGui::Selectable(label(*name).c_str(), *name == selected)) ctx.st.kernel = *name;
+    if (ImGui::BeginCombo(("##" + key).c_str(), shown.c_str())) {
+      for (size_t i = 0; i <= vals.size(); ++i) {
+        const std::string* value = i == 0 ? nullptr : &vals[i - 1];
+        const std::string name = target(value);
+        const bool exists = find_kernel(name) || !dtypes_of(capture, name).empty();
+        const std::string label = (value ? *value : "its own (" + rung_of(rung) + ")") + (exists ? measured(name) : "");
+        ImGui::PushID(int(i));
+        if (ImGui::Selectable(label.c_str(), name == selected, exists ? 0 : ImGuiSelectableFlags_Disabled))
+          ctx.st.kernel = name;
+        if (!exists && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+          ImGui::SetTooltip("not compiled: a variant changes one toggle of the rung, and %s is set too",
+                            current.begin()->first == key && current.size() > 1 ? std::next(current.begin())->first.c_str()
+                                                                                  : current.begin()->first.c_str());
+        ImGui::PopID();
+      }
       ImGui::EndCombo();
     }
-    ui::note("block order variant");
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("the same kernel with its blocks launched in another order (none, cutlass:L, triton:G);\n"
-                        "the launch-order view shows the order, the list's numbers stay the rung's own");
+    ui::note((title + " variant").c_str());
+    if (ImGui::IsItemHovered() && known != kToggles.end()) ImGui::SetTooltip("%s", known->second.second);
   }
   // What the selected rung adds: its title and explanation, written once in the rung's own file; for a
   // variant, the rung's and then what the variant changes.

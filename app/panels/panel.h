@@ -3,6 +3,7 @@
 // app/panels/, one row per view in app/views.cpp's table.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -85,6 +86,10 @@ std::string rung_of_variant(const std::string& kernel);
 // variant rung[order=S] runs its rung's code (only the grid differs), and a capture traces those once, for
 // the rung; any other kernel stands for itself.
 std::string traced_kernel(const std::string& kernel);
+// A variant's toggles ({"order": "cutlass:2"} of "mma_f16/07_swizzle[order=cutlass:2]"); none for a rung.
+std::map<std::string, std::string> variant_toggles(const std::string& kernel);
+// The kernel name of a rung with these toggles: "rung[key=value,...]", keys sorted; the rung itself for none.
+std::string variant_name(const std::string& rung, const std::map<std::string, std::string>& toggles);
 // The variants of a rung that the registry has or the capture measured, in registry order.
 std::vector<std::string> variants_of(const Capture* c, const std::string& rung);
 // The run a kernel's headline numbers come from: its first for that dtype in the capture, which is the

@@ -38,7 +38,7 @@ inline constexpr int kALoads = kBlockM / kARowsPerPass;            // 8 copies o
 inline constexpr int kBLoads = kBlockK / kBRowsPerPass;            // 4 of B
 inline constexpr int kARowBytes = kBlockK * 2;                     // 128 B per row of As: 8 chunks
 inline constexpr int kBRowBytes = kBlockN * 2;                     // 256 B per row of Bs: 16 chunks
-inline constexpr int kStages = 4;
+inline constexpr int kStages = 4;  // the rung's; its variants [stages=2] and [stages=3] take fewer
 inline constexpr int kAStageBytes = kBlockM * kARowBytes;          // one stage of As: 32 KB
 inline constexpr int kBStageBytes = kBlockK * kBRowBytes;          // one stage of Bs: 16 KB
 inline constexpr int kSmemBytes = kStages * (kAStageBytes + kBStageBytes);  // 192 KB of the 227 a block may use
@@ -70,6 +70,14 @@ __device__ __forceinline__ uint4 load_chunk_scalar(const __half* m, int rows, in
 inline constexpr int kCsRowBytes = kWarpN * 4;                 // 256
 inline constexpr int kCsWarpBytes = kWarpM * kCsRowBytes;      // 16 KB
 static_assert(kThreads / 32 * kCsWarpBytes <= kSmemBytes, "staging fits in the pipeline's shared memory");
+// Shared memory of an S-stage pipeline: its stages, or the epilogue's staging (128 KB) where that is more.
+template <int S>
+constexpr int smem_bytes() {
+  return S * (kAStageBytes + kBStageBytes) > kThreads / 32 * kCsWarpBytes ? S * (kAStageBytes + kBStageBytes)
+                                                                          : kThreads / 32 * kCsWarpBytes;
+}
+// The stage counts compiled: the variants' toggle [stages=S]. One stage would leave nothing in flight.
+inline constexpr int kStageChoices[] = {2, 3, 4};
 __device__ __forceinline__ uint32_t cs_offset(int row, int col) {  // float (row, col) of a warp's staged tile
   return row * kCsRowBytes + (((col / 8) ^ (row % 4)) * 32) + (col % 8) * 4;
 }
@@ -79,14 +87,15 @@ inline constexpr const char* kStageNames[] = {"prologue", "wait", "mma", "epilog
 enum Site : int { kAsCopy, kBsCopy, kAsFrag, kBsFrag };
 inline constexpr const char* kSmemSites[] = {"As cp.async", "Bs cp.async", "As ldmatrix.x4", "Bs ldmatrix.x4.trans"};
 
-// kAligned: K % 8 == 0 and N % 8 == 0, the cp.async path; false: the scalar path.
-template <class Probe, bool kAligned>
+// kAligned: K % 8 == 0 and N % 8 == 0, the cp.async path; false: the scalar path. S: pipeline stages (kStages
+// for the rung).
+template <class Probe, bool kAligned, int S = kStages>
 __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g, Probe probe, BlockOrder order) {
   // Shared addresses as 32-bit integers. The window is 128-byte aligned and every row is 128 or 256 bytes, so
   // bits 4-6 of an address are exactly its 16-byte chunk's slot in a 128-byte segment: the XOR of rung 09 is
   // an XOR on the address itself.
-  const uint32_t as = smem_u32(dynamic_smem());    // kStages x (BM, BK) tiles of A, XOR-permuted rows
-  const uint32_t bs = as + kStages * kAStageBytes;  // kStages x (BK, BN) tiles of B, XOR-permuted rows
+  const uint32_t as = smem_u32(dynamic_smem());    // S x (BM, BK) tiles of A, XOR-permuted rows
+  const uint32_t bs = as + S * kAStageBytes;  // S x (BK, BN) tiles of B, XOR-permuted rows
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
   // The rung's own order is rung 07's swizzled raster (cutlass:L): grid (tiles_m << L, ceil(tiles_n / 2^L)), 2^L consecutive blocks take the
   // 2^L tiles of one row of a band of columns.
@@ -198,46 +207,46 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g,
   float acc[kMI][kNI][4] = {};            // 128 accumulators in registers
   uint32_t af[2][kMI][4], bf[2][kNI][2];  // fragments of two k16 steps: one in use, one loading
 
-  // Prologue: tiles 0 .. kStages - 2 in flight, one commit group each (zeros past the last tile, so that
+  // Prologue: tiles 0 .. S - 2 in flight, one commit group each (zeros past the last tile, so that
   // group g always holds tile g and the wait below always means the same thing).
   GS_PROBE(probe.stage(kPrologue));
 #pragma unroll
-  for (int s = 0; s < kStages - 1; ++s) {
+  for (int s = 0; s < S - 1; ++s) {
 #pragma unroll
     for (int part = 0; part < kCopyParts; ++part) load_tile(s, s, part);
     cp_async_commit();
   }
-  cp_async_wait<kStages - 2>();  // all but the newest kStages - 2 groups: tile 0 has landed
+  cp_async_wait<S - 2>();  // all but the newest S - 2 groups: tile 0 has landed
   __syncthreads();
   load_frags(0, 0, af[0], bf[0]);
 
   GS_PROBE(probe.stage(kMma));
   int read = 0;               // stage holding tile kt
-  int write = kStages - 1;    // stage receiving tile kt + kStages - 1: the one tile kt - 1 used
+  int write = S - 1;    // stage receiving tile kt + S - 1: the one tile kt - 1 used
   for (int kt = 0; kt < ktiles; ++kt) {
     GS_PROBE(probe.iteration(kt));
 #pragma unroll
     for (int kk = 0; kk < kKI; ++kk) {
       if (kk == kKI - 1) {
-        // The next fragments come from tile kt + 1. Groups committed so far: kStages - 1 + kt + 1, the
-        // newest holding tile kt + kStages - 1; leaving kStages - 2 in flight means tile kt + 1 is in. The
+        // The next fragments come from tile kt + 1. Groups committed so far: S - 1 + kt + 1, the
+        // newest holding tile kt + S - 1; leaving S - 2 in flight means tile kt + 1 is in. The
         // barrier publishes everyone's copies and closes all reads of tile kt's stage (last at kk - 1),
         // which the next iteration overwrites.
         GS_PROBE(probe.stage(kWait));
-        cp_async_wait<kStages - 2>();
+        cp_async_wait<S - 2>();
         __syncthreads();
         GS_PROBE(probe.stage(kMma));
-        read = read == kStages - 1 ? 0 : read + 1;
+        read = read == S - 1 ? 0 : read + 1;
       }
       // Fragments of step kk + 1 (of tile kt + 1 at the end) first, copies second: ptxas keeps roughly this
       // order, so the ldmatrix go out at the top of the step, 17 or more mma ahead of their first use.
       load_frags(read, (kk + 1) % kKI, af[(kk + 1) % 2], bf[(kk + 1) % 2]);
       if (kk < kKI - 1) {
         // Stage `write` held tile kt - 1, last read before the previous iteration's barrier.
-        load_tile(kt + kStages - 1, write, kk);
+        load_tile(kt + S - 1, write, kk);
         if (kk == kKI - 2) {
           cp_async_commit();  // one group per iteration
-          write = write == kStages - 1 ? 0 : write + 1;
+          write = write == S - 1 ? 0 : write + 1;
         }
       }
 #pragma unroll
@@ -293,26 +302,33 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g,
   GS_PROBE(probe.block_end());
 }
 
-template <class Probe, bool kAligned, int kOrder>
+template <class Probe, bool kAligned, int kOrder, int S>
 cudaError_t launch_as(const GemmArgs<__half, float>& g, Probe probe, cudaStream_t stream) {
   // past the default 48 KB of dynamic shared memory: raise the limit once per instantiation
-  static const cudaError_t smem_limit = allow_dynamic_smem(kernel<Probe, kAligned>, kSmemBytes);
+  static const cudaError_t smem_limit = allow_dynamic_smem(kernel<Probe, kAligned, S>, smem_bytes<S>());
   if (smem_limit != cudaSuccess) return smem_limit;
   // Swizzled raster as in rung 07, over the tiles that cover C (edge tiles overhang it).
   const int tiles_m = (g.m + kBlockM - 1) / kBlockM, tiles_n = (g.n + kBlockN - 1) / kBlockN;
   const BlockOrder order = variant_order<kOrder>(tiles_n, kMaxLogTile);
   const dim3 grid = order_grid(order, tiles_m, tiles_n);
-  kernel<Probe, kAligned><<<grid, kThreads, kSmemBytes, stream>>>(g, probe, order);
+  kernel<Probe, kAligned, S><<<grid, kThreads, smem_bytes<S>(), stream>>>(g, probe, order);
   return cudaGetLastError();
 }
 
-// kOrder: a variant's block order (order_code), or kOrderDefault for the rung's own bands.
-template <class Probe, int kOrder = kOrderDefault>
+// kOrder: a variant's block order (order_code), or kOrderDefault for the rung's own bands. S: the variant
+// [stages=S]'s pipeline depth.
+template <class Probe, int kOrder = kOrderDefault, int S = kStages>
 cudaError_t launch(const GemmArgs<__half, float>& g, Probe probe, cudaStream_t stream) {
   if (!supports(g.m, g.n, g.k)) return cudaErrorInvalidValue;
   // 16-byte cp.async needs every row of A (K halves) and of B (N halves) to start 16-byte aligned
-  if (g.k % kChunk == 0 && g.n % kChunk == 0) return launch_as<Probe, true, kOrder>(g, probe, stream);
-  return launch_as<Probe, false, kOrder>(g, probe, stream);
+  if (g.k % kChunk == 0 && g.n % kChunk == 0) return launch_as<Probe, true, kOrder, S>(g, probe, stream);
+  return launch_as<Probe, false, kOrder, S>(g, probe, stream);
+}
+
+// The variant [stages=S]: the rung's own order, S stages.
+template <class Probe, int S>
+cudaError_t launch_stages(const GemmArgs<__half, float>& g, Probe probe, cudaStream_t stream) {
+  return launch<Probe, kOrderDefault, S>(g, probe, stream);
 }
 
 }  // namespace gs::mma_f16_10_multistage

@@ -62,6 +62,21 @@ GS_MMA_F16_ORDERS(mma_f16_09_xor_permuted)
 GS_MMA_F16_ORDERS(mma_f16_10_multistage)
 #undef GS_MMA_F16_ORDERS
 
+// Rung 10 with S cp.async stages, for its variants [stages=S].
+template <int S>
+std::vector<PrecisionLaunch> mma_f16_10_stages() {
+  namespace r = mma_f16_10_multistage;
+  return {erase<__half, float, r::launch_stages<NoProbe, S>, r::launch_stages<TraceProbe, S>>(Precision::F16_F32)};
+}
+
+std::string stages_adds(int s, int rung_stages) {
+  return "Variant: the same kernel with " + std::to_string(s) + " cp.async stages instead of " +
+         std::to_string(rung_stages) + ": " + std::to_string(s - 1) + (s == 2 ? " k-tile" : " k-tiles") +
+         " in flight while the warps compute on one, so a copy has " + std::to_string(s - 1) +
+         (s == 2 ? " tile" : " tiles") + " of mma to land behind (wait_group " + std::to_string(s - 2) +
+         "). One stage is not offered: nothing would be in flight.";
+}
+
 std::vector<Rung> mma_f16_rungs() {
   const std::initializer_list<const char*> kLoads = {"ldmatrix.x4", "ldmatrix.x4.trans"};
   std::vector<Rung> ladder;
@@ -84,6 +99,9 @@ std::vector<Rung> mma_f16_rungs() {
   const Rung r10 = with_loads(GS_MMA_F16_RUNG(mma_f16_10_multistage, "mma_f16/10_multistage"), kLoads);
   ladder.push_back(r10);
   push_order_variants<mma_f16_10_multistage_orders>(&ladder, r10);
+  // Its pipeline depth, [stages=S]: the toggle that shows what the stages buy.
+  ladder.push_back(toggle_variant(r10, "stages", "2", stages_adds(2, mma_f16_10_multistage::kStages), mma_f16_10_stages<2>()));
+  ladder.push_back(toggle_variant(r10, "stages", "3", stages_adds(3, mma_f16_10_multistage::kStages), mma_f16_10_stages<3>()));
   return ladder;
 }
 
