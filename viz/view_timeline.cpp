@@ -152,7 +152,8 @@ void draw_timeline_view(Canvas& c, Rect r, const Theme& t, const TimelineBlock& 
   const float fs = std::clamp(std::min(r.w() / 70.0f, r.h() / 36.0f), kMinTextSize, 17.0f);
   const Rect area = r.inset(std::max(6.0f, fs * 0.6f));
   double t0 = 0, t1 = 1;
-  timeline_window(in, st, &t0, &t1);
+  // The window of the selected rung's block; where it has no spans, the one below sets the scale.
+  timeline_window(in.spans.empty() && other && !other->spans.empty() ? *other : in, st, &t0, &t1);
   // Legend: the stages of both rungs, each once, in their colours.
   std::vector<std::pair<std::string, Color>> legend;
   for (const TimelineBlock* b : {&in, other}) {
