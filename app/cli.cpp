@@ -173,8 +173,12 @@ std::string window_report(const MainWindow& w, const ViewState& st, long frames,
                    {"layout_follow", st.layout_follow}, {"settings", settings_path()}};
   if (audit) {
     const TextAudit& t = TextAudit::global();
+    nlohmann::json widgets = nlohmann::json::array();  // where each noted widget is: tests click them
+    for (const auto& item : ui::LayoutAudit::global().items)
+      widgets.push_back({item.what, item.rect.min.x, item.rect.min.y, item.rect.w(), item.rect.h()});
     j["audit"] = {{"text_calls", t.count}, {"min_text_px", t.count ? t.min_size : 0.0f}, {"smallest_text", t.smallest},
-                  {"items", ui::LayoutAudit::global().items.size()}, {"overlaps", ui::LayoutAudit::global().overlaps()}};
+                  {"items", ui::LayoutAudit::global().items.size()}, {"overlaps", ui::LayoutAudit::global().overlaps()},
+                  {"widgets", widgets}};
   }
   return j.dump(1) + "\n";
 }

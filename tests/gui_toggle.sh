@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Toggling an optimization in the real window, through real input (xdotool on a private Xvfb, the bundled
+# capture): with mma_f16/10 selected, the kernel list's "cp.async stages" combo opened by a click and its
+# "2" picked selects mma_f16/10_multistage[stages=2]; the block order combo then offers "none" disabled (no
+# variant changes two toggles), and clicking it changes nothing; picking its own stages again goes back.
+# usage: gui_toggle.sh BIN DIR
+set -euo pipefail
+bin=$1 dir=$2
+rm -rf "$dir"
+mkdir -p "$dir"
+export XDG_CONFIG_HOME=$dir/config
+settings=$XDG_CONFIG_HOME/gemmscope/settings.json
+mkdir -p "$(dirname "$settings")"
+printf '{"schema": "gemmscope-settings/1", "kernel": "mma_f16/10_multistage", "hint_dismissed": true}\n' >"$settings"
+source "$(dirname "$0")/private_x.sh"
+start_private_x "$dir" 1600x900
+fail() { echo "FAIL: $*"; exit 1; }
+report=$dir/report.json
+"$bin" --exit-after 60 --width 1600 --height 900 --audit --report "$report" &
+app=$!
+for _ in $(seq 100); do [ -s "$report" ] && break; sleep 0.1; done
+[ -s "$report" ] || fail "the window wrote no report"
+wid=$(xdotool search --sync --name '^gemmscope$' | head -1)
+field() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($1)" "$report"; }
+wait_kernel() {  # until the report names this kernel
+  for _ in $(seq 50); do
+    [ "$(field "r['kernel']")" = "$1" ] && return 0
+    sleep 0.1
+  done
+  fail "the window selects $(field "r['kernel']"), not $1"
+}
+# pick WIDGET ROW: click the combo noted as WIDGET, then the ROW-th entry of its list (0: the rung's own).
+pick() {
+  read -r x y w h <<<"$(field "' '.join(str(round(v)) for v in next(w[1:] for w in r['audit']['widgets'] if w[0].startswith('$1 in ')))")"
+  xdotool mousemove --window "$wid" $((x + w / 2)) $((y + h / 2)) click 1
+  sleep 0.3
+  # The list opens under the combo, one row per entry, rows as tall as the combo.
+  xdotool mousemove --window "$wid" $((x + w / 4)) $((y + h + h / 2 + $2 * h + 4)) click 1
+  sleep 0.3
+}
+wait_kernel mma_f16/10_multistage
+pick "cp.async stages variant" 1
+wait_kernel "mma_f16/10_multistage[stages=2]"
+echo "ok: the stages combo selected mma_f16/10_multistage[stages=2]"
+pick "block order variant" 1
+sleep 0.5
+wait_kernel "mma_f16/10_multistage[stages=2]"
+# A disabled entry leaves the list open: a click on the rung's explanation (plain text) closes it.
+xdotool mousemove --window "$wid" 150 860 click 1
+sleep 0.3
+echo "ok: block order 'none' with stages=2 is not compiled: disabled, the selection stays"
+pick "cp.async stages variant" 0
+wait_kernel mma_f16/10_multistage
+echo "ok: its own stages again selects the rung"
