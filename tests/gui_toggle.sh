@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Toggling an optimization in the real window, through real input (xdotool on a private Xvfb, the bundled
-# capture): with mma_f16/10 selected, the kernel list's "cp.async stages" combo opened by a click and its
+# capture): with mma_f16/10 selected, the block order combo's "none" selects [order=none] and back; the
+# kernel list's "cp.async stages" combo opened by a click and its
 # "2" picked selects mma_f16/10_multistage[stages=2]; the block order combo then offers "none" disabled (no
 # variant changes two toggles), and clicking it changes nothing; picking its own stages again goes back.
 # usage: gui_toggle.sh BIN DIR
@@ -39,6 +40,13 @@ pick() {
   sleep 0.3
 }
 wait_kernel mma_f16/10_multistage
+# The same click on the block order's "none" selects it while no other toggle is set (so the clicks below
+# land on the rows they mean), and its own order goes back.
+pick "block order variant" 1
+wait_kernel "mma_f16/10_multistage[order=none]"
+pick "block order variant" 0
+wait_kernel mma_f16/10_multistage
+echo "ok: the block order combo selected [order=none] and back"
 pick "cp.async stages variant" 1
 wait_kernel "mma_f16/10_multistage[stages=2]"
 echo "ok: the stages combo selected mma_f16/10_multistage[stages=2]"
