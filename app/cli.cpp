@@ -223,6 +223,27 @@ int cmd_window(const WindowArgs& a) {
     if (!find_view(a.maximize)) return fail("", "--maximize: no view '" + a.maximize + "' (views: " + views_list() + ")", kExitUsage);
     st.arrangement.maximized = a.maximize;
   }
+  // Timed actions (--script): seconds and what to do, in order.
+  struct Action {
+    double t = 0;
+    std::string kernel;  // empty: pin
+  };
+  std::vector<Action> script;
+  for (size_t b = 0; !a.script.empty() && b <= a.script.size();) {
+    const size_t e = std::min(a.script.find(';', b), a.script.size());
+    const std::string item = a.script.substr(b, e - b);
+    b = e + 1;
+    if (item.empty()) continue;
+    const size_t colon = item.find(':');
+    char* end = nullptr;
+    const double t = colon == std::string::npos ? -1 : std::strtod(item.c_str(), &end);
+    const std::string what = colon == std::string::npos ? "" : item.substr(colon + 1);
+    if (!(t >= 0) || end != item.c_str() + colon || (what != "pin" && what.rfind("kernel=", 0) != 0))
+      return fail("", "--script: '" + item + "' is not SECONDS:kernel=NAME or SECONDS:pin", kExitUsage);
+    if (what != "pin" && !find_kernel(what.substr(7)))
+      return fail("", "--script: unknown kernel '" + what.substr(7) + "'", kExitUsage);
+    script.push_back({t, what == "pin" ? "" : what.substr(7)});
+  }
   if (a.headless && a.exit_after <= 0 && a.frames <= 0)
     return fail("", "--headless needs --exit-after or --frames (no window to close)", kExitUsage);
   if (a.headless) setenv("GEMMSCOPE_GL", "egl", 1);  // no window, whatever DISPLAY says
@@ -248,7 +269,13 @@ int cmd_window(const WindowArgs& a) {
   LoopOptions opt;
   opt.max_frames = a.frames;
   opt.exit_after_s = a.exit_after;
+  size_t next_action = 0;
   auto draw_frame = [&] {
+    while (next_action < script.size() && now_s() >= script[next_action].t) {
+      const Action& act = script[next_action++];
+      if (act.kernel.empty()) st.perf_pin = true;
+      else st.kernel = act.kernel;
+    }
     Frame f;
     std::shared_ptr<const LiveSnapshot> live;
     if (worker) {

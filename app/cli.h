@@ -23,6 +23,9 @@ struct WindowArgs {
   std::string last_frame;  // headless: the last frame as PNG
   std::string kernel;  // select this kernel first (else the settings' or the default)
   std::string maximize;  // show this view maximised
+  // Timed actions for demonstrations without input (headless): "20:kernel=NAME;35:pin" selects NAME at 20 s
+  // and pins the throughput baseline at 35 s.
+  std::string script;
 };
 struct RecordArgs {
   std::string out, kernels, size = "4096x4096x4096", sweep;

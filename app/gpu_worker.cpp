@@ -190,12 +190,15 @@ void GpuWorker::loop(int device) {
     const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const DeviceState device_now = nvml->read();
     publish([&](LiveSnapshot& s) {
-      if (key != series_key) s.series.clear();
       s.series_kernel = key;
       s.device = device_now;
       if (r.ok) {
+        // One series across kernels: a switch starts a new stretch, which the plot marks.
+        if (s.switches.empty() || s.switches.back().kernel != key) s.switches.push_back({t, key});
         s.series.push_back({t, r.tflops, r.cublas_tflops, device_now.sm_mhz});
         if (s.series.size() > kSeriesCapacity) s.series.erase(s.series.begin());
+        // Stretches that scrolled out: keep the one the oldest point belongs to.
+        while (s.switches.size() > 1 && s.switches[1].t <= s.series.front().t) s.switches.erase(s.switches.begin());
       } else {
         s.error = kernel + ": " + r.error;
         live_kernel_.clear();  // stop hammering a kernel that fails (publish holds mu_)

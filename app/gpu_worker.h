@@ -27,8 +27,15 @@ struct LiveSnapshot {
   std::shared_ptr<const Capture> capture;  // device, runs and traced layouts measured so far
   std::string status;                      // what the worker is doing now, empty when idle
   std::string error;                       // last failure, one line
-  std::string series_kernel;               // what `series` measures ("sgemm/01_naive f32 2048^3")
-  std::vector<LivePoint> series;           // oldest first, at most kSeriesCapacity points
+  std::string series_kernel;               // what `series` measures now ("sgemm/01_naive f32 2048^3")
+  std::vector<LivePoint> series;           // oldest first, at most kSeriesCapacity points, across switches
+  // Where the series changed kernel (a toggle, another rung): the time of the first point of each stretch and
+  // what it measures, oldest first; the first entry starts the series.
+  struct Switch {
+    double t = 0;
+    std::string kernel;
+  };
+  std::vector<Switch> switches;
   DeviceState device;                      // clocks, power, temperature, throttling: read with each sample
 };
 

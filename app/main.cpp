@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   app.add_option("--last-frame", win.last_frame, "Headless: write the last frame as PNG")->group("");
   app.add_option("--kernel", win.kernel, "Select this kernel")->group("");
   app.add_option("--maximize", win.maximize, "Show this view maximised")->group("");
+  app.add_option("--script", win.script, "Timed actions: 'SECONDS:kernel=NAME;SECONDS:pin'")->group("");
 
   RecordArgs rec;
   CLI::App* record = app.add_subcommand("record", "Run the registered kernels on the GPU and write a capture");

@@ -130,15 +130,16 @@ TEST(GpuWorker, MeasuresTheLadderTracesLayoutsAndFeedsTheLivePlot) {
     EXPECT_EQ(svg.find("traced no blocks"), std::string::npos);
   }
 
-  // Switching kernels starts a new series (points of two kernels never share a line): every point
-  // of the new series was measured after the last point of the old one. A fast kernel can add
-  // several points between two polls, so the count is no test.
+  // Switching kernels starts a new stretch of the one series, which the plot marks: the switch is listed
+  // with the new kernel, after the last point of the old one. A fast kernel can add several points between
+  // two polls, so the count is no test.
   const double last_old = last_point_t(*snap);
   const KernelInfo& other = kernel_registry().back();
   const auto toggled = Clock::now();
   worker.set_live_kernel(other.name, other.precisions.front());
   snap = wait_for(worker, [&](const LiveSnapshot& s) {
-    return (s.series_kernel.find(other.name) != std::string::npos && !s.series.empty()) || !s.error.empty();
+    return (s.series_kernel.find(other.name) != std::string::npos && !s.switches.empty() &&
+            s.switches.back().kernel.find(other.name) != std::string::npos) || !s.error.empty();
   }, 120);
   // A toggle shows in the plot first: the new kernel's first sample comes before its traced launch (the
   // worker finishes the sample in flight, then measures the new kernel at 2048^3, verification included).
@@ -147,7 +148,8 @@ TEST(GpuWorker, MeasuresTheLadderTracesLayoutsAndFeedsTheLivePlot) {
   EXPECT_LT(latency_ms, 1000) << "the switch waited for something other than one sample";
   ASSERT_TRUE(snap->error.empty()) << snap->error;
   ASSERT_FALSE(snap->series.empty());
-  EXPECT_GT(snap->series.front().t, last_old) << "a point of the old kernel was kept";
+  EXPECT_GT(snap->switches.back().t, last_old) << "the switch is marked after the old kernel's last point";
+  EXPECT_GE(snap->series.back().t, snap->switches.back().t);
 }
 
 }  // namespace

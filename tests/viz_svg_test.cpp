@@ -915,6 +915,36 @@ TEST(PerfView, SeriesAreLinesWithTheSelectedOneThicker) {
     EXPECT_GE(count_if_contains(labels, l), 1) << l;
 }
 
+// Live, after toggles: a labelled line where each switch happened, at its time, and a pinned baseline drawn
+// flat at its TFLOP/s with its name; the ratio in words.
+TEST(PerfView, TogglesAreMarkedAndTheBaselineStaysFlat) {
+  PerfViewInput in = perf_input();
+  in.series_x_label = "seconds";
+  PerfSeries before{"10_multistage f16.f32 2048^3", {}, false, "", false}, after{"10_multistage[stages=2]", {}, true, "", false};
+  for (int i = 0; i < 40; ++i) before.points.push_back({i * 0.1f, 400});
+  for (int i = 40; i < 80; ++i) after.points.push_back({i * 0.1f, 300});
+  in.series = {before, after};
+  in.markers = {{4.0f, "10_multistage[stages=2]"}};
+  in.baseline_label = "10_multistage";
+  in.baseline_tflops = 400;
+  const std::string svg = draw_perf(in, Theme::Light());
+  const auto boxes = text_boxes(svg);
+  auto box = [&](const std::string& prefix) {
+    auto it = std::find_if(boxes.begin(), boxes.end(), [&](auto& b) { return b.first.rfind(prefix, 0) == 0; });
+    EXPECT_NE(it, boxes.end()) << prefix;
+    return it == boxes.end() ? Rect{} : it->second;
+  };
+  // The marker's label starts at the switch: halfway along the x axis (0 to 7.9 s), right of the axis start.
+  const Rect marker = box("10_multistage[stages=2]");
+  const Rect axis_label = box("seconds");
+  EXPECT_GT(marker.min.x, 300.0f);
+  EXPECT_LT(marker.min.x, axis_label.max.x);
+  EXPECT_GE(count_if_contains(texts(svg), "baseline: 10_multistage 400 TFLOP/s"), 1);
+  EXPECT_EQ(baseline_ratio(300, 400), "0.75x the baseline");
+  EXPECT_EQ(baseline_ratio(300, 0), "");
+  EXPECT_EQ(baseline_ratio(std::nan(""), 400), "");
+}
+
 TEST(PerfView, TextNeverOverlapsAndStaysOnTheCanvas) {
   PerfViewInput in = perf_input();
   for (int i = 0; i < 20; ++i)

@@ -217,6 +217,7 @@ void draw_series(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, 
       ymax = std::max(ymax, sane(p.y));
     }
   if (xmin > xmax) xmin = 0, xmax = 1;
+  if (!in.baseline_label.empty()) ymax = std::max(ymax, sane(float(in.baseline_tflops)));
   Rect plot{{area.min.x, area.min.y + ts * 0.5f},
             {area.max.x - (legend_right ? legend_w + ts : 0), area.max.y - ts * 2.7f - legend_h}};
   if (plot.h() < ts * 3 || plot.w() < ts * 6) return;
@@ -269,6 +270,25 @@ void draw_series(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, 
         if (dist < best) best = dist, hover->series = int(i), hover->point = int(j);
       }
   c.push_clip(plot.inset(-4));
+  // Toggles: a vertical line where the series changed kernel, labelled at the top with what runs after it
+  // (labels that would run into the next marker are cut to fit).
+  for (size_t i = 0; i < in.markers.size(); ++i) {
+    const float x = P({in.markers[i].x, 0}).x;
+    if (x < plot.min.x - 1 || x > plot.max.x + 1) continue;
+    viz::dashed_polyline(c, {{x, plot.min.y}, {x, plot.max.y}}, t.accent, 1.5f, ts * 0.4f, ts * 0.3f);
+    const float next_x = i + 1 < in.markers.size() ? P({in.markers[i + 1].x, 0}).x : plot.max.x;
+    const float room = std::max(next_x - x - ts * 0.6f, ts * 3);
+    c.text({x + ts * 0.3f, plot.min.y + ts * 0.2f}, viz::elide(c, in.markers[i].label, ts, Font::Sans, room), t.accent, ts);
+  }
+  // The pinned baseline: flat at its TFLOP/s, under the series.
+  if (!in.baseline_label.empty() && in.baseline_tflops > 0) {
+    const float y = P({float(x_lo), float(in.baseline_tflops)}).y;
+    viz::dashed_polyline(c, {{plot.min.x, y}, {plot.max.x, y}}, t.good, 2, ts * 0.8f, ts * 0.4f);
+    c.text({plot.max.x - ts * 0.3f, y - ts * 1.3f},
+           viz::elide(c, "baseline: " + in.baseline_label + " " + viz::fmt_num(in.baseline_tflops) + " TFLOP/s", ts,
+                      Font::Sans, plot.w() * 0.6f),
+           t.good, ts, Align::Right);
+  }
   // References first (under), then the unselected rungs, the selected one on top.
   for (int pass = 0; pass < 3; ++pass)
     for (size_t i = 0; i < in.series.size(); ++i) {
@@ -367,6 +387,13 @@ void draw_perf_view(Canvas& c, Rect r, const Theme& t, const PerfViewInput& in, 
   draw_bars(c, bars, t, in, ts, mouse, hover);
   if (series) draw_series(c, plot, t, in, fs, ts, mouse, hover);
   c.pop_clip();
+}
+
+std::string baseline_ratio(double tflops, double baseline_tflops) {
+  if (!(baseline_tflops > 0) || !(tflops > 0) || !std::isfinite(tflops) || !std::isfinite(baseline_tflops)) return "";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.2fx the baseline", tflops / baseline_tflops);
+  return buf;
 }
 
 }  // namespace gs

@@ -84,7 +84,18 @@ struct PerfViewInput {
   bool series_log2_x = false;         // sizes: one tick per power of two, evenly spaced
   std::string device_label;           // "NVIDIA H100 80GB HBM3, 1980 MHz, driver 580.159.04"
   std::string empty_note;             // what to say where there are no bars ("" : "No runs yet.")
+  // Live: where the series changed kernel (a toggle), drawn as labelled vertical lines.
+  struct Marker {
+    float x = 0;
+    std::string label;  // what runs from there on: "[stages=2]", "07_swizzle"
+  };
+  std::vector<Marker> markers;
+  // A pinned baseline: a horizontal line at its TFLOP/s, labelled, and the running kernel's ratio to it.
+  std::string baseline_label;  // empty: none pinned
+  double baseline_tflops = 0;
 };
+// The running kernel's TFLOP/s against a pinned baseline's ("1.08x the baseline"); "" without one.
+std::string baseline_ratio(double tflops, double baseline_tflops);
 // What the pointer is over: a bar, or the series point nearest to it.
 struct PerfHover {
   int bar = -1;

@@ -33,11 +33,33 @@ std::string device_line(const DeviceState& d) {
   return s;
 }
 
+// "10_multistage[stages=2]" of "mma_f16/10_multistage[stages=2] f16.f32 2048^3": what a marker says.
+std::string short_kernel(const std::string& key) {
+  const std::string name = key.substr(0, key.find(' '));
+  return name.substr(name.find('/') + 1);
+}
+
 class PerfPanel : public ViewPanel {
  public:
-  void Update(const ViewContext& ctx) override { in_ = input(ctx.f, ctx.st); }
+  void Update(const ViewContext& ctx) override {
+    in_ = input(ctx.f, ctx.st);
+    if (ctx.st.perf_pin) {  // asked for from outside the toolbar (the window's --script)
+      ctx.st.perf_pin = false;
+      TogglePin();
+      in_ = input(ctx.f, ctx.st);
+    }
+  }
 
   void Toolbar(const ViewContext& ctx, Flow& flow) override {
+    // Live: pin the running kernel as a baseline, kept on the plot while others run, with the ratio to it.
+    if (ctx.f.live && running_tflops_ > 0) {
+      const char* label = baseline_label_.empty() ? "pin as baseline" : "unpin baseline";
+      flow.next(Flow::button_w("pin as baseline"));
+      if (ImGui::Button(label, ImVec2(Flow::button_w("pin as baseline"), 0))) TogglePin();
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("keep this kernel's TFLOP/s (mean of its last 50 samples) on the plot as a line, and show\n"
+                          "the ratio of whatever runs next to it");
+    }
     // A ladder measured in several dtypes (wmma: fp32 and fp16 accumulate) plots one at a time.
     if (dtypes_.size() < 2) return;
     for (const std::string& d : dtypes_) {
@@ -136,15 +158,39 @@ class PerfPanel : public ViewPanel {
              : dtypes_.empty()                                                          ? std::string()
                                                                                         : dtypes_.front();
     if (f.live && f.live_state && !f.live_state->series.empty()) {
-      // Live: the selected kernel measured back to back, with cuBLAS on the same size beside it.
-      PerfSeries k{f.live_state->series_kernel, {}, true, selected, false};
+      // Live: the selected kernel measured back to back, with cuBLAS on the same size beside it; one stretch
+      // per kernel since the last switches (toggles), each switch marked where it happened.
+      const LiveSnapshot& live = *f.live_state;
       PerfSeries ref{"cuBLAS, same size", {}, false, "", true};
-      for (const LivePoint& p : f.live_state->series) {
-        k.points.push_back({float(p.t), float(p.tflops)});
+      std::vector<PerfSeries> stretches;
+      size_t sw = 0;
+      for (const LivePoint& p : live.series) {
+        while (sw + 1 < live.switches.size() && p.t >= live.switches[sw + 1].t) ++sw;
+        const std::string key = live.switches.empty() ? live.series_kernel : live.switches[sw].kernel;
+        if (stretches.empty() || stretches.back().label != key)
+          stretches.push_back({key, {}, key == live.series_kernel, key.substr(0, key.find(' ')), false});
+        stretches.back().points.push_back({float(p.t), float(p.tflops)});
         ref.points.push_back({float(p.t), float(p.cublas_tflops)});
       }
-      in.series = {ref, k};
+      for (size_t i = 0; i < live.switches.size(); ++i) {
+        const PerfViewInput::Marker m{float(live.switches[i].t), short_kernel(live.switches[i].kernel)};
+        if (!live.series.empty() && live.switches[i].t > live.series.front().t) in.markers.push_back(m);
+      }
+      // The running stretch's mean over its last points, for the baseline and its ratio.
+      running_label_ = live.series_kernel;
+      running_tflops_ = 0;
+      if (!stretches.empty() && stretches.back().selected) {
+        const auto& pts = stretches.back().points;
+        const size_t n = std::min<size_t>(pts.size(), 50);
+        for (size_t i = pts.size() - n; i < pts.size(); ++i) running_tflops_ += pts[i].y / double(n);
+        const std::string ratio = baseline_ratio(running_tflops_, baseline_tflops_);
+        if (!baseline_label_.empty() && !ratio.empty()) stretches.back().label += " \xC2\xB7 " + ratio;
+      }
+      in.series = {ref};
+      for (PerfSeries& st : stretches) in.series.push_back(std::move(st));
       in.series_x_label = "seconds";
+      in.baseline_label = baseline_label_;
+      in.baseline_tflops = baseline_tflops_;
     } else if (c) {
       // Replay: TFLOP/s over size for the family in one dtype, each curve measured at 2 sizes or more.
       for (const std::string& name : kernel_names(c)) {
@@ -169,7 +215,14 @@ class PerfPanel : public ViewPanel {
     return in;
   }
 
+  void TogglePin() {
+    if (baseline_label_.empty() && running_tflops_ > 0) baseline_label_ = short_kernel(running_label_), baseline_tflops_ = running_tflops_;
+    else baseline_label_.clear(), baseline_tflops_ = 0;
+  }
+
   PerfViewInput in_;
+  std::string running_label_, baseline_label_;
+  double running_tflops_ = 0, baseline_tflops_ = 0;
   PerfHover hover_;
   std::vector<std::string> dtypes_;  // the family's dtypes, in capture order
   std::string dtype_;                // the one the curves show
