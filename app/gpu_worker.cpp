@@ -81,6 +81,9 @@ void GpuWorker::loop(int device) {
   const auto t0 = std::chrono::steady_clock::now();
   std::string series_key;
   std::set<std::string> traced;  // kernels whose traced launch the capture holds
+  std::vector<LivePoint> pending;  // runs since the last published point, of pending_key
+  std::string pending_key;
+  double pending_t0 = 0;
   for (;;) {
     std::string kernel;
     Precision precision;
@@ -188,14 +191,33 @@ void GpuWorker::loop(int device) {
     opt.repeats = 10;
     const RunResult r = gpu->run(*info, precision, live_shape, opt);
     const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    // One point per interval, the median of the runs in it (a 2048^3 run takes a few ms: a point per run
+    // would fill the plot in a second); the first run of a new kernel is a point at once, so a toggle shows.
+    if (key != pending_key) pending.clear(), pending_key = key, pending_t0 = t;
+    if (r.ok) pending.push_back({t, r.tflops, r.cublas_tflops, 0});
+    const bool first = key != series_key;
+    if (r.ok && !first && t - pending_t0 < kSampleInterval) continue;
+    LivePoint point{};
+    if (!pending.empty()) {
+      auto by = [&](double LivePoint::*f) {
+        std::vector<double> v;
+        for (const LivePoint& p : pending) v.push_back(p.*f);
+        std::nth_element(v.begin(), v.begin() + long(v.size() / 2), v.end());
+        return v[v.size() / 2];
+      };
+      point = {t, by(&LivePoint::tflops), by(&LivePoint::cublas_tflops), 0};
+    }
+    pending.clear();
+    pending_t0 = t;
     const DeviceState device_now = nvml->read();
+    point.sm_mhz = device_now.sm_mhz;
     publish([&](LiveSnapshot& s) {
       s.series_kernel = key;
       s.device = device_now;
       if (r.ok) {
         // One series across kernels: a switch starts a new stretch, which the plot marks.
         if (s.switches.empty() || s.switches.back().kernel != key) s.switches.push_back({t, key});
-        s.series.push_back({t, r.tflops, r.cublas_tflops, device_now.sm_mhz});
+        s.series.push_back(point);
         if (s.series.size() > kSeriesCapacity) s.series.erase(s.series.begin());
         // Stretches that scrolled out: keep the one the oldest point belongs to.
         while (s.switches.size() > 1 && s.switches[1].t <= s.series.front().t) s.switches.erase(s.switches.begin());

@@ -41,7 +41,8 @@ struct LiveSnapshot {
 
 class GpuWorker {
  public:
-  static constexpr size_t kSeriesCapacity = 600;
+  static constexpr size_t kSeriesCapacity = 600;  // at one point per kSampleInterval: the last minute
+  static constexpr double kSampleInterval = 0.1;   // seconds per published point (median of the runs in it)
 
   GpuWorker(int device, GemmShape shape);
   ~GpuWorker();

@@ -154,3 +154,49 @@ TEST(GpuWorker, MeasuresTheLadderTracesLayoutsAndFeedsTheLivePlot) {
 
 }  // namespace
 }  // namespace gs
+
+namespace gs {
+namespace {
+
+// The live plot's numbers are bench's numbers: the worker's points for a kernel (medians of the runs in each
+// interval) and `gemmscope bench`'s median at the same size agree within 5%.
+TEST(GpuWorker, SamplesAgreeWithBench) {
+  const KernelInfo* k = find_kernel("mma_f16/10_multistage");
+  ASSERT_NE(k, nullptr);
+  std::vector<double> live;
+  {
+    GpuWorker worker(0, GemmShape{256, 256, 256});
+    auto snap = wait_for(worker, [](const LiveSnapshot& s) {
+      return !s.error.empty() || (s.capture && !s.capture->peaks.empty() && s.status.empty());
+    }, 300);
+    ASSERT_TRUE(snap->error.empty()) << snap->error;
+    worker.set_live_kernel(k->name, k->precisions.front());
+    snap = wait_for(worker, [&](const LiveSnapshot& s) {
+      return !s.error.empty() || (s.series_kernel.rfind(k->name + " ", 0) == 0 && s.series.size() >= 25);
+    }, 60);
+    ASSERT_TRUE(snap->error.empty()) << snap->error;
+    for (size_t i = snap->series.size() - 20; i < snap->series.size(); ++i) live.push_back(snap->series[i].tflops);
+  }
+  std::string error;
+  std::unique_ptr<GpuSession> gpu = GpuSession::open(0, &error);
+  ASSERT_NE(gpu, nullptr) << error;
+  std::vector<double> bench;
+  RunOptions opt;
+  opt.repeats = 10;
+  for (int i = 0; i < 5; ++i) {
+    const RunResult r = gpu->run(*k, k->precisions.front(), GemmShape{2048, 2048, 2048}, opt);
+    ASSERT_TRUE(r.ok) << r.error;
+    bench.push_back(r.tflops);
+  }
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  const double a = median(live), b = median(bench);
+  std::printf("[ agree    ] %s at 2048^3: live %.1f TFLOP/s, bench %.1f TFLOP/s (%.1f%%)\n", k->name.c_str(), a, b,
+              100 * (a / b - 1));
+  EXPECT_NEAR(a / b, 1.0, 0.05);
+}
+
+}  // namespace
+}  // namespace gs
