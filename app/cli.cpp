@@ -270,6 +270,8 @@ int cmd_window(const WindowArgs& a) {
   opt.max_frames = a.frames;
   opt.exit_after_s = a.exit_after;
   size_t next_action = 0;
+  std::string last_status = "-";
+  std::shared_ptr<const LiveSnapshot> last_live;  // headless: the series written at the end (--series-log)
   auto draw_frame = [&] {
     while (next_action < script.size() && now_s() >= script[next_action].t) {
       const Action& act = script[next_action++];
@@ -280,6 +282,12 @@ int cmd_window(const WindowArgs& a) {
     std::shared_ptr<const LiveSnapshot> live;
     if (worker) {
       live = worker->latest();  // one lock per frame; the snapshot stays valid while we draw
+      if (a.headless && live->status != last_status) {  // what the worker does when, for the log
+        last_status = live->status;
+        std::cerr << fmt("%.2f", now_s()) << " s: " << (last_status.empty() ? "sampling" : last_status)
+                  << (live->error.empty() ? "" : " (error: " + live->error + ")") << std::endl;
+      }
+      last_live = live;
       f.live = true;
       f.live_state = live.get();
       f.capture = live->capture.get();
@@ -334,6 +342,23 @@ int cmd_window(const WindowArgs& a) {
             << " per second), frame time p50 " << fmt("%.2f", pct(0.5)) << " ms, p99 " << fmt("%.2f", pct(0.99))
             << " ms, max " << fmt("%.2f", moving_ms.empty() ? 0.0 : moving_ms.back()) << " ms" << std::endl;
   if (!png_ok) return fail("", "--last-frame: " + error, kExitRuntime);
+  if (!a.series_log.empty()) {  // the live plot's data: every point with the kernel it measured
+    std::string csv = "t_s,tflops,cublas_tflops,sm_mhz,kernel\n";
+    if (last_live) {
+      size_t sw = 0;
+      for (const LivePoint& p : last_live->series) {
+        while (sw + 1 < last_live->switches.size() && p.t >= last_live->switches[sw + 1].t) ++sw;
+        const std::string k = last_live->switches.empty() ? last_live->series_kernel : last_live->switches[sw].kernel;
+        csv += fmt("%.3f", p.t) + "," + fmt("%.2f", p.tflops) + "," + fmt("%.2f", p.cublas_tflops) + "," +
+               std::to_string(p.sm_mhz) + ",\"" + k + "\"\n";
+      }
+    }
+    try {
+      write_file_atomic(a.series_log, csv);
+    } catch (const std::exception& e) {
+      return fail("", std::string("--series-log: ") + e.what(), kExitRuntime);
+    }
+  }
   if (!a.frame_log.empty()) {
     try {
       write_file_atomic(a.frame_log, log);

@@ -21,6 +21,7 @@ struct WindowArgs {
   bool headless = false;
   std::string frame_log;
   std::string last_frame;  // headless: the last frame as PNG
+  std::string series_log;  // headless, live: the throughput series (CSV) at the end
   std::string kernel;  // select this kernel first (else the settings' or the default)
   std::string maximize;  // show this view maximised
   // Timed actions for demonstrations without input (headless): "20:kernel=NAME;35:pin" selects NAME at 20 s

@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
   app.add_flag("--headless", win.headless, "No window: frames into an offscreen framebuffer (EGL)")->group("");
   app.add_option("--frame-log", win.frame_log, "Write each frame's time (ms) to this CSV")->group("");
   app.add_option("--last-frame", win.last_frame, "Headless: write the last frame as PNG")->group("");
+  app.add_option("--series-log", win.series_log, "Headless, live: write the throughput series as CSV")->group("");
   app.add_option("--kernel", win.kernel, "Select this kernel")->group("");
   app.add_option("--maximize", win.maximize, "Show this view maximised")->group("");
   app.add_option("--script", win.script, "Timed actions: 'SECONDS:kernel=NAME;SECONDS:pin'")->group("");

@@ -173,7 +173,14 @@ class PerfPanel : public ViewPanel {
         ref.points.push_back({float(p.t), float(p.cublas_tflops)});
       }
       for (size_t i = 0; i < live.switches.size(); ++i) {
-        const PerfViewInput::Marker m{float(live.switches[i].t), short_kernel(live.switches[i].kernel)};
+        // A toggle of the same rung says only what it set ("[stages=2]", "own"); another kernel its name.
+        const std::string name = live.switches[i].kernel.substr(0, live.switches[i].kernel.find(' '));
+        const std::string prev = i ? live.switches[i - 1].kernel.substr(0, live.switches[i - 1].kernel.find(' ')) : "";
+        const size_t open = name.find('[');
+        const std::string label = i && rung_of_variant(prev) == rung_of_variant(name)
+                                      ? (open == std::string::npos ? std::string("its own") : name.substr(open))
+                                      : short_kernel(live.switches[i].kernel);
+        const PerfViewInput::Marker m{float(live.switches[i].t), label};
         if (!live.series.empty() && live.switches[i].t > live.series.front().t) in.markers.push_back(m);
       }
       // The running stretch's mean over its last points, for the baseline and its ratio.
