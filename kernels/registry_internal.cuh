@@ -112,6 +112,15 @@ inline Rung toggle_variant(const Rung& rung, const std::string& key, const std::
   return v;
 }
 
+// What a variant [stages=S] of a multistage rung changes, written once for all of them.
+inline std::string stages_adds(int s, int rung_stages) {
+  return "Variant: the same kernel with " + std::to_string(s) + " cp.async stages instead of " +
+         std::to_string(rung_stages) + ": " + std::to_string(s - 1) + (s == 2 ? " k-tile" : " k-tiles") +
+         " in flight while the warps compute on one, so a copy has " + std::to_string(s - 1) +
+         (s == 2 ? " tile" : " tiles") + " of mma to land behind (wait_group " + std::to_string(s - 2) +
+         "). One stage is not offered: nothing would be in flight.";
+}
+
 // A rung whose fragments are loaded by other instructions (ldmatrix): the layout view shows their layouts
 // beside the computing instruction's.
 inline Rung with_loads(Rung g, std::initializer_list<const char*> ops) {

@@ -69,14 +69,6 @@ std::vector<PrecisionLaunch> mma_f16_10_stages() {
   return {erase<__half, float, r::launch_stages<NoProbe, S>, r::launch_stages<TraceProbe, S>>(Precision::F16_F32)};
 }
 
-std::string stages_adds(int s, int rung_stages) {
-  return "Variant: the same kernel with " + std::to_string(s) + " cp.async stages instead of " +
-         std::to_string(rung_stages) + ": " + std::to_string(s - 1) + (s == 2 ? " k-tile" : " k-tiles") +
-         " in flight while the warps compute on one, so a copy has " + std::to_string(s - 1) +
-         (s == 2 ? " tile" : " tiles") + " of mma to land behind (wait_group " + std::to_string(s - 2) +
-         "). One stage is not offered: nothing would be in flight.";
-}
-
 std::vector<Rung> mma_f16_rungs() {
   const std::initializer_list<const char*> kLoads = {"ldmatrix.x4", "ldmatrix.x4.trans"};
   std::vector<Rung> ladder;

@@ -32,7 +32,7 @@ inline constexpr int kTilesM = kWM / 16;            // 4 x 8 mma tiles of 16x8 p
 inline constexpr int kTilesN = kWN / 8;
 inline constexpr int kSteps = kBK / 8;              // 4 mma k-steps per k-slice
 inline constexpr int kThreads = kWarpsM * kWarpsN * 32;
-inline constexpr int kStages = 4;                   // slices in flight + the one being read
+inline constexpr int kStages = 4;                   // slices in flight + the one being read (variants: 2, 3)
 inline constexpr int kAChunks = kBM * kBK / 4 / kThreads;  // 8 16-byte chunks of A per thread per slice
 inline constexpr int kBChunks = kBK * kBN / 4 / kThreads;  // 4 of B
 // A slice's 12 copies per thread are issued 4 per k-step over k-steps 0..2 (the wait comes at k-step 3), so no
@@ -46,6 +46,11 @@ static_assert((kAChunks + kBChunks) % kCopyParts == 0, "copies split evenly over
 inline constexpr int kAsFloats = kBM * kBK;         // one stage: As (BM, BK) then Bs (BK, BN)
 inline constexpr int kStageFloats = kAsFloats + kBK * kBN;
 inline constexpr int kSmemBytes = kStages * kStageFloats * 4;  // 196608 of the 227 KB a block may have
+// Shared memory of an S-stage pipeline (the variants [stages=S]).
+template <int S>
+constexpr int smem_bytes() {
+  return S * kStageFloats * 4;
+}
 inline constexpr int kMaxLogTile = 5;               // cutlass:5 swizzle as in 07
 // Any shape. Fast path when K and N are multiples of 4 and A, B are 16-byte aligned (then every 16-byte
 // chunk of a row is wholly inside or wholly outside the matrix); otherwise 4-byte copies, same layout.
@@ -229,7 +234,7 @@ __device__ __forceinline__ void mma_all(float (&acc)[kTilesM][kTilesN][4], const
 
 // The pipeline over all slices. kFast: an interior block (copy_fast, no checks); otherwise load_slice, which
 // checks each chunk against the edges of A and B. Instantiated twice, so each loop holds one copy path only.
-template <bool kFast, bool kVec, class Probe>
+template <bool kFast, bool kVec, int S, class Probe>
 __device__ __forceinline__ void k_loop(const GemmArgs<float, float>& g, const CopyPlan& cp, const FragPlan& fp,
                                        float* smem, int tile_m, int tile_n, int tid,
                                        float (&acc)[kTilesM][kTilesN][4], Probe& probe) {
@@ -243,7 +248,7 @@ __device__ __forceinline__ void k_loop(const GemmArgs<float, float>& g, const Co
   // "group j holds slice j" stays true and the wait count below is the same for every iteration).
   GS_PROBE(probe.stage(kPrologue));
 #pragma unroll
-  for (int s = 0; s < kStages - 1; ++s) {
+  for (int s = 0; s < S - 1; ++s) {
     if (s < num_kt) {
       if (kFast) {
         copy_fast<-1>(cp, a_next, b_next, smem + s * kStageFloats, probe);
@@ -255,24 +260,24 @@ __device__ __forceinline__ void k_loop(const GemmArgs<float, float>& g, const Co
     }
     cp_async_commit();
   }
-  cp_async_wait<kStages - 2>();  // group 0 (slice 0) complete; S-2 younger groups may still fly
+  cp_async_wait<S - 2>();  // group 0 (slice 0) complete; S-2 younger groups may still fly
   __syncthreads();
   load_frags(frag[0], smem, fp, 0, probe);
 
   GS_PROBE(probe.stage(kKLoop));
-  float* const last = smem + (kStages - 1) * kStageFloats;
+  float* const last = smem + (S - 1) * kStageFloats;
   float* rd = smem;    // stage holding slice kt (kt % S)
   float* wr = last;    // stage (kt - 1) % S: slice kt + S - 1 goes there
   for (int kt = 0; kt < num_kt; ++kt) {
     GS_PROBE(probe.iteration(kt));
-    const bool copy = kt + kStages - 1 < num_kt;  // past the last slice nothing is copied
+    const bool copy = kt + S - 1 < num_kt;  // past the last slice nothing is copied
 #pragma unroll
     for (int ks = 0; ks < kSteps; ++ks) {
       if (ks == kSteps - 1) {
         // The last k-step reads fragments of slice kt + 1. Committed so far: S - 1 + (kt + 1) groups,
         // the youngest holding slice kt + S - 1; letting S - 2 stay in flight completes slice kt + 1.
         // The barrier publishes every thread's copies and marks slice kt as fully read.
-        cp_async_wait<kStages - 2>();
+        cp_async_wait<S - 2>();
         __syncthreads();
         wr = rd;
         rd = rd == last ? smem : rd + kStageFloats;
@@ -287,9 +292,9 @@ __device__ __forceinline__ void k_loop(const GemmArgs<float, float>& g, const Co
             if (ks == 1) copy_fast<1>(cp, a_next, b_next, wr, probe);
             if (ks == 2) copy_fast<2>(cp, a_next, b_next, wr, probe);
           } else {
-            if (ks == 0) load_slice<kVec, 0>(g, cp, kt + kStages - 1, wr, tile_m, tile_n, tid, probe);
-            if (ks == 1) load_slice<kVec, 1>(g, cp, kt + kStages - 1, wr, tile_m, tile_n, tid, probe);
-            if (ks == 2) load_slice<kVec, 2>(g, cp, kt + kStages - 1, wr, tile_m, tile_n, tid, probe);
+            if (ks == 0) load_slice<kVec, 0>(g, cp, kt + S - 1, wr, tile_m, tile_n, tid, probe);
+            if (ks == 1) load_slice<kVec, 1>(g, cp, kt + S - 1, wr, tile_m, tile_n, tid, probe);
+            if (ks == 2) load_slice<kVec, 2>(g, cp, kt + S - 1, wr, tile_m, tile_n, tid, probe);
           }
         }
         if (ks == kCopyParts - 1) {
@@ -304,7 +309,7 @@ __device__ __forceinline__ void k_loop(const GemmArgs<float, float>& g, const Co
   cp_async_wait<0>();  // only empty groups remain; nothing may be in flight when the block exits
 }
 
-template <class Probe, bool kVec>
+template <class Probe, bool kVec, int S = kStages>
 __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<float, float> g, BlockOrder order, Probe probe) {
   extern __shared__ __align__(16) float smem[];  // kStages x [As | Bs]
 
@@ -343,9 +348,9 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<float, float> g, 
   float acc[kTilesM][kTilesN][4] = {};
   // Interior blocks (all of a 4096^3 problem) take the loop without bounds checks.
   if (kVec && cp.full_mn && g.k % kBK == 0) {
-    k_loop<true, kVec>(g, cp, fp, smem, tile_m, tile_n, tid, acc, probe);
+    k_loop<true, kVec, S>(g, cp, fp, smem, tile_m, tile_n, tid, acc, probe);
   } else {
-    k_loop<false, kVec>(g, cp, fp, smem, tile_m, tile_n, tid, acc, probe);
+    k_loop<false, kVec, S>(g, cp, fp, smem, tile_m, tile_n, tid, acc, probe);
   }
 
   GS_PROBE(probe.stage(kEpilogue));
@@ -362,26 +367,32 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<float, float> g, 
   GS_PROBE(probe.block_end());
 }
 
-template <class Probe, bool kVec, int kOrder>
+template <class Probe, bool kVec, int kOrder, int S>
 cudaError_t launch_as(const GemmArgs<float, float>& g, Probe probe, cudaStream_t stream) {
   // Above 48 KB of dynamic shared memory a kernel must opt in, once per instantiation.
   static const cudaError_t opt_in =
-      cudaFuncSetAttribute(kernel<Probe, kVec>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
+      cudaFuncSetAttribute(kernel<Probe, kVec, S>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes<S>());
   if (opt_in != cudaSuccess) return opt_in;
   const int tiles_m = (g.m + kBM - 1) / kBM, tiles_n = (g.n + kBN - 1) / kBN;
   const BlockOrder order = variant_order<kOrder>(tiles_n, kMaxLogTile);
   const dim3 grid = order_grid(order, tiles_m, tiles_n);
-  kernel<Probe, kVec><<<grid, kThreads, kSmemBytes, stream>>>(g, order, probe);
+  kernel<Probe, kVec, S><<<grid, kThreads, smem_bytes<S>(), stream>>>(g, order, probe);
   return cudaGetLastError();
 }
 
 // kOrder: a variant's block order (order_code), or kOrderDefault for the rung's own bands.
-template <class Probe, int kOrder = kOrderDefault>
+template <class Probe, int kOrder = kOrderDefault, int S = kStages>
 cudaError_t launch(const GemmArgs<float, float>& g, Probe probe, cudaStream_t stream) {
   if (!supports(g.m, g.n, g.k)) return cudaErrorInvalidValue;
   const bool aligned = reinterpret_cast<uintptr_t>(g.a) % 16 == 0 && reinterpret_cast<uintptr_t>(g.b) % 16 == 0;
-  if (aligned && g.k % 4 == 0 && g.n % 4 == 0) return launch_as<Probe, true, kOrder>(g, probe, stream);
-  return launch_as<Probe, false, kOrder>(g, probe, stream);
+  if (aligned && g.k % 4 == 0 && g.n % 4 == 0) return launch_as<Probe, true, kOrder, S>(g, probe, stream);
+  return launch_as<Probe, false, kOrder, S>(g, probe, stream);
+}
+
+// The variant [stages=S]: the rung's own order, S stages.
+template <class Probe, int S>
+cudaError_t launch_stages(const GemmArgs<float, float>& g, Probe probe, cudaStream_t stream) {
+  return launch<Probe, kOrderDefault, S>(g, probe, stream);
 }
 
 }  // namespace gs::mma_tf32_10_multistage

@@ -62,6 +62,13 @@ GS_MMA_TF32_ORDERS(mma_tf32_09_xor_permuted)
 GS_MMA_TF32_ORDERS(mma_tf32_10_multistage)
 #undef GS_MMA_TF32_ORDERS
 
+// Rung 10 with S cp.async stages, for its variants [stages=S].
+template <int S>
+std::vector<PrecisionLaunch> mma_tf32_10_stages() {
+  namespace r = mma_tf32_10_multistage;
+  return {erase<float, float, r::launch_stages<NoProbe, S>, r::launch_stages<TraceProbe, S>>(Precision::TF32)};
+}
+
 std::vector<Rung> mma_tf32_rungs() {
   const std::initializer_list<const char*> kLoads = {"ldmatrix.x4"};
   std::vector<Rung> ladder;
@@ -84,6 +91,9 @@ std::vector<Rung> mma_tf32_rungs() {
   const Rung r10 = with_loads(GS_MMA_TF32_RUNG(mma_tf32_10_multistage, "mma_tf32/10_multistage"), kLoads);
   ladder.push_back(r10);
   push_order_variants<mma_tf32_10_multistage_orders>(&ladder, r10);
+  // Its pipeline depth, [stages=S], as for mma_f16/10.
+  ladder.push_back(toggle_variant(r10, "stages", "2", stages_adds(2, mma_tf32_10_multistage::kStages), mma_tf32_10_stages<2>()));
+  ladder.push_back(toggle_variant(r10, "stages", "3", stages_adds(3, mma_tf32_10_multistage::kStages), mma_tf32_10_stages<3>()));
   return ladder;
 }
 
