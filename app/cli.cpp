@@ -226,7 +226,8 @@ int cmd_window(const WindowArgs& a) {
   // Timed actions (--script): seconds and what to do, in order.
   struct Action {
     double t = 0;
-    std::string kernel;  // empty: pin
+    std::string kernel;  // empty: pin (unless size is set)
+    std::string size;    // MxNxK for the live plot
   };
   std::vector<Action> script;
   for (size_t b = 0; !a.script.empty() && b <= a.script.size();) {
@@ -238,11 +239,15 @@ int cmd_window(const WindowArgs& a) {
     char* end = nullptr;
     const double t = colon == std::string::npos ? -1 : std::strtod(item.c_str(), &end);
     const std::string what = colon == std::string::npos ? "" : item.substr(colon + 1);
-    if (!(t >= 0) || end != item.c_str() + colon || (what != "pin" && what.rfind("kernel=", 0) != 0))
-      return fail("", "--script: '" + item + "' is not SECONDS:kernel=NAME or SECONDS:pin", kExitUsage);
-    if (what != "pin" && !find_kernel(what.substr(7)))
+    GemmShape size_shape;
+    const bool size = what.rfind("size=", 0) == 0;
+    if (!(t >= 0) || end != item.c_str() + colon || (what != "pin" && !size && what.rfind("kernel=", 0) != 0))
+      return fail("", "--script: '" + item + "' is not SECONDS:kernel=NAME, SECONDS:size=MxNxK or SECONDS:pin", kExitUsage);
+    if (size && !parse_shape(what.substr(5), &size_shape))
+      return fail("", "--script: '" + what.substr(5) + "' is not MxNxK", kExitUsage);
+    if (what != "pin" && !size && !find_kernel(what.substr(7)))
       return fail("", "--script: unknown kernel '" + what.substr(7) + "'", kExitUsage);
-    script.push_back({t, what == "pin" ? "" : what.substr(7)});
+    script.push_back({t, what == "pin" || size ? "" : what.substr(7), size ? what.substr(5) : ""});
   }
   if (a.headless && a.exit_after <= 0 && a.frames <= 0)
     return fail("", "--headless needs --exit-after or --frames (no window to close)", kExitUsage);
@@ -275,7 +280,8 @@ int cmd_window(const WindowArgs& a) {
   auto draw_frame = [&] {
     while (next_action < script.size() && now_s() >= script[next_action].t) {
       const Action& act = script[next_action++];
-      if (act.kernel.empty()) st.perf_pin = true;
+      if (!act.size.empty()) st.live_size = act.size;
+      else if (act.kernel.empty()) st.perf_pin = true;
       else st.kernel = act.kernel;
     }
     Frame f;
@@ -295,6 +301,8 @@ int cmd_window(const WindowArgs& a) {
                            : "Opening the GPU...";
       const KernelInfo* k = find_kernel(selected_kernel(st));
       if (k) worker->set_live_kernel(k->name, k->precisions.front());
+      GemmShape live_shape;
+      if (parse_shape(st.live_size, &live_shape)) worker->set_live_shape(live_shape);
     } else {
       f.capture = &replayed;
       f.banner = banner;

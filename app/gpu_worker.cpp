@@ -36,6 +36,15 @@ void GpuWorker::set_live_kernel(const std::string& kernel, Precision p) {
   wake_.notify_all();
 }
 
+void GpuWorker::set_live_shape(GemmShape shape) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (shape.m == live_shape_.m && shape.n == live_shape_.n && shape.k == live_shape_.k) return;
+    live_shape_ = shape;
+  }
+  wake_.notify_all();
+}
+
 void GpuWorker::rerun_ladder(GemmShape shape) {
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -87,7 +96,7 @@ void GpuWorker::loop(int device) {
   for (;;) {
     std::string kernel;
     Precision precision;
-    GemmShape shape;
+    GemmShape shape, live_shape;
     bool ladder;
     {
       std::unique_lock<std::mutex> lock(mu_);
@@ -96,6 +105,7 @@ void GpuWorker::loop(int device) {
       if (stop_) return;
       kernel = live_kernel_;
       precision = live_precision_;
+      live_shape = live_shape_;
       shape = shape_;
       ladder = ladder_pending_;
       ladder_pending_ = false;
@@ -156,7 +166,8 @@ void GpuWorker::loop(int device) {
     // toggle shows in the plot first) and never mixed with its timed runs. With it, the kernel it is compared
     // with in the launch-order view: a rung's row-major variant, a variant's rung. A variant not yet measured
     // gets its run at that size too.
-    const std::string key = kernel + " " + precision_name(precision) + " 2048^3";
+    const std::string key = kernel + " " + precision_name(precision) + " " + std::to_string(live_shape.m) + "x" +
+                            std::to_string(live_shape.n) + "x" + std::to_string(live_shape.k);
     if (!traced.count(kernel) && key == series_key) {
       std::vector<const KernelInfo*> todo{info};
       const size_t open = kernel.find('[');
@@ -185,8 +196,7 @@ void GpuWorker::loop(int device) {
       }
       continue;
     }
-    // The live plot uses a smaller problem than the ladder so that it updates several times a second.
-    const GemmShape live_shape{2048, 2048, 2048};
+    // The live plot's size (2048^3 unless the window chose another): small enough for many runs a second.
     RunOptions opt;
     opt.repeats = 10;
     const RunResult r = gpu->run(*info, precision, live_shape, opt);

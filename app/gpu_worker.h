@@ -52,6 +52,8 @@ class GpuWorker {
   std::shared_ptr<const LiveSnapshot> latest() const;
   // What the live plot measures; an empty name pauses it.
   void set_live_kernel(const std::string& kernel, Precision p);
+  // The size the live plot measures at (2048^3 until set).
+  void set_live_shape(GemmShape shape);
   // Re-runs the whole ladder (after the user changed the size, say).
   void rerun_ladder(GemmShape shape);
 
@@ -65,6 +67,7 @@ class GpuWorker {
   // Requests from the UI, guarded by mu_.
   std::string live_kernel_;
   Precision live_precision_ = Precision::F32;
+  GemmShape live_shape_{2048, 2048, 2048};
   GemmShape shape_;
   bool ladder_pending_ = true;
   bool stop_ = false;

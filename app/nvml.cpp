@@ -17,6 +17,10 @@ using ClockFn = int (*)(Device, int, unsigned*);
 using PowerFn = int (*)(Device, unsigned*);
 using TempFn = int (*)(Device, int, unsigned*);
 using ReasonsFn = int (*)(Device, unsigned long long*);
+struct MemoryInfo {
+  unsigned long long total, free, used;
+};
+using MemoryFn = int (*)(Device, MemoryInfo*);
 constexpr int kClockSm = 1, kClockMem = 2, kTempGpu = 0;
 
 class Missing : public Nvml {
@@ -41,6 +45,7 @@ class Library : public Nvml {
     power_ = sym<PowerFn>("nvmlDeviceGetPowerUsage");
     limit_ = sym<PowerFn>("nvmlDeviceGetEnforcedPowerLimit");
     temp_ = sym<TempFn>("nvmlDeviceGetTemperature");
+    memory_ = sym<MemoryFn>("nvmlDeviceGetMemoryInfo");
     // Renamed in CUDA 12.2's NVML ("clock events"); the old name stays exported for older drivers.
     reasons_ = sym<ReasonsFn>("nvmlDeviceGetCurrentClocksEventReasons");
     if (!reasons_) reasons_ = sym<ReasonsFn>("nvmlDeviceGetCurrentClocksThrottleReasons");
@@ -63,6 +68,8 @@ class Library : public Nvml {
     if (temp_ && temp_(dev_, kTempGpu, &v) == 0) s.temperature_c = int(v);
     unsigned long long r = 0;
     if (reasons_ && reasons_(dev_, &r) == 0) s.reasons = r;
+    MemoryInfo m{};
+    if (memory_ && memory_(dev_, &m) == 0) s.memory_total = m.total, s.memory_free = m.free;
     return s;
   }
 
@@ -78,6 +85,7 @@ class Library : public Nvml {
   PowerFn power_ = nullptr, limit_ = nullptr;
   TempFn temp_ = nullptr;
   ReasonsFn reasons_ = nullptr;
+  MemoryFn memory_ = nullptr;
 };
 
 }  // namespace

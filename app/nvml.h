@@ -17,6 +17,7 @@ struct DeviceState {
   int sm_mhz = 0, mem_mhz = 0, sm_max_mhz = 0;
   double power_w = 0, power_limit_w = 0;  // 0: not reported
   int temperature_c = -1;
+  uint64_t memory_total = 0, memory_free = 0;  // bytes; 0: not reported
   uint64_t reasons = 0;  // NVML's clock event (throttle) reason bits
   // "power cap, thermal slowdown" from `reasons`; "" when nothing holds the clocks back (idle is not a reason).
   std::string throttled() const;

@@ -60,6 +60,30 @@ class PerfPanel : public ViewPanel {
         ImGui::SetTooltip("keep this kernel's TFLOP/s (mean of its last 50 samples) on the plot as a line, and show\n"
                           "the ratio of whatever runs next to it");
     }
+    // Live: the size the plot measures at, a preset or any MxNxK, refused where it would not fit.
+    if (ctx.f.live && ctx.f.live_state) {
+      const float em = ImGui::GetFontSize();
+      flow.next(em * 9);
+      ImGui::SetNextItemWidth(em * 9);
+      if (size_buf_[0] == 0 || ctx.st.live_size != size_shown_) {
+        std::snprintf(size_buf_, sizeof size_buf_, "%s", ctx.st.live_size.c_str());
+        size_shown_ = ctx.st.live_size;
+      }
+      if (ImGui::BeginCombo("##size", ("size " + ctx.st.live_size).c_str())) {
+        for (int n : {1024, 2048, 4096, 8192}) {
+          const std::string v = std::to_string(n) + "x" + std::to_string(n) + "x" + std::to_string(n);
+          if (ImGui::Selectable(v.c_str(), v == ctx.st.live_size)) ChooseSize(ctx, v);
+        }
+        ImGui::TextDisabled("any size, then Enter:");
+        ImGui::SetNextItemWidth(em * 8);
+        if (ImGui::InputText("##custom", size_buf_, sizeof size_buf_, ImGuiInputTextFlags_EnterReturnsTrue)) {
+          ChooseSize(ctx, size_buf_);
+          ImGui::CloseCurrentPopup();
+        }
+        ImGui::EndCombo();
+      }
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("the M x N x K the live plot measures the selected kernel at");
+    }
     // A ladder measured in several dtypes (wmma: fp32 and fp16 accumulate) plots one at a time.
     if (dtypes_.size() < 2) return;
     for (const std::string& d : dtypes_) {
@@ -177,9 +201,13 @@ class PerfPanel : public ViewPanel {
         const std::string name = live.switches[i].kernel.substr(0, live.switches[i].kernel.find(' '));
         const std::string prev = i ? live.switches[i - 1].kernel.substr(0, live.switches[i - 1].kernel.find(' ')) : "";
         const size_t open = name.find('[');
-        const std::string label = i && rung_of_variant(prev) == rung_of_variant(name)
-                                      ? (open == std::string::npos ? std::string("its own") : name.substr(open))
-                                      : short_kernel(live.switches[i].kernel);
+        const std::string& key = live.switches[i].kernel;
+        const std::string size = key.substr(key.rfind(' ') + 1);
+        const std::string label =
+            i && prev == name && live.switches[i - 1].kernel != key ? "size " + size
+            : i && rung_of_variant(prev) == rung_of_variant(name)
+                ? (open == std::string::npos ? std::string("its own") : name.substr(open))
+                : short_kernel(key);
         const PerfViewInput::Marker m{float(live.switches[i].t), label};
         if (!live.series.empty() && live.switches[i].t > live.series.front().t) in.markers.push_back(m);
       }
@@ -222,12 +250,39 @@ class PerfPanel : public ViewPanel {
     return in;
   }
 
+  // Sets the live size, or says why not: not MxNxK, refused by the kernel's shape rule, or more than the GPU
+  // has free (A and B in the input type, C and cuBLAS's reference C in the output type).
+  void ChooseSize(const ViewContext& ctx, const std::string& text) {
+    GemmShape s;
+    if (!parse_shape(text, &s)) {
+      ctx.st.message = "size '" + text + "' is not MxNxK (three positive numbers, e.g. 4096x4096x8192)";
+      return;
+    }
+    const KernelInfo* k = find_kernel(selected_kernel(ctx.st));
+    if (k && !k->precisions.empty()) {
+      const std::string dtype = precision_name(k->precisions.front());
+      const double in = dtype == "f32" || dtype == "tf32" ? 4 : 2, out = dtype == "f16.f16" ? 2 : 4;
+      const double bytes = (double(s.m) * s.k + double(s.k) * s.n) * in + 2.0 * s.m * s.n * out;
+      const DeviceState& d = ctx.f.live_state->device;
+      if (d.memory_free > 0 && bytes > 0.9 * double(d.memory_free)) {
+        char buf[200];
+        std::snprintf(buf, sizeof buf, "size %s refused: %s needs about %.1f GB of GPU memory, the GPU has %.1f GB free",
+                      text.c_str(), k->name.c_str(), bytes / 1e9, double(d.memory_free) / 1e9);
+        ctx.st.message = buf;
+        return;
+      }
+    }
+    ctx.st.live_size = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+  }
+
   void TogglePin() {
     if (baseline_label_.empty() && running_tflops_ > 0) baseline_label_ = short_kernel(running_label_), baseline_tflops_ = running_tflops_;
     else baseline_label_.clear(), baseline_tflops_ = 0;
   }
 
   PerfViewInput in_;
+  char size_buf_[64] = {};
+  std::string size_shown_;
   std::string running_label_, baseline_label_;
   double running_tflops_ = 0, baseline_tflops_ = 0;
   PerfHover hover_;
