@@ -150,6 +150,15 @@ TEST(GpuWorker, MeasuresTheLadderTracesLayoutsAndFeedsTheLivePlot) {
   ASSERT_FALSE(snap->series.empty());
   EXPECT_GT(snap->switches.back().t, last_old) << "the switch is marked after the old kernel's last point";
   EXPECT_GE(snap->series.back().t, snap->switches.back().t);
+
+  // Another size on request: the series goes on at it, the change marked as a switch.
+  worker.set_live_shape(GemmShape{1024, 1024, 512});
+  snap = wait_for(worker, [&](const LiveSnapshot& s) {
+    return !s.error.empty() || (!s.switches.empty() && s.switches.back().kernel.find("1024x1024x512") != std::string::npos);
+  }, 60);
+  ASSERT_TRUE(snap->error.empty()) << snap->error;
+  EXPECT_NE(snap->series_kernel.find(other.name + " "), std::string::npos) << snap->series_kernel;
+  EXPECT_NE(snap->series_kernel.find("1024x1024x512"), std::string::npos) << snap->series_kernel;
 }
 
 }  // namespace
