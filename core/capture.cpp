@@ -201,6 +201,12 @@ std::string capture_to_json(const Capture& c) {
       j["l2"].push_back({{"kernel", l.kernel}, {"m", l.m}, {"n", l.n}, {"k", l.k}, {"hit_pct", l.hit_pct},
                          {"dram_read_bytes", l.dram_read_bytes}, {"duration_ns", l.duration_ns}});
   }
+  if (!c.series.empty()) {
+    j["series"] = json::array();
+    for (const SeriesPoint& p : c.series)
+      j["series"].push_back({{"t", p.t}, {"tflops", p.tflops}, {"cublas_tflops", p.cublas_tflops}, {"sm_mhz", p.sm_mhz},
+                             {"kernel", p.kernel}});
+  }
   if (!c.smem_price.empty()) {
     j["smem_price"] = json::array();
     for (const SmemPrice& p : c.smem_price)
@@ -431,6 +437,21 @@ Capture parse_capture(const std::string& text, const std::string& name) {
       c.smem_price.push_back(p);
     }
   }
+  if (j.contains("series")) {
+    const json& series = r.array(j, "", "series");
+    for (size_t i = 0; i < series.size(); ++i) {
+      const std::string w = Reader::at("series", i);
+      SeriesPoint p;
+      p.t = r.number(series[i], w, "t");
+      p.tflops = r.number(series[i], w, "tflops");
+      p.cublas_tflops = r.number(series[i], w, "cublas_tflops");
+      p.sm_mhz = int(r.integer(series[i], w, "sm_mhz", 0, 100000));
+      p.kernel = r.str(series[i], w, "kernel");
+      if (!(p.t >= 0) || !(p.tflops >= 0) || !(p.cublas_tflops >= 0)) r.fail(w, "expected t, tflops and cublas_tflops >= 0");
+      if (i > 0 && p.t < c.series.back().t) r.fail(w + ".t", "the series goes back in time");
+      c.series.push_back(std::move(p));
+    }
+  }
   rename_old_variants(&c);
   return c;
 }
@@ -533,6 +554,33 @@ std::vector<SmemPrice> parse_smem_price(const std::string& text, const std::stri
     out.push_back(p);
   }
   if (out.empty()) throw CaptureError(name + ": no measurements (expected bench/bank_probe's price table)");
+  return out;
+}
+
+std::vector<SeriesPoint> parse_series_csv(const std::string& text, const std::string& name) {
+  std::vector<SeriesPoint> out;
+  size_t no = 0;
+  for (std::string line : split(text, '\n')) {
+    ++no;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty() || line.rfind("t_s,", 0) == 0) continue;
+    const std::string where = name + ":" + std::to_string(no);
+    const size_t quote = line.find('"');
+    if (quote == std::string::npos || line.back() != '"' || quote + 1 >= line.size() - 1)
+      throw CaptureError(where + ": expected t_s,tflops,cublas_tflops,sm_mhz,\"kernel\"");
+    const std::vector<std::string> f = split(line.substr(0, quote), ',');
+    if (f.size() != 5 || !f[4].empty()) throw CaptureError(where + ": expected 4 numbers before the kernel");
+    SeriesPoint p;
+    p.t = table_number(f[0], where + " (t_s)");
+    p.tflops = table_number(f[1], where + " (tflops)");
+    p.cublas_tflops = table_number(f[2], where + " (cublas_tflops)");
+    p.sm_mhz = int(table_number(f[3], where + " (sm_mhz)"));
+    p.kernel = line.substr(quote + 1, line.size() - quote - 2);
+    if (p.kernel.size() > 300) throw CaptureError(where + ": kernel name longer than 300 characters");
+    if (!out.empty() && p.t < out.back().t) throw CaptureError(where + ": the series goes back in time");
+    out.push_back(std::move(p));
+  }
+  if (out.empty()) throw CaptureError(name + ": no points (expected gemmscope --series-log's CSV)");
   return out;
 }
 

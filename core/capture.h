@@ -120,6 +120,15 @@ struct SmemPrice {
   double cycles = 0;
 };
 
+// One point of a live throughput series as the window plotted it (`--series-log`): seconds since the session
+// started, the kernel's and cuBLAS's TFLOP/s, the SM clock, and what ran ("K dtype MxNxK"). Kept in a capture
+// so that a machine with no GPU replays the series, toggles and all.
+struct SeriesPoint {
+  double t = 0, tflops = 0, cublas_tflops = 0;
+  int sm_mhz = 0;
+  std::string kernel;
+};
+
 struct Capture {
   std::string schema = kCaptureSchema;
   std::string recorded_at;  // ISO 8601 UTC, "2026-11-21T07:30:00Z"
@@ -134,6 +143,7 @@ struct Capture {
   std::vector<StageRecord> stages;
   std::vector<L2Record> l2;           // optional: `record --ncu-l2`
   std::vector<SmemPrice> smem_price;  // optional: `record --smem-price`
+  std::vector<SeriesPoint> series;    // optional: a live session's series (tools/capture_attach)
 };
 
 // Reads tools/l2_ncu.sh's CSV (kernel,size,order,l2_hit_pct,dram_read_bytes,duration_ns,tflops; size MxNxK) and
@@ -141,6 +151,8 @@ struct Capture {
 // CaptureError naming the file, line and problem.
 std::vector<L2Record> parse_l2_csv(const std::string& text, const std::string& name);
 std::vector<SmemPrice> parse_smem_price(const std::string& text, const std::string& name);
+// Reads `gemmscope --headless --series-log`'s CSV (t_s,tflops,cublas_tflops,sm_mhz,"kernel"). Throws CaptureError.
+std::vector<SeriesPoint> parse_series_csv(const std::string& text, const std::string& name);
 // The measured price of `width`-byte loads `stride_bytes` apart with the most warps measured; null if none.
 const SmemPrice* find_price(const Capture& c, int width, int stride_bytes);
 

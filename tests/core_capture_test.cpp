@@ -133,6 +133,33 @@ TEST(Capture, BadMeasuredTablesAreOneLineNamingFileAndLine) {
             "bad.json: l2[0]: missing field \"m\"");
 }
 
+// A live session's series (--series-log), kept in a capture for replay, comes back point for point; a series
+// that goes back in time or lacks its kernel is refused with the line.
+TEST(Capture, LiveSeriesSurvivesTheRoundTrip) {
+  Capture c = sample_capture();
+  c.series = parse_series_csv("t_s,tflops,cublas_tflops,sm_mhz,kernel\n"
+                              "59.9,407.5,557.5,1965,\"mma_f16/10_multistage f16.f32 2048^3\"\n"
+                              "60.1,307.3,557.5,1980,\"mma_f16/10_multistage[stages=2] f16.f32 2048^3\"\n",
+                              "s.csv");
+  const Capture back = parse_capture(capture_to_json(c), "mem");
+  ASSERT_EQ(back.series.size(), 2u);
+  EXPECT_DOUBLE_EQ(back.series[1].t, 60.1);
+  EXPECT_DOUBLE_EQ(back.series[1].tflops, 307.3);
+  EXPECT_EQ(back.series[1].sm_mhz, 1980);
+  EXPECT_EQ(back.series[1].kernel, "mma_f16/10_multistage[stages=2] f16.f32 2048^3");
+  auto refused = [](const std::string& text) {
+    try {
+      parse_series_csv(text, "s.csv");
+    } catch (const CaptureError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  EXPECT_EQ(refused("2,1,1,1,\"k\"\n1,1,1,1,\"k\"\n"), "s.csv:2: the series goes back in time");
+  EXPECT_EQ(refused("1,1,1,1\n"), "s.csv:1: expected t_s,tflops,cublas_tflops,sm_mhz,\"kernel\"");
+  EXPECT_EQ(refused("t_s,tflops\n"), "s.csv: no points (expected gemmscope --series-log's CSV)");
+}
+
 // Captures recorded before the order variants were named [order=S] called the row-major one [order=row].
 TEST(Capture, OldRowOrderVariantsReadAsOrderNone) {
   Capture c = sample_capture();

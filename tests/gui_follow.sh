@@ -40,6 +40,9 @@ expect timeline mma_f16/05_double_buffer "mma_f16/05_double_buffer" "mma_f16/04_
 # The code view shows the rung's source against the rung before: 09's XOR permutation of 08's tiles.
 expect code mma_f16/09_xor_permuted "mma_f16/09_xor_permuted" "against mma_f16/08_ldmatrix:" "lines added"
 expect code sgemm/01_naive "the first rung of its ladder: every line is new"
+# Without a GPU the throughput pane replays the live series the bundled capture recorded on the H200, its
+# toggles marked: mma_f16/10 through [stages=2], [stages=3] and [order=none] and back.
+expect perf mma_f16/10_multistage "Recorded live (a capture, not live)" "[stages=2]" "[stages=3]" "[order=no" "its own"
 # The throughput view marks the rung: its ladder's bars, the rung's bar label in bold.
 svg="$dir/perf_mma_tf32.svg"
 "$bin" shot --view perf --kernel mma_tf32/04_registers -o "$svg"

@@ -84,6 +84,15 @@ class PerfPanel : public ViewPanel {
       }
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("the M x N x K the live plot measures the selected kernel at");
     }
+    // Replay of a capture with a recorded live series: that series, or the curves over size.
+    if (has_series_) {
+      const char* label = ctx.st.perf_over_size ? "recorded series" : "over size";
+      flow.next(Flow::button_w("recorded series"));
+      if (ImGui::Button(label, ImVec2(Flow::button_w("recorded series"), 0))) ctx.st.perf_over_size = !ctx.st.perf_over_size;
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip(ctx.st.perf_over_size ? "show the live series this capture recorded (with its toggles)"
+                                                : "show each rung's TFLOP/s over size instead");
+    }
     // A ladder measured in several dtypes (wmma: fp32 and fp16 accumulate) plots one at a time.
     if (dtypes_.size() < 2) return;
     for (const std::string& d : dtypes_) {
@@ -181,40 +190,63 @@ class PerfPanel : public ViewPanel {
              : !own.empty()                                                             ? own.front()
              : dtypes_.empty()                                                          ? std::string()
                                                                                         : dtypes_.front();
-    if (f.live && f.live_state && !f.live_state->series.empty()) {
+    // A recorded live series (Capture::series) replays where the selected kernel's rung ran in it, unless the
+    // toolbar asks for the curves over size.
+    bool replay_series = false;
+    if (!f.live && c && !c->series.empty() && !st.perf_over_size)
+      for (const SeriesPoint& p : c->series)
+        if (rung_of_variant(p.kernel.substr(0, p.kernel.find(' '))) == rung_of_variant(selected)) replay_series = true;
+    has_series_ = !f.live && c && !c->series.empty();
+    if ((f.live && f.live_state && !f.live_state->series.empty()) || replay_series) {
       // Live: the selected kernel measured back to back, with cuBLAS on the same size beside it; one stretch
-      // per kernel since the last switches (toggles), each switch marked where it happened.
-      const LiveSnapshot& live = *f.live_state;
+      // per kernel since the last switches (toggles), each switch marked where it happened. Replay: the same
+      // drawing of the series a live session recorded.
+      std::vector<LiveSnapshot::Switch> switches;
+      std::vector<LivePoint> points;
+      std::string running;
+      if (f.live) {
+        switches = f.live_state->switches;
+        points = f.live_state->series;
+        running = f.live_state->series_kernel;
+      } else {
+        for (const SeriesPoint& p : c->series) {
+          if (switches.empty() || switches.back().kernel != p.kernel) switches.push_back({p.t, p.kernel});
+          points.push_back({p.t, p.tflops, p.cublas_tflops, p.sm_mhz});
+        }
+        running = switches.empty() ? "" : switches.back().kernel;
+        in.device_label = "Recorded live (a capture, not live): " + c->device.name + ", " + date_of(*c) +
+                          "; the over-size curves: the toolbar's \"over size\"";
+      }
       PerfSeries ref{"cuBLAS, same size", {}, false, "", true};
       std::vector<PerfSeries> stretches;
       size_t sw = 0;
-      for (const LivePoint& p : live.series) {
-        while (sw + 1 < live.switches.size() && p.t >= live.switches[sw + 1].t) ++sw;
-        const std::string key = live.switches.empty() ? live.series_kernel : live.switches[sw].kernel;
+      for (const LivePoint& p : points) {
+        while (sw + 1 < switches.size() && p.t >= switches[sw + 1].t) ++sw;
+        const std::string key = switches.empty() ? running : switches[sw].kernel;
         if (stretches.empty() || stretches.back().label != key)
-          stretches.push_back({key, {}, key == live.series_kernel, key.substr(0, key.find(' ')), false});
+          stretches.push_back({key, {}, key == running, key.substr(0, key.find(' ')), false});
         stretches.back().points.push_back({float(p.t), float(p.tflops)});
         ref.points.push_back({float(p.t), float(p.cublas_tflops)});
       }
-      for (size_t i = 0; i < live.switches.size(); ++i) {
+      for (size_t i = 0; i < switches.size(); ++i) {
         // A toggle of the same rung says only what it set ("[stages=2]", "own"); another kernel its name.
-        const std::string name = live.switches[i].kernel.substr(0, live.switches[i].kernel.find(' '));
-        const std::string prev = i ? live.switches[i - 1].kernel.substr(0, live.switches[i - 1].kernel.find(' ')) : "";
+        const std::string name = switches[i].kernel.substr(0, switches[i].kernel.find(' '));
+        const std::string prev = i ? switches[i - 1].kernel.substr(0, switches[i - 1].kernel.find(' ')) : "";
         const size_t open = name.find('[');
-        const std::string& key = live.switches[i].kernel;
+        const std::string& key = switches[i].kernel;
         const std::string size = key.substr(key.rfind(' ') + 1);
         const std::string label =
-            i && prev == name && live.switches[i - 1].kernel != key ? "size " + size
+            i && prev == name && switches[i - 1].kernel != key ? "size " + size
             : i && rung_of_variant(prev) == rung_of_variant(name)
                 ? (open == std::string::npos ? std::string("its own") : name.substr(open))
                 : short_kernel(key);
-        const PerfViewInput::Marker m{float(live.switches[i].t), label};
-        if (!live.series.empty() && live.switches[i].t > live.series.front().t) in.markers.push_back(m);
+        const PerfViewInput::Marker m{float(switches[i].t), label};
+        if (!points.empty() && switches[i].t > points.front().t) in.markers.push_back(m);
       }
       // The running stretch's mean over its last points, for the baseline and its ratio.
-      running_label_ = live.series_kernel;
+      running_label_ = f.live ? running : "";
       running_tflops_ = 0;
-      if (!stretches.empty() && stretches.back().selected) {
+      if (f.live && !stretches.empty() && stretches.back().selected) {
         const auto& pts = stretches.back().points;
         const size_t n = std::min<size_t>(pts.size(), 50);
         for (size_t i = pts.size() - n; i < pts.size(); ++i) running_tflops_ += pts[i].y / double(n);
@@ -224,8 +256,8 @@ class PerfPanel : public ViewPanel {
       in.series = {ref};
       for (PerfSeries& st : stretches) in.series.push_back(std::move(st));
       in.series_x_label = "seconds";
-      in.baseline_label = baseline_label_;
-      in.baseline_tflops = baseline_tflops_;
+      in.baseline_label = f.live ? baseline_label_ : "";
+      in.baseline_tflops = f.live ? baseline_tflops_ : 0;
     } else if (c) {
       // Replay: TFLOP/s over size for the family in one dtype, each curve measured at 2 sizes or more.
       for (const std::string& name : kernel_names(c)) {
@@ -282,6 +314,7 @@ class PerfPanel : public ViewPanel {
 
   PerfViewInput in_;
   char size_buf_[64] = {};
+  bool has_series_ = false;
   std::string size_shown_;
   std::string running_label_, baseline_label_;
   double running_tflops_ = 0, baseline_tflops_ = 0;
