@@ -355,6 +355,55 @@ bool write_framebuffer_png(int width, int height, const std::string& path, std::
 
 }  // namespace
 
+namespace {
+
+// An offscreen colour target of width x height, bound while it lives.
+class Offscreen {
+ public:
+  Offscreen(int width, int height) {
+    glGenFramebuffers(1, &fbo_);
+    glGenRenderbuffers(1, &color_);
+    glBindRenderbuffer(GL_RENDERBUFFER, color_);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, color_);
+  }
+  ~Offscreen() {
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glDeleteRenderbuffers(1, &color_);
+    glDeleteFramebuffers(1, &fbo_);
+  }
+  Offscreen(const Offscreen&) = delete;
+  Offscreen& operator=(const Offscreen&) = delete;
+  bool complete() const { return glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE; }
+
+ private:
+  GLuint fbo_ = 0, color_ = 0;
+};
+
+// One ImGui frame of `frame` into the bound framebuffer, width x height, no pointer; returns what frame() did.
+// (No ImGui_ImplGlfw_NewFrame: it would reset DisplaySize to a window's size.)
+template <class F>
+auto draw_offscreen_frame(int width, int height, float dt, const F& frame) {
+  ImGuiIO& io = ImGui::GetIO();
+  ImGui_ImplOpenGL3_NewFrame();
+  io.DisplaySize = ImVec2(float(width), float(height));
+  io.DisplayFramebufferScale = ImVec2(1, 1);
+  io.DeltaTime = dt;
+  io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+  ImGui::NewFrame();
+  auto result = frame();
+  ImGui::Render();
+  glViewport(0, 0, width, height);
+  const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  glClearColor(bg.x, bg.y, bg.z, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  return result;
+}
+
+}  // namespace
+
 bool render_png(Gui& gui, int width, int height, int frames, const std::function<void()>& frame,
                 const std::string& path, std::string* error) {
   GLint max_size = 0;
@@ -364,45 +413,13 @@ bool render_png(Gui& gui, int width, int height, int frames, const std::function
              std::to_string(max_size) + ")";
     return false;
   }
-  GLuint fbo = 0, color = 0;
-  glGenFramebuffers(1, &fbo);
-  glGenRenderbuffers(1, &color);
-  glBindRenderbuffer(GL_RENDERBUFFER, color);
-  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
-  glBindFramebuffer(GL_FRAMEBUFFER, fbo);
-  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, color);
-  const bool complete = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
-  auto unbind = [&] {
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    glDeleteRenderbuffers(1, &color);
-    glDeleteFramebuffers(1, &fbo);
-    return true;
-  };
-  if (complete) {
-    ImGuiIO& io = ImGui::GetIO();
-    for (int i = 0; i < frames; ++i) {
-      // No ImGui_ImplGlfw_NewFrame: it would reset DisplaySize to the (hidden) window's size.
-      ImGui_ImplOpenGL3_NewFrame();
-      io.DisplaySize = ImVec2(float(width), float(height));
-      io.DisplayFramebufferScale = ImVec2(1, 1);
-      io.DeltaTime = 1.0f / 60.0f;
-      io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
-      ImGui::NewFrame();
-      frame();
-      ImGui::Render();
-      glViewport(0, 0, width, height);
-      const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-      glClearColor(bg.x, bg.y, bg.z, 1.0f);
-      glClear(GL_COLOR_BUFFER_BIT);
-      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    }
-    const bool ok = write_framebuffer_png(width, height, path, error);
-    unbind();
-    return ok;
+  Offscreen target(width, height);
+  if (!target.complete()) {
+    *error = "cannot create an offscreen framebuffer";
+    return false;
   }
-  unbind();
-  *error = "cannot create an offscreen framebuffer";
-  return false;
+  for (int i = 0; i < frames; ++i) draw_offscreen_frame(width, height, 1.0f / 60.0f, [&] { return frame(), 0; });
+  return write_framebuffer_png(width, height, path, error);
 }
 
 bool run_headless_loop(Gui& gui, int width, int height, const std::function<bool()>& frame, const LoopOptions& opt,
@@ -411,33 +428,19 @@ bool run_headless_loop(Gui& gui, int width, int height, const std::function<bool
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
   auto seconds = [&](clock::time_point t) { return std::chrono::duration<double>(t - start).count(); };
-  GLuint fbo = 0, color = 0;
-  glGenFramebuffers(1, &fbo);
-  glGenRenderbuffers(1, &color);
-  glBindRenderbuffer(GL_RENDERBUFFER, color);
-  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
-  glBindFramebuffer(GL_FRAMEBUFFER, fbo);
-  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, color);
-  ImGuiIO& io = ImGui::GetIO();
+  Offscreen target(width, height);
+  if (!target.complete()) {
+    *error = "cannot create an offscreen framebuffer";
+    return false;
+  }
   int settle = 3;  // as the window: a few frames for the layout to settle, then only while moving
   auto last = clock::now();
   for (long n = 0; opt.max_frames <= 0 || n < opt.max_frames; ++n) {
     const auto t0 = clock::now();
     if (opt.exit_after_s > 0 && seconds(t0) >= opt.exit_after_s) break;
-    ImGui_ImplOpenGL3_NewFrame();
-    io.DisplaySize = ImVec2(float(width), float(height));
-    io.DisplayFramebufferScale = ImVec2(1, 1);
-    io.DeltaTime = std::max(1e-4f, float(std::chrono::duration<double>(t0 - last).count()));
+    const float dt = std::max(1e-4f, float(std::chrono::duration<double>(t0 - last).count()));
     last = t0;
-    io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
-    ImGui::NewFrame();
-    const bool moving = frame();
-    ImGui::Render();
-    glViewport(0, 0, width, height);
-    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-    glClearColor(bg.x, bg.y, bg.z, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    const bool moving = draw_offscreen_frame(width, height, dt, frame);
     glFinish();  // the frame is drawn, as a swap would wait for
     const auto t1 = clock::now();
     if (on_frame) on_frame(seconds(t0), std::chrono::duration<double, std::milli>(t1 - t0).count(), moving);
@@ -454,11 +457,7 @@ bool run_headless_loop(Gui& gui, int width, int height, const std::function<bool
     const double spent = std::chrono::duration<double>(clock::now() - t0).count();
     if (spent < 1.0 / 60) std::this_thread::sleep_for(std::chrono::duration<double>(1.0 / 60 - spent));
   }
-  const bool ok = last_png.empty() || write_framebuffer_png(width, height, last_png, error);
-  glBindFramebuffer(GL_FRAMEBUFFER, 0);
-  glDeleteRenderbuffers(1, &color);
-  glDeleteFramebuffers(1, &fbo);
-  return ok;
+  return last_png.empty() || write_framebuffer_png(width, height, last_png, error);
 }
 
 }  // namespace gs
