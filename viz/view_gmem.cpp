@@ -312,6 +312,8 @@ void draw_gmem_view(Canvas& c, Rect r, const Theme& t, const GmemViewInput& in, 
 
   auto draw_one = [&](Rect box, const GmemSite& s, const GmemAccess& acc, int idx, const std::string& who, int which,
                       const int (&eb)[3], const int64_t (&ld)[3]) {
+    // Each request in its own box: in a short pane the map is cut at the box's edge, never drawn over the other.
+    c.push_clip(box);
     float by = box.min.y;
     if (!who.empty()) {
       c.text({box.min.x, by}, viz::elide(c, who, fs, Font::SansBold, box.w()), t.text, fs, Align::Left, Font::SansBold);
@@ -329,6 +331,7 @@ void draw_gmem_view(Canvas& c, Rect r, const Theme& t, const GmemViewInput& in, 
       hover->lane = lane;
       hover->side = which;
     }
+    c.pop_clip();
   };
   draw_one(main_box, site, *a, index, ca ? in.kernel : "", 0, in.elem_bytes, in.ld);
   if (ca) {
