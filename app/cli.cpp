@@ -567,7 +567,7 @@ int cmd_layout(const LayoutArgs& a) {
   if (!has_operand(*op, operand))  // ldmatrix loads one tile; there is no B or C to print
     return fail("layout", a.op + " has one operand: A (--operand " + a.operand + " does not exist for it)",
                 kExitUsage);
-  if (a.format != "csv" && a.out.empty())
+  if (a.format != "csv" && a.format != "tex" && a.out.empty())
     return fail("layout", "--format " + a.format + " needs -o FILE", kExitUsage);
 
   FragmentLayout layout;
@@ -600,6 +600,8 @@ int cmd_layout(const LayoutArgs& a) {
   std::string bytes;
   if (a.format == "csv") {
     bytes = layout_csv(layout);
+  } else if (a.format == "tex") {
+    bytes = layout_tikz(layout, *Theme::ByName(a.theme));
   } else {
     const Theme& theme = *Theme::ByName(a.theme);
     const LayoutViewInput in = single_operand(*op, operand, layout, traced_from);

@@ -29,6 +29,8 @@ struct Theme {
 Color lane_color(int lane, const Theme& t);
 // Black or white, whichever reads better on `bg`.
 Color text_on(Color bg);
+// A fragment layout as a standalone TikZ picture (lane colours of `t`, lane:elem labels); compiles with pdflatex.
+std::string layout_tikz(const FragmentLayout& l, const Theme& t);
 
 // ---- Fragment layout -------------------------------------------------------------------------
 struct LayoutViewInput {
