@@ -30,18 +30,6 @@ constexpr const char* kHint =
     "Pick a rung on the left (or \xE2\x86\x91/\xE2\x86\x93): every view follows it. Hover any cell for its numbers, "
     "click a lane to follow it, double-click a view's title to maximise it, Ctrl +/\xE2\x88\x92 to zoom.";
 
-// Where exports go: a folder beside the settings file (the current folder where there is none).
-std::string export_path(const std::string& view, const std::string& detail) {
-  const std::string settings = settings_path();
-  const fs::path dir = settings.empty() ? fs::path(".") : fs::path(settings).parent_path() / "exports";
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  const std::string stem = view + (detail.empty() ? "" : "_" + detail);
-  fs::path p = dir / (stem + ".svg");
-  for (int i = 2; fs::exists(p, ec) && i < 10000; ++i) p = dir / (stem + "_" + std::to_string(i) + ".svg");
-  return p.string();
-}
-
 // A small square button with a maximise (two corners) or restore (two squares) mark drawn in it.
 bool maximise_button(bool maximised) {
   const float s = ImGui::GetFrameHeight();

@@ -34,21 +34,27 @@ wait_kernel() {  # until the report names this kernel
 pick() {
   read -r x y w h <<<"$(field "' '.join(str(round(v)) for v in next(w[1:] for w in r['audit']['widgets'] if w[0].startswith('$1 in ')))")"
   xdotool mousemove --window "$wid" $((x + w / 2)) $((y + h / 2)) click 1
-  sleep 0.3
+  sleep 0.6
   # The list opens under the combo, one row per entry, rows as tall as the combo.
   xdotool mousemove --window "$wid" $((x + w / 4)) $((y + h + h / 2 + $2 * h + 4)) click 1
-  sleep 0.3
+  sleep 0.6
+}
+# pick_until WIDGET ROW KERNEL: pick, and once more if a loaded machine let the first click land early.
+pick_until() {
+  pick "$1" "$2"
+  for _ in $(seq 30); do [ "$(field "r['kernel']")" = "$3" ] && return 0; sleep 0.1; done
+  xdotool mousemove --window "$wid" 150 860 click 1  # close whatever list is open
+  sleep 0.6
+  pick "$1" "$2"
+  wait_kernel "$3"
 }
 wait_kernel mma_f16/10_multistage
 # The same click on the block order's "none" selects it while no other toggle is set (so the clicks below
 # land on the rows they mean), and its own order goes back.
-pick "block order variant" 1
-wait_kernel "mma_f16/10_multistage[order=none]"
-pick "block order variant" 0
-wait_kernel mma_f16/10_multistage
+pick_until "block order variant" 1 "mma_f16/10_multistage[order=none]"
+pick_until "block order variant" 0 mma_f16/10_multistage
 echo "ok: the block order combo selected [order=none] and back"
-pick "cp.async stages variant" 1
-wait_kernel "mma_f16/10_multistage[stages=2]"
+pick_until "cp.async stages variant" 1 "mma_f16/10_multistage[stages=2]"
 echo "ok: the stages combo selected mma_f16/10_multistage[stages=2]"
 pick "block order variant" 1
 sleep 0.5
@@ -57,6 +63,13 @@ wait_kernel "mma_f16/10_multistage[stages=2]"
 xdotool mousemove --window "$wid" 150 860 click 1
 sleep 0.3
 echo "ok: block order 'none' with stages=2 is not compiled: disabled, the selection stays"
-pick "cp.async stages variant" 0
-wait_kernel mma_f16/10_multistage
+pick_until "cp.async stages variant" 0 mma_f16/10_multistage
 echo "ok: its own stages again selects the rung"
+# The layout view's TikZ button writes each operand of the rung's op as a .tex picture into the exports folder.
+read -r x y w h <<<"$(field "' '.join(str(round(v)) for v in next(w[1:] for w in r['audit']['widgets'] if w[0].startswith('TikZ in ')))")"
+xdotool mousemove --window "$wid" $((x + w / 2)) $((y + h / 2)) click 1
+for _ in $(seq 30); do [ "$(ls "$XDG_CONFIG_HOME"/gemmscope/exports/layout_*.tex 2>/dev/null | wc -l)" -ge 3 ] && break; sleep 0.1; done
+n=$(ls "$XDG_CONFIG_HOME"/gemmscope/exports/layout_*.tex 2>/dev/null | wc -l)
+[ "$n" -ge 3 ] || fail "the TikZ button wrote $n .tex files, not A, B and C"
+grep -l 'begin{tikzpicture}' "$XDG_CONFIG_HOME"/gemmscope/exports/layout_*.tex >/dev/null || fail "no TikZ picture in them"
+echo "ok: the TikZ button wrote $(ls "$XDG_CONFIG_HOME"/gemmscope/exports/ | grep -c '\.tex$') pictures: $(ls "$XDG_CONFIG_HOME"/gemmscope/exports/ | tr '\n' ' ')"

@@ -11,6 +11,8 @@
 #include <optional>
 
 #include "app/panels/panel.h"
+#include "app/ui.h"
+#include "core/files.h"
 #include "viz/draw_util.h"
 #include "core/layout.h"
 #include "kernels/gemm.h"
@@ -118,6 +120,25 @@ class LayoutPanel : public ViewPanel {
         ImGui::PopID();
       }
     }
+    // TikZ for slides: each operand of the op shown, as `layout --format tex` writes it.
+    flow.next(Flow::button_w("TikZ"));
+    if (ImGui::Button("TikZ") && in_.op) {
+      std::string wrote;
+      try {
+        for (int i = 0; i < 3; ++i) {
+          const FragmentLayout* l = in_.documented[size_t(i)] ? in_.documented[size_t(i)] : in_.traced[size_t(i)];
+          if (!l) continue;
+          const std::string path = export_path("layout", file_safe(in_.op->name) + "_" + l->operand + "_" + l->source, ".tex");
+          write_file_atomic(path, layout_tikz(*l, ctx.theme));
+          wrote += (wrote.empty() ? "" : ", ") + path;
+        }
+        st.message = wrote.empty() ? "no layout to write" : "wrote " + wrote;
+      } catch (const std::exception& e) {
+        st.message = std::string("TikZ export failed: ") + e.what();
+      }
+    }
+    ui::note("TikZ");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("write each operand as a standalone TikZ picture (.tex, pdflatex)");
     // Explore: any op; "follow kernel" returns to the rung's own.
     std::vector<std::string> choices = {"follow kernel"};
     for (const MmaOp& op : mma_ops()) choices.push_back(op.name);

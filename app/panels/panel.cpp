@@ -4,11 +4,15 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <filesystem>
 
+#include "app/settings.h"
 #include "app/ui.h"
 #include "kernels/gemm.h"
 
 namespace gs {
+
+namespace fs = std::filesystem;
 
 void Flow::next(float width) {
   if (!first_) {
@@ -55,6 +59,18 @@ std::vector<std::string> kernel_names(const Capture* c) {
     for (const RunRecord& r : c->runs)
       if (std::find(names.begin(), names.end(), r.kernel) == names.end()) names.push_back(r.kernel);
   return names;
+}
+
+// Where exports go: a folder beside the settings file (the current folder where there is none).
+std::string export_path(const std::string& view, const std::string& detail, const std::string& ext) {
+  const std::string settings = settings_path();
+  const fs::path dir = settings.empty() ? fs::path(".") : fs::path(settings).parent_path() / "exports";
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  const std::string stem = view + (detail.empty() ? "" : "_" + detail);
+  fs::path p = dir / (stem + ext);
+  for (int i = 2; fs::exists(p, ec) && i < 10000; ++i) p = dir / (stem + "_" + std::to_string(i) + ext);
+  return p.string();
 }
 
 std::vector<std::string> rung_names(const Capture* c) {

@@ -74,6 +74,10 @@ class ViewPanel {
 // "mma_f16-08_ldmatrix" from "mma_f16/08_ldmatrix": a file name, not a folder.
 std::string file_safe(std::string s);
 
+// Where an export goes: "<view>_<detail><ext>" in the exports folder beside the settings file (the current
+// folder where there is none), with a numbered suffix rather than over an earlier one.
+std::string export_path(const std::string& view, const std::string& detail, const std::string& ext = ".svg");
+
 // ---- What the panels read from a capture ---------------------------------------------------------
 // The kernels the list shows: the registry in ladder order, then any other kernel the capture has
 // (a capture recorded by a build with more rungs still shows all of them).
