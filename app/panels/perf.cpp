@@ -192,11 +192,11 @@ class PerfPanel : public ViewPanel {
                                                                                         : dtypes_.front();
     // A recorded live series (Capture::series) replays where the selected kernel's rung ran in it, unless the
     // toolbar asks for the curves over size.
-    bool replay_series = false;
-    if (!f.live && c && !c->series.empty() && !st.perf_over_size)
+    has_series_ = false;  // the capture recorded a live series of the selected rung
+    if (!f.live && c)
       for (const SeriesPoint& p : c->series)
-        if (rung_of_variant(p.kernel.substr(0, p.kernel.find(' '))) == rung_of_variant(selected)) replay_series = true;
-    has_series_ = !f.live && c && !c->series.empty();
+        if (rung_of_variant(p.kernel.substr(0, p.kernel.find(' '))) == rung_of_variant(selected)) has_series_ = true;
+    const bool replay_series = has_series_ && !st.perf_over_size;
     if ((f.live && f.live_state && !f.live_state->series.empty()) || replay_series) {
       // Live: the selected kernel measured back to back, with cuBLAS on the same size beside it; one stretch
       // per kernel since the last switches (toggles), each switch marked where it happened. Replay: the same
