@@ -125,8 +125,10 @@ void MainWindow::DrawTopBar(const Frame& f, ViewState& st) {
   // Right: zoom, presentation, theme; their width known before the banner takes what is left.
   char pct[16];
   std::snprintf(pct, sizeof pct, "%.0f%%", st.effective_zoom() * 100);
+  const bool copy = !st.last_export.empty();  // the last export's path, to the clipboard
   const float right_w = Flow::button_w("-") + Flow::button_w("+") + ImGui::CalcTextSize("000%").x +
-                        Flow::checkbox_w("presentation") + Flow::checkbox_w("light theme") + sp * 6;
+                        Flow::checkbox_w("presentation") + Flow::checkbox_w("light theme") + sp * 6 +
+                        (copy ? Flow::button_w("copy path") + sp : 0);
   ImGui::SetCursorScreenPos(ImVec2(p.x + 8, p.y + 3));
   std::string banner = f.banner;
   if (f.live_state) {
@@ -138,6 +140,12 @@ void MainWindow::DrawTopBar(const Frame& f, ViewState& st) {
   ui::text_fit(banner, std::max(em, w - right_w - 24));
   ui::note("banner");
   ImGui::SameLine(w - right_w + 8);
+  if (copy) {
+    if (ImGui::Button("copy path")) ImGui::SetClipboardText(st.last_export.c_str());
+    ui::note("copy path");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("copy %s", st.last_export.c_str());
+    ImGui::SameLine();
+  }
   if (ImGui::Button("-")) st.zoom = std::max(0.5f, std::round(st.zoom / 1.1f * 20) / 20);
   ui::note("zoom out");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("smaller (Ctrl -)");
@@ -196,13 +204,14 @@ void MainWindow::DrawPane(size_t i, Rect pane, const ViewContext& ctx) {
   const float header_bottom = ImGui::GetItemRectMax().y;
   ImGui::SetCursorScreenPos(ImVec2(right - icons_w, top.y));
   if (ImGui::Button("SVG")) {
-    const std::string path = export_path(def.name, p.ExportDetail(ctx));
+    const std::string path = export_path(def.name, p.ExportDetail(ctx) + export_suffix(ctx.f, st, selected_kernel(st)));
     try {
       const ImVec2 size = ImGui::GetWindowSize();
       SvgCanvas svg(size.x, size.y, ctx.theme.bg);
       draw_view_figure(svg, Rect{{0, 0}, {size.x, size.y}}, def.name, ctx.f, st, p);
       write_file_atomic(path, svg.finish());
       st.message = "wrote " + path;
+      st.last_export = path;
     } catch (const std::exception& e) {
       st.message = std::string("export failed: ") + e.what();
     }

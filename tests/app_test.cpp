@@ -12,6 +12,7 @@
 #include <set>
 
 #include "app/nvml.h"
+#include "app/panels/panel.h"
 #include "app/settings.h"
 #include "app/state.h"
 #include "app/ui.h"
@@ -313,6 +314,41 @@ TEST(DevicePanel, MissingNvmlSaysWhy) {
   const DeviceState s = nvml->read();
   EXPECT_FALSE(s.ok);
   EXPECT_NE(s.error.find("NVML"), std::string::npos) << s.error;
+}
+
+}  // namespace
+}  // namespace gs
+
+namespace gs {
+namespace {
+
+// Export names say the size the kernel was measured at and the GPU, so exports of two sizes or GPUs never
+// share a name: "_4096_H200", "_4096x16384x4096_H100"; live, the live plot's size.
+TEST(Export, NamesCarrySizeAndGpu) {
+  Capture c;
+  c.device.name = "NVIDIA H200";
+  RunRecord r;
+  r.kernel = "mma_f16/10_multistage";
+  r.dtype = "f16.f32";
+  r.m = r.n = r.k = 4096;
+  c.runs.push_back(r);
+  r.kernel = "mma_f16/07_swizzle";
+  r.n = 16384;
+  c.runs.push_back(r);
+  Frame f;
+  f.capture = &c;
+  ViewState st;
+  EXPECT_EQ(export_suffix(f, st, "mma_f16/10_multistage"), "_4096_H200");
+  c.device.name = "NVIDIA H100 80GB HBM3";
+  EXPECT_EQ(export_suffix(f, st, "mma_f16/07_swizzle"), "_4096x16384x4096_H100");
+  EXPECT_EQ(export_suffix(f, st, "sgemm/01_naive"), "_H100");  // not measured: the GPU alone
+  f.live = true;
+  st.live_size = "8192x8192x8192";
+  EXPECT_EQ(export_suffix(f, st, "mma_f16/10_multistage"), "_8192_H100");
+  st.live_size = "1024x2048x512";
+  EXPECT_EQ(export_suffix(f, st, "mma_f16/10_multistage"), "_1024x2048x512_H100");
+  f.capture = nullptr;
+  EXPECT_EQ(export_suffix(f, st, "mma_f16/10_multistage"), "");
 }
 
 }  // namespace

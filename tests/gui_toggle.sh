@@ -73,3 +73,13 @@ n=$(ls "$XDG_CONFIG_HOME"/gemmscope/exports/layout_*.tex 2>/dev/null | wc -l)
 [ "$n" -ge 3 ] || fail "the TikZ button wrote $n .tex files, not A, B and C"
 grep -l 'begin{tikzpicture}' "$XDG_CONFIG_HOME"/gemmscope/exports/layout_*.tex >/dev/null || fail "no TikZ picture in them"
 echo "ok: the TikZ button wrote $(ls "$XDG_CONFIG_HOME"/gemmscope/exports/ | grep -c '\.tex$') pictures: $(ls "$XDG_CONFIG_HOME"/gemmscope/exports/ | tr '\n' ' ')"
+# The layout pane's SVG button: the file's name says the view, the op, the size the rung was measured at and
+# the GPU; the banner then offers the path to copy.
+read -r x y w h <<<"$(field "' '.join(str(round(v)) for v in next(w[1:] for w in r['audit']['widgets'] if w[0].startswith('SVG in gemmscope/layout')))")"
+xdotool mousemove --window "$wid" $((x + w / 2)) $((y + h / 2)) click 1
+for _ in $(seq 30); do ls "$XDG_CONFIG_HOME"/gemmscope/exports/layout_*_4096_H200.svg >/dev/null 2>&1 && break; sleep 0.1; done
+svg=$(ls "$XDG_CONFIG_HOME"/gemmscope/exports/layout_*_4096_H200.svg 2>/dev/null | head -1)
+[ -n "$svg" ] || fail "no layout_..._4096_H200.svg export: $(ls "$XDG_CONFIG_HOME"/gemmscope/exports/)"
+for _ in $(seq 30); do [ "$(field "any(w[0].startswith('copy path in ') for w in r['audit']['widgets'])")" = True ] && break; sleep 0.1; done
+[ "$(field "any(w[0].startswith('copy path in ') for w in r['audit']['widgets'])")" = True ] || fail "no copy path button"
+echo "ok: the SVG export is $(basename "$svg"), and the banner offers its path to copy"

@@ -131,6 +131,7 @@ class LayoutPanel : public ViewPanel {
           const std::string path = export_path("layout", file_safe(in_.op->name) + "_" + l->operand + "_" + l->source, ".tex");
           write_file_atomic(path, layout_tikz(*l, ctx.theme));
           wrote += (wrote.empty() ? "" : ", ") + path;
+          st.last_export = path;
         }
         st.message = wrote.empty() ? "no layout to write" : "wrote " + wrote;
       } catch (const std::exception& e) {

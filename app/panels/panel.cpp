@@ -4,6 +4,7 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 
 #include "app/settings.h"
@@ -71,6 +72,32 @@ std::string export_path(const std::string& view, const std::string& detail, cons
   fs::path p = dir / (stem + ext);
   for (int i = 2; fs::exists(p, ec) && i < 10000; ++i) p = dir / (stem + "_" + std::to_string(i) + ext);
   return p.string();
+}
+
+std::string export_suffix(const Frame& f, const ViewState& st, const std::string& kernel) {
+  if (!f.capture) return "";
+  std::string size;
+  if (f.live) {
+    size = st.live_size;
+  } else {
+    const std::vector<std::string> dtypes = dtypes_of(f.capture, kernel);
+    if (const RunRecord* r = dtypes.empty() ? nullptr : main_run(f.capture, kernel, dtypes.front()))
+      size = r->m == r->n && r->n == r->k ? std::to_string(r->m) : shape_label(*r);
+  }
+  if (const size_t x = size.find('x'); x != std::string::npos && size == size.substr(0, x) + "x" + size.substr(0, x) + "x" + size.substr(0, x))
+    size = size.substr(0, x);  // a square live size as one number
+  // The GPU by its model ("H200" of "NVIDIA H200", "H100" of "NVIDIA H100 80GB HBM3"): the first word after the
+  // vendor, letters and digits only.
+  std::string gpu, name = f.capture->device.name;
+  if (name.rfind("NVIDIA ", 0) == 0) name = name.substr(7);
+  for (char ch : name) {
+    if (ch == ' ') break;
+    if (std::isalnum(static_cast<unsigned char>(ch))) gpu += ch;
+  }
+  std::string out;
+  if (!size.empty()) out += "_" + size;
+  if (!gpu.empty()) out += "_" + gpu;
+  return out;
 }
 
 std::vector<std::string> rung_names(const Capture* c) {

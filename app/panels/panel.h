@@ -77,6 +77,9 @@ std::string file_safe(std::string s);
 // Where an export goes: "<view>_<detail><ext>" in the exports folder beside the settings file (the current
 // folder where there is none), with a numbered suffix rather than over an earlier one.
 std::string export_path(const std::string& view, const std::string& detail, const std::string& ext = ".svg");
+// What an export's name adds after the view's detail: the size the kernel was measured at and the GPU, e.g.
+// "_4096_H200" ("_4096x16384x4096_H100" where not square; live: the live plot's size); "" where unknown.
+std::string export_suffix(const Frame& f, const ViewState& st, const std::string& kernel);
 
 // ---- What the panels read from a capture ---------------------------------------------------------
 // The kernels the list shows: the registry in ladder order, then any other kernel the capture has
