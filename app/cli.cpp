@@ -713,19 +713,6 @@ int cmd_shot(const ShotArgs& a) {
 
 namespace {
 
-// "hopper/04_persistent[order=none]" -> the rung it varies and its toggles {order: row}; a bare name has none.
-std::string variant_base(const std::string& name, std::map<std::string, std::string>* toggles) {
-  const size_t open = name.find('[');
-  if (open == std::string::npos || name.back() != ']') return name;
-  std::stringstream ss(name.substr(open + 1, name.size() - open - 2));
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    const size_t eq = item.find('=');
-    if (eq != std::string::npos) (*toggles)[item.substr(0, eq)] = item.substr(eq + 1);
-  }
-  return name.substr(0, open);
-}
-
 // `text` broken at spaces into lines of at most `width` characters, each indented by `indent`.
 std::string wrapped(const std::string& text, size_t width, const std::string& indent) {
   std::string out, line;
@@ -745,8 +732,8 @@ int cmd_list(const ListArgs& a) {
   if (a.json) {
     nlohmann::json rungs = nlohmann::json::array();
     for (const KernelInfo& k : kernel_registry()) {
-      std::map<std::string, std::string> toggles;
-      const std::string base = variant_base(k.name, &toggles);
+      const std::map<std::string, std::string> toggles = variant_toggles(k.name);
+      const std::string base = rung_of_variant(k.name);
       nlohmann::json precisions = nlohmann::json::array();
       for (Precision p : k.precisions) precisions.push_back(precision_name(p));
       rungs.push_back({{"name", k.name}, {"family", k.family}, {"variant_of", base == k.name ? "" : base},

@@ -201,9 +201,9 @@ void imgui_start(Gui* gui, float scale, bool dark) {
 
 bool gui_open(Gui* gui, const std::string& title, int width, int height, bool visible, float scale,
               bool dark, std::string* error) {
-  const char* want = std::getenv("GEMMSCOPE_GL");
+  const std::string want = std::getenv("GEMMSCOPE_GL") ? std::getenv("GEMMSCOPE_GL") : "";
   const bool no_display = !std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY");
-  if (!visible && ((want && std::string(want) == "egl") || (no_display && !(want && std::string(want) == "glfw")))) {
+  if (!visible && (want == "egl" || (no_display && want != "glfw"))) {
     if (!egl_open(gui, error)) return false;
     imgui_start(gui, scale, dark);
     ImGui_ImplOpenGL3_Init("#version 330 core");

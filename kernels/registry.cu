@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/swizzle.h"
 #include "kernels/gemm.h"
 #include "kernels/registry_internal.cuh"
 #include "kernels/testing.h"
@@ -29,39 +30,35 @@ std::vector<Rung> build_ladder() {
 
 }  // namespace
 
-std::string order_scheme_name(int code) {
-  const BlockOrder o = order_of_code(code);
-  switch (o.kind) {
-    case BlockOrder::kCutlass: return "cutlass:" + std::to_string(o.param);
-    case BlockOrder::kTriton: return "triton:" + std::to_string(o.param);
-    default: return "none";
-  }
-}
-
 Rung order_variant(const Rung& rung, int code, std::vector<PrecisionLaunch> launch) {
   const BlockOrder o = order_of_code(code);
-  const std::string scheme = order_scheme_name(code);
-  Rung v = rung;
-  v.info.name = rung.info.name + "[order=" + scheme + "]";
-  v.info.order_scheme = scheme;
+  // core/swizzle.h's spelling of the scheme ("none", "cutlass:2", "triton:8"), the one `gemmscope swizzle` takes.
+  SwizzleScheme s;
+  s.kind = o.kind == BlockOrder::kCutlass ? SwizzleScheme::Kind::Cutlass
+           : o.kind == BlockOrder::kTriton ? SwizzleScheme::Kind::Triton
+                                    : SwizzleScheme::Kind::None;
+  s.param = o.param;
+  const std::string scheme = swizzle_scheme_name(s);
   const std::string p = std::to_string(o.param);
+  std::string adds;
   switch (o.kind) {
     case BlockOrder::kCutlass:
-      v.info.adds = "Variant: the same kernel with its blocks launched in CUTLASS's identity swizzle order with bands of " +
-                    std::to_string(1 << o.param) + (o.param == 0 ? " tile column (column-major over C)" : " tile columns") +
-                    ": a band's tiles of one row of C, then the same band one row down, through all rows, then the "
-                    "next band (cutlass:" + p + ").";
+      adds = "Variant: the same kernel with its blocks launched in CUTLASS's identity swizzle order with bands of " +
+             std::to_string(1 << o.param) + (o.param == 0 ? " tile column (column-major over C)" : " tile columns") +
+             ": a band's tiles of one row of C, then the same band one row down, through all rows, then the "
+             "next band (cutlass:" + p + ").";
       break;
     case BlockOrder::kTriton:
-      v.info.adds = "Variant: the same kernel with its blocks launched in Triton's grouped order, GROUP_SIZE_M = " + p +
-                    ": column by column inside bands of " + p + (o.param == 1 ? " tile row (row-major over C)" : " tile rows") +
-                    ", one band after another (triton:" + p + ").";
+      adds = "Variant: the same kernel with its blocks launched in Triton's grouped order, GROUP_SIZE_M = " + p +
+             ": column by column inside bands of " + p + (o.param == 1 ? " tile row (row-major over C)" : " tile rows") +
+             ", one band after another (triton:" + p + ").";
       break;
     default:
-      v.info.adds = "Variant: the same kernel with its blocks launched in plain row-major order over the tiles of C, "
-                    "one whole tile row after another (none).";
+      adds = "Variant: the same kernel with its blocks launched in plain row-major order over the tiles of C, "
+             "one whole tile row after another (none).";
   }
-  v.launch = std::move(launch);
+  Rung v = toggle_variant(rung, "order", scheme, std::move(adds), std::move(launch));
+  v.info.order_scheme = scheme;
   return v;
 }
 

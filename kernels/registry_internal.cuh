@@ -83,9 +83,6 @@ using OrderCodes = std::integer_sequence<int, order_code(BlockOrder::kNone, 0), 
                                          order_code(BlockOrder::kTriton, 4), order_code(BlockOrder::kTriton, 8),
                                          order_code(BlockOrder::kTriton, 16)>;
 
-// "none", "cutlass:2", "triton:8": core/swizzle.h's spelling of the scheme.
-std::string order_scheme_name(int code);
-
 // The variant of `rung` whose blocks launch in scheme `code`, with the launchers `launch`: named
 // rung[order=S], its explanation says what the order is, and info.order_scheme names S.
 Rung order_variant(const Rung& rung, int code, std::vector<PrecisionLaunch> launch);

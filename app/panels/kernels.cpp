@@ -147,8 +147,7 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
       return variant_name(rung, t);
     };
     auto measured = [&](const std::string& name) {
-      const std::vector<std::string> dtypes = dtypes_of(capture, name);
-      const RunRecord* r = dtypes.empty() ? nullptr : main_run(capture, name, dtypes.front());
+      const RunRecord* r = main_run(capture, name, "");  // its first dtype's run
       return r ? "  " + tflops(*r) + " TFLOP/s" : std::string();
     };
     const auto now = current.find(key);

@@ -77,15 +77,12 @@ std::string export_path(const std::string& view, const std::string& detail, cons
 std::string export_suffix(const Frame& f, const ViewState& st, const std::string& kernel) {
   if (!f.capture) return "";
   std::string size;
-  if (f.live) {
-    size = st.live_size;
-  } else {
-    const std::vector<std::string> dtypes = dtypes_of(f.capture, kernel);
-    if (const RunRecord* r = dtypes.empty() ? nullptr : main_run(f.capture, kernel, dtypes.front()))
+  if (GemmShape s; f.live && parse_shape(st.live_size, &s)) {
+    size = s.m == s.n && s.n == s.k ? std::to_string(s.m) : st.live_size;  // a square size as one number
+  } else if (!f.live) {
+    if (const RunRecord* r = main_run(f.capture, kernel, ""))  // its first dtype's run
       size = r->m == r->n && r->n == r->k ? std::to_string(r->m) : shape_label(*r);
   }
-  if (const size_t x = size.find('x'); x != std::string::npos && size == size.substr(0, x) + "x" + size.substr(0, x) + "x" + size.substr(0, x))
-    size = size.substr(0, x);  // a square live size as one number
   // The GPU by its model ("H200" of "NVIDIA H200", "H100" of "NVIDIA H100 80GB HBM3"): the first word after the
   // vendor, letters and digits only.
   std::string gpu, name = f.capture->device.name;
@@ -133,9 +130,8 @@ std::string variant_name(const std::string& rung, const std::map<std::string, st
 }
 
 std::string traced_kernel(const std::string& kernel) {
-  const size_t open = kernel.find("[order=");
-  const bool order_only = open != std::string::npos && kernel.find(',', open) == std::string::npos;
-  return order_only && family_of(kernel) != "hopper" ? kernel.substr(0, open) : kernel;
+  const KernelInfo* k = find_kernel(kernel);
+  return k && !k->order_scheme.empty() ? rung_of_variant(kernel) : kernel;
 }
 
 std::vector<std::string> variants_of(const Capture* c, const std::string& rung) {

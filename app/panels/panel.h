@@ -90,8 +90,8 @@ std::vector<std::string> rung_names(const Capture* c);
 // The rung a variant varies ("mma_f16/07_swizzle" of "mma_f16/07_swizzle[order=none]"); a rung itself.
 std::string rung_of_variant(const std::string& kernel);
 // The kernel whose traced shared- and global-memory accesses and stage spans stand for `kernel`: a block order
-// variant rung[order=S] runs its rung's code (only the grid differs), and a capture traces those once, for
-// the rung; any other kernel stands for itself.
+// variant rung[order=S] (KernelInfo::order_scheme) runs its rung's code (only the grid differs), and a capture
+// traces those once, for the rung; any other kernel stands for itself.
 std::string traced_kernel(const std::string& kernel);
 // A variant's toggles ({"order": "cutlass:2"} of "mma_f16/07_swizzle[order=cutlass:2]"); none for a rung.
 std::map<std::string, std::string> variant_toggles(const std::string& kernel);
@@ -99,8 +99,9 @@ std::map<std::string, std::string> variant_toggles(const std::string& kernel);
 std::string variant_name(const std::string& rung, const std::map<std::string, std::string>& toggles);
 // The variants of a rung that the registry has or the capture measured, in registry order.
 std::vector<std::string> variants_of(const Capture* c, const std::string& rung);
-// The run a kernel's headline numbers come from: its first for that dtype in the capture, which is the
-// size `record --size` measured (a --sweep adds the other sizes after it). Null when there is none.
+// The run a kernel's headline numbers come from: its first for that dtype in the capture (an empty dtype: its
+// first of any, in the first dtype it was measured in), which is the size `record --size` measured (a --sweep
+// adds the other sizes after it). Null when there is none.
 const RunRecord* main_run(const Capture* c, const std::string& kernel, const std::string& dtype);
 // The dtypes a kernel was measured in, in capture order.
 std::vector<std::string> dtypes_of(const Capture* c, const std::string& kernel);

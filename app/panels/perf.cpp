@@ -282,8 +282,9 @@ class PerfPanel : public ViewPanel {
     return in;
   }
 
-  // Sets the live size, or says why not: not MxNxK, refused by the kernel's shape rule, or more than the GPU
-  // has free (A and B in the input type, C and cuBLAS's reference C in the output type).
+  // Sets the live size, or says why not: not MxNxK, or more than the GPU has free (A and B in the input type,
+  // C and cuBLAS's reference C in the output type). A shape the kernel's rule refuses is refused by the worker's
+  // run, which says so in the banner.
   void ChooseSize(const ViewContext& ctx, const std::string& text) {
     GemmShape s;
     if (!parse_shape(text, &s)) {

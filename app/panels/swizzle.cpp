@@ -148,8 +148,7 @@ class SwizzlePanel : public ViewPanel {
       double best_tflops = -1;
       for (const std::string& v : variants_of(capture_, kernel)) {
         if (launch(v).empty() || identify_order(launch(v)) == "none") continue;
-        const std::vector<std::string> dtypes = dtypes_of(capture_, v);
-        const RunRecord* r = dtypes.empty() ? nullptr : main_run(capture_, v, dtypes.front());
+        const RunRecord* r = main_run(capture_, v, "");  // its first dtype's run
         const double tf = r ? r->tflops : 0;
         if (tf > best_tflops) best = v, best_tflops = tf;
       }
