@@ -327,7 +327,7 @@ Capture parse_capture(const std::string& text, const std::string& name) {
     s.kernel = r.str(x, w, "kernel");
     s.site = r.str(x, w, "site");
     s.warp = int(r.integer(x, w, "warp", 0, 1024));
-    s.iteration = int(r.integer(x, w, "iteration", 0, 1 << 30));
+    s.iteration = int(r.integer(x, w, "iteration", -1, 1 << 30));  // -1: the epilogue
     s.kind = r.str(x, w, "kind");
     s.width = int(r.integer(x, w, "width", 1, 16));
     const json& addr = r.array(x, w, "addr");

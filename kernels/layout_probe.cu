@@ -20,6 +20,7 @@
 
 #include "core/layout.h"
 #include "core/layout_trace.h"
+#include "kernels/wmma/common.cuh"
 
 namespace gs {
 
@@ -168,6 +169,45 @@ __global__ void __launch_bounds__(32) wmma_probe_kernel(const __half* __restrict
     counts[1] = fb.num_elements;
     counts[2] = fc.num_elements;
   }
+#endif
+}
+
+// ---- wmma accumulators in shared memory: where store_matrix_sync puts each pair ----------------------
+// The bank probe records a staged accumulator as four pairs per lane at wmma_common::acc_pair. One warp
+// stores a fragment whose elements are their own (lane, elem) index, then every lane looks for each of its
+// pairs where acc_pair says; and loads a tile whose values are their own index, and compares its pairs with
+// what acc_pair points at. out[lane]: the mismatches of that lane (0 when the formula is the hardware's).
+constexpr int kAccLd = 24;  // a padded row stride, so that a row-major formula with the wrong stride fails
+template <class T>
+__global__ void __launch_bounds__(32) wmma_acc_pairs_kernel(int* __restrict__ out) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 700
+  __trap();
+#else
+  using namespace nvcuda;
+  __shared__ __align__(32) T tile[16 * kAccLd];
+  const int lane = threadIdx.x;
+  for (int i = lane; i < 16 * kAccLd; i += 32) tile[i] = T(-1.0f);
+  __syncwarp();
+  wmma::fragment<wmma::accumulator, 16, 16, 16, T> f;
+  for (int e = 0; e < f.num_elements; ++e) f.x[e] = T(float(lane * f.num_elements + e));
+  wmma::store_matrix_sync(tile, f, kAccLd, wmma::mem_row_major);
+  __syncwarp();
+  int bad = f.num_elements == 2 * wmma_common::kAccPairs ? 0 : 100;
+  for (int p = 0; p < wmma_common::kAccPairs; ++p) {
+    const T* q = wmma_common::acc_pair(static_cast<const T*>(tile), kAccLd, lane, p);
+    bad += float(q[0]) != float(lane * f.num_elements + 2 * p);
+    bad += float(q[1]) != float(lane * f.num_elements + 2 * p + 1);
+  }
+  __syncwarp();
+  for (int i = lane; i < 16 * kAccLd; i += 32) tile[i] = T(float(i));
+  __syncwarp();
+  wmma::load_matrix_sync(f, tile, kAccLd, wmma::mem_row_major);
+  for (int p = 0; p < wmma_common::kAccPairs; ++p) {
+    const T* q = wmma_common::acc_pair(static_cast<const T*>(tile), kAccLd, lane, p);
+    bad += float(f.x[2 * p]) != float(q[0]);
+    bad += float(f.x[2 * p + 1]) != float(q[1]);
+  }
+  out[lane] = bad;
 #endif
 }
 
@@ -378,6 +418,25 @@ const Probe kProbes[] = {
 };
 
 }  // namespace
+
+std::string check_wmma_acc_pairs() {
+  try {
+    DeviceArray<int> out(64, "acc pairs");
+    out.poison("acc pairs");
+    wmma_acc_pairs_kernel<float><<<1, 32>>>(out.get());
+    finish_launch("wmma accumulator pairs (float)");
+    wmma_acc_pairs_kernel<__half><<<1, 32>>>(out.get() + 32);
+    finish_launch("wmma accumulator pairs (half)");
+    const std::vector<int> bad = out.download("acc pairs");
+    for (int i = 0; i < 64; ++i)
+      if (bad[i] != 0)
+        return std::string(i < 32 ? "float" : "half") + " accumulator, lane " + std::to_string(i % 32) + ": " +
+               std::to_string(bad[i]) + " elements are not where wmma_common::acc_pair puts them";
+    return "";
+  } catch (const std::exception& e) {
+    return std::string("wmma accumulator pairs: ") + e.what();
+  }
+}
 
 std::vector<FragmentLayout> trace_fragment_layouts(std::string* error) {
   if (error) error->clear();

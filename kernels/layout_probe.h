@@ -19,4 +19,9 @@ namespace gs {
 // returns nothing, with `error` (if not null) set to one line naming the step that failed.
 std::vector<FragmentLayout> trace_fragment_layouts(std::string* error);
 
+// The bank probe's rule for a wmma 16x16 accumulator staged in shared memory (wmma_common::acc_pair: four
+// pairs of elements per lane) against store_matrix_sync and load_matrix_sync on the current device, float
+// and half: "" when every element is where the rule says, else one line naming the first lane that differs.
+std::string check_wmma_acc_pairs();
+
 }  // namespace gs

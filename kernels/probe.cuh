@@ -11,6 +11,9 @@
 //   stage(id)                    a new stage starts (and the previous one ends) in this warp; call at
 //                                warp-uniform points, lane 0 stamps clock64 for sampled warps
 //   iteration(kt)                the k-iteration that later smem() records belong to
+//   epilogue()                   the k-loop is over: later smem() records belong to the epilogue (C staged
+//                                through shared memory), recorded for the warp's first epilogue only (a
+//                                persistent kernel runs one per tile) and as iteration -1 in a capture
 //   smem(site, ptr, bytes, kind) each active lane's shared-memory address for one access
 //   gmem(site, ptr, bytes, kind) each active lane's global-memory address for one load or store
 //                                (cp.async: its global source, as a load)
@@ -46,6 +49,7 @@ struct NoProbe {
   __device__ __forceinline__ void block_end() {}
   __device__ __forceinline__ void stage(int) {}
   __device__ __forceinline__ void iteration(int) {}
+  __device__ __forceinline__ void epilogue() {}
   __device__ __forceinline__ void smem(int, const void*, int, SmemKind) {}
   __device__ __forceinline__ void gmem(int, const void*, int, GmemKind) {}
 };
@@ -62,6 +66,11 @@ inline constexpr uint32_t kMaxGmem = 1u << 12;    // warp global-memory records,
 // naive kernel loads inside its k-loop, every element), and its first accesses of C, wherever they happen.
 inline constexpr int kGmemLoadsPerWarp = 48;
 inline constexpr int kGmemStoresPerWarp = 16;
+// Per warp of the sampled block: shared-memory accesses of its first epilogue (wmma/07's first k-group runs
+// 144: 64 loads and 64 stores of the reduction, then 16 loads of the staged tile).
+inline constexpr int kSmemEpiloguePerWarp = 160;
+// SmemRec::iteration of an epilogue access (a capture says -1).
+inline constexpr uint16_t kEpilogueIteration = 0xFFFF;
 
 // One per block at index blockIdx.x + blockIdx.y * gridDim.x. Every warp's lane 0 folds its own
 // begin/end time in with atomicMax, so the record spans the first warp's start to the last warp's
@@ -154,6 +163,7 @@ struct TraceProbe {
     stage_ = -1;
     iter_ = 0;
     gmem_loads_ = gmem_stores_ = 0;
+    epilogues_ = smem_epilogue_ = 0;
     if (lane_ != 0) return;
     if (block_ >= trace::kMaxBlocks) {
       if (warp_ == 0) atomicAdd(&buf->count.blocks_dropped, 1u);
@@ -187,11 +197,24 @@ struct TraceProbe {
 
   __device__ __forceinline__ void iteration(int kt) { iter_ = kt; }
 
+  __device__ __forceinline__ void epilogue() {
+    iter_ = kEpilogue;
+    ++epilogues_;
+  }
+
   // ptr must point into shared memory.
   __device__ __forceinline__ void smem(int site, const void* ptr, int bytes, SmemKind kind) {
-    if (!smem_sampled_ || iter_ < 0 || iter_ >= static_cast<int>(smem_iterations)) return;
+    if (!smem_sampled_) return;
+    const bool epi = iter_ == kEpilogue;
+    if (epi ? epilogues_ != 1 : iter_ < 0 || iter_ >= static_cast<int>(smem_iterations)) return;
     const unsigned mask = __activemask();  // the lanes executing this access together
     const int leader = __ffs(mask) - 1;
+    if (epi) {
+      // The leader's count decides for the warp: lanes that skipped an access (a clipped edge) count fewer.
+      smem_epilogue_ = __shfl_sync(mask, smem_epilogue_, leader);
+      if (smem_epilogue_ >= trace::kSmemEpiloguePerWarp) return;
+      ++smem_epilogue_;
+    }
     unsigned slot = 0;
     if (lane_ == leader) slot = atomicAdd(&buf->count.smem, 1u);
     slot = __shfl_sync(mask, slot, leader);
@@ -203,7 +226,7 @@ struct TraceProbe {
       r.kind = static_cast<uint8_t>(kind);
       r.width = static_cast<uint8_t>(bytes);
       r.warp = static_cast<uint16_t>(warp_);
-      r.iteration = static_cast<uint16_t>(iter_);
+      r.iteration = iter_ == kEpilogue ? trace::kEpilogueIteration : static_cast<uint16_t>(iter_);
       r.mask = mask;
     }
   }
@@ -238,7 +261,7 @@ struct TraceProbe {
       r.kind = static_cast<uint8_t>(kind);
       r.width = static_cast<uint8_t>(bytes);
       r.warp = static_cast<uint16_t>(warp_);
-      r.iteration = static_cast<uint16_t>(epilogue || iter_ < 0 ? 0xFFFF : iter_);
+      r.iteration = epilogue || iter_ < 0 ? trace::kEpilogueIteration : static_cast<uint16_t>(iter_);
       r.mask = mask;
     }
   }
@@ -248,9 +271,11 @@ struct TraceProbe {
   unsigned long long block_ = 0;  // launch index
   long long stage_t0_ = 0;
   int stage_ = -1;                // open stage, -1 for none
+  static constexpr int kEpilogue = -1;  // iter_ after epilogue()
   int iter_ = 0;
   int warp_ = 0, lane_ = 0;
   int gmem_loads_ = 0, gmem_stores_ = 0;  // this warp's global records so far (every lane counts alike)
+  int epilogues_ = 0, smem_epilogue_ = 0;  // epilogue() calls, and shared records of the first epilogue
   bool stage_sampled_ = false, smem_sampled_ = false;
 
   // Lane 0 only: emits the open stage as [stage_t0_, now).

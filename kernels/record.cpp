@@ -19,7 +19,7 @@ namespace gs {
 constexpr size_t kCaptureStageBlocks = 2;
 constexpr size_t kCaptureStageRecords = 4096;
 constexpr int kCaptureSmemWarps = 2;
-constexpr size_t kCaptureSmemRecords = 512;
+constexpr size_t kCaptureSmemRecords = 1024;
 // Global addresses: the same two warps' first k-iteration and their stores (a naive rung loads every
 // element of its k-loop, so a cap keeps its first few dozen).
 constexpr size_t kCaptureGmemRecords = 160;
@@ -59,11 +59,19 @@ size_t keep_trace(Capture* c, TraceResult t, const KernelInfo& k) {
     c->stages.push_back(std::move(s));
     ++kept;
   }
-  // Shared-memory addresses: two warps' first k-iteration show every access pattern a rung has (all warps
-  // and iterations repeat them at other offsets).
+  // Shared-memory addresses: two warps' first k-iteration and their epilogue show every access pattern a rung
+  // has (all warps and iterations repeat them at other offsets). The first and the last warp that have records:
+  // where warps play different parts (wmma/07's two k-groups, a warp-specialized kernel's warpgroups), both.
+  std::vector<int> smem_warps;
+  for (const SmemAccess& a : t.smem) {
+    if (smem_warps.empty()) smem_warps = {a.warp, a.warp};
+    smem_warps[0] = std::min(smem_warps[0], a.warp);
+    smem_warps[1] = std::max(smem_warps[1], a.warp);
+  }
   size_t smem_kept = 0;
   for (SmemAccess& a : t.smem) {
-    if (a.warp >= kCaptureSmemWarps || a.iteration != 0 || smem_kept == kCaptureSmemRecords) continue;
+    const bool kept_warp = std::find(smem_warps.begin(), smem_warps.end(), a.warp) != smem_warps.end();
+    if (!kept_warp || a.iteration > 0 || smem_kept == kCaptureSmemRecords) continue;  // -1: the epilogue
     c->smem.push_back(std::move(a));
     ++smem_kept;
   }

@@ -7,6 +7,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -728,7 +729,7 @@ class CudaSession final : public GpuSession {
       a.kernel = kernel;
       a.site = s.site < rung.smem_sites.size() ? rung.smem_sites[s.site] : "site " + std::to_string(s.site);
       a.warp = s.warp;
-      a.iteration = s.iteration;
+      a.iteration = s.iteration == kEpilogueIteration ? -1 : s.iteration;
       a.kind = s.kind < 4 ? kKinds[s.kind] : "?";
       a.width = s.width;
       for (int lane = 0; lane < 32; ++lane) {
@@ -736,10 +737,11 @@ class CudaSession final : public GpuSession {
       }
       t->smem.push_back(a);
     }
-    // Records of one warp were appended in its program order; keep that order within (iteration, warp).
-    std::stable_sort(t->smem.begin(), t->smem.end(), [](const SmemAccess& a, const SmemAccess& b) {
-      return std::tie(a.iteration, a.warp) < std::tie(b.iteration, b.warp);
-    });
+    // Records of one warp were appended in its program order; keep that order within (iteration, warp), the
+    // epilogue (-1) after the k-iterations.
+    auto order = [](const SmemAccess& a) { return std::make_pair(a.iteration < 0 ? INT_MAX : a.iteration, a.warp); };
+    std::stable_sort(t->smem.begin(), t->smem.end(),
+                     [&](const SmemAccess& a, const SmemAccess& b) { return order(a) < order(b); });
   }
 
   // Global records -> core records: each lane's address as the matrix (A, B, C of input set 0, the one
@@ -762,7 +764,7 @@ class CudaSession final : public GpuSession {
       a.kernel = kernel;
       a.site = g.site < std::size(kGmemSiteNames) ? kGmemSiteNames[g.site] : "site " + std::to_string(g.site);
       a.warp = g.warp;
-      a.iteration = g.iteration == 0xFFFF ? -1 : g.iteration;
+      a.iteration = g.iteration == kEpilogueIteration ? -1 : g.iteration;
       a.kind = g.kind < 3 ? kKinds[g.kind] : "?";
       a.width = g.width;
       // The matrix is the one the first active lane's address falls in; a lane outside it gets its offset

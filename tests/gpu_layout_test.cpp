@@ -115,6 +115,13 @@ TEST(LayoutProbe, LdmatrixTracesOnlyItsTile) {
   EXPECT_EQ(ldmatrix, 6);
 }
 
+// The bank view draws a staged wmma accumulator (wmma/06-08's epilogues) from addresses the probe computes
+// with wmma_common::acc_pair; those must be where store_matrix_sync and load_matrix_sync put the elements.
+TEST(LayoutProbe, WmmaAccumulatorPairsAreWhereTheBankProbeSays) {
+  REQUIRE_TRACE();  // the same device as the traces above
+  EXPECT_EQ(check_wmma_acc_pairs(), "");
+}
+
 class LayoutProbeWmma : public testing::TestWithParam<std::string> {};
 
 TEST_P(LayoutProbeWmma, TracedCoversOperand) {

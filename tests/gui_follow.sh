@@ -24,8 +24,8 @@ expect layout sgemm/07_warptile "computes 64 elements of C: rows 0:4, 16:20, col
 expect layout wmma/05_padded_smem "wmma.m16n16k16.f16" "each element twice in one lane's fragment"
 expect layout mma_f16/08_ldmatrix "mma.m16n8k16.f16" "8 warps (4x2) of 64x64 over a 256x128"
 expect layout mma_tf32/04_registers "mma.m16n8k8.tf32" "tf32 · 4 elements/lane"
-# The bank view opens on the rung's worst access: mma_tf32/01's A-fragment loads, 8-way.
-expect banks mma_tf32/01_vectorized "As load (frag), warp 0, k-iteration 0" "(8-way on banks 0-3)"
+# The bank view opens on the rung's worst site: mma_tf32/01's B-fragment loads (4-way, but 4 times as many as A's 8-way).
+expect banks mma_tf32/01_vectorized "Bs load (frag), warp 0, k-iteration 0" "(4-way on banks 0-7)"
 expect banks mma_f16/01_vectorized "(4-way on banks 0-3)"
 # The launch-order view shows the rung's measured order beside the same kernel in row-major order: mma_f16/07's
 # swizzle (bands of 16 tile columns, CUTLASS's identity swizzle with log tile 4) against its variant [order=none];

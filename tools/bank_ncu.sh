@@ -13,7 +13,7 @@
 #   STEPS  any of probe,price,rungs,sass,repeat (default probe,price,rungs)
 #          sass: the width of every shared-memory instruction of every NoProbe rung kernel (cuobjdump of the
 #                rung objects the build carries) -> OUT/rung_smem_sass.txt
-#          repeat: three launches each of sgemm/03, sgemm/07 and wmma/02 with the same counters, to see which
+#          repeat: three launches each of sgemm/03, 04, 07 and wmma/02 with the same counters, to see which
 #                of their counts change from launch to launch -> bank_logs.tgz:repeat_*.csv
 set -uo pipefail
 final=$1
@@ -84,10 +84,14 @@ if has price; then
 fi
 
 if has rungs; then
-  # The first launch of every rung (its verification launch, full size), clocks as found.
+  # The first launch of every rung (its verification launch, full size), clocks as found. Rungs only: a
+  # variant is its rung's kernel under another order or depth, and would only make the run longer.
+  rung_list=$("$build/gemmscope" list --json | python3 -c '
+import json, sys
+print(",".join(k["name"] for k in json.load(sys.stdin) if not k["variant_of"]))')
   timeout $((520 - $(date +%s) + t0)) ncu --clock-control none --metrics "$metrics" --kernel-name-base demangled \
     --kernel-id "::regex:NoProbe:1" -f -o "$out/rungs" \
-    "$build/gemmscope" bench --sizes "$size" --repeats 10 >"$out/rungs.log" 2>&1
+    "$build/gemmscope" bench --kernels "$rung_list" --sizes "$size" --repeats 10 >"$out/rungs.log" 2>&1
   echo "rungs: exit $? after $(($(date +%s) - t0)) s"
   ncu -i "$out/rungs.ncu-rep" --csv --page raw --print-units base >"$out/bank_rungs.csv" 2>>"$out/rungs.log"
   n=$(($(wc -l <"$out/bank_rungs.csv") - 2))
@@ -114,7 +118,7 @@ if has sass; then
 fi
 
 if has repeat; then
-  for k in sgemm/03_smem_tiling sgemm/07_warptile wmma/02_smem; do
+  for k in sgemm/03_smem_tiling sgemm/04_blocktile_1d sgemm/07_warptile wmma/02_smem; do
     ns=${k//\//_}
     timeout 60 ncu --clock-control none --metrics "$metrics" --kernel-name-base demangled -k "regex:${ns}::kernel<(gs::)?NoProbe" \
       -c 3 -f -o "$out/repeat_$ns" "$build/gemmscope" bench --kernels "$k" --sizes "$size" >>"$out/repeat.log" 2>&1

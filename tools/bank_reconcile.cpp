@@ -1,6 +1,10 @@
 // Every rung's shared-memory counters from Nsight Compute beside gemmscope's bank model over the rung's
 // traced accesses (issue 9, item 3). Prints one markdown table, the one README.md carries.
-//   bank_reconcile CAPTURE NCU_CSV
+//   bank_reconcile CAPTURE NCU_CSV [--check]
+// --check (a CTest runs it on the committed files): exit 1, naming each, where model and hardware part: a
+// rung that executes a kind of instruction the capture does not trace, an ideal (W - C) that differs, or
+// conflicts the model counts that are not Nsight Compute's to within 1%. Conflicts Nsight Compute counts
+// over a conflict-free model are not failures: they change from launch to launch (bench/NOTES.md, timing).
 // CAPTURE: a gemmscope capture whose `smem` records trace the rungs (assets/captures/h200.json).
 // NCU_CSV: `ncu --csv --page raw` of the rungs' first launches (tools/bank_ncu.sh, step rungs;
 // bench/results/bank_rungs_h100.csv).
@@ -18,6 +22,7 @@
 // ncu has no hardware wavefront counter for them and its conflict counter reads 0 for 16-byte cp.async.cg
 // (banks.cpp, rule 6).
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -87,8 +92,9 @@ std::string pair(double w, double c) { return fmt(w) + " / " + fmt(c); }
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::cerr << "usage: bank_reconcile CAPTURE NCU_CSV\n";
+  const bool check = argc == 4 && std::string(argv[3]) == "--check";
+  if (argc != 3 && !check) {
+    std::cerr << "usage: bank_reconcile CAPTURE NCU_CSV [--check]\n";
     return 2;
   }
   gs::Capture cap;
@@ -152,9 +158,12 @@ int main(int argc, char** argv) {
   std::cout << "| rung | loads (LDS+LDSM) W / C, ncu | model | ldmatrix W / C, ncu | model | stores W / C, ncu | model "
                "| instructions LDS / LDSM / STS / LDGSTS | note |\n"
                "|---|---|---|---|---|---|---|---|---|\n";
+  std::vector<std::string> failures;
+  size_t compared = 0;
   for (const std::string& rung : rungs) {
     const auto it = measured.find(rung);
     if (it == measured.end()) continue;
+    ++compared;
     const Measured& m = it->second;
     Mean lds, ldsm, sts;
     for (const gs::SmemSite& s : gs::smem_sites(cap, rung))
@@ -172,10 +181,29 @@ int main(int argc, char** argv) {
     if (m.n_lds + m.n_ldsm + m.n_sts + m.n_ldgsts == 0) notes.push_back("no LSU shared-memory instructions");
     std::string note;
     for (const std::string& n : notes) note += (note.empty() ? "" : "; ") + n;
+    // The check: ideal wavefronts equal; the model's conflicts, where it has any, Nsight Compute's within 1%.
+    auto compare = [&](const char* what, double ncu_w, double ncu_c, double model_w, double model_c) {
+      const double ideal_ncu = ncu_w - ncu_c, ideal_model = model_w - model_c;
+      if (std::abs(ideal_ncu - ideal_model) > 0.5)
+        failures.push_back(rung + " " + what + ": ideal " + fmt(ideal_model) + ", Nsight Compute " + fmt(ideal_ncu));
+      if (model_c > 0 && std::abs(model_c - ncu_c) > 0.01 * model_c)
+        failures.push_back(rung + " " + what + ": conflicts " + fmt(model_c) + ", Nsight Compute " + fmt(ncu_c));
+    };
+    compare("loads", m.ld_w, m.ld_c, model_ld_w, model_ld_c);
+    compare("ldmatrix", m.ldsm_w, m.ldsm_c, ldsm.mw() * m.n_ldsm, ldsm.mc() * m.n_ldsm);
+    compare("stores", m.st_w, m.st_c, sts.mw() * m.n_sts, sts.mc() * m.n_sts);
+    for (const std::string& n : notes)
+      if (n.find("untraced") != std::string::npos) failures.push_back(rung + ": " + n);
     std::cout << "| " << rung << " | " << pair(m.ld_w, m.ld_c) << " | " << pair(model_ld_w, model_ld_c) << " | "
               << pair(m.ldsm_w, m.ldsm_c) << " | " << pair(ldsm.mw() * m.n_ldsm, ldsm.mc() * m.n_ldsm) << " | "
               << pair(m.st_w, m.st_c) << " | " << pair(sts.mw() * m.n_sts, sts.mc() * m.n_sts) << " | " << fmt(m.n_lds)
               << " / " << fmt(m.n_ldsm) << " / " << fmt(m.n_sts) << " / " << fmt(m.n_ldgsts) << " | " << note << " |\n";
+  }
+  if (check) {
+    for (const std::string& f : failures) std::cerr << "bank_reconcile: " << f << "\n";
+    if (compared == 0) std::cerr << "bank_reconcile: no rung of the capture is in " << argv[2] << "\n";
+    if (!failures.empty() || compared == 0) return 1;
+    std::cerr << "bank_reconcile: " << compared << " rungs, model equals Nsight Compute\n";
   }
   return 0;
 }

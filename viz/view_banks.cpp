@@ -229,8 +229,9 @@ std::string banks_caption(const SmemSite& site, const SmemSiteAccess& a) {
   for (const SmemSiteAccess& x : site.accesses)
     count += x.access.warp == a.access.warp && x.access.iteration == a.access.iteration;
   const BankReport& r = a.report;
-  std::string s = site.name + ", warp " + std::to_string(a.access.warp) + ", k-iteration " +
-                  std::to_string(a.access.iteration);
+  std::string s = site.name + ", warp " + std::to_string(a.access.warp) +
+                  (a.access.iteration < 0 ? std::string(", epilogue")
+                                          : ", k-iteration " + std::to_string(a.access.iteration));
   if (count > 1) s += ", access " + std::to_string(a.index + 1) + " of " + std::to_string(count);
   s += ": " + access_words(site, r) + ", " + plural(r.wavefronts, "wavefront", "wavefronts") + ", ideal " +
        std::to_string(r.ideal) + ", " + plural(r.conflicts, "conflict", "conflicts");

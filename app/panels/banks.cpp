@@ -102,19 +102,24 @@ class BanksPanel : public ViewPanel {
       }
       // Which execution: warp and k-iteration where the capture has several, then which of that warp's
       // executions of the site (program order), 1-based as the caption counts them.
-      if (pick_.warps.size() > 1) {
+      // Sliders over the recorded values (a capture keeps, say, warps 0 and 7 and nothing between).
+      auto pick_slider = [&](const char* id, const std::vector<int>& values, int current, const std::string& label) {
+        const int at = int(std::find(values.begin(), values.end(), current) - values.begin());
+        int i = std::min(at, int(values.size()) - 1);
         flow.next(em * 5.5f);
         ImGui::SetNextItemWidth(em * 5.5f);
-        int w = pick_.warp;
-        if (ImGui::SliderInt("##bwarp", &w, pick_.warps.front(), pick_.warps.back(), "warp %d"))
-          b.site = pick_.site, b.warp = w, b.iteration = pick_.iteration, b.access = -1;
+        if (!ImGui::SliderInt(id, &i, 0, int(values.size()) - 1, label.c_str(), ImGuiSliderFlags_NoInput)) return current;
+        return values[std::clamp(i, 0, int(values.size()) - 1)];
+      };
+      if (pick_.warps.size() > 1) {
+        const int w = pick_slider("##bwarp", pick_.warps, pick_.warp, "warp " + std::to_string(pick_.warp));
+        if (w != pick_.warp) b.site = pick_.site, b.warp = w, b.iteration = pick_.iteration, b.access = -1;
       }
       if (pick_.iterations.size() > 1) {
-        flow.next(em * 5.5f);
-        ImGui::SetNextItemWidth(em * 5.5f);
-        int it = pick_.iteration;
-        if (ImGui::SliderInt("##biter", &it, pick_.iterations.front(), pick_.iterations.back(), "k-iter %d"))
-          b.site = pick_.site, b.iteration = it, b.warp = pick_.warp, b.access = -1;
+        const std::string label =
+            pick_.iteration < 0 ? std::string("epilogue") : "k-iter " + std::to_string(pick_.iteration);
+        const int it = pick_slider("##biter", pick_.iterations, pick_.iteration, label);
+        if (it != pick_.iteration) b.site = pick_.site, b.iteration = it, b.warp = pick_.warp, b.access = -1;
       }
       if (pick_.count > 1) {
         flow.next(em * 8.5f);

@@ -53,6 +53,9 @@ using hopper::supports;
 
 enum Stage : int { kWaitEmpty, kIssue, kWaitFull, kMma, kEpilogue };
 inline constexpr const char* kStageNames[] = {"wait empty", "TMA issue", "wait full", "wgmma", "epilogue"};
+// The one shared-memory access by the LSU: TMA and wgmma read and write shared memory on their own paths.
+enum Site : int { kCStage };
+inline constexpr const char* kSmemSites[] = {"C staging store (st.shared.v2, 128B swizzle)"};
 
 struct Ring {
   int stage = 0;
@@ -179,6 +182,7 @@ __global__ void __cluster_dims__(kCluster, 1, 1) __launch_bounds__(kThreads, 1)
       release(prev);
 
       GS_PROBE(probe.stage(kEpilogue));
+      GS_PROBE(probe.epilogue());  // the probe records this warp's first tile's staging stores
 #pragma unroll
       for (int ch = 0; ch < kBlockN / kChunkN; ++ch) {  // 8 chunks of 32 columns
         const uint32_t buf = my_buf + (ch % 2) * kChunkBytes;
@@ -206,7 +210,9 @@ __global__ void __cluster_dims__(kCluster, 1, 1) __launch_bounds__(kThreads, 1)
                 v1 = __fmaf_rn(g.alpha, a1, g.beta * old.y);
               }
             }
-            st_shared_f32x2(buf + row * 128 + (((2 * jj + t / 2) ^ (lane / 4)) * 16) + (t % 2) * 8, v0, v1);
+            const uint32_t dst = buf + row * 128 + (((2 * jj + t / 2) ^ (lane / 4)) * 16) + (t % 2) * 8;
+            GS_PROBE(probe.smem(kCStage, smem_generic(dst), 8, SmemKind::kStore));
+            st_shared_f32x2(dst, v0, v1);
           }
         }
         fence_proxy_async_smem();  // this thread's stores, visible to TMA's reads (async proxy)

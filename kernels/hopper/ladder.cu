@@ -52,7 +52,11 @@ std::vector<Rung> hopper_rungs() {
     ladder.push_back(v);
   }
   ladder.push_back(GS_HOPPER_RUNG(hopper_05_cluster_multicast, "hopper/05_cluster_multicast"));
-  ladder.push_back(GS_HOPPER_RUNG(hopper_06_tma_store, "hopper/06_tma_store"));
+  {
+    Rung r = GS_HOPPER_RUNG(hopper_06_tma_store, "hopper/06_tma_store");
+    r.smem_sites = names(hopper_06_tma_store::kSmemSites);  // its epilogue's stores; TMA and wgmma do the rest
+    ladder.push_back(r);
+  }
   return ladder;
 }
 

@@ -84,8 +84,10 @@ __device__ __forceinline__ uint32_t cs_offset(int row, int col) {  // float (row
 
 enum Stage : int { kPrologue, kWait, kMma, kEpilogue };
 inline constexpr const char* kStageNames[] = {"prologue", "wait", "mma", "epilogue"};
-enum Site : int { kAsCopy, kBsCopy, kAsFrag, kBsFrag };
-inline constexpr const char* kSmemSites[] = {"As cp.async", "Bs cp.async", "As ldmatrix.x4", "Bs ldmatrix.x4.trans"};
+enum Site : int { kAsCopy, kBsCopy, kAsFrag, kBsFrag, kCStage, kCRead };
+inline constexpr const char* kSmemSites[] = {"As cp.async",          "Bs cp.async",
+                                             "As ldmatrix.x4",       "Bs ldmatrix.x4.trans",
+                                             "C staging store (8 B)", "C staging load (16 B)"};
 
 // kAligned: K % 8 == 0 and N % 8 == 0, the cp.async path; false: the scalar path. S: pipeline stages (kStages
 // for the rung).
@@ -262,6 +264,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g,
   cp_async_wait<0>();  // the zero-filled copies past the last tile: none may land after this point
 
   GS_PROBE(probe.stage(kEpilogue));
+  GS_PROBE(probe.epilogue());
   if constexpr (kAligned) {
     // Through shared memory, so that C is written 16 bytes per lane, a warp's store covering whole 128-byte
     // lines (rows of 256 B), where an accumulator's (c0, c1) pairs cover 32 bytes of each of 8 rows. The
@@ -275,6 +278,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g,
 #pragma unroll
         for (int h = 0; h < 2; ++h) {  // h = 0: (c0, c1) at row g; h = 1: (c2, c3) at row g + 8
           const int row = mi * kMmaM + lane / 4 + 8 * h, col = ni * kMmaN + 2 * (lane % 4);
+          GS_PROBE(probe.smem(kCStage, smem_ptr(cs + cs_offset(row, col)), 8, SmemKind::kStore));
           st_shared_f32x2(cs + cs_offset(row, col), acc[mi][ni][2 * h], acc[mi][ni][2 * h + 1]);
         }
       }
@@ -283,6 +287,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g,
     const int row0 = bm0 + wm0, col = bn0 + wn0 + 4 * (lane % 16);  // lane's 4 columns of C
 #pragma unroll 4
     for (int r = lane / 16; r < kWarpM; r += 2) {  // two rows of 64 floats per warp instruction
+      GS_PROBE(probe.smem(kCRead, smem_ptr(cs + cs_offset(r, 4 * (lane % 16))), 16, SmemKind::kLoad));
       const float4 v = ld_shared_f32x4(cs + cs_offset(r, 4 * (lane % 16)));
       // N % 8 == 0 here, so a 4-column group is wholly inside C or wholly past its edge
       if (row0 + r < g.m && col < g.n) {

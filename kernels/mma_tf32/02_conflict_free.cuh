@@ -97,24 +97,30 @@ __global__ void __launch_bounds__(kThreads) kernel(GemmArgs<float, float> g, Pro
     __syncthreads();  // the slice is complete before any warp reads it
 
     GS_PROBE(probe.stage(kCompute));
-    // The warp walks its 2 x 8 grid of 16x8 tiles of C; for each it loads that tile's fragments, runs the
-    // 4 k-steps of the slice and writes the 4 accumulators back. A fragments are reloaded for every ni,
-    // B fragments for every mi: 6 loads per mma.
+    // The warp walks its 2 x 8 grid of 16x8 tiles of C a row of tiles at a time: the row's A fragments for
+    // the 4 k-steps (16 registers) are loaded once, then each tile of the row loads its B fragments, runs the
+    // 4 k-steps and writes the 4 accumulators back. B fragments are reloaded for every mi: 40 loads per
+    // k-step of 16 mma. (Written inside the ni loop, the A loads would be hoisted here by the compiler anyway:
+    // they do not change in it.)
 #pragma unroll 1
     for (int mi = 0; mi < kTilesM; ++mi) {
+      uint32_t a[kSteps][4];
+#pragma unroll
+      for (int ks = 0; ks < kSteps; ++ks) {
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+          // a_i = A(gr + 8(i&1), tc + 4(i>>1)): bank 4 gr + tc + const, one wavefront
+          const float* p = &As[wm0 + mi * 16 + gr + 8 * (i & 1)][ks * 8 + tc + 4 * (i >> 1)];
+          a[ks][i] = to_tf32(*p);
+          GS_PROBE(probe.smem(kAsFrag, p, 4, SmemKind::kLoad));
+        }
+      }
 #pragma unroll 1
       for (int ni = 0; ni < kTilesN; ++ni) {
         float(&c)[4] = acc[mi][ni];
 #pragma unroll
         for (int ks = 0; ks < kSteps; ++ks) {
-          uint32_t a[4], b[2];
-#pragma unroll
-          for (int i = 0; i < 4; ++i) {
-            // a_i = A(gr + 8(i&1), tc + 4(i>>1)): bank 4 gr + tc + const, one wavefront
-            const float* p = &As[wm0 + mi * 16 + gr + 8 * (i & 1)][ks * 8 + tc + 4 * (i >> 1)];
-            a[i] = to_tf32(*p);
-            GS_PROBE(probe.smem(kAsFrag, p, 4, SmemKind::kLoad));
-          }
+          uint32_t b[2];
 #pragma unroll
           for (int i = 0; i < 2; ++i) {
             // b_i = B(tc + 4i, gr): bank 8 tc + gr + const, one wavefront
@@ -122,7 +128,7 @@ __global__ void __launch_bounds__(kThreads) kernel(GemmArgs<float, float> g, Pro
             b[i] = to_tf32(*p);
             GS_PROBE(probe.smem(kBsFrag, p, 4, SmemKind::kLoad));
           }
-          mma_m16n8k8(c, a, b);
+          mma_m16n8k8(c, a[ks], b);
         }
       }
     }

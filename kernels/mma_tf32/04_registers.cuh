@@ -8,7 +8,7 @@ inline constexpr const char* kTitle = "Full unroll: fragments and accumulators i
 inline constexpr const char* kAdds =
     "03 with every loop over fragments and accumulators fully unrolled, so all indices are compile-time "
     "constants: the 64 accumulators stay in registers across the whole k-loop (no local memory), and each "
-    "k-step loads the warp's 2 A and 8 B fragments once for its 16 mma (24 loads, was 96).";
+    "k-step loads the warp's 2 A and 8 B fragments once for its 16 mma (24 loads, was 40: 03 loads every B fragment once per row of tiles).";
 
 }  // namespace gs::mma_tf32_04_registers
 

@@ -59,9 +59,13 @@ __global__ void __launch_bounds__(kThreads) kernel(GemmArgs<float, float> g, Pro
     __syncthreads();  // the tiles are complete before anyone reads them
 
     GS_PROBE(probe.stage(kCompute));
-    // Per kk: As[ty][kk] is one word for the whole warp (broadcast), Bs[kk][tx] 32 consecutive words.
-    GS_PROBE(probe.smem(kAsLoad, &As[ty][0], 4, SmemKind::kLoad));
-    GS_PROBE(probe.smem(kBsLoad, &Bs[0][tx], 4, SmemKind::kLoad));
+    // Per kk: As[ty][kk] is one word for the whole warp (broadcast), Bs[kk][tx] 32 consecutive words. The
+    // compiler reads four consecutive kk of As at once (one LDS.128 of 16 bytes the whole warp shares, in the
+    // SASS and in Nsight Compute's counts, bench/NOTES.md): the probe records the instructions that run.
+#pragma unroll
+    for (int kk = 0; kk < kTile; kk += 4) GS_PROBE(probe.smem(kAsLoad, &As[ty][kk], 16, SmemKind::kLoad));
+#pragma unroll
+    for (int kk = 0; kk < kTile; ++kk) GS_PROBE(probe.smem(kBsLoad, &Bs[kk][tx], 4, SmemKind::kLoad));
 #pragma unroll
     for (int kk = 0; kk < kTile; ++kk) acc += As[ty][kk] * Bs[kk][tx];
     __syncthreads();  // everyone is done with the tiles before the next iteration overwrites them

@@ -63,8 +63,15 @@ __global__ void __launch_bounds__(kThreads) kernel(GemmArgs<float, float> g, Pro
     __syncthreads();
 
     GS_PROBE(probe.stage(kCompute));
-    GS_PROBE(probe.smem(kAsLoad, &As[tr * kTM][0], 4, SmemKind::kLoad));
-    GS_PROBE(probe.smem(kBsLoad, &Bs[0][tc], 4, SmemKind::kLoad));
+    // What runs per k-tile (SASS, bench/NOTES.md): one LDS of Bs per kk, and As[tr*8 + i][kk .. kk+3] as one
+    // LDS.128 per row and four kk (the compiler joins them; the warp shares the 16 bytes).
+#pragma unroll
+    for (int kk = 0; kk < kBK; ++kk) GS_PROBE(probe.smem(kBsLoad, &Bs[kk][tc], 4, SmemKind::kLoad));
+#pragma unroll
+    for (int i = 0; i < kTM; ++i) {
+#pragma unroll
+      for (int kk = 0; kk < kBK; kk += 4) GS_PROBE(probe.smem(kAsLoad, &As[tr * kTM + i][kk], 16, SmemKind::kLoad));
+    }
 #pragma unroll
     for (int kk = 0; kk < kBK; ++kk) {
       const float bv = Bs[kk][tc];  // one shared load of B, reused by the 8 results below

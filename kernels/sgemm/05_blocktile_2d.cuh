@@ -42,8 +42,10 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
 
   // Computing role: the 16 x 16 threads tile the block, thread (tr, tc) owning rows tr*8 .. +8 and
   // columns tc*8 .. +8. A warp is two tr by 16 tc: its Bs[kk][tc*8 + j] words sit 32 bytes apart, so
-  // tc, tc + 4, tc + 8, tc + 12 share a bank (4-way), and its two As[tr*8 + i][kk] words sit 256 bytes
-  // apart, one bank (2-way). 06 and 07 fix both.
+  // tc, tc + 4, tc + 8, tc + 12 share a bank, and its two As[tr*8 + i][kk] words sit 256 bytes apart. The
+  // compiler reads both 16 bytes at a time (LDS.128, 8 lanes a wavefront): a B read's 8 lanes of a phase hit
+  // 4 bank groups twice (8 wavefronts where 4 would do); an A read is two 16-byte chunks, each shared by 16
+  // lanes (2 wavefronts, no conflict). 06 fixes B.
   const int tc = tid % (kBN / kTN), tr = tid / (kBN / kTN);
   // Loading role, p = 0..3: As[ar + 32p][ac] and Bs[br + 2p][bc], as in 04 but four of each.
   const int ar = tid / kBK, ac = tid % kBK;
@@ -83,8 +85,18 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
     __syncthreads();
 
     GS_PROBE(probe.stage(kCompute));
-    GS_PROBE(probe.smem(kAsLoad, &As[tr * kTM][0], 4, SmemKind::kLoad));
-    GS_PROBE(probe.smem(kBsLoad, &Bs[0][tc * kTN], 4, SmemKind::kLoad));
+    // What runs per k-tile (SASS, bench/NOTES.md): the compiler joins four consecutive words into one LDS.128,
+    // kk .. kk+3 of a row of As and j .. j+3 of a row of Bs; the probe records those instructions.
+#pragma unroll
+    for (int i = 0; i < kTM; ++i) {
+#pragma unroll
+      for (int kk = 0; kk < kBK; kk += 4) GS_PROBE(probe.smem(kAsLoad, &As[tr * kTM + i][kk], 16, SmemKind::kLoad));
+    }
+#pragma unroll
+    for (int kk = 0; kk < kBK; ++kk) {
+#pragma unroll
+      for (int j = 0; j < kTN; j += 4) GS_PROBE(probe.smem(kBsLoad, &Bs[kk][tc * kTN + j], 16, SmemKind::kLoad));
+    }
 #pragma unroll
     for (int kk = 0; kk < kBK; ++kk) {
 #pragma unroll

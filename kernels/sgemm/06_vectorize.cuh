@@ -70,21 +70,26 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
     As[ac + 2][ar] = va.z;
     As[ac + 3][ar] = va.w;
     *reinterpret_cast<float4*>(&Bs[br][bc]) = vb;
-    GS_PROBE(probe.smem(kAsStore, &As[ac][ar], 4, SmemKind::kStore));
+    GS_PROBE(probe.smem(kAsStore, &As[ac + 0][ar], 4, SmemKind::kStore));
+    GS_PROBE(probe.smem(kAsStore, &As[ac + 1][ar], 4, SmemKind::kStore));
+    GS_PROBE(probe.smem(kAsStore, &As[ac + 2][ar], 4, SmemKind::kStore));
+    GS_PROBE(probe.smem(kAsStore, &As[ac + 3][ar], 4, SmemKind::kStore));
     GS_PROBE(probe.smem(kBsStore, &Bs[br][bc], 16, SmemKind::kStore));
     __syncthreads();
 
     GS_PROBE(probe.stage(kCompute));
     // Per kk: a warp's A slivers are 2 tr x 32 bytes (one wavefront); its B slivers are 16 tc x 32
     // bytes, and tc, tc + 4 still share banks: each LDS.128 takes 4 wavefronts where 2 would do.
-    GS_PROBE(probe.smem(kAsLoad, &As[0][tr * kTM], 16, SmemKind::kLoad));
-    GS_PROBE(probe.smem(kBsLoad, &Bs[0][tc * kTN], 16, SmemKind::kLoad));
 #pragma unroll
     for (int kk = 0; kk < kBK; ++kk) {
       float reg_a[kTM], reg_b[kTN];
+      GS_PROBE(probe.smem(kAsLoad, &As[kk][tr * kTM], 16, SmemKind::kLoad));
       *reinterpret_cast<float4*>(&reg_a[0]) = *reinterpret_cast<const float4*>(&As[kk][tr * kTM]);
+      GS_PROBE(probe.smem(kAsLoad, &As[kk][tr * kTM + 4], 16, SmemKind::kLoad));
       *reinterpret_cast<float4*>(&reg_a[4]) = *reinterpret_cast<const float4*>(&As[kk][tr * kTM + 4]);
+      GS_PROBE(probe.smem(kBsLoad, &Bs[kk][tc * kTN], 16, SmemKind::kLoad));
       *reinterpret_cast<float4*>(&reg_b[0]) = *reinterpret_cast<const float4*>(&Bs[kk][tc * kTN]);
+      GS_PROBE(probe.smem(kBsLoad, &Bs[kk][tc * kTN + 4], 16, SmemKind::kLoad));
       *reinterpret_cast<float4*>(&reg_b[4]) = *reinterpret_cast<const float4*>(&Bs[kk][tc * kTN + 4]);
 #pragma unroll
       for (int i = 0; i < kTM; ++i) {

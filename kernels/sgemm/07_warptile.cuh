@@ -79,23 +79,26 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
     As[ac + 2][ar] = va.z;
     As[ac + 3][ar] = va.w;
     *reinterpret_cast<float4*>(&Bs[br][bc]) = vb;
-    GS_PROBE(probe.smem(kAsStore, &As[ac][ar], 4, SmemKind::kStore));
+    GS_PROBE(probe.smem(kAsStore, &As[ac + 0][ar], 4, SmemKind::kStore));
+    GS_PROBE(probe.smem(kAsStore, &As[ac + 1][ar], 4, SmemKind::kStore));
+    GS_PROBE(probe.smem(kAsStore, &As[ac + 2][ar], 4, SmemKind::kStore));
+    GS_PROBE(probe.smem(kAsStore, &As[ac + 3][ar], 4, SmemKind::kStore));
     GS_PROBE(probe.smem(kBsStore, &Bs[br][bc], 16, SmemKind::kStore));
     __syncthreads();
 
     GS_PROBE(probe.stage(kCompute));
-    GS_PROBE(probe.smem(kAsLoad, &As[0][a_frag], 16, SmemKind::kLoad));
-    GS_PROBE(probe.smem(kBsLoad, &Bs[0][b_frag], 16, SmemKind::kLoad));
 #pragma unroll
     for (int kk = 0; kk < kBK; ++kk) {
       float reg_a[kTM], reg_b[kTN];  // reg_a[s*4 + i], reg_b[t*4 + j]
 #pragma unroll
       for (int s = 0; s < kSubsM; ++s) {
+        GS_PROBE(probe.smem(kAsLoad, &As[kk][a_frag + s * kSubStrideM], 16, SmemKind::kLoad));
         *reinterpret_cast<float4*>(&reg_a[s * kSub]) =
             *reinterpret_cast<const float4*>(&As[kk][a_frag + s * kSubStrideM]);
       }
 #pragma unroll
       for (int t = 0; t < kSubsN; ++t) {
+        GS_PROBE(probe.smem(kBsLoad, &Bs[kk][b_frag + t * kSubStrideN], 16, SmemKind::kLoad));
         *reinterpret_cast<float4*>(&reg_b[t * kSub]) =
             *reinterpret_cast<const float4*>(&Bs[kk][b_frag + t * kSubStrideN]);
       }

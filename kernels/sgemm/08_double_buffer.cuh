@@ -83,7 +83,10 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
     As[st][ac + 2][ar] = va.z;
     As[st][ac + 3][ar] = va.w;
     *reinterpret_cast<float4*>(&Bs[st][br][bc]) = vb;
-    GS_PROBE(probe.smem(kAsStore, &As[st][ac][ar], 4, SmemKind::kStore));
+    GS_PROBE(probe.smem(kAsStore, &As[st][ac + 0][ar], 4, SmemKind::kStore));
+    GS_PROBE(probe.smem(kAsStore, &As[st][ac + 1][ar], 4, SmemKind::kStore));
+    GS_PROBE(probe.smem(kAsStore, &As[st][ac + 2][ar], 4, SmemKind::kStore));
+    GS_PROBE(probe.smem(kAsStore, &As[st][ac + 3][ar], 4, SmemKind::kStore));
     GS_PROBE(probe.smem(kBsStore, &Bs[st][br][bc], 16, SmemKind::kStore));
   };
 
@@ -99,18 +102,18 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
     const bool more = kt + 1 < num_kt;  // block-uniform
     GS_PROBE(probe.stage(kCompute));
     if (more) load_global(kt + 1);  // in flight during the FMAs below; nothing reads va, vb until the store
-    GS_PROBE(probe.smem(kAsLoad, &As[cur][0][a_frag], 16, SmemKind::kLoad));
-    GS_PROBE(probe.smem(kBsLoad, &Bs[cur][0][b_frag], 16, SmemKind::kLoad));
 #pragma unroll
     for (int kk = 0; kk < kBK; ++kk) {
       float reg_a[kTM], reg_b[kTN];  // reg_a[s*4 + i], reg_b[t*4 + j]
 #pragma unroll
       for (int s = 0; s < kSubsM; ++s) {
+        GS_PROBE(probe.smem(kAsLoad, &As[cur][kk][a_frag + s * kSubStrideM], 16, SmemKind::kLoad));
         *reinterpret_cast<float4*>(&reg_a[s * kSub]) =
             *reinterpret_cast<const float4*>(&As[cur][kk][a_frag + s * kSubStrideM]);
       }
 #pragma unroll
       for (int t = 0; t < kSubsN; ++t) {
+        GS_PROBE(probe.smem(kBsLoad, &Bs[cur][kk][b_frag + t * kSubStrideN], 16, SmemKind::kLoad));
         *reinterpret_cast<float4*>(&reg_b[t * kSub]) =
             *reinterpret_cast<const float4*>(&Bs[cur][kk][b_frag + t * kSubStrideN]);
       }

@@ -162,18 +162,18 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
     if (kt + kStages - 1 < num_kt) issue(wr, (kt + kStages - 1) * kBK);
     sgemm_common::cp_async_commit();
 
-    GS_PROBE(probe.smem(kAsLoad, &As[rd][0][a_frag], 16, SmemKind::kLoad));
-    GS_PROBE(probe.smem(kBsLoad, &Bs[rd][0][b_frag], 16, SmemKind::kLoad));
 #pragma unroll
     for (int kk = 0; kk < kBK; ++kk) {
       float reg_a[kTM], reg_b[kTN];  // reg_a[s*4 + i], reg_b[t*4 + j]
 #pragma unroll
       for (int s = 0; s < kSubsM; ++s) {
+        GS_PROBE(probe.smem(kAsLoad, &As[rd][kk][a_frag + s * kSubStrideM], 16, SmemKind::kLoad));
         *reinterpret_cast<float4*>(&reg_a[s * kSub]) =
             *reinterpret_cast<const float4*>(&As[rd][kk][a_frag + s * kSubStrideM]);
       }
 #pragma unroll
       for (int t = 0; t < kSubsN; ++t) {
+        GS_PROBE(probe.smem(kBsLoad, &Bs[rd][kk][b_frag + t * kSubStrideN], 16, SmemKind::kLoad));
         *reinterpret_cast<float4*>(&reg_b[t * kSub]) =
             *reinterpret_cast<const float4*>(&Bs[rd][kk][b_frag + t * kSubStrideN]);
       }

@@ -55,9 +55,10 @@ inline constexpr bool supports(int m, int n, int k) { return m > 0 && n > 0 && k
 
 enum Stage : int { kWait, kIssue, kCompute, kEpilogue };
 inline constexpr const char* kStageNames[] = {"wait (cp.async + barrier)", "issue cp.async", "compute", "epilogue"};
-enum Site : int { kAsStore, kBsStore, kAsLoad, kBsLoad };
+enum Site : int { kAsStore, kBsStore, kAsLoad, kBsLoad, kCStage, kCRead };
 inline constexpr const char* kSmemSites[] = {"As store (cp.async)", "Bs store (cp.async)", "As load (frag)",
-                                             "Bs load (frag)"};
+                                             "Bs load (frag)", "C staging store (store_matrix_sync)",
+                                             "C staging load (16 B)"};
 
 // kVec: K and N multiples of 8 and A, B 16-byte aligned, so every 16-byte chunk is whole or absent.
 template <class Probe, class TOut, bool kVec>
@@ -145,18 +146,20 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<__half, TOut> g, 
   }
 
   GS_PROBE(probe.stage(kEpilogue));
+  GS_PROBE(probe.epilogue());
   __syncthreads();  // every warp is done reading As and Bs before the staging below overwrites them
   TOut* const cs = reinterpret_cast<TOut*>(smem) + warp * kTile * kLdC;  // (16, 32) staging, this warp's
 #pragma unroll
   for (int i = 0; i < kFragsM; ++i) {
 #pragma unroll
     for (int j = 0; j < kFragsN; ++j) {
+      GS_PROBE(wmma_common::probe_acc_pairs(probe, kCStage, cs + j * kTile, kLdC, lane, SmemKind::kStore));
       wmma::store_matrix_sync(cs + j * kTile, acc[i][j], kLdC, wmma::mem_row_major);
     }
     __syncwarp();  // the staged 16x32 rows are visible to the whole warp
     // rows bm0 + wm*64 + i*16 .., cols bn0 + wn*32 .. of C, clipped to M x N
     wmma_common::write_c_tile<kTile, kWarpN, 32>(cs, kLdC, g, bm0 + wm * kWarpM + i * kTile,
-                                                 bn0 + wn * kWarpN, lane, probe);
+                                                 bn0 + wn * kWarpN, lane, kCRead, probe);
     __syncwarp();  // read before the next row of fragments overwrites the staging
   }
   GS_PROBE(probe.block_end());

@@ -60,9 +60,10 @@ inline constexpr bool supports(int m, int n, int k) { return m > 0 && n > 0 && k
 enum Stage : int { kWait, kIssue, kCompute, kReduce, kEpilogue };
 inline constexpr const char* kStageNames[] = {"wait (cp.async + barrier)", "issue cp.async", "compute",
                                               "reduce k-groups", "epilogue"};
-enum Site : int { kAsStore, kBsStore, kAsLoad, kBsLoad };
+enum Site : int { kAsStore, kBsStore, kAsLoad, kBsLoad, kCStage, kCPartial, kCRead };
 inline constexpr const char* kSmemSites[] = {"As store (cp.async)", "Bs store (cp.async)", "As load (frag)",
-                                             "Bs load (frag)"};
+                                             "Bs load (frag)", "C tile store (store_matrix_sync)",
+                                             "C partial sums load (load_matrix_sync)", "C tile load (16 B)"};
 
 template <class Probe, class TOut, bool kVec>
 __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, TOut> g, Probe probe) {
@@ -153,6 +154,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, TOut> g, 
   }
 
   GS_PROBE(probe.stage(kReduce));
+  GS_PROBE(probe.epilogue());  // shared-memory records from here on: the reduction's and the staged tile's
   // The whole tile, (128, 128) TOut at stride kLdR, over the pipeline's bytes.
   TOut* const red = reinterpret_cast<TOut*>(smem);
   __syncthreads();  // every warp is done reading As and Bs
@@ -162,6 +164,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, TOut> g, 
 #pragma unroll
       for (int j = 0; j < kFragsN; ++j) {
         TOut* t = red + (wm * kWarpM + i * kTile) * kLdR + wn * kWarpN + j * kTile;  // fragment (i, j)'s place
+        GS_PROBE(wmma_common::probe_acc_pairs(probe, kCStage, t, kLdR, lane, SmemKind::kStore));
         wmma::store_matrix_sync(t, acc[i][j], kLdR, wmma::mem_row_major);
       }
     }
@@ -174,6 +177,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, TOut> g, 
       for (int j = 0; j < kFragsN; ++j) {
         const TOut* t = red + (wm * kWarpM + i * kTile) * kLdR + wn * kWarpN + j * kTile;
         wmma::fragment<wmma::accumulator, kTile, kTile, kTile, TOut> part;
+        GS_PROBE(wmma_common::probe_acc_pairs(probe, kCPartial, t, kLdR, lane, SmemKind::kLoad));
         wmma::load_matrix_sync(part, t, kLdR, wmma::mem_row_major);
         for (int e = 0; e < part.num_elements; ++e) {
           acc[i][j].x[e] = from_float<TOut>(to_float(acc[i][j].x[e]) + to_float(part.x[e]));
@@ -186,6 +190,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, TOut> g, 
 #pragma unroll
       for (int j = 0; j < kFragsN; ++j) {
         TOut* t = red + (wm * kWarpM + i * kTile) * kLdR + wn * kWarpN + j * kTile;
+        GS_PROBE(wmma_common::probe_acc_pairs(probe, kCStage, t, kLdR, lane, SmemKind::kStore));
         wmma::store_matrix_sync(t, acc[i][j], kLdR, wmma::mem_row_major);
       }
     }
@@ -194,7 +199,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, TOut> g, 
 
   GS_PROBE(probe.stage(kEpilogue));
   // All 256 threads write the tile: 16-byte vectors, coalesced, clipped to M x N.
-  wmma_common::write_c_tile<kBlockM, kBlockN, kThreads>(red, kLdR, g, bm0, bn0, tid, probe);
+  wmma_common::write_c_tile<kBlockM, kBlockN, kThreads>(red, kLdR, g, bm0, bn0, tid, kCRead, probe);
   GS_PROBE(probe.block_end());
 }
 

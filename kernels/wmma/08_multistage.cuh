@@ -60,9 +60,10 @@ inline constexpr bool supports(int m, int n, int k) { return m > 0 && n > 0 && k
 
 enum Stage : int { kWait, kIssue, kCompute, kEpilogue };
 inline constexpr const char* kStageNames[] = {"wait (cp.async + barrier)", "issue cp.async", "compute", "epilogue"};
-enum Site : int { kAsStore, kBsStore, kAsLoad, kBsLoad };
+enum Site : int { kAsStore, kBsStore, kAsLoad, kBsLoad, kCStage, kCRead };
 inline constexpr const char* kSmemSites[] = {"As store (cp.async)", "Bs store (cp.async)", "As load (frag)",
-                                             "Bs load (frag)"};
+                                             "Bs load (frag)", "C staging store (store_matrix_sync)",
+                                             "C staging load (16 B)"};
 
 template <class Probe, class TOut, bool kVec>
 __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, TOut> g, Probe probe, BlockOrder order) {
@@ -164,6 +165,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, TOut> g, 
   }
 
   GS_PROBE(probe.stage(kEpilogue));
+  GS_PROBE(probe.epilogue());
   wmma_common::cp_async_wait<0>();  // only empty groups remain, but nothing may land in the staging
   __syncthreads();                  // every warp is done reading the stages
   TOut* const cs = reinterpret_cast<TOut*>(smem) + warp * kTile * kLdC;  // (16, 64) staging, this warp's
@@ -171,12 +173,13 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, TOut> g, 
   for (int i = 0; i < kFragsM; ++i) {
 #pragma unroll
     for (int j = 0; j < kFragsN; ++j) {
+      GS_PROBE(wmma_common::probe_acc_pairs(probe, kCStage, cs + j * kTile, kLdC, lane, SmemKind::kStore));
       wmma::store_matrix_sync(cs + j * kTile, acc[i][j], kLdC, wmma::mem_row_major);
     }
     __syncwarp();  // the staged 16x64 rows are visible to the whole warp
     // rows bm0 + wm*64 + i*16 .., cols bn0 + wn*64 .. of C, clipped to M x N
     wmma_common::write_c_tile<kTile, kWarpN, 32>(cs, kLdC, g, bm0 + wm * kWarpM + i * kTile,
-                                                 bn0 + wn * kWarpN, lane, probe);
+                                                 bn0 + wn * kWarpN, lane, kCRead, probe);
     __syncwarp();  // read before the next row of fragments overwrites the staging
   }
   GS_PROBE(probe.block_end());

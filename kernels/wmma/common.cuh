@@ -54,6 +54,26 @@ __device__ __forceinline__ const __half* ldsm_row(const __half* tile, int ld, in
   return tile + (lane % kTile) * ld + (lane / kTile) * kChunk;  // (row lane % 16, col 0 or 8) of the 16x16 tile
 }
 
+// store_matrix_sync and load_matrix_sync of a 16x16 accumulator fragment (row-major, to or from shared
+// memory) compile to four STS or LDS per lane on sm_90 (Nsight Compute: 4 per fragment), one per pair of
+// elements x[2p], x[2p + 1]: 8 bytes for float, 4 for half. Pair p of lane l sits at row l / 4 + 8 (p % 2),
+// columns 8 (p / 2) + 2 (l % 4) + {0, 1}: the accumulator layout the layout probe traces for
+// wmma.m16n16k16 (check_wmma_acc_pairs in layout_probe.cu tests this against store_matrix_sync itself).
+inline constexpr int kAccPairs = 4;
+template <class T>
+__device__ __forceinline__ const T* acc_pair(const T* tile, int ld, int lane, int p) {
+  return tile + (lane / 4 + 8 * (p % 2)) * ld + 8 * (p / 2) + 2 * (lane % 4);
+}
+// The probe's records of one such store or load: four accesses of 2 * sizeof(T) bytes per lane.
+template <class T, class Probe>
+__device__ __forceinline__ void probe_acc_pairs(Probe& probe, int site, const T* tile, int ld, int lane,
+                                                SmemKind kind) {
+#pragma unroll
+  for (int p = 0; p < kAccPairs; ++p) {
+    GS_PROBE(probe.smem(site, acc_pair(tile, ld, lane, p), 2 * static_cast<int>(sizeof(T)), kind));
+  }
+}
+
 // ---- predicated 16-byte chunks of edge tiles ------------------------------------------------
 // Halves [c, c + 8) of row r of a row-major (rows x cols) matrix, leading dimension cols, into smem:
 // zero outside the matrix. Used when rows are not 16-byte aligned (K or N not a multiple of 8):
@@ -171,10 +191,11 @@ __device__ __forceinline__ uint4 pack(const float (&f)[16 / sizeof(TOut)]) {
 // beta == 0, C is never read (BLAS; the runner poisons it with NaN). kThreads threads share the
 // work, thread `t` taking 16-byte vectors t, t + kThreads, ... in row-major order: consecutive
 // threads write consecutive 16 bytes of a row of C (coalesced) and read consecutive 16 bytes of a
-// staged row (conflict-free). The probe records each global read (beta != 0) and store of C.
+// staged row (conflict-free). The probe records each global read (beta != 0) and store of C, and each
+// 16-byte read of the staging under smem site `site`.
 template <int kRows, int kCols, int kThreads, class TOut, class Probe>
 __device__ __forceinline__ void write_c_tile(const TOut* s, int lds, const GemmArgs<__half, TOut>& g, int row0,
-                                             int col0, int t, Probe& probe) {
+                                             int col0, int t, int site, Probe& probe) {
   constexpr int kVecElems = 16 / static_cast<int>(sizeof(TOut));  // 4 floats or 8 halves per vector
   constexpr int kVecsPerRow = kCols / kVecElems;
   static_assert(kCols % kVecElems == 0, "staged rows are whole 16-byte vectors");
@@ -187,6 +208,7 @@ __device__ __forceinline__ void write_c_tile(const TOut* s, int lds, const GemmA
     if (gr >= g.m || gc >= g.n) continue;
     TOut* dst = g.c + static_cast<size_t>(gr) * g.n + gc;
     float acc[kVecElems], old[kVecElems];
+    GS_PROBE(probe.smem(site, s + r * lds + c, 16, SmemKind::kLoad));
     const uint4 staged = *reinterpret_cast<const uint4*>(s + r * lds + c);
     unpack(staged, acc);
     if (vec) {  // gc % kVecElems == 0 and N % kVecElems == 0: the whole vector lies inside C
