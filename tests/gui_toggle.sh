@@ -3,7 +3,8 @@
 # capture): with mma_f16/10 selected, the block order combo's "none" selects [order=none] and back; the
 # kernel list's "cp.async stages" combo opened by a click and its
 # "2" picked selects mma_f16/10_multistage[stages=2]; the block order combo then offers "none" disabled (no
-# variant changes two toggles), and clicking it changes nothing; picking its own stages again goes back.
+# variant changes two toggles), and clicking it changes nothing; picking its own stages again goes back; the
+# XOR permutation combo's "off" selects [xor=off] and back.
 # usage: gui_toggle.sh BIN DIR
 set -euo pipefail
 bin=$1 dir=$2
@@ -65,6 +66,10 @@ sleep 0.3
 echo "ok: block order 'none' with stages=2 is not compiled: disabled, the selection stays"
 pick_until "cp.async stages variant" 0 mma_f16/10_multistage
 echo "ok: its own stages again selects the rung"
+# The XOR permutation switched off: the variant with unpermuted tiles, whose bank view opens on an 8-way ldmatrix.
+pick_until "XOR permutation variant" 1 "mma_f16/10_multistage[xor=off]"
+pick_until "XOR permutation variant" 0 mma_f16/10_multistage
+echo "ok: the XOR permutation combo selected [xor=off] and back"
 # The layout view's TikZ button writes each operand of the rung's op as a .tex picture into the exports folder.
 read -r x y w h <<<"$(field "' '.join(str(round(v)) for v in next(w[1:] for w in r['audit']['widgets'] if w[0].startswith('TikZ in ')))")"
 xdotool mousemove --window "$wid" $((x + w / 2)) $((y + h / 2)) click 1

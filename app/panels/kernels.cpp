@@ -117,7 +117,7 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
     }
     ImGui::EndTable();
   }
-  // The selected rung's variants: one combo per toggle (block order, pipeline stages), each choice with its
+  // The selected rung's variants: one combo per toggle (block order, pipeline stages, ...), each choice with its
   // measured TFLOP/s where the capture has it. A variant changes one toggle; a choice that would need two
   // changed at once is shown disabled, with the reason.
   const std::string rung = rung_of_variant(selected);
@@ -132,7 +132,13 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
         {"order", {"block order", "the same kernel with its blocks launched in another order (none, cutlass:L, "
                                   "triton:G);\nthe launch-order view shows the order"}},
         {"stages", {"cp.async stages", "the same kernel with a shallower cp.async pipeline: fewer k-tiles in flight "
-                                       "while the warps compute"}}};
+                                       "while the warps compute"}},
+        {"xor", {"XOR permutation", "off: the same kernel with its tiles' 16-byte chunks stored as they come;\nthe "
+                                    "bank view shows its ldmatrix conflicts"}},
+        {"pad", {"row padding", "off: the same kernel without the padding at the end of each shared row;\nthe bank "
+                                "view shows its ldmatrix conflicts"}},
+        {"vec", {"vector copies", "off: the same kernel moving global memory in narrow pieces (the path it takes "
+                                  "for shapes\nwhose rows are not 16-byte aligned)"}}};
     const auto known = kToggles.find(key);
     const std::string title = known != kToggles.end() ? known->second.first : key;
     ImGui::AlignTextToFramePadding();

@@ -94,6 +94,13 @@ std::vector<Rung> mma_f16_rungs() {
   // Its pipeline depth, [stages=S]: the toggle that shows what the stages buy.
   ladder.push_back(toggle_variant(r10, "stages", "2", stages_adds(2, mma_f16_10_multistage::kStages), mma_f16_10_stages<2>()));
   ladder.push_back(toggle_variant(r10, "stages", "3", stages_adds(3, mma_f16_10_multistage::kStages), mma_f16_10_stages<3>()));
+  // Its XOR permutation, [xor=off]: what rung 09's step is worth at the top of the ladder.
+  {
+    namespace r = mma_f16_10_multistage;
+    ladder.push_back(toggle_variant(
+        r10, "xor", "off", r::kXorOffAdds,
+        {erase<__half, float, r::launch_xor_off<NoProbe>, r::launch_xor_off<TraceProbe>>(Precision::F16_F32)}));
+  }
   return ladder;
 }
 

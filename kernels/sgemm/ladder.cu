@@ -262,6 +262,10 @@ std::vector<Rung> sgemm_rungs() {
     g.launch = {erase<float, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::F32)};
     ladder.push_back(g);
     push_order_variants<sgemm_10_orders>(&ladder, g);  // its blocks in every scheme, [order=S]
+    // Its 16-byte copies of B and float4 stores of C switched off, [vec=off].
+    ladder.push_back(toggle_variant(
+        g, "vec", "off", r::kVecOffAdds,
+        {erase<float, float, r::launch_vec_off<NoProbe>, r::launch_vec_off<TraceProbe>>(Precision::F32)}));
   }
   return ladder;
 }

@@ -50,6 +50,23 @@ inline constexpr int kChunksB = kBlockK * kBlockN / 8;  // 2048, 8 per thread
 static_assert(kChunksA % kThreads == 0 && kChunksB % kThreads == 0, "every thread copies whole chunks");
 inline constexpr int kStageElems = kBlockM * kLdA + kBlockK * kLdB;  // halves per stage: 26,112
 inline constexpr int kSmemBytes = kStages * kStageElems * 2;         // 156,672: dynamic
+// The tiles with P halves of padding per row: the rung's kPad, or 0 for the variant [pad=off].
+template <int P>
+struct Layout {
+  static constexpr int kLdA = kBlockK + P, kLdB = kBlockN + P;
+  static constexpr int kStageElems = kBlockM * kLdA + kBlockK * kLdB;
+  static constexpr int kSmemBytes = kStages * kStageElems * 2;
+};
+inline constexpr const char* kPadOffAdds =
+    "Variant: the same kernel without the 8 halves of padding per row (rung 05's step). A row of As is 128 B "
+    "and of Bs 512 B, so the 8 rows each 8x8 ldmatrix of load_matrix_sync reads start at the same bank: 8 "
+    "wavefronts where 1 would do, on every fragment load. Measured on an H200 at 4096^3: 108 TFLOP/s (f16.f32), "
+    "0.32 of the rung's 336.";
+inline constexpr const char* kVecOffAdds =
+    "Variant: the same kernel filling shared memory the way it does when K or N is not a multiple of 8: "
+    "every 16-byte chunk by eight guarded 2-byte global loads and a shared store, synchronously, instead of one "
+    "cp.async. What 16-byte (vectorized, asynchronous) copies are worth: on an H200 at 4096^3, 155 TFLOP/s "
+    "(f16.f32), 0.46 of the rung's 336.";
 // Epilogue staging over the pipeline's bytes: per warp one row of fragments, 16 x 64 TOut. Rows padded
 // by 8 elements as in 06: float rows 288 B apart (32 B steps mod 128 B), half rows 144 B (16 B steps),
 // so store_matrix_sync's rows land on distinct banks.
@@ -65,8 +82,9 @@ inline constexpr const char* kSmemSites[] = {"As store (cp.async)", "Bs store (c
                                              "Bs load (frag)", "C staging store (store_matrix_sync)",
                                              "C staging load (16 B)"};
 
-template <class Probe, class TOut, bool kVec>
+template <class Probe, class TOut, bool kVec, int kP = kPad>
 __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, TOut> g, Probe probe, BlockOrder order) {
+  using L = Layout<kP>;
   extern __shared__ __align__(128) unsigned char smem[];
   // Stage s holds As (128, 64) then Bs (64, 256), both row-major with +8 halves per row.
   __half* const stages = reinterpret_cast<__half*>(smem);
@@ -92,17 +110,17 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, TOut> g, 
   const wmma_common::BChunks<kVec, kChunksB / kThreads, kStepB> cb(g.b, g.n, tid / (kBlockN / 8),
                                                                    bn0 + tid % (kBlockN / 8) * 8);
   auto issue = [&](int kt, int s) {
-    __half* const as = stages + s * kStageElems + (ca.row0 - bm0) * kLdA + ca.c;  // chunk 0's place in stage s
-    __half* const bs = stages + s * kStageElems + kBlockM * kLdA + cb.r0 * kLdB + (cb.col - bn0);
+    __half* const as = stages + s * L::kStageElems + (ca.row0 - bm0) * L::kLdA + ca.c;  // chunk 0's place in stage s
+    __half* const bs = stages + s * L::kStageElems + kBlockM * L::kLdA + cb.r0 * L::kLdB + (cb.col - bn0);
 #pragma unroll
     for (int p = 0; p < kChunksA / kThreads; ++p) {
-      __half* dst = as + p * kStepA * kLdA;
+      __half* dst = as + p * kStepA * L::kLdA;
       ca.copy(p, dst, g.a, g.m, g.k, kt * kBlockK, probe);  // A[row0 + p * kStepA][kt * 64 + c ..]
       GS_PROBE(probe.smem(kAsStore, dst, 16, kVec ? SmemKind::kCpAsync : SmemKind::kStore));
     }
 #pragma unroll
     for (int p = 0; p < kChunksB / kThreads; ++p) {
-      __half* dst = bs + p * kStepB * kLdB;
+      __half* dst = bs + p * kStepB * L::kLdB;
       cb.copy(p, dst, g.b, g.k, g.n, kt * kBlockK, probe);  // B[kt * 64 + r0 + p * kStepB][col ..]
       GS_PROBE(probe.smem(kBsStore, dst, 16, kVec ? SmemKind::kCpAsync : SmemKind::kStore));
     }
@@ -140,21 +158,21 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, TOut> g, 
     wmma_common::cp_async_commit();
 
     GS_PROBE(probe.stage(kCompute));
-    const __half* as_tile = stages + kt % kStages * kStageElems;
-    const __half* bs_tile = as_tile + kBlockM * kLdA;
+    const __half* as_tile = stages + kt % kStages * L::kStageElems;
+    const __half* bs_tile = as_tile + kBlockM * L::kLdA;
 #pragma unroll
     for (int kk = 0; kk < kBlockK; kk += kTile) {
 #pragma unroll
       for (int j = 0; j < kFragsN; ++j) {
-        const __half* bs = bs_tile + kk * kLdB + wn * kWarpN + j * kTile;  // B rows kk .., cols of fragment j
-        GS_PROBE(probe.smem(kBsLoad, wmma_common::ldsm_row(bs, kLdB, lane), 16, SmemKind::kLdmatrix));
-        wmma::load_matrix_sync(fb[j], bs, kLdB);
+        const __half* bs = bs_tile + kk * L::kLdB + wn * kWarpN + j * kTile;  // B rows kk .., cols of fragment j
+        GS_PROBE(probe.smem(kBsLoad, wmma_common::ldsm_row(bs, L::kLdB, lane), 16, SmemKind::kLdmatrix));
+        wmma::load_matrix_sync(fb[j], bs, L::kLdB);
       }
 #pragma unroll
       for (int i = 0; i < kFragsM; ++i) {
-        const __half* as = as_tile + (wm * kWarpM + i * kTile) * kLdA + kk;  // A rows of fragment i, cols kk ..
-        GS_PROBE(probe.smem(kAsLoad, wmma_common::ldsm_row(as, kLdA, lane), 16, SmemKind::kLdmatrix));
-        wmma::load_matrix_sync(fa[i], as, kLdA);
+        const __half* as = as_tile + (wm * kWarpM + i * kTile) * L::kLdA + kk;  // A rows of fragment i, cols kk ..
+        GS_PROBE(probe.smem(kAsLoad, wmma_common::ldsm_row(as, L::kLdA, lane), 16, SmemKind::kLdmatrix));
+        wmma::load_matrix_sync(fa[i], as, L::kLdA);
       }
 #pragma unroll
       for (int i = 0; i < kFragsM; ++i) {
@@ -185,16 +203,17 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, TOut> g, 
   GS_PROBE(probe.block_end());
 }
 
-template <class Probe, class TOut, bool kVec, int kOrder>
+template <class Probe, class TOut, bool kVec, int kOrder, int kP = kPad>
 cudaError_t launch_with(const GemmArgs<__half, TOut>& g, Probe probe, cudaStream_t stream) {
   // 153 KB of dynamic shared memory is above the default 48 KB limit: raise it once per instantiation.
+  constexpr int bytes = Layout<kP>::kSmemBytes;
   static const cudaError_t attr =
-      cudaFuncSetAttribute(kernel<Probe, TOut, kVec>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
+      cudaFuncSetAttribute(kernel<Probe, TOut, kVec, kP>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
   if (attr != cudaSuccess) return attr;
   // none (a row-major raster of tiles) unless a variant names another order
   const BlockOrder order = variant_order<kOrder>(BlockOrder{});
   const dim3 grid = order_grid(order, (g.m + kBlockM - 1) / kBlockM, (g.n + kBlockN - 1) / kBlockN);
-  kernel<Probe, TOut, kVec><<<grid, kThreads, kSmemBytes, stream>>>(g, probe, order);
+  kernel<Probe, TOut, kVec, kP><<<grid, kThreads, bytes, stream>>>(g, probe, order);
   return cudaGetLastError();
 }
 
@@ -204,6 +223,22 @@ cudaError_t launch(const GemmArgs<__half, TOut>& g, Probe probe, cudaStream_t st
   if (!supports(g.m, g.n, g.k)) return cudaErrorInvalidValue;  // the runner checks first; never launch
   const bool vec = g.k % 8 == 0 && g.n % 8 == 0 && wmma_common::aligned16(g.a) && wmma_common::aligned16(g.b);
   return vec ? launch_with<Probe, TOut, true, kOrder>(g, probe, stream) : launch_with<Probe, TOut, false, kOrder>(g, probe, stream);
+}
+
+// The variant [pad=off]: unpadded tiles (where the 16-byte path applies; the guarded path otherwise, as the rung).
+template <class Probe, class TOut>
+cudaError_t launch_pad_off(const GemmArgs<__half, TOut>& g, Probe probe, cudaStream_t stream) {
+  if (!supports(g.m, g.n, g.k)) return cudaErrorInvalidValue;
+  const bool vec = g.k % 8 == 0 && g.n % 8 == 0 && wmma_common::aligned16(g.a) && wmma_common::aligned16(g.b);
+  return vec ? launch_with<Probe, TOut, true, kOrderDefault, 0>(g, probe, stream)
+             : launch_with<Probe, TOut, false, kOrderDefault, 0>(g, probe, stream);
+}
+
+// The variant [vec=off]: always the guarded 2-byte copies.
+template <class Probe, class TOut>
+cudaError_t launch_vec_off(const GemmArgs<__half, TOut>& g, Probe probe, cudaStream_t stream) {
+  if (!supports(g.m, g.n, g.k)) return cudaErrorInvalidValue;
+  return launch_with<Probe, TOut, false, kOrderDefault>(g, probe, stream);
 }
 
 }  // namespace gs::wmma_08_multistage

@@ -266,6 +266,17 @@ std::vector<Rung> wmma_rungs() {
                 erase<__half, __half, r::launch<NoProbe, __half>, r::launch<TraceProbe, __half>>(Precision::F16_F16)};
     ladder.push_back(g);
     push_order_variants<wmma_08_orders>(&ladder, g);  // its blocks in every scheme, [order=S]
+    // Its padding and its 16-byte copies, each switched off: [pad=off], [vec=off].
+    ladder.push_back(toggle_variant(
+        g, "pad", "off", r::kPadOffAdds,
+        {erase<__half, float, r::launch_pad_off<NoProbe, float>, r::launch_pad_off<TraceProbe, float>>(Precision::F16_F32),
+         erase<__half, __half, r::launch_pad_off<NoProbe, __half>, r::launch_pad_off<TraceProbe, __half>>(
+             Precision::F16_F16)}));
+    ladder.push_back(toggle_variant(
+        g, "vec", "off", r::kVecOffAdds,
+        {erase<__half, float, r::launch_vec_off<NoProbe, float>, r::launch_vec_off<TraceProbe, float>>(Precision::F16_F32),
+         erase<__half, __half, r::launch_vec_off<NoProbe, __half>, r::launch_vec_off<TraceProbe, __half>>(
+             Precision::F16_F16)}));
   }
   return ladder;
 }
