@@ -100,6 +100,12 @@ std::vector<Rung> mma_f16_rungs() {
     ladder.push_back(toggle_variant(
         r10, "xor", "off", r::kXorOffAdds,
         {erase<__half, float, r::launch_xor_off<NoProbe>, r::launch_xor_off<TraceProbe>>(Precision::F16_F32)}));
+    // Its ldmatrix, [ldmatrix=off]: fragments by plain shared loads (the layout view shows the computing op only).
+    Rung v = toggle_variant(
+        r10, "ldmatrix", "off", r::kLdmatrixOffAdds,
+        {erase<__half, float, r::launch_ldmatrix_off<NoProbe>, r::launch_ldmatrix_off<TraceProbe>>(Precision::F16_F32)});
+    v.info.ops.resize(1);
+    ladder.push_back(v);
   }
   return ladder;
 }
