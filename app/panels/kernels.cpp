@@ -137,6 +137,8 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
                                     "bank view shows its ldmatrix conflicts"}},
         {"pad", {"row padding", "off: the same kernel without the padding at the end of each shared row;\nthe bank "
                                 "view shows its ldmatrix conflicts"}},
+        {"warp", {"warp tile", "the same kernel with its warps' tiles of C in another shape;\nthe layout view "
+                               "draws which lane owns which elements"}},
         {"ldmatrix", {"ldmatrix", "off: the same kernel loading its fragments with plain 32- and 16-bit shared loads"}},
         {"vec", {"vector copies", "off: the same kernel moving global memory in narrow pieces (the path it takes "
                                   "for shapes\nwhose rows are not 16-byte aligned)"}}};

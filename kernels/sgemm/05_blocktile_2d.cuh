@@ -45,7 +45,7 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
   // tc, tc + 4, tc + 8, tc + 12 share a bank, and its two As[tr*8 + i][kk] words sit 256 bytes apart. The
   // compiler reads both 16 bytes at a time (LDS.128, 8 lanes a wavefront): a B read's 8 lanes of a phase hit
   // 4 bank groups twice (8 wavefronts where 4 would do); an A read is two 16-byte chunks, each shared by 16
-  // lanes (2 wavefronts, no conflict). 06 fixes B.
+  // lanes (2 wavefronts, no conflict). 07 fixes B.
   const int tc = tid % (kBN / kTN), tr = tid / (kBN / kTN);
   // Loading role, p = 0..3: As[ar + 32p][ac] and Bs[br + 2p][bc], as in 04 but four of each.
   const int ar = tid / kBK, ac = tid % kBK;

@@ -78,8 +78,9 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
     __syncthreads();
 
     GS_PROBE(probe.stage(kCompute));
-    // Per kk: a warp's A slivers are 2 tr x 32 bytes (one wavefront); its B slivers are 16 tc x 32
-    // bytes, and tc, tc + 4 still share banks: each LDS.128 takes 4 wavefronts where 2 would do.
+    // Per kk: a warp's A slivers are 2 tr x 32 bytes, each LDS.128 two chunks shared by 16 lanes (2
+    // wavefronts); its B slivers are 16 tc x 32 bytes, and tc, tc + 4 still share banks: each LDS.128 takes 8
+    // wavefronts where 4 would do. 20 per kk, as Nsight Compute counts them.
 #pragma unroll
     for (int kk = 0; kk < kBK; ++kk) {
       float reg_a[kTM], reg_b[kTN];

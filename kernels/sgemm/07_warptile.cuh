@@ -7,8 +7,9 @@ namespace gs::sgemm_07_warptile {
 inline constexpr const char* kTitle = "Warp tiling: conflict-free 32x64 warp tiles";
 inline constexpr const char* kAdds =
     "An explicit warp tile. Each warp owns 32x64 of the block tile, each lane an 8x8 block as 2x2 sub-tiles of "
-    "4x4 spaced 16 rows / 32 columns apart, so a warp's fragment loads read contiguous shared memory (4 "
-    "wavefronts per k-step, 06 took 10), and FMAs run in serpentine order for register reuse.";
+    "4x4 spaced 16 rows / 32 columns apart, so a warp's fragment loads read contiguous shared memory: 12 "
+    "wavefronts per k-step where 06 took 20 (as Nsight Compute counts them; 06's B reads conflicted 2-way), "
+    "and FMAs run in serpentine order for register reuse.";
 
 }  // namespace gs::sgemm_07_warptile
 
@@ -30,6 +31,20 @@ inline constexpr int kPadA = 4;
 inline constexpr int kLdA = kBM + kPadA;  // 132: the transposed A tile's rows, as in 06
 static_assert(kLanesM * kLanesN == 32 && kSubsM == 2 && kSubsN == 2, "a warp is 4 x 8 lanes of 2 x 2 sub-tiles");
 static_assert(kBM * kBK / 4 == kThreads && kBK * kBN / 4 == kThreads, "one float4 of each tile per thread");
+// The warp tile's shape as a template parameter: kWarpsDown warps down the block tile (the rung: 4, warp tiles
+// of 32x64; the variant [warp=64x32]: 2). A lane keeps its 2 x 2 sub-tiles of 4x4, so the lane grid takes the
+// warp's shape: 4 x 8 lanes in a 32x64 tile, 8 x 4 in a 64x32 one.
+template <int kWarpsDown>
+struct WarpShape {
+  static constexpr int kWarpsM = kWarpsDown, kWarpsN = 8 / kWarpsDown;
+  static constexpr int kWM = kBM / kWarpsM, kWN = kBN / kWarpsN;
+  static constexpr int kLanesM = kWM / (2 * kSub), kLanesN = kWN / (2 * kSub);
+  static_assert(kWarpsM * kWarpsN == 8 && kLanesM * kLanesN == 32, "8 warps of 32 lanes of 2 x 2 sub-tiles");
+};
+inline constexpr const char* kWarp64x32Adds =
+    "Variant: the same kernel with 2 x 4 warps of 64x32 instead of 4 x 2 of 32x64, each lane still an 8x8 "
+    "block. The lane grid turns with the warp (8 x 4): a fragment load of A now spans 8 distinct 16-byte "
+    "chunks shared by 4 lanes each, one of B 4 chunks shared by 8 lanes. Same FMAs, same bytes.";
 inline constexpr const char* kShapeRule = "K and N must be multiples of 4 (float4 rows of A, B and C)";
 inline constexpr bool supports(int m, int n, int k) { return m > 0 && n > 0 && k > 0 && k % 4 == 0 && n % 4 == 0; }
 
@@ -38,8 +53,9 @@ inline constexpr const char* kStageNames[] = {"load tile", "compute", "epilogue"
 enum Site : int { kAsStore, kBsStore, kAsLoad, kBsLoad };
 inline constexpr const char* kSmemSites[] = {"As store (transposed)", "Bs store", "As load (frag)", "Bs load (frag)"};
 
-template <class Probe>
+template <class Probe, int kWarpsDown = kWarpsM>
 __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, Probe probe) {
+  using W = WarpShape<kWarpsDown>;
   __shared__ __align__(16) float As[kBK][kLdA];  // (BK, BM) tile of A, transposed, +4 floats padding per row
   __shared__ __align__(16) float Bs[kBK][kBN];   // (BK, BN) tile of B, row-major
 
@@ -50,13 +66,16 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
   // Computing role. Warp (wm, wn) owns block rows wm*32 .. +32, columns wn*64 .. +64; lane (lm, ln)
   // of its 4 x 8 grid owns rows   wm*32 + s*16 + lm*4 + i   (s = 0, 1; i = 0..3)
   //                    columns wn*64 + t*32 + ln*4 + j   (t = 0, 1; j = 0..3).
-  // For one (s, kk) the warp's A reads are 4 lanes x 16 contiguous bytes, for one (t, kk) its B reads
-  // 8 lanes x 16 contiguous bytes: one wavefront each, the other lanes broadcast.
-  const int wm = warp / kWarpsN, wn = warp % kWarpsN;
-  const int lm = lane / kLanesN, ln = lane % kLanesN;
-  const int a_frag = wm * kWM + lm * kSub;  // column of As (row of C within the block) of sub-tile s = 0
-  const int b_frag = wn * kWN + ln * kSub;  // column of Bs (column of C within the block) of sub-tile t = 0
-  constexpr int kSubStrideM = kLanesM * kSub, kSubStrideN = kLanesN * kSub;  // 16 rows, 32 columns
+  // For one (s, kk) the warp's A reads are 4 chunks of 16 contiguous bytes, each shared by 8 lanes; for one
+  // (t, kk) its B reads 8 chunks, each shared by lanes l and l + 8. A 16-byte load is served 8 lanes a
+  // wavefront, 16 when neighbouring lanes share an address: A takes 2 wavefronts, B 4, with no conflict.
+  // (That is the rung's shape; the variant [warp=64x32] turns the lane grid to 8 x 4, and A and B swap
+  // roles: 8 chunks shared by 4 lanes, 2 wavefronts; 4 chunks shared by 8, 4 wavefronts.)
+  const int wm = warp / W::kWarpsN, wn = warp % W::kWarpsN;
+  const int lm = lane / W::kLanesN, ln = lane % W::kLanesN;
+  const int a_frag = wm * W::kWM + lm * kSub;  // column of As (row of C within the block) of sub-tile s = 0
+  const int b_frag = wn * W::kWN + ln * kSub;  // column of Bs (column of C within the block) of sub-tile t = 0
+  constexpr int kSubStrideM = W::kLanesM * kSub, kSubStrideN = W::kLanesN * kSub;  // 16 rows, 32 columns
 
   // Loading role, as in 06: one float4 of A (stored transposed) and one of B per thread per k-tile.
   const int ar = tid / (kBK / 4), ac = tid % (kBK / 4) * 4;
@@ -138,7 +157,7 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
   GS_PROBE(probe.block_end());
 }
 
-template <class Probe>
+template <class Probe, int kWarpsDown = kWarpsM>
 cudaError_t launch(const GemmArgs<float, float>& g, Probe probe, cudaStream_t stream) {
   if (!supports(g.m, g.n, g.k) || !sgemm_common::aligned16(g.a) || !sgemm_common::aligned16(g.b) ||
       !sgemm_common::aligned16(g.c)) {
@@ -146,8 +165,14 @@ cudaError_t launch(const GemmArgs<float, float>& g, Probe probe, cudaStream_t st
   }
   // grid x covers the columns of C, grid y its rows: ceil(N/128) x ceil(M/128) blocks
   const dim3 grid((g.n + kBN - 1) / kBN, (g.m + kBM - 1) / kBM);
-  kernel<Probe><<<grid, kThreads, 0, stream>>>(g, probe);
+  kernel<Probe, kWarpsDown><<<grid, kThreads, 0, stream>>>(g, probe);
   return cudaGetLastError();
+}
+
+// The variant [warp=64x32]: 2 x 4 warps of 64x32.
+template <class Probe>
+cudaError_t launch_warp_64x32(const GemmArgs<float, float>& g, Probe probe, cudaStream_t stream) {
+  return launch<Probe, 2>(g, probe, stream);
 }
 
 }  // namespace gs::sgemm_07_warptile

@@ -176,7 +176,21 @@ std::vector<Rung> sgemm_rungs() {
     g.stages = names(r::kStageNames);
     g.smem_sites = names(r::kSmemSites);
     g.launch = {erase<float, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::F32)};
+    // Its warp tile turned, [warp=64x32]: the same block tile and lane blocks, 2 x 4 warps.
+    using W = r::WarpShape<2>;
+    Rung v = toggle_variant(g, "warp", "64x32", r::kWarp64x32Adds,
+                            {erase<float, float, r::launch_warp_64x32<NoProbe>, r::launch_warp_64x32<TraceProbe>>(
+                                Precision::F32)});
+    v.info.thread_tiling =
+        tiling(W::kWarpsM, W::kWarpsN, W::kLanesM, W::kLanesN, r::kSub, r::kSub, r::kSubsM, r::kSubsN, r::kBK);
+    v.info.warps.warps_m = W::kWarpsM;
+    v.info.warps.warps_n = W::kWarpsN;
+    v.info.warps.warp_m = W::kWM;
+    v.info.warps.warp_n = W::kWN;
+    v.info.warps.frag_m = W::kLanesM * r::kSub;
+    v.info.warps.frag_n = W::kLanesN * r::kSub;
     ladder.push_back(std::move(g));
+    ladder.push_back(std::move(v));
   }
   {
     namespace r = sgemm_08_double_buffer;
