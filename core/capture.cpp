@@ -475,6 +475,11 @@ const FragmentLayout* find_layout(const Capture& c, const std::string& op, const
   return nullptr;
 }
 
+std::string iteration_name(int iteration, bool brief) {
+  if (iteration < 0) return "epilogue";
+  return (brief ? "k-iter " : "k-iteration ") + std::to_string(iteration);
+}
+
 std::vector<const RunRecord*> runs_of(const Capture& c, const std::string& kernel) {
   std::vector<const RunRecord*> out;
   for (const RunRecord& r : c.runs)

@@ -175,4 +175,7 @@ const FragmentLayout* find_layout(const Capture& c, const std::string& op, const
 // Runs of one kernel, ordered by size (m*n*k).
 std::vector<const RunRecord*> runs_of(const Capture& c, const std::string& kernel);
 
+// A record's iteration in words: "k-iteration 3" ("k-iter 3" brief), or "epilogue" for -1.
+std::string iteration_name(int iteration, bool brief = false);
+
 }  // namespace gs

@@ -44,6 +44,10 @@ inline constexpr const char* kGmemSiteNames[] = {"A", "B", "C"};
 // which Nsight Compute counts apart from LDG).
 enum class GmemKind : uint8_t { kLoad, kStore, kCpAsync };
 
+// The generic pointer of a 32-bit shared-memory address, for kernels that address shared memory as integers:
+// probe.smem() takes a pointer, and so does a plain C++ load or store.
+__device__ __forceinline__ void* smem_generic(uint32_t addr) { return __cvta_shared_to_generic(addr); }
+
 struct NoProbe {
   __device__ __forceinline__ void block_begin(int, int) {}
   __device__ __forceinline__ void block_end() {}

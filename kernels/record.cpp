@@ -20,8 +20,9 @@ constexpr size_t kCaptureStageBlocks = 2;
 constexpr size_t kCaptureStageRecords = 4096;
 constexpr int kCaptureSmemWarps = 2;
 constexpr size_t kCaptureSmemRecords = 1024;
-// Global addresses: the same two warps' first k-iteration and their stores (a naive rung loads every
-// element of its k-loop, so a cap keeps its first few dozen).
+// Global addresses: warps 0 and 1, their first k-iteration and their stores (a naive rung loads every element of
+// its k-loop, so a cap keeps its first few dozen). Not the shared-memory records' warps (the first and the last
+// that have records): every rung's global accesses start at warp 0.
 constexpr size_t kCaptureGmemRecords = 160;
 namespace {
 

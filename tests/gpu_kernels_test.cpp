@@ -266,9 +266,15 @@ TEST_P(KernelTest, TracedGlobalAddressesLieInsideTheirMatrix) {
     }
   }
   // What the registry says is not traced (KernelInfo::gmem_untraced) may be missing; the rest must be there.
-  if (k().gmem_loads_traced) EXPECT_TRUE(loads) << "no traced load of A or B";
-  if (k().gmem_stores_traced) EXPECT_TRUE(stores) << "no traced store of C";
-  if (!k().gmem_loads_traced || !k().gmem_stores_traced) EXPECT_FALSE(k().gmem_untraced.empty());
+  if (k().gmem_loads_traced) {
+    EXPECT_TRUE(loads) << "no traced load of A or B";
+  }
+  if (k().gmem_stores_traced) {
+    EXPECT_TRUE(stores) << "no traced store of C";
+  }
+  if (!k().gmem_loads_traced || !k().gmem_stores_traced) {
+    EXPECT_FALSE(k().gmem_untraced.empty());
+  }
 }
 
 // The index arithmetic of mma_f16/01, spelled out: thread t of block (0, 0) reads A's 16-byte chunk

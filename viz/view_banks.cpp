@@ -208,6 +208,8 @@ BanksPick banks_pick(const BanksViewInput& in, const BanksViewState& st) {
   }
   p.warps.assign(warps.begin(), warps.end());
   p.iterations.assign(iters.begin(), iters.end());
+  // The epilogue (-1) after the k-iterations, as the kernel runs them.
+  std::rotate(p.iterations.begin(), std::upper_bound(p.iterations.begin(), p.iterations.end(), -1), p.iterations.end());
   p.warp = found ? st.warp : site.accesses.front().access.warp;
   p.iteration = found ? st.iteration : site.accesses.front().access.iteration;
   std::vector<const SmemSiteAccess*> group;
@@ -229,9 +231,8 @@ std::string banks_caption(const SmemSite& site, const SmemSiteAccess& a) {
   for (const SmemSiteAccess& x : site.accesses)
     count += x.access.warp == a.access.warp && x.access.iteration == a.access.iteration;
   const BankReport& r = a.report;
-  std::string s = site.name + ", warp " + std::to_string(a.access.warp) +
-                  (a.access.iteration < 0 ? std::string(", epilogue")
-                                          : ", k-iteration " + std::to_string(a.access.iteration));
+  std::string s =
+      site.name + ", warp " + std::to_string(a.access.warp) + ", " + iteration_name(a.access.iteration);
   if (count > 1) s += ", access " + std::to_string(a.index + 1) + " of " + std::to_string(count);
   s += ": " + access_words(site, r) + ", " + plural(r.wavefronts, "wavefront", "wavefronts") + ", ideal " +
        std::to_string(r.ideal) + ", " + plural(r.conflicts, "conflict", "conflicts");

@@ -169,7 +169,7 @@ float draw_access_map(Canvas& c, Rect box, const Theme& t, const GmemAccess& a, 
 std::string caption(const GmemSite& s, const GmemAccess& a, int index) {
   const GmemCost cost = gmem_cost(a);
   std::string w = s.name + " " + (a.kind == "cp.async" ? "cp.async" : a.kind) + ", warp " + std::to_string(a.warp) + ", " +
-                  (a.iteration < 0 ? std::string("epilogue") : "k-iteration " + std::to_string(a.iteration)) +
+                  iteration_name(a.iteration) +
                   ", request " + std::to_string(index + 1) + " of " + std::to_string(s.accesses.size()) + ": " +
                   std::to_string(cost.lanes) + " lanes x " + std::to_string(a.width) + " B, " + std::to_string(cost.bytes) +
                   " distinct bytes; " + std::to_string(cost.sectors) + (cost.sectors == 1 ? " sector" : " sectors") +

@@ -116,9 +116,7 @@ class BanksPanel : public ViewPanel {
         if (w != pick_.warp) b.site = pick_.site, b.warp = w, b.iteration = pick_.iteration, b.access = -1;
       }
       if (pick_.iterations.size() > 1) {
-        const std::string label =
-            pick_.iteration < 0 ? std::string("epilogue") : "k-iter " + std::to_string(pick_.iteration);
-        const int it = pick_slider("##biter", pick_.iterations, pick_.iteration, label);
+        const int it = pick_slider("##biter", pick_.iterations, pick_.iteration, iteration_name(pick_.iteration, true));
         if (it != pick_.iteration) b.site = pick_.site, b.iteration = it, b.warp = pick_.warp, b.access = -1;
       }
       if (pick_.count > 1) {

@@ -42,8 +42,6 @@ inline constexpr bool supports(int m, int n, int k) { return m > 0 && n > 0 && k
 // ---- shared memory ----------------------------------------------------------------------------------------
 
 __device__ __forceinline__ uint32_t smem_u32(const void* p) { return static_cast<uint32_t>(__cvta_generic_to_shared(p)); }
-// The generic pointer of a shared-memory address (what probe.smem() takes).
-__device__ __forceinline__ void* smem_generic(uint32_t addr) { return __cvta_shared_to_generic(addr); }
 
 // The block's dynamic shared memory rounded up to the next 1024-byte boundary, where the 128B swizzle atoms
 // (and so TMA's pattern and the descriptors' base offset 0) line up. Launchers allocate kAtom bytes more.

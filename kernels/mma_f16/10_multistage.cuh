@@ -162,7 +162,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g,
           const int i = c;
           const uint32_t dst = a_dst + s * kAStageBytes + i * kARowsPerPass * kARowBytes;
           const bool in = (a_rows_in >> i & 1u) && a_k_in;
-          GS_PROBE(probe.smem(kAsCopy, smem_ptr(dst), 16, SmemKind::kCpAsync));
+          GS_PROBE(probe.smem(kAsCopy, smem_generic(dst), 16, SmemKind::kCpAsync));
           const __half* src = a_src + k0 + i * a_pass;  // A[bm0 + a_row + 32 i][k0 + 8 a_chunk]
           GS_PROBE(probe.gmem(kGmemA, src, in ? 16 : 0, GmemKind::kCpAsync));
           cp_async_16(dst, in ? src : g.a, in ? 16 : 0);
@@ -170,7 +170,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g,
           const int i = c - kALoads;
           const uint32_t dst = b_dst + s * kBStageBytes + i * kBRowsPerPass * kBRowBytes;
           const bool in = b_cols_in && k0 + b_row + i * kBRowsPerPass < g.k;
-          GS_PROBE(probe.smem(kBsCopy, smem_ptr(dst), 16, SmemKind::kCpAsync));
+          GS_PROBE(probe.smem(kBsCopy, smem_generic(dst), 16, SmemKind::kCpAsync));
           const __half* src = b_src + static_cast<size_t>(k0) * g.n + i * b_pass;  // B[k0 + b_row + 16 i][..]
           GS_PROBE(probe.gmem(kGmemB, src, in ? 16 : 0, GmemKind::kCpAsync));
           cp_async_16(dst, in ? src : g.b, in ? 16 : 0);
@@ -183,14 +183,14 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g,
         if (c < kALoads) {
           const int row = bm0 + a_row + c * kARowsPerPass, col = k0 + a_chunk * kChunk;  // A[row][col .. + 8)
           const uint32_t dst = a_dst + s * kAStageBytes + c * kARowsPerPass * kARowBytes;
-          GS_PROBE(probe.smem(kAsCopy, smem_ptr(dst), 16, SmemKind::kStore));
-          *static_cast<uint4*>(smem_ptr(dst)) = load_chunk_scalar(g.a, g.m, g.k, row, col);
+          GS_PROBE(probe.smem(kAsCopy, smem_generic(dst), 16, SmemKind::kStore));
+          *static_cast<uint4*>(smem_generic(dst)) = load_chunk_scalar(g.a, g.m, g.k, row, col);
         } else {
           const int i = c - kALoads;
           const int row = k0 + b_row + i * kBRowsPerPass, col = bn0 + b_chunk * kChunk;  // B[row][col .. + 8)
           const uint32_t dst = b_dst + s * kBStageBytes + i * kBRowsPerPass * kBRowBytes;
-          GS_PROBE(probe.smem(kBsCopy, smem_ptr(dst), 16, SmemKind::kStore));
-          *static_cast<uint4*>(smem_ptr(dst)) = load_chunk_scalar(g.b, g.k, g.n, row, col);
+          GS_PROBE(probe.smem(kBsCopy, smem_generic(dst), 16, SmemKind::kStore));
+          *static_cast<uint4*>(smem_generic(dst)) = load_chunk_scalar(g.b, g.k, g.n, row, col);
         }
       }
     }
@@ -224,8 +224,8 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g,
         for (int i = 0; i < 4; ++i) {
           const uint32_t p = a_word + s * kAStageBytes + (kMmaM * mi + 8 * (i % 2)) * kARowBytes +
                              ((kk * 32 + (i / 2) * 16) ^ a_xor);
-          GS_PROBE(probe.smem(kAsWord, smem_ptr(p), 4, SmemKind::kLoad));
-          af[mi][i] = *static_cast<const uint32_t*>(smem_ptr(p));
+          GS_PROBE(probe.smem(kAsWord, smem_generic(p), 4, SmemKind::kLoad));
+          af[mi][i] = *static_cast<const uint32_t*>(smem_generic(p));
         }
       }
 #pragma unroll
@@ -237,8 +237,8 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g,
           for (int d = 0; d < 2; ++d) {
             const uint32_t p =
                 b_word + s * kBStageBytes + (kMmaK * kk + 8 * r + d) * kBRowBytes + ((ni * 16) ^ b_xor[d]);
-            GS_PROBE(probe.smem(kBsHalf, word_of(smem_ptr(p)), 4, SmemKind::kLoad));  // as the word it reads
-            h[d] = *static_cast<const uint16_t*>(smem_ptr(p));
+            GS_PROBE(probe.smem(kBsHalf, word_of(smem_generic(p)), 4, SmemKind::kLoad));  // as the word it reads
+            h[d] = *static_cast<const uint16_t*>(smem_generic(p));
           }
           bf[ni][r] = pack_halves(h[0], h[1]);
         }
@@ -249,14 +249,14 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g,
 #pragma unroll
     for (int mi = 0; mi < kMI; ++mi) {
       const uint32_t p = a + mi * kMmaM * kARowBytes;  // rows + 16 mi
-      GS_PROBE(probe.smem(kAsFrag, smem_ptr(p), 16, SmemKind::kLdmatrix));
+      GS_PROBE(probe.smem(kAsFrag, smem_generic(p), 16, SmemKind::kLdmatrix));
       ldmatrix_x4(af[mi], p);
     }
     const uint32_t b = b_frag + s * kBStageBytes + kk * kMmaK * kBRowBytes;  // rows 16 kk + i % 16
 #pragma unroll
     for (int ni = 0; ni < kNI; ni += 2) {
       const uint32_t p = b ^ (ni * 16);
-      GS_PROBE(probe.smem(kBsFrag, smem_ptr(p), 16, SmemKind::kLdmatrix));
+      GS_PROBE(probe.smem(kBsFrag, smem_generic(p), 16, SmemKind::kLdmatrix));
       uint32_t r[4];
       ldmatrix_x4_trans(r, p);
       bf[ni][0] = r[0];
@@ -338,7 +338,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g,
 #pragma unroll
         for (int h = 0; h < 2; ++h) {  // h = 0: (c0, c1) at row g; h = 1: (c2, c3) at row g + 8
           const int row = mi * kMmaM + lane / 4 + 8 * h, col = ni * kMmaN + 2 * (lane % 4);
-          GS_PROBE(probe.smem(kCStage, smem_ptr(cs + cs_offset(row, col)), 8, SmemKind::kStore));
+          GS_PROBE(probe.smem(kCStage, smem_generic(cs + cs_offset(row, col)), 8, SmemKind::kStore));
           st_shared_f32x2(cs + cs_offset(row, col), acc[mi][ni][2 * h], acc[mi][ni][2 * h + 1]);
         }
       }
@@ -347,7 +347,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g,
     const int row0 = bm0 + wm0, col = bn0 + wn0 + 4 * (lane % 16);  // lane's 4 columns of C
 #pragma unroll 4
     for (int r = lane / 16; r < kWarpM; r += 2) {  // two rows of 64 floats per warp instruction
-      GS_PROBE(probe.smem(kCRead, smem_ptr(cs + cs_offset(r, 4 * (lane % 16))), 16, SmemKind::kLoad));
+      GS_PROBE(probe.smem(kCRead, smem_generic(cs + cs_offset(r, 4 * (lane % 16))), 16, SmemKind::kLoad));
       const float4 v = ld_shared_f32x4(cs + cs_offset(r, 4 * (lane % 16)));
       // N % 8 == 0 here, so a 4-column group is wholly inside C or wholly past its edge
       if (row0 + r < g.m && col < g.n) {

@@ -90,9 +90,6 @@ __device__ __forceinline__ void ldmatrix_x4_trans(uint32_t (&r)[4], uint32_t row
                : "r"(row_addr));
 }
 
-// Generic pointer to a shared state-space address, for the probe (which takes pointers) and plain stores.
-__device__ __forceinline__ void* smem_ptr(uint32_t addr) { return __cvta_shared_to_generic(addr); }
-
 // 16 bytes global -> shared without passing through registers (.cg: cached in L2 only, as a tile is
 // read once per block). src_bytes < 16 fills the rest with zeros; 0 reads nothing and writes 16 zero
 // bytes, which is how tiles past the edge of A or B become zeros (src must still be a valid pointer).

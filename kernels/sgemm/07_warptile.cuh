@@ -41,6 +41,9 @@ struct WarpShape {
   static constexpr int kLanesM = kWM / (2 * kSub), kLanesN = kWN / (2 * kSub);
   static_assert(kWarpsM * kWarpsN == 8 && kLanesM * kLanesN == 32, "8 warps of 32 lanes of 2 x 2 sub-tiles");
 };
+static_assert(WarpShape<kWarpsM>::kLanesM == kLanesM && WarpShape<kWarpsM>::kLanesN == kLanesN &&
+                  WarpShape<kWarpsM>::kWN == kWN,
+              "the rung's own shape is WarpShape<kWarpsM>");
 inline constexpr const char* kWarp64x32Adds =
     "Variant: the same kernel with 2 x 4 warps of 64x32 instead of 4 x 2 of 32x64, each lane still an 8x8 "
     "block. The lane grid turns with the warp (8 x 4): a fragment load of A now spans 8 distinct 16-byte "
@@ -67,7 +70,7 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
   // of its 4 x 8 grid owns rows   wm*32 + s*16 + lm*4 + i   (s = 0, 1; i = 0..3)
   //                    columns wn*64 + t*32 + ln*4 + j   (t = 0, 1; j = 0..3).
   // For one (s, kk) the warp's A reads are 4 chunks of 16 contiguous bytes, each shared by 8 lanes; for one
-  // (t, kk) its B reads 8 chunks, each shared by lanes l and l + 8. A 16-byte load is served 8 lanes a
+  // (t, kk) its B reads 8 chunks, each shared by lanes l, l + 8, l + 16, l + 24. A 16-byte load is served 8 lanes a
   // wavefront, 16 when neighbouring lanes share an address: A takes 2 wavefronts, B 4, with no conflict.
   // (That is the rung's shape; the variant [warp=64x32] turns the lane grid to 8 x 4, and A and B swap
   // roles: 8 chunks shared by 4 lanes, 2 wavefronts; 4 chunks shared by 8, 4 wavefronts.)
@@ -75,7 +78,7 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
   const int lm = lane / W::kLanesN, ln = lane % W::kLanesN;
   const int a_frag = wm * W::kWM + lm * kSub;  // column of As (row of C within the block) of sub-tile s = 0
   const int b_frag = wn * W::kWN + ln * kSub;  // column of Bs (column of C within the block) of sub-tile t = 0
-  constexpr int kSubStrideM = W::kLanesM * kSub, kSubStrideN = W::kLanesN * kSub;  // 16 rows, 32 columns
+  constexpr int kSubStrideM = W::kLanesM * kSub, kSubStrideN = W::kLanesN * kSub;  // 16 rows, 32 columns (64x32: 32, 16)
 
   // Loading role, as in 06: one float4 of A (stored transposed) and one of B per thread per k-tile.
   const int ar = tid / (kBK / 4), ac = tid % (kBK / 4) * 4;
@@ -137,7 +140,7 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
   }
 
   GS_PROBE(probe.stage(kEpilogue));
-  // A warp's store of one (s, i, t) is 4 rows x 128 contiguous bytes: whole lines.
+  // A warp's store of one (s, i, t) is 4 rows x 128 contiguous bytes: whole lines (64x32 warps: 8 rows x 64 bytes).
 #pragma unroll
   for (int s = 0; s < kSubsM; ++s) {
 #pragma unroll

@@ -234,14 +234,20 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSM) kernel(GemmArgs<flo
   GS_PROBE(probe.block_end());
 }
 
-// kOrder: a variant's block order (order_code); kOrderDefault is row-major (none).
-template <class Probe, int kOrder = kOrderDefault>
+inline constexpr const char* kVecOffAdds =
+    "Variant: the same kernel copying B the way it does when N is not a multiple of 4: 4-byte cp.async, four "
+    "times as many copy instructions for the same bytes, and C stored a float at a time. What 16-byte "
+    "(vectorized) copies and stores are worth: on an H200 at 4096^3, 45.7 TFLOP/s, 0.94 of the rung's 48.4.";
+
+// kOrder: a variant's block order (order_code); kOrderDefault is row-major (none). kScalar: the variant
+// [vec=off], the 4-byte path whatever the shape.
+template <class Probe, int kOrder = kOrderDefault, bool kScalar = false>
 cudaError_t launch(const GemmArgs<float, float>& g, Probe probe, cudaStream_t stream) {
   // none: grid x covers the columns of C, grid y its rows, ceil(N/128) x ceil(M/128) blocks
   const int tiles_m = (g.m + kBM - 1) / kBM, tiles_n = (g.n + kBN - 1) / kBN;
   const BlockOrder order = variant_order<kOrder>(BlockOrder{});
   const dim3 grid = order_grid(order, tiles_m, tiles_n);
-  if (g.n % 4 == 0 && sgemm_common::aligned16(g.b) && sgemm_common::aligned16(g.c)) {
+  if (!kScalar && g.n % 4 == 0 && sgemm_common::aligned16(g.b) && sgemm_common::aligned16(g.c)) {
     kernel<Probe, true><<<grid, kThreads, 0, stream>>>(g, probe, order);
   } else {
     kernel<Probe, false><<<grid, kThreads, 0, stream>>>(g, probe, order);
@@ -249,18 +255,10 @@ cudaError_t launch(const GemmArgs<float, float>& g, Probe probe, cudaStream_t st
   return cudaGetLastError();
 }
 
-inline constexpr const char* kVecOffAdds =
-    "Variant: the same kernel copying B the way it does when N is not a multiple of 4: 4-byte cp.async, four "
-    "times as many copy instructions for the same bytes, and C stored a float at a time. What 16-byte "
-    "(vectorized) copies and stores are worth: on an H200 at 4096^3, 45.7 TFLOP/s, 0.94 of the rung's 48.4.";
-
-// The variant [vec=off]: the 4-byte path whatever the shape.
+// The variant [vec=off].
 template <class Probe>
 cudaError_t launch_vec_off(const GemmArgs<float, float>& g, Probe probe, cudaStream_t stream) {
-  const int tiles_m = (g.m + kBM - 1) / kBM, tiles_n = (g.n + kBN - 1) / kBN;
-  const BlockOrder order{};
-  kernel<Probe, false><<<order_grid(order, tiles_m, tiles_n), kThreads, 0, stream>>>(g, probe, order);
-  return cudaGetLastError();
+  return launch<Probe, kOrderDefault, true>(g, probe, stream);
 }
 
 }  // namespace gs::sgemm_10_thread_tile_16x8

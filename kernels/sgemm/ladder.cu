@@ -161,34 +161,31 @@ std::vector<Rung> sgemm_rungs() {
     g.info.block_n = r::kBN;
     g.info.threads = r::kThreads;
     g.info.shape_rule = r::kShapeRule;
-    g.info.thread_tiling =
-        tiling(r::kWarpsM, r::kWarpsN, r::kLanesM, r::kLanesN, r::kSub, r::kSub, r::kSubsM, r::kSubsN, r::kBK);
-    g.info.warps.warps_m = r::kWarpsM;
-    g.info.warps.warps_n = r::kWarpsN;
-    g.info.warps.warp_m = r::kWM;
-    g.info.warps.warp_n = r::kWN;
-    g.info.warps.block_k = r::kBK;
-    g.info.warps.op = "";
-    g.info.warps.frag_m = r::kLanesM * r::kSub;
-    g.info.warps.frag_n = r::kLanesN * r::kSub;
-    g.info.warps.frag_k = 1;
+    // The warp and lane tiling of one warp shape (r::WarpShape), for the rung and its [warp=...] variant.
+    auto describe = [](KernelInfo& info, auto shape) {
+      using W = decltype(shape);
+      info.thread_tiling =
+          tiling(W::kWarpsM, W::kWarpsN, W::kLanesM, W::kLanesN, r::kSub, r::kSub, r::kSubsM, r::kSubsN, r::kBK);
+      info.warps.warps_m = W::kWarpsM;
+      info.warps.warps_n = W::kWarpsN;
+      info.warps.warp_m = W::kWM;
+      info.warps.warp_n = W::kWN;
+      info.warps.block_k = r::kBK;
+      info.warps.op = "";
+      info.warps.frag_m = W::kLanesM * r::kSub;
+      info.warps.frag_n = W::kLanesN * r::kSub;
+      info.warps.frag_k = 1;
+    };
+    describe(g.info, r::WarpShape<r::kWarpsM>{});
     g.supports = r::supports;
     g.stages = names(r::kStageNames);
     g.smem_sites = names(r::kSmemSites);
     g.launch = {erase<float, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::F32)};
     // Its warp tile turned, [warp=64x32]: the same block tile and lane blocks, 2 x 4 warps.
-    using W = r::WarpShape<2>;
     Rung v = toggle_variant(g, "warp", "64x32", r::kWarp64x32Adds,
                             {erase<float, float, r::launch_warp_64x32<NoProbe>, r::launch_warp_64x32<TraceProbe>>(
                                 Precision::F32)});
-    v.info.thread_tiling =
-        tiling(W::kWarpsM, W::kWarpsN, W::kLanesM, W::kLanesN, r::kSub, r::kSub, r::kSubsM, r::kSubsN, r::kBK);
-    v.info.warps.warps_m = W::kWarpsM;
-    v.info.warps.warps_n = W::kWarpsN;
-    v.info.warps.warp_m = W::kWM;
-    v.info.warps.warp_n = W::kWN;
-    v.info.warps.frag_m = W::kLanesM * r::kSub;
-    v.info.warps.frag_n = W::kLanesN * r::kSub;
+    describe(v.info, r::WarpShape<2>{});
     ladder.push_back(std::move(g));
     ladder.push_back(std::move(v));
   }

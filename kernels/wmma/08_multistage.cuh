@@ -40,23 +40,24 @@ inline constexpr int kBlockM = kWarpsM * kWarpM;  // 128 x 256 tile of C per blo
 inline constexpr int kBlockN = kWarpsN * kWarpN;
 inline constexpr int kBlockK = 64;
 inline constexpr int kStages = 3;                 // shared buffers: one read, kStages - 1 in flight
-inline constexpr int kPad = 8;
-inline constexpr int kLdA = kBlockK + kPad;       // 72 halves = 144 B = 9 x 16 B: 8 rows, 8 bank groups
-inline constexpr int kLdB = kBlockN + kPad;       // 264 halves = 528 B = 33 x 16 B: likewise
+inline constexpr int kPad = 8;                    // halves per row: the variant [pad=off] takes 0
 inline constexpr int kThreads = kWarpsM * kWarpsN * 32;
 inline constexpr int kWarps = kThreads / 32;
 inline constexpr int kChunksA = kBlockM * kBlockK / 8;  // 1024 16-byte copies per k-tile, 4 per thread
 inline constexpr int kChunksB = kBlockK * kBlockN / 8;  // 2048, 8 per thread
 static_assert(kChunksA % kThreads == 0 && kChunksB % kThreads == 0, "every thread copies whole chunks");
-inline constexpr int kStageElems = kBlockM * kLdA + kBlockK * kLdB;  // halves per stage: 26,112
-inline constexpr int kSmemBytes = kStages * kStageElems * 2;         // 156,672: dynamic
-// The tiles with P halves of padding per row: the rung's kPad, or 0 for the variant [pad=off].
+// The tiles with P halves of padding per row: the rung's kPad, or 0 for the variant [pad=off]. The rung's: rows
+// of As 72 halves = 144 B = 9 x 16 B (8 rows, 8 bank groups), of Bs 264 halves = 528 B = 33 x 16 B (likewise);
+// 26,112 halves a stage, 156,672 bytes of dynamic shared memory.
 template <int P>
 struct Layout {
   static constexpr int kLdA = kBlockK + P, kLdB = kBlockN + P;
   static constexpr int kStageElems = kBlockM * kLdA + kBlockK * kLdB;
   static constexpr int kSmemBytes = kStages * kStageElems * 2;
 };
+inline constexpr int kLdA = Layout<kPad>::kLdA, kLdB = Layout<kPad>::kLdB;
+inline constexpr int kStageElems = Layout<kPad>::kStageElems;
+inline constexpr int kSmemBytes = Layout<kPad>::kSmemBytes;
 inline constexpr const char* kPadOffAdds =
     "Variant: the same kernel without the 8 halves of padding per row (rung 05's step). A row of As is 128 B "
     "and of Bs 512 B, so the 8 rows each 8x8 ldmatrix of load_matrix_sync reads start at the same bank: 8 "
@@ -71,7 +72,7 @@ inline constexpr const char* kVecOffAdds =
 // by 8 elements as in 06: float rows 288 B apart (32 B steps mod 128 B), half rows 144 B (16 B steps),
 // so store_matrix_sync's rows land on distinct banks.
 inline constexpr int kLdC = kWarpN + 8;  // elements between staged rows: 72
-static_assert(kWarps * kTile * kLdC * 4 <= kSmemBytes, "float staging fits in the pipeline's bytes");
+static_assert(kWarps * kTile * kLdC * 4 <= Layout<0>::kSmemBytes, "float staging fits in the pipeline's bytes");
 inline constexpr const char* kShapeRule = "";  // any M, N, K, as in 06
 inline constexpr bool supports(int m, int n, int k) { return m > 0 && n > 0 && k > 0; }
 
@@ -217,28 +218,24 @@ cudaError_t launch_with(const GemmArgs<__half, TOut>& g, Probe probe, cudaStream
   return cudaGetLastError();
 }
 
-// kOrder: a variant's block order (order_code); kOrderDefault is row-major (none).
-template <class Probe, class TOut, int kOrder = kOrderDefault>
+// kOrder: a variant's block order (order_code); kOrderDefault is row-major (none). kP: the variant [pad=off]'s
+// padding (0). kScalar: the variant [vec=off], the guarded 2-byte copies whatever the shape.
+template <class Probe, class TOut, int kOrder = kOrderDefault, int kP = kPad, bool kScalar = false>
 cudaError_t launch(const GemmArgs<__half, TOut>& g, Probe probe, cudaStream_t stream) {
   if (!supports(g.m, g.n, g.k)) return cudaErrorInvalidValue;  // the runner checks first; never launch
-  const bool vec = g.k % 8 == 0 && g.n % 8 == 0 && wmma_common::aligned16(g.a) && wmma_common::aligned16(g.b);
-  return vec ? launch_with<Probe, TOut, true, kOrder>(g, probe, stream) : launch_with<Probe, TOut, false, kOrder>(g, probe, stream);
+  const bool vec = !kScalar && g.k % 8 == 0 && g.n % 8 == 0 && wmma_common::aligned16(g.a) && wmma_common::aligned16(g.b);
+  return vec ? launch_with<Probe, TOut, true, kOrder, kP>(g, probe, stream)
+             : launch_with<Probe, TOut, false, kOrder, kP>(g, probe, stream);
 }
 
-// The variant [pad=off]: unpadded tiles (where the 16-byte path applies; the guarded path otherwise, as the rung).
+// The variants [pad=off] and [vec=off].
 template <class Probe, class TOut>
 cudaError_t launch_pad_off(const GemmArgs<__half, TOut>& g, Probe probe, cudaStream_t stream) {
-  if (!supports(g.m, g.n, g.k)) return cudaErrorInvalidValue;
-  const bool vec = g.k % 8 == 0 && g.n % 8 == 0 && wmma_common::aligned16(g.a) && wmma_common::aligned16(g.b);
-  return vec ? launch_with<Probe, TOut, true, kOrderDefault, 0>(g, probe, stream)
-             : launch_with<Probe, TOut, false, kOrderDefault, 0>(g, probe, stream);
+  return launch<Probe, TOut, kOrderDefault, 0>(g, probe, stream);
 }
-
-// The variant [vec=off]: always the guarded 2-byte copies.
 template <class Probe, class TOut>
 cudaError_t launch_vec_off(const GemmArgs<__half, TOut>& g, Probe probe, cudaStream_t stream) {
-  if (!supports(g.m, g.n, g.k)) return cudaErrorInvalidValue;
-  return launch_with<Probe, TOut, false, kOrderDefault>(g, probe, stream);
+  return launch<Probe, TOut, kOrderDefault, kPad, true>(g, probe, stream);
 }
 
 }  // namespace gs::wmma_08_multistage
