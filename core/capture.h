@@ -97,12 +97,16 @@ struct BlockRecord {
 };
 
 // One warp's time in one stage of its main loop (clock64 of its SM).
+// A mark is an instant in the same list: stage "mark: __syncthreads" or "mark: cp.async wait", start == end,
+// the moment the warp passed it.
 struct StageRecord {
   std::string kernel;
   int block = 0, warp = 0;
   std::string stage;
   uint64_t start = 0, end = 0;
 };
+inline constexpr const char* kMarkPrefix = "mark: ";
+inline bool is_mark(const StageRecord& s) { return s.stage.rfind(kMarkPrefix, 0) == 0; }
 
 // What Nsight Compute measured for one kernel at one size (tools/l2_ncu.sh: `ncu --clock-control none`, the
 // first launch, caches flushed): L2 hit rate (lts__t_sector_hit_rate.pct), DRAM bytes read

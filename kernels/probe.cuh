@@ -10,6 +10,8 @@
 //   block_end()                  last thing; also closes the open stage
 //   stage(id)                    a new stage starts (and the previous one ends) in this warp; call at
 //                                warp-uniform points, lane 0 stamps clock64 for sampled warps
+//   mark(m)                      this warp has just passed a __syncthreads or a cp.async wait: lane 0 of sampled
+//                                warps stamps clock64 (an instant in the timeline, beside the stages)
 //   iteration(kt)                the k-iteration that later smem() records belong to
 //   epilogue()                   the k-loop is over: later smem() records belong to the epilogue (C staged
 //                                through shared memory), recorded for the warp's first epilogue only (a
@@ -36,6 +38,11 @@
 namespace gs {
 
 enum class SmemKind : uint8_t { kLoad, kStore, kLdmatrix, kCpAsync };
+// Instants a kernel marks (probe.mark): the same for every rung, so the probe names them, not the registry.
+enum class Mark : uint16_t { kBarrier, kCpAsyncWait };
+inline constexpr const char* kMarkNames[] = {"__syncthreads", "cp.async wait"};
+// A StageRec whose stage id has this bit is a mark: id & ~kMarkBit indexes kMarkNames, start == end.
+inline constexpr uint16_t kMarkBit = 0x8000;
 // Global access sites are the same for every rung: the probe names them, not the registry.
 enum GmemSite : int { kGmemA, kGmemB, kGmemC };
 inline constexpr const char* kGmemSiteNames[] = {"A", "B", "C"};
@@ -52,6 +59,7 @@ struct NoProbe {
   __device__ __forceinline__ void block_begin(int, int) {}
   __device__ __forceinline__ void block_end() {}
   __device__ __forceinline__ void stage(int) {}
+  __device__ __forceinline__ void mark(Mark) {}
   __device__ __forceinline__ void iteration(int) {}
   __device__ __forceinline__ void epilogue() {}
   __device__ __forceinline__ void smem(int, const void*, int, SmemKind) {}
@@ -63,7 +71,7 @@ namespace trace {
 // Capacities are fixed so the buffer is one allocation the host sizes without knowing the kernel.
 // Anything past them is dropped and counted, never written out of bounds.
 inline constexpr uint32_t kMaxBlocks = 1u << 18;  // block records, indexed by launch index
-inline constexpr uint32_t kMaxStages = 1u << 17;  // stage records, appended
+inline constexpr uint32_t kMaxStages = 1u << 18;  // stage and mark records, appended
 inline constexpr uint32_t kMaxSmem = 1u << 13;    // warp shared-memory records, appended
 inline constexpr uint32_t kMaxGmem = 1u << 12;    // warp global-memory records, appended
 // Per warp of the sampled block: loads of A and B recorded in the first k-iterations, at most this many (a
@@ -126,7 +134,7 @@ struct Counters {
   unsigned int gmem;            // likewise for kMaxGmem
 };
 
-// Lives in device memory only (about 16 MB): the host uses its layout through offsetof, never
+// Lives in device memory only (about 19 MB): the host uses its layout through offsetof, never
 // an instance. Before each traced launch the counters and block records are zeroed.
 struct TraceBuffer {
   Counters count;
@@ -197,6 +205,17 @@ struct TraceProbe {
     close_stage(now);
     stage_ = id;
     stage_t0_ = now;
+  }
+
+  __device__ __forceinline__ void mark(Mark m) {
+    if (lane_ != 0 || !stage_sampled_) return;
+    const unsigned slot = atomicAdd(&buf->count.stages, 1u);
+    if (slot >= trace::kMaxStages) return;
+    trace::StageRec& r = buf->stages[slot];
+    r.block = static_cast<uint32_t>(block_);
+    r.warp = static_cast<uint16_t>(warp_);
+    r.stage = static_cast<uint16_t>(kMarkBit | static_cast<uint16_t>(m));
+    r.start = r.end = static_cast<unsigned long long>(clock64());
   }
 
   __device__ __forceinline__ void iteration(int kt) { iter_ = kt; }

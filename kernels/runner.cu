@@ -713,7 +713,11 @@ class CudaSession final : public GpuSession {
       r.kernel = kernel;
       r.block = static_cast<int>(s.block);
       r.warp = s.warp;
-      r.stage = s.stage < rung.stages.size() ? rung.stages[s.stage] : "stage " + std::to_string(s.stage);
+      const unsigned mark = s.stage & ~unsigned{kMarkBit};
+      if (s.stage & kMarkBit)
+        r.stage = std::string(kMarkPrefix) + (mark < std::size(kMarkNames) ? kMarkNames[mark] : "?");
+      else
+        r.stage = s.stage < rung.stages.size() ? rung.stages[s.stage] : "stage " + std::to_string(s.stage);
       r.start = s.start - block_t0[s.block];
       r.end = s.end - block_t0[s.block];
       t->stages.push_back(r);

@@ -1627,6 +1627,51 @@ TEST(TimelineView, BlocksStartAtZeroAndOpenOnTheFirstDozenSteps) {
   EXPECT_EQ(timeline_block(c, "test/99", 0).block, -1);
 }
 
+// probe.mark's instants (a capture's "mark: ..." stage records) are ticks on the warp's row, not spans: the
+// stage list, the k-step count and the window stay what the spans say; the legend names each mark once.
+TEST(TimelineView, BarriersAndCpAsyncWaitsAreTicksWhereTheWarpPassedThem) {
+  Capture c = stage_capture();
+  for (int w = 0; w < 2; ++w)
+    for (int k = 0; k < 20; ++k) {
+      const uint64_t t = 1050 + 100 * uint64_t(k);  // the k-th wait span
+      c.stages.push_back({"test/01", 0, w, "mark: cp.async wait", t + 4, t + 4});
+      c.stages.push_back({"test/01", 0, w, "mark: __syncthreads", t + 10, t + 10});
+    }
+  const TimelineBlock b = timeline_block(c, "test/01", 0);
+  EXPECT_EQ(b.stages, (std::vector<std::string>{"prologue", "wait", "mma"}));
+  EXPECT_EQ(b.mark_names, (std::vector<std::string>{"cp.async wait", "__syncthreads"}));
+  ASSERT_EQ(b.marks.size(), 80u);
+  EXPECT_EQ(b.marks[1].at, 60u);  // cycles from the block's first stamp
+  EXPECT_EQ(b.loop_steps, 20);
+  const Theme& t = Theme::Dark();
+  TimelineViewState st;
+  st.t0 = 0, st.t1 = 250;  // two k-steps: two of each mark per warp
+  SvgCanvas svg(1200, 600, t.bg);
+  TimelineHover hover;
+  draw_timeline_view(svg, {{0, 0}, {1200, 600}}, t, b, nullptr, 2000, st, {-1, -1}, &hover);
+  const std::string doc = svg.finish();
+  EXPECT_EQ(parse(doc, nullptr), "");
+  int barriers = 0, waits = 0;
+  for (const Element& e : elements(doc, "line")) {
+    if (num(e, "y1") < hover.plot.min.y || !e.attr.count("stroke")) continue;
+    const float x = num(e, "x1");
+    const double at = (x - hover.plot.min.x) / hover.plot.w() * 250;
+    if (e.attr.at("stroke") == hex(t.text)) {
+      ++barriers;
+      EXPECT_NEAR(std::fmod(at, 100.0), 60, 1.5);  // where the wait span ends
+    }
+    if (e.attr.at("stroke") == hex(t.bad)) {
+      ++waits;
+      EXPECT_NEAR(std::fmod(at, 100.0), 54, 1.5);
+    }
+  }
+  EXPECT_EQ(barriers, 2 * 2);
+  EXPECT_EQ(waits, 2 * 2);
+  const std::string text = all_text(doc);
+  EXPECT_NE(text.find("passed __syncthreads"), std::string::npos) << text;
+  EXPECT_NE(text.find("passed cp.async wait"), std::string::npos) << text;
+}
+
 TEST(TimelineView, SpansInTheWindowAreDrawnAndHovered) {
   const Capture c = stage_capture();
   const TimelineBlock b = timeline_block(c, "test/01", 0);

@@ -30,6 +30,9 @@ Color stage_color(const std::string& name, int index, const Theme& t) {
   return series_color(size_t(index) + 3, t);
 }
 
+// Marks: a barrier in the text colour, a cp.async wait in the colour of trouble (it is where copies are late).
+Color mark_color(const std::string& name, const Theme& t) { return has(name, "cp.async") ? t.bad : t.text; }
+
 std::string cycles(double c) {
   char buf[32];
   if (c >= 1e6) std::snprintf(buf, sizeof buf, "%.2fM", c / 1e6);
@@ -77,6 +80,12 @@ Rect draw_block(Canvas& c, Rect r, const Theme& t, const TimelineBlock& b, doubl
     if (bar.w() > 5) c.line({bar.max.x, bar.min.y}, {bar.max.x, bar.max.y}, t.bg, 1);  // where the next stage begins
     if (hover && bar.contains(mouse)) hover->side = side, hover->span = int(i);
   }
+  // Marks over the spans: a tick the height of the row where the warp passed a barrier or a cp.async wait.
+  for (const TimelineBlock::Mark& m : b.marks) {
+    if (double(m.at) < t0 || double(m.at) > t1) continue;
+    const float y = plot.min.y + row_of[m.warp] * rh, x = X(double(m.at));
+    c.line({x, y + gap * 0.5f}, {x, y + rh - gap * 0.5f}, mark_color(b.mark_names[size_t(m.kind)], t), rh > 6 ? 2.0f : 1.0f);
+  }
   c.pop_clip();
   return plot;
 }
@@ -98,6 +107,14 @@ TimelineBlock timeline_block(const Capture& c, const std::string& kernel, int pi
   std::map<int, int> per_stage_warp0;
   for (const StageRecord& s : c.stages) {
     if (s.kernel != kernel || s.block != b.block) continue;
+    if (std::find(b.warps.begin(), b.warps.end(), s.warp) == b.warps.end()) b.warps.push_back(s.warp);
+    if (is_mark(s)) {
+      const std::string name = s.stage.substr(std::string(kMarkPrefix).size());
+      auto m = std::find(b.mark_names.begin(), b.mark_names.end(), name);
+      if (m == b.mark_names.end()) m = b.mark_names.insert(b.mark_names.end(), name);
+      b.marks.push_back({s.warp, int(m - b.mark_names.begin()), s.start - first});
+      continue;
+    }
     auto it = std::find(b.stages.begin(), b.stages.end(), s.stage);
     if (it == b.stages.end()) it = b.stages.insert(b.stages.end(), s.stage);
     TimelineBlock::Span span;
@@ -107,7 +124,6 @@ TimelineBlock timeline_block(const Capture& c, const std::string& kernel, int pi
     span.end = std::max(s.end, s.start) - first;
     b.spans.push_back(span);
     b.duration = std::max(b.duration, span.end);
-    if (std::find(b.warps.begin(), b.warps.end(), s.warp) == b.warps.end()) b.warps.push_back(s.warp);
   }
   std::sort(b.warps.begin(), b.warps.end());
   for (const TimelineBlock::Span& s : b.spans)
@@ -162,12 +178,30 @@ void draw_timeline_view(Canvas& c, Rect r, const Theme& t, const TimelineBlock& 
       if (std::find_if(legend.begin(), legend.end(), [&](const auto& e) { return e.first == b->stages[i]; }) == legend.end())
         legend.push_back({b->stages[i], stage_color(b->stages[i], int(i), t)});
   }
+  // Then the marks, each once, as the tick they are drawn with.
+  std::vector<std::string> marks;
+  for (const TimelineBlock* b : {&in, other}) {
+    if (!b) continue;
+    for (const std::string& m : b->mark_names)
+      if (std::find(marks.begin(), marks.end(), m) == marks.end()) marks.push_back(m);
+  }
   float x = area.min.x, y = area.min.y;
+  auto room = [&](float w) {
+    if (x + w > area.max.x && x > area.min.x) x = area.min.x, y += fs * 1.4f;
+  };
   for (const auto& [name, col] : legend) {
     const float w = fs * 1.6f + c.text_size(name, fs).x + fs;
-    if (x + w > area.max.x && x > area.min.x) x = area.min.x, y += fs * 1.4f;
+    room(w);
     c.rect_filled({{x, y + fs * 0.2f}, {x + fs * 1.2f, y + fs * 0.8f}}, col, 2);
     c.text({x + fs * 1.6f, y}, name, t.text_dim, fs);
+    x += w;
+  }
+  for (const std::string& name : marks) {
+    const std::string label = "passed " + name;
+    const float w = fs * 1.0f + c.text_size(label, fs).x + fs;
+    room(w);
+    c.line({x + fs * 0.3f, y + fs * 0.05f}, {x + fs * 0.3f, y + fs * 0.95f}, mark_color(name, t), 2);
+    c.text({x + fs * 1.0f, y}, label, t.text_dim, fs);
     x += w;
   }
   y += fs * 1.6f;

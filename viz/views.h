@@ -244,6 +244,12 @@ struct TimelineBlock {
     uint64_t start = 0, end = 0;   // cycles from the block's first stamp
   };
   std::vector<Span> spans;
+  struct Mark {
+    int warp = 0, kind = 0;        // row, index into mark_names
+    uint64_t at = 0;               // cycles from the block's first stamp: when the warp passed it
+  };
+  std::vector<Mark> marks;         // __syncthreads and cp.async waits passed (probe.mark)
+  std::vector<std::string> mark_names;  // "__syncthreads", "cp.async wait", in the order first seen
   std::vector<int> warps;          // the warps that stamped, ascending (the rows)
   uint64_t duration = 0;           // last end
   int loop_steps = 0;              // how often the most frequent stage ran in the first warp: k-steps

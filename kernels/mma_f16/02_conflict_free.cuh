@@ -99,6 +99,7 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<__half, float> g,
       *reinterpret_cast<uint4*>(dst) = rb[i];
     }
     __syncthreads();  // the tile is complete
+    GS_PROBE(probe.mark(Mark::kBarrier));
 
     GS_PROBE(probe.stage(kCompute));
     const uint16_t* as = reinterpret_cast<const uint16_t*>(As);  // raw fp16 bits, packed into mma registers
@@ -136,6 +137,7 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<__half, float> g,
       }
     }
     __syncthreads();  // everyone is done reading before the next k-step overwrites the tile
+    GS_PROBE(probe.mark(Mark::kBarrier));
   }
 
   GS_PROBE(probe.stage(kEpilogue));

@@ -88,7 +88,9 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<__half, float> g,
     a_src += kBlockK;                                  // next k-step: 32 columns of A to the right...
     b_src += static_cast<size_t>(kBlockK) * g.n;       // ...and 32 rows of B down
     cp_async_wait<0>();  // this thread's copies have landed...
+    GS_PROBE(probe.mark(Mark::kCpAsyncWait));
     __syncthreads();     // ...and everyone's: the tile is complete
+    GS_PROBE(probe.mark(Mark::kBarrier));
 
     GS_PROBE(probe.stage(kCompute));
     const uint16_t* as = reinterpret_cast<const uint16_t*>(As);  // raw fp16 bits, packed into mma registers
@@ -126,6 +128,7 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<__half, float> g,
       }
     }
     __syncthreads();  // everyone is done reading before the next k-step overwrites the tile
+    GS_PROBE(probe.mark(Mark::kBarrier));
   }
 
   GS_PROBE(probe.stage(kEpilogue));

@@ -132,7 +132,9 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g,
   load_tile(0, 0);
   cp_async_commit();
   cp_async_wait<0>();
+  GS_PROBE(probe.mark(Mark::kCpAsyncWait));
   __syncthreads();
+  GS_PROBE(probe.mark(Mark::kBarrier));
   load_frags(0, 0, af[0], bf[0]);
 
   GS_PROBE(probe.stage(kMma));
@@ -146,7 +148,9 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g,
         // visible and tells the block that all reads of tile kt's stage (the last were at kk - 1) are done.
         GS_PROBE(probe.stage(kWait));
         cp_async_wait<0>();
+        GS_PROBE(probe.mark(Mark::kCpAsyncWait));
         __syncthreads();
+        GS_PROBE(probe.mark(Mark::kBarrier));
         GS_PROBE(probe.stage(kMma));
         read ^= 1;
       }

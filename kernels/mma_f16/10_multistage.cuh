@@ -279,7 +279,9 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g,
     cp_async_commit();
   }
   cp_async_wait<S - 2>();  // all but the newest S - 2 groups: tile 0 has landed
+  GS_PROBE(probe.mark(Mark::kCpAsyncWait));
   __syncthreads();
+  GS_PROBE(probe.mark(Mark::kBarrier));
   load_frags(0, 0, af[0], bf[0]);
 
   GS_PROBE(probe.stage(kMma));
@@ -296,7 +298,9 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g,
         // which the next iteration overwrites.
         GS_PROBE(probe.stage(kWait));
         cp_async_wait<S - 2>();
+        GS_PROBE(probe.mark(Mark::kCpAsyncWait));
         __syncthreads();
+        GS_PROBE(probe.mark(Mark::kBarrier));
         GS_PROBE(probe.stage(kMma));
         read = read == S - 1 ? 0 : read + 1;
       }
@@ -322,6 +326,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g,
     }
   }
   cp_async_wait<0>();  // the zero-filled copies past the last tile: none may land after this point
+  GS_PROBE(probe.mark(Mark::kCpAsyncWait));
 
   GS_PROBE(probe.stage(kEpilogue));
   GS_PROBE(probe.epilogue());
@@ -330,6 +335,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g,
     // lines (rows of 256 B), where an accumulator's (c0, c1) pairs cover 32 bytes of each of 8 rows. The
     // barrier: every warp is past its last ldmatrix, so the stages become staging space, 16 KB per warp.
     __syncthreads();
+    GS_PROBE(probe.mark(Mark::kBarrier));
     const uint32_t cs = as + warp * kCsWarpBytes;  // (64, 64) fp32 tile of this warp, rows of 256 B
 #pragma unroll
     for (int mi = 0; mi < kMI; ++mi) {

@@ -95,6 +95,7 @@ __global__ void __launch_bounds__(kThreads) kernel(GemmArgs<float, float> g, Pro
       GS_PROBE(probe.smem(kBsStore, &Bs[br][bc * 4], 16, SmemKind::kStore));
     }
     __syncthreads();  // the slice is complete before any warp reads it
+    GS_PROBE(probe.mark(Mark::kBarrier));
 
     GS_PROBE(probe.stage(kCompute));
     // The warp walks its 2 x 8 grid of 16x8 tiles of C a row of tiles at a time: the row's A fragments for
@@ -133,6 +134,7 @@ __global__ void __launch_bounds__(kThreads) kernel(GemmArgs<float, float> g, Pro
       }
     }
     __syncthreads();  // every warp is done with the slice before the next one overwrites it
+    GS_PROBE(probe.mark(Mark::kBarrier));
   }
 
   GS_PROBE(probe.stage(kEpilogue));

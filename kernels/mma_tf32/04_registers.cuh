@@ -86,7 +86,9 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
     }
     cp_async_commit();
     cp_async_wait<0>();  // this thread's copies have landed...
+    GS_PROBE(probe.mark(Mark::kCpAsyncWait));
     __syncthreads();  // ...and everyone else's: the slice is complete before any warp reads it
+    GS_PROBE(probe.mark(Mark::kBarrier));
 
     GS_PROBE(probe.stage(kCompute));
 #pragma unroll
@@ -121,6 +123,7 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
       }
     }
     __syncthreads();  // every warp is done with the slice before the next one overwrites it
+    GS_PROBE(probe.mark(Mark::kBarrier));
   }
 
   GS_PROBE(probe.stage(kEpilogue));

@@ -142,7 +142,9 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
     // this thread's part; the barrier then publishes everyone's, and also tells this iteration's copy that
     // every warp has finished reading slice kt - 1 from nxt. One barrier per slice (04 needed two).
     cp_async_wait<0>();
+    GS_PROBE(probe.mark(Mark::kCpAsyncWait));
     __syncthreads();
+    GS_PROBE(probe.mark(Mark::kBarrier));
     if (kt + 1 < num_kt) {
       a_src += kBK;                             // slice kt + 1 of A: BK columns right
       b_src += static_cast<size_t>(kBK) * g.n;  // of B: BK rows down

@@ -136,7 +136,9 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<float, float> g, 
   load_slice(g, a_src, b_src, smem, as_dst, bs_dst, probe);
   cp_async_commit();
   cp_async_wait<0>();
+  GS_PROBE(probe.mark(Mark::kCpAsyncWait));
   __syncthreads();
+  GS_PROBE(probe.mark(Mark::kBarrier));
   load_frags(frag[0], smem + a_lane, smem + b_lane, 0, probe);
 
   GS_PROBE(probe.stage(kKLoop));
@@ -151,7 +153,9 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<float, float> g, 
         // thread's part; barrier: everyone's). The barrier also tells the next iteration's copy that
         // every warp has finished reading slice kt, which it is about to overwrite.
         cp_async_wait<0>();
+        GS_PROBE(probe.mark(Mark::kCpAsyncWait));
         __syncthreads();
+        GS_PROBE(probe.mark(Mark::kBarrier));
       }
       const float* src = ks == kSteps - 1 ? nxt : cur;  // k-step ks + 1 lives in slice kt or kt + 1
       load_frags(frag[(ks + 1) % 2], src + a_lane, src + b_lane, (ks + 1) % kSteps, probe);

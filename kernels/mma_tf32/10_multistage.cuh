@@ -261,7 +261,9 @@ __device__ __forceinline__ void k_loop(const GemmArgs<float, float>& g, const Co
     cp_async_commit();
   }
   cp_async_wait<S - 2>();  // group 0 (slice 0) complete; S-2 younger groups may still fly
+  GS_PROBE(probe.mark(Mark::kCpAsyncWait));
   __syncthreads();
+  GS_PROBE(probe.mark(Mark::kBarrier));
   load_frags(frag[0], smem, fp, 0, probe);
 
   GS_PROBE(probe.stage(kKLoop));
@@ -278,7 +280,9 @@ __device__ __forceinline__ void k_loop(const GemmArgs<float, float>& g, const Co
         // the youngest holding slice kt + S - 1; letting S - 2 stay in flight completes slice kt + 1.
         // The barrier publishes every thread's copies and marks slice kt as fully read.
         cp_async_wait<S - 2>();
+        GS_PROBE(probe.mark(Mark::kCpAsyncWait));
         __syncthreads();
+        GS_PROBE(probe.mark(Mark::kBarrier));
         wr = rd;
         rd = rd == last ? smem : rd + kStageFloats;
       }
@@ -307,6 +311,7 @@ __device__ __forceinline__ void k_loop(const GemmArgs<float, float>& g, const Co
     }
   }
   cp_async_wait<0>();  // only empty groups remain; nothing may be in flight when the block exits
+  GS_PROBE(probe.mark(Mark::kCpAsyncWait));
 }
 
 template <class Probe, bool kVec, int S = kStages>

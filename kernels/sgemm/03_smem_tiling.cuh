@@ -57,6 +57,7 @@ __global__ void __launch_bounds__(kThreads) kernel(GemmArgs<float, float> g, Pro
     GS_PROBE(probe.smem(kAsStore, &As[ty][tx], 4, SmemKind::kStore));  // 32 consecutive words: no conflict
     GS_PROBE(probe.smem(kBsStore, &Bs[ty][tx], 4, SmemKind::kStore));
     __syncthreads();  // the tiles are complete before anyone reads them
+    GS_PROBE(probe.mark(Mark::kBarrier));
 
     GS_PROBE(probe.stage(kCompute));
     // Per kk: As[ty][kk] is one word for the whole warp (broadcast), Bs[kk][tx] 32 consecutive words. The
@@ -69,6 +70,7 @@ __global__ void __launch_bounds__(kThreads) kernel(GemmArgs<float, float> g, Pro
 #pragma unroll
     for (int kk = 0; kk < kTile; ++kk) acc += As[ty][kk] * Bs[kk][tx];
     __syncthreads();  // everyone is done with the tiles before the next iteration overwrites them
+    GS_PROBE(probe.mark(Mark::kBarrier));
   }
 
   GS_PROBE(probe.stage(kEpilogue));

@@ -61,6 +61,7 @@ __global__ void __launch_bounds__(kThreads) kernel(GemmArgs<float, float> g, Pro
     GS_PROBE(probe.smem(kAsStore, &As[ar][ac], 4, SmemKind::kStore));  // 32 consecutive words: no conflict
     GS_PROBE(probe.smem(kBsStore, &Bs[br][bc], 4, SmemKind::kStore));
     __syncthreads();
+    GS_PROBE(probe.mark(Mark::kBarrier));
 
     GS_PROBE(probe.stage(kCompute));
     // What runs per k-tile (SASS, bench/NOTES.md): one LDS of Bs per kk, and As[tr*8 + i][kk .. kk+3] as one
@@ -79,6 +80,7 @@ __global__ void __launch_bounds__(kThreads) kernel(GemmArgs<float, float> g, Pro
       for (int i = 0; i < kTM; ++i) acc[i] += As[tr * kTM + i][kk] * bv;
     }
     __syncthreads();
+    GS_PROBE(probe.mark(Mark::kBarrier));
   }
 
   GS_PROBE(probe.stage(kEpilogue));

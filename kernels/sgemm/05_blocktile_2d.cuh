@@ -83,6 +83,7 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
     GS_PROBE(probe.smem(kAsStore, &As[ar][ac], 4, SmemKind::kStore));
     GS_PROBE(probe.smem(kBsStore, &Bs[br][bc], 4, SmemKind::kStore));
     __syncthreads();
+    GS_PROBE(probe.mark(Mark::kBarrier));
 
     GS_PROBE(probe.stage(kCompute));
     // What runs per k-tile (SASS, bench/NOTES.md): the compiler joins four consecutive words into one LDS.128,
@@ -110,6 +111,7 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
       }
     }
     __syncthreads();
+    GS_PROBE(probe.mark(Mark::kBarrier));
   }
 
   GS_PROBE(probe.stage(kEpilogue));

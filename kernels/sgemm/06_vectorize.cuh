@@ -76,6 +76,7 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
     GS_PROBE(probe.smem(kAsStore, &As[ac + 3][ar], 4, SmemKind::kStore));
     GS_PROBE(probe.smem(kBsStore, &Bs[br][bc], 16, SmemKind::kStore));
     __syncthreads();
+    GS_PROBE(probe.mark(Mark::kBarrier));
 
     GS_PROBE(probe.stage(kCompute));
     // Per kk: a warp's A slivers are 2 tr x 32 bytes, each LDS.128 two chunks shared by 16 lanes (2
@@ -99,6 +100,7 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
       }
     }
     __syncthreads();
+    GS_PROBE(probe.mark(Mark::kBarrier));
   }
 
   GS_PROBE(probe.stage(kEpilogue));

@@ -107,6 +107,7 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
     GS_PROBE(probe.smem(kAsStore, &As[ac + 3][ar], 4, SmemKind::kStore));
     GS_PROBE(probe.smem(kBsStore, &Bs[br][bc], 16, SmemKind::kStore));
     __syncthreads();
+    GS_PROBE(probe.mark(Mark::kBarrier));
 
     GS_PROBE(probe.stage(kCompute));
 #pragma unroll
@@ -137,6 +138,7 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
       }
     }
     __syncthreads();
+    GS_PROBE(probe.mark(Mark::kBarrier));
   }
 
   GS_PROBE(probe.stage(kEpilogue));

@@ -94,6 +94,7 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
   load_global(0);
   store_smem(0);
   __syncthreads();
+  GS_PROBE(probe.mark(Mark::kBarrier));
 
   float acc[kTM][kTN] = {};  // acc[s*4 + i][t*4 + j]
   for (int kt = 0; kt < num_kt; ++kt) {
@@ -135,6 +136,7 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
     GS_PROBE(probe.stage(kStore));
     if (more) store_smem(cur ^ 1);
     __syncthreads();
+    GS_PROBE(probe.mark(Mark::kBarrier));
   }
 
   GS_PROBE(probe.stage(kEpilogue));

@@ -156,7 +156,9 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
     GS_PROBE(probe.iteration(kt));
     GS_PROBE(probe.stage(kWait));
     sgemm_common::cp_async_wait<kStages - 2>();  // this thread's copies of tile kt have landed ...
+    GS_PROBE(probe.mark(Mark::kCpAsyncWait));
     __syncthreads();  // ... and everyone's; also, every warp is done with tile kt-1, whose stage wr is
+    GS_PROBE(probe.mark(Mark::kBarrier));
 
     GS_PROBE(probe.stage(kCompute));
     if (kt + kStages - 1 < num_kt) issue(wr, (kt + kStages - 1) * kBK);
@@ -191,6 +193,7 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
     }
   }
   sgemm_common::cp_async_wait<0>();  // only empty groups remain; leave none behind
+  GS_PROBE(probe.mark(Mark::kCpAsyncWait));
 
   GS_PROBE(probe.stage(kEpilogue));
 #pragma unroll

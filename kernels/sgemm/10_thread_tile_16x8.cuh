@@ -165,7 +165,9 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSM) kernel(GemmArgs<flo
     GS_PROBE(probe.iteration(kt));
     GS_PROBE(probe.stage(kWait));
     sgemm_common::cp_async_wait<kStages - 2>();  // this thread's copies of tile kt have landed ...
+    GS_PROBE(probe.mark(Mark::kCpAsyncWait));
     __syncthreads();  // ... and everyone's; also, every warp is done with tile kt-1, so stage wr is free
+    GS_PROBE(probe.mark(Mark::kBarrier));
 
     GS_PROBE(probe.stage(kCompute));
 #pragma unroll
@@ -205,6 +207,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSM) kernel(GemmArgs<flo
     }
   }
   sgemm_common::cp_async_wait<0>();  // only empty groups remain; leave none behind
+  GS_PROBE(probe.mark(Mark::kCpAsyncWait));
 
   GS_PROBE(probe.stage(kEpilogue));
   // A warp's store of one (s, i, t) is 4 rows x 128 contiguous bytes: whole lines.

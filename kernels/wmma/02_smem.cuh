@@ -85,6 +85,7 @@ __global__ void __launch_bounds__(kThreads) kernel(GemmArgs<__half, TOut> g, Pro
       GS_PROBE(probe.smem(kBsStore, dst, 16, SmemKind::kStore));
     }
     __syncthreads();  // the tiles are complete before any warp reads a fragment
+    GS_PROBE(probe.mark(Mark::kBarrier));
 
     GS_PROBE(probe.stage(kCompute));
 #pragma unroll
@@ -98,6 +99,7 @@ __global__ void __launch_bounds__(kThreads) kernel(GemmArgs<__half, TOut> g, Pro
       wmma::mma_sync(acc, fa, fb, acc);
     }
     __syncthreads();  // every warp is done with the tiles before the next iteration overwrites them
+    GS_PROBE(probe.mark(Mark::kBarrier));
   }
 
   GS_PROBE(probe.stage(kEpilogue));

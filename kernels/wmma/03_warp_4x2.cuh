@@ -103,6 +103,7 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<__half, TOut> g, 
       GS_PROBE(probe.smem(kBsStore, dst, 16, SmemKind::kStore));
     }
     __syncthreads();  // the tiles are complete before any warp reads a fragment
+    GS_PROBE(probe.mark(Mark::kBarrier));
 
     GS_PROBE(probe.stage(kCompute));
 #pragma unroll
@@ -126,6 +127,7 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<__half, TOut> g, 
       }
     }
     __syncthreads();  // every warp is done with the tiles before the next iteration overwrites them
+    GS_PROBE(probe.mark(Mark::kBarrier));
   }
 
   GS_PROBE(probe.stage(kEpilogue));

@@ -103,7 +103,9 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<__half, TOut> g, 
     // them); the barrier makes every thread's copies visible, and also tells that every warp is done
     // with tile kt-1, whose buffer the next line refills.
     wmma_common::cp_async_wait<0>();
+    GS_PROBE(probe.mark(Mark::kCpAsyncWait));
     __syncthreads();
+    GS_PROBE(probe.mark(Mark::kBarrier));
     GS_PROBE(probe.stage(kIssue));
     if (kt + 1 < num_kt) issue(kt + 1, (kt + 1) % kStages);  // flies while tile kt is computed below
 

@@ -116,7 +116,9 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<__half, TOut> g, 
     GS_PROBE(probe.stage(kWait));
     const int s = kt % kStages;
     wmma_common::cp_async_wait<0>();  // tile kt landed (as in 05)
+    GS_PROBE(probe.mark(Mark::kCpAsyncWait));
     __syncthreads();                  // ... for every thread; and tile kt-1's buffer is free
+    GS_PROBE(probe.mark(Mark::kBarrier));
     GS_PROBE(probe.stage(kIssue));
     if (kt + 1 < num_kt) issue(kt + 1, (kt + 1) % kStages);
 
@@ -148,6 +150,7 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<__half, TOut> g, 
   GS_PROBE(probe.stage(kEpilogue));
   GS_PROBE(probe.epilogue());
   __syncthreads();  // every warp is done reading As and Bs before the staging below overwrites them
+  GS_PROBE(probe.mark(Mark::kBarrier));
   TOut* const cs = reinterpret_cast<TOut*>(smem) + warp * kTile * kLdC;  // (16, 32) staging, this warp's
 #pragma unroll
   for (int i = 0; i < kFragsM; ++i) {

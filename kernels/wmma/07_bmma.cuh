@@ -123,7 +123,9 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, TOut> g, 
     GS_PROBE(probe.stage(kWait));
     const int s = kt % kStages;
     wmma_common::cp_async_wait<0>();  // tile kt landed
+    GS_PROBE(probe.mark(Mark::kCpAsyncWait));
     __syncthreads();                  // ... for every thread; and tile kt-1's buffer is free
+    GS_PROBE(probe.mark(Mark::kBarrier));
     GS_PROBE(probe.stage(kIssue));
     if (kt + 1 < num_kt) issue(kt + 1, (kt + 1) % kStages);
 
@@ -158,6 +160,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, TOut> g, 
   // The whole tile, (128, 128) TOut at stride kLdR, over the pipeline's bytes.
   TOut* const red = reinterpret_cast<TOut*>(smem);
   __syncthreads();  // every warp is done reading As and Bs
+  GS_PROBE(probe.mark(Mark::kBarrier));
   if (kg == 1) {    // warp-uniform: group 1 leaves its partial sums in shared memory...
 #pragma unroll
     for (int i = 0; i < kFragsM; ++i) {
@@ -170,6 +173,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, TOut> g, 
     }
   }
   __syncthreads();
+  GS_PROBE(probe.mark(Mark::kBarrier));
   if (kg == 0) {  // ... group 0 adds them to its own, slot by slot (same fragment, same element)...
 #pragma unroll
     for (int i = 0; i < kFragsM; ++i) {
@@ -196,6 +200,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, TOut> g, 
     }
   }
   __syncthreads();
+  GS_PROBE(probe.mark(Mark::kBarrier));
 
   GS_PROBE(probe.stage(kEpilogue));
   // All 256 threads write the tile: 16-byte vectors, coalesced, clipped to M x N.

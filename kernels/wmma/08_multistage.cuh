@@ -152,7 +152,9 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, TOut> g, 
     // tile kt landed for this thread, and after the barrier for all. The barrier also tells that
     // every warp finished tile kt - 1, whose stage the issue below refills.
     wmma_common::cp_async_wait<kStages - 2>();
+    GS_PROBE(probe.mark(Mark::kCpAsyncWait));
     __syncthreads();
+    GS_PROBE(probe.mark(Mark::kBarrier));
     GS_PROBE(probe.stage(kIssue));
     const int next = kt + kStages - 1;
     if (next < num_kt) issue(next, next % kStages);  // into (kt - 1) % kStages
@@ -186,7 +188,9 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, TOut> g, 
   GS_PROBE(probe.stage(kEpilogue));
   GS_PROBE(probe.epilogue());
   wmma_common::cp_async_wait<0>();  // only empty groups remain, but nothing may land in the staging
+  GS_PROBE(probe.mark(Mark::kCpAsyncWait));
   __syncthreads();                  // every warp is done reading the stages
+  GS_PROBE(probe.mark(Mark::kBarrier));
   TOut* const cs = reinterpret_cast<TOut*>(smem) + warp * kTile * kLdC;  // (16, 64) staging, this warp's
 #pragma unroll
   for (int i = 0; i < kFragsM; ++i) {
