@@ -285,8 +285,9 @@ void draw_gmem_view(Canvas& c, Rect r, const Theme& t, const GmemViewInput& in, 
   }
   if (std::any_of(in.sites.begin(), in.sites.end(), [](const GmemSite& x) { return x.kind == "cp.async"; })) {
     const std::string note =
-        "cp.async: Nsight Compute counts these reads under op_ld and, where the shared tile's rows are padded, "
-        "more sectors than the global side needs (17-21 for 16 here): README, \"Sectors per request\".";
+        "cp.async: Nsight Compute counts these reads under op_ld, one sector for each pair of 128-byte global line "
+        "and 32-byte unit of shared memory the bytes land in, so a padded row that starts 16 bytes into a unit "
+        "costs one more (17-21 for 16 in the padded rungs): README, \"Sectors per request\".";
     for (const std::string& line : viz::wrap(c, note, ts, area.w())) {
       c.text({area.min.x, y}, viz::elide(c, line, ts, Font::Sans, area.w()), t.text_dim, ts);
       y += ts * 1.3f;
