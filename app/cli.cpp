@@ -444,6 +444,7 @@ int cmd_bench(const BenchArgs& a) {
   std::string error;
   if (!select_kernels(a.kernels, &kernels, &error)) return fail("bench", "--kernels: " + error, kExitUsage);
   if (!shapes_from_list(a.sizes, &shapes, &error)) return fail("bench", error, kExitUsage);
+  if (a.verify_only && a.rounds > 1) return fail("bench", "--verify-only times nothing: --rounds does not apply", kExitUsage);
   int code = 0;
   std::unique_ptr<GpuSession> gpu = open_gpu(a.device, &error, &code);
   if (!gpu) return fail("bench", error, code);
@@ -456,6 +457,7 @@ int cmd_bench(const BenchArgs& a) {
   bool all_ok = true;
   RunOptions opt;
   opt.repeats = a.repeats;
+  opt.time = !a.verify_only;
   // Every kernel x precision x size, measured `rounds` times: forward, then backward, and so on, so that a
   // GPU that warms up and slows down over a long run (power, clocks) does not favour the kernels measured
   // first; each one's median round is reported.
@@ -474,6 +476,12 @@ int cmd_bench(const BenchArgs& a) {
     if (r.skipped) {
       std::printf("%-26s %-8s %-16s skipped: %s\n", j.k->name.c_str(), precision_name(j.p), size.c_str(),
                   r.error.c_str());
+      return;
+    }
+    if (!opt.time) {
+      std::printf("%-26s %-8s %-16s %9s %9s %7s %9.2e%s\n", j.k->name.c_str(), precision_name(j.p), size.c_str(), "-",
+                  "-", "-", r.rel_err, r.ok ? "  verified" : ("  FAILED: " + r.error).c_str());
+      std::fflush(stdout);
       return;
     }
     const double ratio = r.cublas_tflops > 0 ? r.tflops / r.cublas_tflops : 0;

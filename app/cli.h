@@ -33,7 +33,11 @@ struct RecordArgs {
   std::string ncu_l2, smem_price;  // tables other tools measured, kept in the capture
   int device = 0;
 };
-struct BenchArgs { std::string kernels, sizes = "4096", json; int device = 0; int repeats = 10; int rounds = 1; };
+struct BenchArgs {
+  std::string kernels, sizes = "4096", json;
+  int device = 0, repeats = 10, rounds = 1;
+  bool verify_only = false;  // one verification launch per kernel, precision and size; nothing timed
+};
 struct LayoutArgs {
   std::string op, operand, source = "documented", format = "csv", out, replay, theme = "light";
   int device = 0;

@@ -57,6 +57,9 @@ int main(int argc, char** argv) {
                      "Measure every kernel this many times, alternately forward and backward, and report each one's "
                      "median (fair comparisons on a GPU whose clocks drift)")
       ->check(CLI::Range(1, 100));
+  benchc->add_flag("--verify-only", bench.verify_only,
+                   "Only check every kernel against cuBLAS, one launch each (for compute-sanitizer: "
+                   "tools/sanitize.sh)");
 
   LayoutArgs lay;
   CLI::App* layout = app.add_subcommand("layout", "Print or draw a tensor-core fragment layout");
