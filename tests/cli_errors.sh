@@ -32,6 +32,7 @@ expect 2 "unknown kernel 'sgemm/99_magic'" shot --view perf --kernel sgemm/99_ma
 expect 2 "scale" shot --view perf --scale 9 -o "$tmp/x.png"
 expect 2 "not MxNxK" record -o "$tmp/c.json" --size 12x
 expect 2 "unknown kernel 'nope'" bench --kernels nope
+expect 2 "--verify-only times nothing: --rounds does not apply" bench --verify-only --rounds 2
 expect 2 "" frobnicate
 
 printf '{' > "$tmp/broken.json"
