@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "app/gpu_worker.h"
+#include "app/panels/panel.h"
 #include "app/render.h"
 #include "app/settings.h"
 #include "app/ui.h"
@@ -714,6 +716,187 @@ int cmd_shot(const ShotArgs& a) {
   }
   gui_close(&gui);
   if (!ok) return fail("shot", error, kExitRuntime);
+  return 0;
+}
+
+// ---- export --deck ---------------------------------------------------------------------------
+
+namespace {
+
+std::string html_escape(const std::string& s) {
+  std::string out;
+  for (char ch : s) {
+    switch (ch) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += ch;
+    }
+  }
+  return out;
+}
+
+// Whether a view has something of this rung to show in the capture (else the deck leaves it out rather than
+// carry a picture that says "nothing here").
+bool deck_view_has(const std::string& view, const Capture& c, const KernelInfo& k) {
+  const std::string traced = traced_kernel(k.name);
+  auto any = [&](const auto& list) {
+    return std::any_of(list.begin(), list.end(), [&](const auto& r) { return r.kernel == traced || r.kernel == k.name; });
+  };
+  if (view == "layout") return !k.ops.empty() || k.thread_tiling.described() || k.warps.warp_m > 0;
+  if (view == "banks") return any(c.smem);
+  if (view == "gmem") return any(c.gmem);
+  if (view == "swizzle") return any(c.blocks);
+  if (view == "timeline") return any(c.stages);
+  if (view == "perf" || view == "roofline") return any(c.runs);
+  return view == "code";
+}
+
+// Set by SIGINT/SIGTERM while a deck is written: the loop stops and removes its temporary folder.
+volatile std::sig_atomic_t g_deck_stop = 0;
+extern "C" void deck_on_signal(int) { g_deck_stop = 1; }
+
+std::string deck_file(const std::string& kernel, const std::string& view) {
+  std::string s = kernel + "_" + view;
+  for (char& ch : s)
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_' && ch != '-') ch = '-';
+  return s;
+}
+
+}  // namespace
+
+int cmd_export(const ExportArgs& a) {
+  namespace fs = std::filesystem;
+  const fs::path deck(a.deck);
+  std::error_code ec;
+  if (deck.empty()) return fail("export", "--deck: give a folder to create", kExitUsage);
+  if (fs::exists(deck, ec))
+    return fail("export", "--deck: '" + a.deck + "' exists already; remove it or name a new folder", kExitUsage);
+  const fs::path parent = deck.has_parent_path() ? deck.parent_path() : fs::path(".");
+  if (!fs::is_directory(parent, ec))
+    return fail("export", "--deck: the folder '" + parent.string() + "' to create it in does not exist", kExitUsage);
+  Capture c;
+  std::string banner, error;
+  if (!load_capture(a.replay, &c, &banner, &error)) return fail("export", error, kExitRuntime);
+  Frame f;
+  f.capture = &c;
+  f.banner = banner;
+  ViewState st;
+  st.dark = a.theme == "dark";
+  st.hint_dismissed = true;
+
+  // What goes in: every rung (no variants) in registry order, each view that has something of it to show.
+  struct Picture {
+    const KernelInfo* k;
+    std::string view, file;
+  };
+  std::vector<const KernelInfo*> rungs;
+  for (const KernelInfo& k : kernel_registry())
+    if (k.name.find('[') == std::string::npos) rungs.push_back(&k);
+  std::vector<Picture> pictures;
+  for (const KernelInfo* k : rungs)
+    for (const ViewDef& v : view_table())
+      if (deck_view_has(v.name, c, *k)) pictures.push_back({k, v.name, deck_file(k->name, v.name)});
+
+  // Everything is written into a temporary folder beside the deck, renamed to the deck at the end: an
+  // interrupted export leaves no half deck under the name asked for.
+  const fs::path tmp = parent / (deck.filename().string() + ".tmp-" + std::to_string(::getpid()));
+  fs::remove_all(tmp, ec);
+  if (!fs::create_directory(tmp, ec))
+    return fail("export", "cannot create '" + tmp.string() + "': " + ec.message(), kExitRuntime);
+  auto abandon = [&](const std::string& why) {
+    fs::remove_all(tmp, ec);
+    return fail("export", why, kExitRuntime);
+  };
+  Gui gui;
+  if (!gui_open(&gui, "gemmscope", 64, 64, false, 1.0f, st.dark, &error)) return abandon(error);
+  const bool tty = ::isatty(2);
+  const int w = 1600, h = 900;
+  g_deck_stop = 0;
+  const auto old_int = std::signal(SIGINT, deck_on_signal), old_term = std::signal(SIGTERM, deck_on_signal);
+  struct Restore {
+    decltype(old_int) i, t;
+    ~Restore() { std::signal(SIGINT, i), std::signal(SIGTERM, t); }
+  } restore{old_int, old_term};
+  {
+    MainWindow window(gui);
+    for (size_t i = 0; i < pictures.size(); ++i) {
+      if (g_deck_stop) {
+        gui_close(&gui);
+        return abandon("interrupted: no deck written, nothing left behind");
+      }
+      const Picture& p = pictures[i];
+      st.kernel = p.k->name;
+      if (tty || i % 25 == 0 || i + 1 == pictures.size())
+        std::fprintf(stderr, "%sexport: picture %zu of %zu (%s, %s)%s", tty ? "\r\033[K" : "", i + 1, pictures.size(),
+                     p.view.c_str(), p.k->name.c_str(), tty ? "" : "\n");
+      try {
+        SvgCanvas svg(float(w), float(h), (st.dark ? Theme::Dark() : Theme::Light()).bg);
+        draw_view_figure(svg, {{0, 0}, {float(w), float(h)}}, p.view, f, st, *find_view(p.view)->make());
+        write_file_atomic((tmp / (p.file + ".svg")).string(), svg.finish());
+      } catch (const std::exception& e) {
+        gui_close(&gui);
+        return abandon(p.file + ".svg: " + e.what());
+      }
+      if (!render_png(gui, w, h, 4, [&] { window.DrawFigure(p.view, f, st); }, (tmp / (p.file + ".png")).string(),
+                      &error)) {
+        gui_close(&gui);
+        return abandon(p.file + ".png: " + error);
+      }
+    }
+  }
+  gui_close(&gui);
+  if (tty) std::fprintf(stderr, "\n");
+
+  // index.html: the rungs in ladder order, each with its explanation, its throughput and ratio to cuBLAS, its
+  // pictures (each PNG links its SVG) and a link to the rung before it.
+  std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>gemmscope deck</title>\n"
+                     "<style>body{font-family:'DejaVu Sans',sans-serif;max-width:1700px;margin:2em auto;"
+                     "padding:0 1em;background:" +
+                     std::string(st.dark ? "#17181c;color:#e6e6e6" : "#ffffff;color:#1a1a1a") +
+                     "}img{width:100%;max-width:800px;border:1px solid #8884}figure{display:inline-block;"
+                     "width:800px;margin:0.5em;vertical-align:top}a{color:" +
+                     std::string(st.dark ? "#7fb4ff" : "#1a5fb4") +
+                     "}</style></head>\n<body>\n<h1>gemmscope: why each optimization works</h1>\n<p>" +
+                     html_escape(banner) + "</p>\n";
+  std::string family, previous;
+  for (const KernelInfo* k : rungs) {
+    const std::string fam = family_of(k->name);
+    if (fam != family) {
+      html += "<h2>" + html_escape(fam) + "</h2>\n";
+      family = fam, previous.clear();
+    }
+    html += "<section id=\"" + deck_file(k->name, "rung") + "\">\n<h3>" + html_escape(k->name) + ": " +
+            html_escape(k->title) + "</h3>\n<p>" + html_escape(k->adds) + "</p>\n";
+    if (const RunRecord* r = main_run(&c, k->name, "")) {
+      char line[200];
+      std::snprintf(line, sizeof line, "%.1f TFLOP/s at %s (%s), %.1f%% of cuBLAS's %.1f in the same process",
+                    r->tflops, shape_label(*r).c_str(), r->dtype.c_str(),
+                    r->cublas_tflops > 0 ? 100 * r->tflops / r->cublas_tflops : 0.0, r->cublas_tflops);
+      html += "<p><b>" + html_escape(line) + "</b> (" + html_escape(c.device.name) + ")</p>\n";
+    }
+    if (!previous.empty())
+      html += "<p><a href=\"#" + deck_file(previous, "rung") + "\">the rung before: " + html_escape(previous) + "</a></p>\n";
+    for (const Picture& p : pictures) {
+      if (p.k != k) continue;
+      html += "<figure><a href=\"" + p.file + ".svg\"><img src=\"" + p.file + ".png\" alt=\"" +
+              html_escape(find_view(p.view)->title) + " of " + html_escape(k->name) + "\"></a><figcaption>" +
+              html_escape(find_view(p.view)->title) + "</figcaption></figure>\n";
+    }
+    html += "</section>\n";
+    previous = k->name;
+  }
+  html += "</body></html>\n";
+  try {
+    write_file_atomic((tmp / "index.html").string(), html);
+  } catch (const std::exception& e) {
+    return abandon(e.what());
+  }
+  fs::rename(tmp, deck, ec);
+  if (ec) return abandon("cannot rename '" + tmp.string() + "' to '" + a.deck + "': " + ec.message());
+  std::printf("wrote %s: %zu pictures of %zu rungs (PNG and SVG), index.html\n", a.deck.c_str(), pictures.size(),
+              rungs.size());
   return 0;
 }
 

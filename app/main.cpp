@@ -87,6 +87,12 @@ int main(int argc, char** argv) {
   swizzle->add_option("--tiles", sw.tiles, "Output tiles MxN")->required();
   swizzle->add_option("--scheme", sw.scheme, "none, cutlass:L or triton:G")->capture_default_str();
 
+  ExportArgs exp;
+  CLI::App* exportc = app.add_subcommand("export", "Write a lecture deck: every rung's views as PNG and SVG, and index.html");
+  exportc->add_option("--deck", exp.deck, "Folder to create (it must not exist yet)")->required();
+  exportc->add_option("--replay", exp.replay, "Capture to draw (default: the bundled one)")->check(CLI::ExistingFile);
+  exportc->add_option("--theme", exp.theme, "dark or light")->check(CLI::IsMember({"dark", "light"}))->capture_default_str();
+
   ShotArgs shot;
   CLI::App* shotc = app.add_subcommand("shot", "Render a view offscreen to PNG or SVG (needs a display or Xvfb for PNG)");
   shotc->add_option("--view", shot.view, "View to draw: " + views_help())->required();
@@ -133,6 +139,7 @@ int main(int argc, char** argv) {
   if (*banksc) return stdout_ok(cmd_banks(banks));
   if (*swizzle) return stdout_ok(cmd_swizzle(sw));
   if (*shotc) return stdout_ok(cmd_shot(shot));
+  if (*exportc) return stdout_ok(cmd_export(exp));
   if (*listc) return stdout_ok(cmd_list(list));
   return cmd_window(win);
 }

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# `gemmscope export --deck` on the bundled capture (issue 15): a folder that did not exist holds, for every rung,
+# a PNG and an SVG of each view that has something of it to show, and index.html with the rungs in ladder order;
+# every picture and link index.html names exists (parsed with Python's HTML parser: no browser in CI), the SVGs
+# render with rsvg-convert, the PNGs are 1600x900; an existing folder or a missing parent is refused in one
+# line; SIGINT mid-way leaves neither the deck nor its temporary folder.
+# usage: cli_deck.sh BIN DIR
+set -euo pipefail
+bin=$1 dir=$2
+rm -rf "$dir"
+mkdir -p "$dir"
+source "$(dirname "$0")/private_x.sh"
+start_private_x "$dir" 1600x900
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$bin" export --deck "$dir/deck" --theme light >"$dir/out.txt" 2>"$dir/err.txt" || fail "export exited $?: $(tail -2 "$dir/err.txt")"
+grep -q "^wrote $dir/deck: [0-9]* pictures of [0-9]* rungs" "$dir/out.txt" || fail "no summary line: $(cat "$dir/out.txt")"
+grep -q "export: picture 1 of" "$dir/err.txt" || fail "no progress on stderr"
+ls "$dir" | grep -q "\.tmp-" && fail "a temporary folder was left: $(ls "$dir")"
+rungs=$("$bin" list --json | python3 -c 'import json,sys; print(sum(1 for k in json.load(sys.stdin) if not k["variant_of"]))')
+python3 - "$dir/deck" "$rungs" <<'PY'
+import os, struct, sys
+from html.parser import HTMLParser
+deck, rungs = sys.argv[1], int(sys.argv[2])
+refs, ids, sections = [], set(), []
+class P(HTMLParser):
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if "id" in a: ids.add(a["id"])
+        if tag == "section": sections.append(a.get("id"))
+        if tag == "img": refs.append(a["src"])
+        if tag == "a": refs.append(a["href"])
+P().feed(open(os.path.join(deck, "index.html")).read())
+files = [r for r in refs if not r.startswith("#")]
+missing = [r for r in files if not os.path.exists(os.path.join(deck, r))]
+broken = [r for r in refs if r.startswith("#") and r[1:] not in ids]
+pngs = sorted(f for f in os.listdir(deck) if f.endswith(".png"))
+svgs = sorted(f for f in os.listdir(deck) if f.endswith(".svg"))
+assert not missing, f"index.html names missing files: {missing[:5]}"
+assert not broken, f"index.html links missing anchors: {broken[:5]}"
+assert len(sections) == rungs, f"{len(sections)} rung sections for {rungs} rungs"
+assert [p[:-4] for p in pngs] == [s[:-4] for s in svgs], "every picture as PNG and SVG"
+assert set(files) == set(pngs) | set(svgs), "index.html shows every picture"
+for view in ("code", "perf"):  # every rung has these
+    assert sum(f.endswith(f"_{view}.png") for f in pngs) == rungs, f"not every rung has a {view} picture"
+# the fragment or thread layout: every rung but the hopper ones (wgmma's warpgroup layouts are not drawn yet)
+assert all(os.path.exists(os.path.join(deck, s[: -len("_rung")] + "_layout.png")) for s in sections if not s.startswith("hopper")), \
+    "a non-hopper rung without its layout picture"
+assert not any(f.startswith("sgemm-01_naive_banks") for f in pngs), "sgemm/01 has no shared memory to show"
+for f in pngs[:: max(1, len(pngs) // 12)]:
+    with open(os.path.join(deck, f), "rb") as fh:
+        head = fh.read(24)
+    assert head[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", head[16:24]) == (1600, 900), f"{f}: not a 1600x900 PNG"
+print(f"ok: {len(pngs)} pictures of {rungs} rungs, every reference in index.html resolves")
+PY
+for f in $(ls "$dir/deck"/*.svg | awk 'NR % 40 == 1'); do
+  rsvg-convert "$f" -o "$dir/check.png" || fail "rsvg-convert cannot render $(basename "$f")"
+done
+echo "ok: sampled SVGs render with rsvg-convert"
+
+set +e
+"$bin" export --deck "$dir/deck" >/dev/null 2>"$dir/err2.txt"
+[ $? -eq 2 ] && grep -q "exists already" "$dir/err2.txt" || fail "an existing deck folder was not refused: $(cat "$dir/err2.txt")"
+"$bin" export --deck "$dir/no/such/deck" >/dev/null 2>"$dir/err3.txt"
+[ $? -eq 2 ] && grep -q "does not exist" "$dir/err3.txt" || fail "a missing parent folder was not refused: $(cat "$dir/err3.txt")"
+"$bin" export --deck "$dir/cut" >/dev/null 2>"$dir/err4.txt" &
+pid=$!
+for _ in $(seq 100); do grep -q "picture 2[0-9] of" "$dir/err4.txt" 2>/dev/null && break; sleep 0.1; done
+kill -INT $pid
+wait $pid
+rc=$?
+set -e
+[ $rc -eq 1 ] || fail "an interrupted export exited $rc"
+[ -e "$dir/cut" ] && fail "an interrupted export left a deck"
+ls "$dir" | grep -q "cut.tmp-" && fail "an interrupted export left its temporary folder"
+echo "ok: existing and missing folders refused; SIGINT left nothing behind"
