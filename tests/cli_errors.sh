@@ -33,6 +33,7 @@ expect 2 "scale" shot --view perf --scale 9 -o "$tmp/x.png"
 expect 2 "not MxNxK" record -o "$tmp/c.json" --size 12x
 expect 2 "unknown kernel 'nope'" bench --kernels nope
 expect 2 "--verify-only times nothing: --rounds does not apply" bench --verify-only --rounds 2
+expect 2 "deck.*required" export
 expect 2 "" frobnicate
 
 printf '{' > "$tmp/broken.json"
@@ -55,7 +56,7 @@ else
 fi
 
 # Every subcommand has --help, which exits 0 and prints its usage.
-for sub in "" record bench layout banks swizzle shot; do
+for sub in "" record bench layout banks swizzle shot list export; do
   out=$("$bin" $sub --help 2>&1); rc=$?
   if [ $rc != 0 ] || ! grep -q "Usage" <<<"$out"; then
     echo "FAIL: gemmscope $sub --help -> exit $rc"; failures=$((failures + 1))
