@@ -411,6 +411,21 @@ TEST(LaneColor, QuadSharesOneHueFamilyLighterToDarker) {
   }
 }
 
+// Slides (the light theme) get printed in greyscale: within a quad (one hue family) the four lanes must still
+// read apart. Grey as a greyscale conversion computes it (Rec. 601 luma of the sRGB values), at least 16 of 255
+// levels between neighbours (measured: 19.7 at the closest, lanes 26 and 27). The dark theme, for screens, sits
+// lower and keeps its blues closer (13 there).
+TEST(LaneColor, QuadsStayApartInGreyscale) {
+  for (const Theme* t : {&Theme::Light()}) {
+    for (int q = 0; q < 8; ++q)
+      for (int i = 1; i < 4; ++i) {
+        const Color a = lane_color(4 * q + i - 1, *t), b = lane_color(4 * q + i, *t);
+        const double ga = 0.299 * a.r + 0.587 * a.g + 0.114 * a.b, gb = 0.299 * b.r + 0.587 * b.g + 0.114 * b.b;
+        EXPECT_GE(ga - gb, 16) << "lanes " << 4 * q + i - 1 << " and " << 4 * q + i << (t->dark ? " (dark)" : " (light)");
+      }
+  }
+}
+
 TEST(LaneColor, LanesWrapModulo32) {
   EXPECT_EQ(hex(lane_color(33, Theme::Dark())), hex(lane_color(1, Theme::Dark())));
   EXPECT_EQ(hex(lane_color(-1, Theme::Dark())), hex(lane_color(31, Theme::Dark())));
