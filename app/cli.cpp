@@ -723,19 +723,6 @@ int cmd_shot(const ShotArgs& a) {
 
 namespace {
 
-std::string html_escape(const std::string& s) {
-  std::string out;
-  for (char ch : s) {
-    switch (ch) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += ch;
-    }
-  }
-  return out;
-}
 
 // Whether a view has something of this rung to show in the capture (else the deck leaves it out rather than
 // carry a picture that says "nothing here").
@@ -859,30 +846,30 @@ int cmd_export(const ExportArgs& a) {
                      "width:800px;margin:0.5em;vertical-align:top}a{color:" +
                      std::string(st.dark ? "#7fb4ff" : "#1a5fb4") +
                      "}</style></head>\n<body>\n<h1>gemmscope: why each optimization works</h1>\n<p>" +
-                     html_escape(banner) + "</p>\n";
+                     xml_escape(banner) + "</p>\n";
   std::string family, previous;
   for (const KernelInfo* k : rungs) {
     const std::string fam = family_of(k->name);
     if (fam != family) {
-      html += "<h2>" + html_escape(fam) + "</h2>\n";
+      html += "<h2>" + xml_escape(fam) + "</h2>\n";
       family = fam, previous.clear();
     }
-    html += "<section id=\"" + deck_file(k->name, "rung") + "\">\n<h3>" + html_escape(k->name) + ": " +
-            html_escape(k->title) + "</h3>\n<p>" + html_escape(k->adds) + "</p>\n";
+    html += "<section id=\"" + deck_file(k->name, "rung") + "\">\n<h3>" + xml_escape(k->name) + ": " +
+            xml_escape(k->title) + "</h3>\n<p>" + xml_escape(k->adds) + "</p>\n";
     if (const RunRecord* r = main_run(&c, k->name, "")) {
       char line[200];
       std::snprintf(line, sizeof line, "%.1f TFLOP/s at %s (%s), %.1f%% of cuBLAS's %.1f in the same process",
                     r->tflops, shape_label(*r).c_str(), r->dtype.c_str(),
                     r->cublas_tflops > 0 ? 100 * r->tflops / r->cublas_tflops : 0.0, r->cublas_tflops);
-      html += "<p><b>" + html_escape(line) + "</b> (" + html_escape(c.device.name) + ")</p>\n";
+      html += "<p><b>" + xml_escape(line) + "</b> (" + xml_escape(c.device.name) + ")</p>\n";
     }
     if (!previous.empty())
-      html += "<p><a href=\"#" + deck_file(previous, "rung") + "\">the rung before: " + html_escape(previous) + "</a></p>\n";
+      html += "<p><a href=\"#" + deck_file(previous, "rung") + "\">the rung before: " + xml_escape(previous) + "</a></p>\n";
     for (const Picture& p : pictures) {
       if (p.k != k) continue;
       html += "<figure><a href=\"" + p.file + ".svg\"><img src=\"" + p.file + ".png\" alt=\"" +
-              html_escape(find_view(p.view)->title) + " of " + html_escape(k->name) + "\"></a><figcaption>" +
-              html_escape(find_view(p.view)->title) + "</figcaption></figure>\n";
+              xml_escape(find_view(p.view)->title) + " of " + xml_escape(k->name) + "\"></a><figcaption>" +
+              xml_escape(find_view(p.view)->title) + "</figcaption></figure>\n";
     }
     html += "</section>\n";
     previous = k->name;

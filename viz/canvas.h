@@ -123,6 +123,9 @@ class ScaledCanvas : public Canvas {
   Vec2 o_;
 };
 
+// XML (and HTML) character data: markup characters escaped, control characters XML 1.0 forbids dropped.
+std::string xml_escape(std::string_view s);
+
 // Writes an SVG 1.1 document of the given size; `finish()` returns it. Text is set in DejaVu Sans /
 // DejaVu Sans Mono (the fonts the window uses) and measured with their advance widths.
 class SvgCanvas : public Canvas {

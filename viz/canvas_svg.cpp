@@ -85,8 +85,11 @@ std::string points(const std::vector<Vec2>& pts) {
   return s;
 }
 
+
+}  // namespace
+
 // XML character data: markup characters escaped, control characters XML 1.0 forbids dropped.
-std::string escape(std::string_view s) {
+std::string xml_escape(std::string_view s) {
   std::string out;
   out.reserve(s.size());
   for (char ch : s) {
@@ -102,8 +105,6 @@ std::string escape(std::string_view s) {
   }
   return out;
 }
-
-}  // namespace
 
 TextAudit& TextAudit::global() {
   static TextAudit audit;
@@ -163,7 +164,7 @@ void SvgCanvas::text(Vec2 pos, std::string_view s, Color c, float size, Align al
   // Runs of spaces are part of some labels; XML would collapse them.
   if (s.find("  ") != std::string_view::npos || s.front() == ' ' || s.back() == ' ')
     body_ += " xml:space=\"preserve\"";
-  body_ += paint("fill", c) + ">" + escape(s) + "</text>\n";
+  body_ += paint("fill", c) + ">" + xml_escape(s) + "</text>\n";
 }
 
 Vec2 SvgCanvas::text_size(std::string_view s, float size, Font font) const {
