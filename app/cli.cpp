@@ -725,11 +725,10 @@ namespace {
 
 
 // Whether a view has something of this rung to show in the capture (else the deck leaves it out rather than
-// carry a picture that says "nothing here").
+// carry a picture that says "nothing here"). A rung's records are under its own name.
 bool deck_view_has(const std::string& view, const Capture& c, const KernelInfo& k) {
-  const std::string traced = traced_kernel(k.name);
   auto any = [&](const auto& list) {
-    return std::any_of(list.begin(), list.end(), [&](const auto& r) { return r.kernel == traced || r.kernel == k.name; });
+    return std::any_of(list.begin(), list.end(), [&](const auto& r) { return r.kernel == k.name; });
   };
   if (view == "layout") return !k.ops.empty() || k.thread_tiling.described() || k.warps.warp_m > 0;
   if (view == "banks") return any(c.smem);
@@ -780,7 +779,7 @@ int cmd_export(const ExportArgs& a) {
   };
   std::vector<const KernelInfo*> rungs;
   for (const KernelInfo& k : kernel_registry())
-    if (k.name.find('[') == std::string::npos) rungs.push_back(&k);
+    if (rung_of_variant(k.name) == k.name) rungs.push_back(&k);
   std::vector<Picture> pictures;
   for (const KernelInfo* k : rungs)
     for (const ViewDef& v : view_table())

@@ -5,7 +5,11 @@ offsets are kept relative to the record's first 128-byte line, shared offsets mo
 (a 16-byte chunk's place in its lines is what the hardware sees).
   tools/ldgsts_cases.py CAPTURE OUT.tsv"""
 import json
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ldgsts_model import cp_async_records  # noqa: E402
 
 RUNGS = ["mma_f16/03_cp_async", "mma_f16/06_warp_64x64", "mma_f16/09_xor_permuted", "wmma/04_dbuf_cp_async",
          "wmma/05_padded_smem", "wmma/07_bmma", "wmma/08_multistage", "mma_tf32/03_cp_async",
@@ -15,14 +19,11 @@ RUNGS = ["mma_f16/03_cp_async", "mma_f16/06_warp_64x64", "mma_f16/09_xor_permute
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: ldgsts_cases.py CAPTURE OUT.tsv")
-    cap = json.load(open(sys.argv[1]))
+    records = cp_async_records(json.load(open(sys.argv[1])))
     rows = []
     for k in RUNGS:
         for site in ("A", "B"):
-            g = [x for x in cap["gmem"] if x["kernel"] == k and x["kind"] == "cp.async" and x["warp"] == 0
-                 and x["iteration"] == 0 and x["site"] == site]
-            s = [x for x in cap["smem"] if x["kernel"] == k and x["kind"] == "cp.async" and x["warp"] == 0
-                 and x["iteration"] == 0 and x["site"].startswith(site)]
+            g, s = records.get((k, site), ([], []))
             if not g or not s:
                 sys.exit(f"ldgsts_cases: {k} has no paired cp.async record of {site}")
             g, s = g[0], s[0]

@@ -22,6 +22,20 @@ def sectors(lanes, width):
     return len({(g + b) // 32 for g, _ in lanes for b in range(0, width, 4)})
 
 
+def cp_async_records(cap):
+    """(kernel, "A" or "B") -> (global records, shared records) of the capture's cp.async instructions of warp 0 in
+    the first k-iteration, each list in program order: the i-th of one is the same instruction as the i-th of the
+    other ("As ..." shared sites pair with A, "Bs ..." with B)."""
+    out = collections.defaultdict(lambda: ([], []))
+    for g in cap["gmem"]:
+        if g["kind"] == "cp.async" and g["warp"] == 0 and g["iteration"] == 0:
+            out[(g["kernel"], g["site"])][0].append(g)
+    for s in cap["smem"]:
+        if s["kind"] == "cp.async" and s["warp"] == 0 and s["iteration"] == 0:
+            out[(s["kernel"], s["site"][:1])][1].append(s)
+    return out
+
+
 def main():
     if len(sys.argv) not in (3, 4):
         sys.exit("usage: ldgsts_model.py CAPTURE NCU_CSV [PROBE_TSV]")
@@ -40,23 +54,16 @@ def main():
     cap = json.load(open(sys.argv[1]))
     measured = {r["kernel"]: float(r["ncu_sectors_per_request"]) for r in csv.DictReader(open(sys.argv[2]))
                 if r["op"] == "ld"}
-    g_by = collections.defaultdict(list)
-    s_by = collections.defaultdict(list)
-    for g in cap["gmem"]:
-        if g["kind"] == "cp.async" and g["warp"] == 0 and g["iteration"] == 0:
-            g_by[(g["kernel"], g["site"])].append(g)
-    for s in cap["smem"]:
-        if s["kind"] == "cp.async" and s["warp"] == 0 and s["iteration"] == 0:
-            s_by[(s["kernel"], s["site"][:1])].append(s)  # "As ..." pairs with A, "Bs ..." with B
+    records = cp_async_records(cap)
     print("| rung | Nsight Compute | distinct sectors | (global line, shared 32-B unit) |")
     print("|---|---:|---:|---:|")
-    for kernel in sorted({k for k, _ in g_by}):
+    for kernel in sorted({k for k, _ in records}):
         if kernel not in measured:
             continue
         n = sec = pr = 0
         paired = True
         for site in ("A", "B"):
-            gl, sl = g_by.get((kernel, site), []), s_by.get((kernel, site), [])
+            gl, sl = records.get((kernel, site), ([], []))
             if len(gl) != len(sl):
                 paired = False
                 break
@@ -71,4 +78,5 @@ def main():
         print(f"| {kernel} | {measured[kernel]:.2f} | {sec / n:.2f} | {pr / n:.2f} |")
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "viz/draw_util.h"
 #include "viz/views.h"
@@ -32,6 +33,13 @@ Color stage_color(const std::string& name, int index, const Theme& t) {
 
 // Marks: a barrier in the text colour, a cp.async wait in the colour of trouble (it is where copies are late).
 Color mark_color(const std::string& name, const Theme& t) { return has(name, "cp.async") ? t.bad : t.text; }
+
+// The index of `name` in `names`, appended if it is not there yet (names keep the order first seen).
+int index_in(std::vector<std::string>* names, const std::string& name) {
+  auto it = std::find(names->begin(), names->end(), name);
+  if (it == names->end()) it = names->insert(names->end(), name);
+  return int(it - names->begin());
+}
 
 std::string cycles(double c) {
   char buf[32];
@@ -110,16 +118,12 @@ TimelineBlock timeline_block(const Capture& c, const std::string& kernel, int pi
     if (std::find(b.warps.begin(), b.warps.end(), s.warp) == b.warps.end()) b.warps.push_back(s.warp);
     if (is_mark(s)) {
       const std::string name = s.stage.substr(std::string(kMarkPrefix).size());
-      auto m = std::find(b.mark_names.begin(), b.mark_names.end(), name);
-      if (m == b.mark_names.end()) m = b.mark_names.insert(b.mark_names.end(), name);
-      b.marks.push_back({s.warp, int(m - b.mark_names.begin()), s.start - first});
+      b.marks.push_back({s.warp, index_in(&b.mark_names, name), s.start - first});
       continue;
     }
-    auto it = std::find(b.stages.begin(), b.stages.end(), s.stage);
-    if (it == b.stages.end()) it = b.stages.insert(b.stages.end(), s.stage);
     TimelineBlock::Span span;
     span.warp = s.warp;
-    span.stage = int(it - b.stages.begin());
+    span.stage = index_in(&b.stages, s.stage);
     span.start = s.start - first;
     span.end = std::max(s.end, s.start) - first;
     b.spans.push_back(span);
