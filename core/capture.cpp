@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/files.h"
+#include "core/layout.h"
 
 namespace gs {
 
@@ -143,11 +144,13 @@ FragmentLayout read_layout(const Reader& r, const json& j, const std::string& w)
   l.rows = int(r.integer(j, w, "rows", 1, 256));
   l.cols = int(r.integer(j, w, "cols", 1, 256));
   const json& cells = r.array(j, w, "cells");
+  const MmaOp* op = find_mma_op(l.op);
+  const int lanes = op ? op->threads : 32;  // a lane of a wgmma layout is a thread of the warpgroup
   for (size_t i = 0; i < cells.size(); ++i) {
     const std::string cw = Reader::at(w + ".cells", i);
     if (!cells[i].is_array() || cells[i].size() != 4) r.fail(cw, "expected [lane, elem, row, col]");
     LayoutCell c;
-    c.lane = int(r.as_int(cells[i][0], cw + "[0] (lane)", 0, 31));
+    c.lane = int(r.as_int(cells[i][0], cw + "[0] (lane)", 0, lanes - 1));
     c.elem = int(r.as_int(cells[i][1], cw + "[1] (elem)", 0, 1023));
     // A traced slot that decoded to no element is stored as row/col -1 so a view can mark it.
     c.row = int(r.as_int(cells[i][2], cw + "[2] (row)", -1, l.rows - 1));

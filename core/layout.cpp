@@ -74,6 +74,18 @@ Place ldmatrix_place(const MmaOp& op, int g, int t, int i) {
   return {o.row + g, o.col + 2 * t + half};
 }
 
+// ---- wgmma ---------------------------------------------------------------------------------------
+// PTX ISA "Matrix Fragments for wgmma.mma_async.m64nNk16", figure "WGMMA .m64nNk16 register fragment layout
+// for accumulator matrix D": warp w of the warpgroup holds rows 16w .. 16w + 15, and within them each warp's
+// registers repeat mma.m16n8's accumulator once per 8 columns: d[4j + i] is m16n8_c's element i of the j-th
+// 8-column block. So thread T (warp T / 32, lane T % 32, g and t of that lane) holds element i at
+//   row 16 (T / 32) + g + 8 ((i / 2) % 2),  col 8 (i / 4) + 2 t + i % 2.
+Place wgmma_c(int thread, int i) {
+  const int lane = thread % 32;
+  const Place p = m16n8_c(lane >> 2, lane % 4, i % 4);
+  return {16 * (thread / 32) + p.row, 8 * (i / 4) + p.col};
+}
+
 struct Documented {
   std::string_view op;
   PlaceFn a, b, c;
@@ -97,6 +109,14 @@ MmaOp make_op(const char* name, int m, int n, int k, const char* a_type, const c
   op.documented = documented;
   op.elems_a = elems_a, op.elems_b = elems_b, op.elems_c = elems_c;
   op.elem_bytes_a = elem_bytes_a, op.elem_bytes_c = elem_bytes_c;
+  return op;
+}
+
+// wgmma.m64nNk16 with fp16 inputs and an fp32 accumulator: N / 2 fp32 registers per thread of 128.
+MmaOp make_wgmma(const char* name, int n) {
+  MmaOp op = make_op(name, 64, n, 16, "f16", "f32", true, 0, 0, n / 2, 2, 4);
+  op.kind = OpKind::Wgmma;
+  op.threads = 128;
   return op;
 }
 
@@ -160,6 +180,9 @@ const std::vector<MmaOp>& mma_ops() {
       make_ldmatrix("ldmatrix.x1.trans", 1, true),
       make_ldmatrix("ldmatrix.x2.trans", 2, true),
       make_ldmatrix("ldmatrix.x4.trans", 4, true),
+      // The hopper rungs issue m64n256k16 (and 01 m64n128k16): the same 8-column block 32 (16) times over.
+      // N = 16 keeps every cell readable and shows two of the blocks.
+      make_wgmma("wgmma.m64n16k16.f16", 16),
   };
   return ops;
 }
@@ -179,10 +202,15 @@ std::string mma_op_names(const char* sep) {
   return out;
 }
 
-bool has_operand(const MmaOp& op, Operand o) { return op.kind != OpKind::Ldmatrix || o == Operand::A; }
+bool has_operand(const MmaOp& op, Operand o) {
+  if (op.kind == OpKind::Ldmatrix) return o == Operand::A;
+  if (op.kind == OpKind::Wgmma) return o == Operand::C;
+  return true;
+}
 
 std::vector<Operand> op_operands(const MmaOp& op) {
   if (op.kind == OpKind::Ldmatrix) return {Operand::A};
+  if (op.kind == OpKind::Wgmma) return {Operand::C};
   return {Operand::A, Operand::B, Operand::C};
 }
 
@@ -210,16 +238,19 @@ FragmentLayout documented_layout(const MmaOp& op, Operand o) {
   if (!op.documented)
     throw std::invalid_argument(op.name + " has no documented layout: PTX leaves wmma fragment layouts "
                                           "unspecified, so only a layout traced on a GPU exists");
+  if (!has_operand(op, o) && op.kind == OpKind::Wgmma)
+    throw std::invalid_argument(op.name + " has a register layout for C only: the hopper rungs give wgmma A and B "
+                                          "in shared memory, through descriptors; it has no " + std::string(operand_name(o)));
   if (!has_operand(op, o))
     throw std::invalid_argument(op.name + " has one operand: A (the loaded tile); it has no " + operand_name(o));
   PlaceFn place = nullptr;
-  if (op.kind != OpKind::Ldmatrix) {
+  if (op.kind == OpKind::Mma) {
     const auto it = std::find_if(std::begin(kDocumented), std::end(kDocumented),
                                  [&](const Documented& d) { return d.op == op.name; });
     if (it == std::end(kDocumented))
       throw std::invalid_argument("no documented layout for op '" + op.name + "'; known: " + mma_op_names());
     place = o == Operand::A ? it->a : o == Operand::B ? it->b : it->c;
-  } else if (op.matrices != 1 && op.matrices != 2 && op.matrices != 4) {
+  } else if (op.kind == OpKind::Ldmatrix && op.matrices != 1 && op.matrices != 2 && op.matrices != 4) {
     throw std::invalid_argument(op.name + ": ldmatrix loads 1, 2 or 4 matrices, not " + std::to_string(op.matrices));
   }
 
@@ -230,10 +261,12 @@ FragmentLayout documented_layout(const MmaOp& op, Operand o) {
   const Extent e = operand_extent(op, o);
   l.rows = e.rows, l.cols = e.cols;
   const int elems = fragment_elems(op, o);
-  l.cells.reserve(32 * elems);
-  for (int lane = 0; lane < 32; ++lane)  // lane-major, elem-minor: already in the promised order
+  l.cells.reserve(size_t(op.threads) * elems);
+  for (int lane = 0; lane < op.threads; ++lane)  // lane-major, elem-minor: already in the promised order
     for (int elem = 0; elem < elems; ++elem) {
-      const Place p = place ? place(lane >> 2, lane % 4, elem) : ldmatrix_place(op, lane >> 2, lane % 4, elem);
+      const Place p = op.kind == OpKind::Wgmma ? wgmma_c(lane, elem)
+                      : place                  ? place(lane >> 2, lane % 4, elem)
+                                               : ldmatrix_place(op, lane >> 2, lane % 4, elem);
       l.cells.push_back({lane, elem, p.row, p.col});
     }
   return l;

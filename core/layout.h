@@ -22,8 +22,10 @@ std::optional<Operand> parse_operand(std::string_view s);  // "A", "B", "C" (als
 const char* operand_name(Operand o);                        // "A", "B", "C"
 
 // Mma: a product with operands A, B and C (mma.sync and wmma). Ldmatrix: a warp-wide load of 8x8
-// b16 matrices from shared memory; its only operand is the loaded tile, called "A" here.
-enum class OpKind { Mma, Ldmatrix };
+// b16 matrices from shared memory; its only operand is the loaded tile, called "A" here. Wgmma: Hopper's
+// warpgroup-wide product (128 threads); the rungs give it A and B in shared memory through descriptors, so
+// only its accumulator C has a register layout, and a "lane" of its layouts is a thread of the warpgroup.
+enum class OpKind { Mma, Ldmatrix, Wgmma };
 
 struct MmaOp {
   std::string name;        // "mma.m16n8k16.f16", "ldmatrix.x4.trans"
@@ -37,14 +39,15 @@ struct MmaOp {
   OpKind kind = OpKind::Mma;
   int matrices = 0;    // ldmatrix: 8x8 matrices loaded (.x1, .x2, .x4), one 32-bit register each
   bool trans = false;  // ldmatrix .trans: each lane receives a column pair instead of a row pair
+  int threads = 32;    // threads that hold the fragments: a warp, or a warpgroup of 128 for wgmma
 };
 
-// Every op the tool knows, in the order the view lists them: mma, then wmma, then ldmatrix.
+// Every op the tool knows, in the order the view lists them: mma, then wmma, then ldmatrix, then wgmma.
 const std::vector<MmaOp>& mma_ops();
 const MmaOp* find_mma_op(std::string_view name);
 std::string mma_op_names(const char* sep = ", ");
 
-// The operands an op has a layout for: A, B, C for a product; A alone for ldmatrix.
+// The operands an op has a layout for: A, B, C for a product; A alone for ldmatrix; C alone for wgmma.
 bool has_operand(const MmaOp& op, Operand o);
 std::vector<Operand> op_operands(const MmaOp& op);
 
@@ -54,7 +57,7 @@ Extent operand_extent(const MmaOp& op, Operand o);
 int fragment_elems(const MmaOp& op, Operand o);  // 0 for an operand the op does not have
 
 // The PTX ISA layout of one operand. Throws std::invalid_argument for an op with no documented layout
-// or for an operand the op does not have (ldmatrix B or C).
+// or for an operand the op does not have (ldmatrix B or C, wgmma A or B).
 FragmentLayout documented_layout(const MmaOp& op, Operand o);
 
 // ---- ldmatrix: who supplies each row address --------------------------------------------------

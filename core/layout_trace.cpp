@@ -210,17 +210,34 @@ std::vector<float> coordinate_matrix_f32(int rows, int cols) {
 
 FragmentLayout decode_wmma_trace(const MmaOp& op, Operand o, const std::vector<float>& values) {
   const int elems = fragment_elems(op, o);
-  require(values.size() == 32 * static_cast<size_t>(elems),
-          op.name + " " + operand_name(o) + ": expected " + std::to_string(32 * elems) + " slot values, got " +
-              std::to_string(values.size()));
+  const size_t want = size_t(op.threads) * elems;
+  require(values.size() == want, op.name + " " + operand_name(o) + ": expected " + std::to_string(want) +
+                                     " slot values, got " + std::to_string(values.size()));
   FragmentLayout l = traced_layout(op, o);
-  for (int lane = 0; lane < 32; ++lane)
+  for (int lane = 0; lane < op.threads; ++lane)
     for (int elem = 0; elem < elems; ++elem) {
       int row = -1, col = -1;
       if (!decode_coordinate(values[lane * elems + elem], l.rows, l.cols, &row, &col)) row = col = -1;
       l.cells.push_back({lane, elem, row, col});
     }
   return l;
+}
+
+WgmmaTraceInputs plan_wgmma_trace(const MmaOp& op) {
+  require(op.kind == OpKind::Wgmma, op.name + " is not a wgmma op");
+  require(op.k >= 2 && op.m * op.n <= 2048, op.name + ": D's coordinates would not be exact in fp16 inputs");
+  WgmmaTraceInputs in;
+  in.a.assign(size_t(op.m) * op.k, half_bits(0));
+  in.b.assign(size_t(op.k) * op.n, half_bits(0));
+  for (int r = 0; r < op.m; ++r) {
+    in.a[size_t(r) * op.k + 0] = half_bits(1);
+    in.a[size_t(r) * op.k + 1] = half_bits(r);
+  }
+  for (int c = 0; c < op.n; ++c) {
+    in.b[0 * size_t(op.n) + c] = half_bits(c);
+    in.b[1 * size_t(op.n) + c] = half_bits(op.n);
+  }
+  return in;
 }
 
 MmaLayouts documented_mma_layouts(const MmaOp& op) {

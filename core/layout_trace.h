@@ -34,8 +34,18 @@ bool decode_coordinate(double v, int rows, int cols, int* row, int* col);
 // The rows x cols row-major matrix a wmma probe loads: element (r, c) holds r * cols + c.
 std::vector<uint16_t> coordinate_matrix_f16(int rows, int cols);  // fp16 bits; rows * cols <= 2049
 std::vector<float> coordinate_matrix_f32(int rows, int cols);
-// `values`: [lane][elem], 32 * fragment_elems(op, o) slot values as floats, as the probe wrote them.
+// `values`: [lane][elem], op.threads * fragment_elems(op, o) slot values as floats, as the probe wrote them.
+// Decodes the wgmma probe's accumulator too (a lane is then a thread of the warpgroup).
 FragmentLayout decode_wmma_trace(const MmaOp& op, Operand o, const std::vector<float>& values);
+
+// ---- wgmma: the accumulator, traced through the product ------------------------------------------
+// A (m x k) and B (k x n), row-major fp16 bits, with A[r][0] = 1, A[r][1] = r, B[0][c] = c, B[1][c] = n and
+// every other element 0: D = A * B holds D[r][c] = r * n + c, each accumulator slot its own coordinate,
+// whatever layout the probe gives A and B in shared memory (it places them by element, not by register).
+struct WgmmaTraceInputs {
+  std::vector<uint16_t> a, b;
+};
+WgmmaTraceInputs plan_wgmma_trace(const MmaOp& op);
 
 // ---- mma.sync: registers filled by the host -----------------------------------------------------
 struct MmaLayouts { FragmentLayout a, b, c; };

@@ -180,6 +180,10 @@ TracedLaunch traced_launch(const Capture& c, const std::string& kernel) {
     l.sms = std::max(l.sms, b.smid + 1);
   }
   l.duration = end - l.t0;
+  std::vector<std::pair<int, int>> ctas;
+  for (const BlockRecord& b : l.blocks) ctas.push_back({b.bx, b.by});
+  std::sort(ctas.begin(), ctas.end());
+  l.ctas = static_cast<int>(std::unique(ctas.begin(), ctas.end()) - ctas.begin());
   return l;
 }
 

@@ -74,6 +74,10 @@ struct TracedLaunch {
   int sms = 0;                      // largest SM id + 1
   uint64_t t0 = 0;                  // first start
   uint64_t duration = 0;            // last end - first start
+  int ctas = 0;                     // distinct CTAs (bx, by) that ran the tiles
+  // A persistent kernel: fewer CTAs than tiles, each CTA walking several tiles (its records are per tile, from
+  // probe.tile(), with bx the CTA). Views then speak of tiles, not blocks.
+  bool persistent() const { return ctas > 0 && size_t(ctas) < blocks.size(); }
   bool empty() const { return blocks.empty(); }
 };
 // The capture's blocks of `kernel`, or an empty launch. Records with an end before their start are kept with

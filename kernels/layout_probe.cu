@@ -20,6 +20,7 @@
 
 #include "core/layout.h"
 #include "core/layout_trace.h"
+#include "kernels/hopper/wgmma_probe.h"
 #include "kernels/wmma/common.cuh"
 
 namespace gs {
@@ -395,6 +396,23 @@ std::vector<FragmentLayout> trace_ldmatrix(const MmaOp& op) {
   return {decode_ldmatrix_trace(op, out.download(op.name + " registers"))};
 }
 
+// wgmma (sm_90 only): the accumulator through the product, as mma.sync's D experiment (core plans A and B).
+// On any other GPU the op keeps its documented layout alone: the probe kernel has no image there.
+std::vector<FragmentLayout> trace_wgmma(const MmaOp& op) {
+  if (op.m != hopper::kWgmmaProbeM || op.n != hopper::kWgmmaProbeN || op.k != hopper::kWgmmaProbeK)
+    throw ProbeError(op.name + ": shape differs from its probe kernel's");
+  if (!hopper::wgmma_probe_runs_here()) return {};
+  const WgmmaTraceInputs in = plan_wgmma_trace(op);
+  DeviceArray<uint16_t> a(in.a.size(), op.name + " A"), b(in.b.size(), op.name + " B");
+  DeviceArray<float> d(size_t(op.threads) * op.elems_c, op.name + " D");
+  a.upload(in.a.data(), op.name + " A");
+  b.upload(in.b.data(), op.name + " B");
+  d.poison(op.name + " D");  // NaN: a register the GPU leaves unwritten decodes as no element
+  check(hopper::launch_wgmma_acc_probe(a.get(), b.get(), d.get()), "launching the " + op.name + " probe");
+  finish_launch(op.name);
+  return {decode_wmma_trace(op, Operand::C, d.download(op.name + " D"))};
+}
+
 // Which probe traces which op; names must match core's mma_ops().
 struct Probe {
   const char* op;
@@ -415,6 +433,7 @@ const Probe kProbes[] = {
     {"ldmatrix.x1.trans", trace_ldmatrix<1, true>},
     {"ldmatrix.x2.trans", trace_ldmatrix<2, true>},
     {"ldmatrix.x4.trans", trace_ldmatrix<4, true>},
+    {"wgmma.m64n16k16.f16", trace_wgmma},
 };
 
 }  // namespace

@@ -39,8 +39,9 @@ namespace gs {
 
 enum class SmemKind : uint8_t { kLoad, kStore, kLdmatrix, kCpAsync };
 // Instants a kernel marks (probe.mark): the same for every rung, so the probe names them, not the registry.
-enum class Mark : uint16_t { kBarrier, kCpAsyncWait };
-inline constexpr const char* kMarkNames[] = {"__syncthreads", "cp.async wait"};
+// kTile: a persistent kernel's warp starting its next tile (probe.tile() marks it).
+enum class Mark : uint16_t { kBarrier, kCpAsyncWait, kTile };
+inline constexpr const char* kMarkNames[] = {"__syncthreads", "cp.async wait", "next tile"};
 // A StageRec whose stage id has this bit is a mark: id & ~kMarkBit indexes kMarkNames, start == end.
 inline constexpr uint16_t kMarkBit = 0x8000;
 // Global access sites are the same for every rung: the probe names them, not the registry.
@@ -57,6 +58,7 @@ __device__ __forceinline__ void* smem_generic(uint32_t addr) { return __cvta_sha
 
 struct NoProbe {
   __device__ __forceinline__ void block_begin(int, int) {}
+  __device__ __forceinline__ void tile(int, int, int) {}
   __device__ __forceinline__ void block_end() {}
   __device__ __forceinline__ void stage(int) {}
   __device__ __forceinline__ void mark(Mark) {}
@@ -72,6 +74,11 @@ namespace trace {
 // Anything past them is dropped and counted, never written out of bounds.
 inline constexpr uint32_t kMaxBlocks = 1u << 18;  // block records, indexed by launch index
 inline constexpr uint32_t kMaxStages = 1u << 18;  // stage and mark records, appended
+// A warp reserves stage slots this many at a time: one atomic round trip to L2 (hundreds of cycles, which the
+// warp waits for) per 16 records instead of per record. The host fills the slots with 0xFF bytes before a
+// launch, so a reserved slot never written reads stage 0xFFFF and is skipped.
+inline constexpr uint32_t kStageChunk = 16;
+inline constexpr uint16_t kUnusedStage = 0xFFFF;
 inline constexpr uint32_t kMaxSmem = 1u << 13;    // warp shared-memory records, appended
 inline constexpr uint32_t kMaxGmem = 1u << 12;    // warp global-memory records, appended
 // Per warp of the sampled block: loads of A and B recorded in the first k-iterations, at most this many (a
@@ -128,10 +135,11 @@ struct GmemRec {
 };
 
 struct Counters {
-  unsigned int stages;          // records attempted; those past kMaxStages were dropped
+  unsigned int stages;          // stage slots reserved (kStageChunk at a time); unused ones keep stage 0xFFFF
   unsigned int smem;            // likewise for kMaxSmem
   unsigned int blocks_dropped;  // blocks with launch index >= kMaxBlocks
   unsigned int gmem;            // likewise for kMaxGmem
+  unsigned int stages_dropped;  // stage and mark records that found no slot below kMaxStages
 };
 
 // Lives in device memory only (about 19 MB): the host uses its layout through offsetof, never
@@ -176,27 +184,26 @@ struct TraceProbe {
     iter_ = 0;
     gmem_loads_ = gmem_stores_ = 0;
     epilogues_ = smem_epilogue_ = 0;
+    record_ = -1;
+    if (lane_ != 0 || tile_m < 0) return;  // tile_m < 0: a persistent kernel, whose tiles call tile()
+    open_record(block_, tile_m, tile_n, warp_ == 0);
+  }
+
+  // Persistent kernels: each warp calls this as it starts on a tile, `launch` being the tile's index in the
+  // kernel's tile order. The tile gets the record a launch of one CTA per tile would give its block (at index
+  // `launch`, tile and SM, bx = the CTA), spanning the first warp's start on it to the last warp's move to its
+  // next tile or its end: the producer's first load to the consumers' last store.
+  __device__ __forceinline__ void tile(int launch, int tile_m, int tile_n) {
     if (lane_ != 0) return;
-    if (block_ >= trace::kMaxBlocks) {
-      if (warp_ == 0) atomicAdd(&buf->count.blocks_dropped, 1u);
-      return;
-    }
-    trace::BlockRec& r = buf->blocks[block_];
-    atomicMax(&r.start_inv, ~trace::globaltimer());
-    if (warp_ == 0) {
-      r.bx = blockIdx.x;
-      r.by = blockIdx.y;
-      r.tile_m = tile_m;
-      r.tile_n = tile_n;
-      r.smid = trace::smid();
-      r.written = 1;
-    }
+    close_record();
+    open_record(static_cast<unsigned long long>(launch), tile_m, tile_n, true);
+    mark(Mark::kTile);
   }
 
   __device__ __forceinline__ void block_end() {
     if (lane_ != 0) return;
     close_stage(clock64());
-    if (block_ < trace::kMaxBlocks) atomicMax(&buf->blocks[block_].end, trace::globaltimer());
+    close_record();
   }
 
   __device__ __forceinline__ void stage(int id) {
@@ -209,13 +216,8 @@ struct TraceProbe {
 
   __device__ __forceinline__ void mark(Mark m) {
     if (lane_ != 0 || !stage_sampled_) return;
-    const unsigned slot = atomicAdd(&buf->count.stages, 1u);
-    if (slot >= trace::kMaxStages) return;
-    trace::StageRec& r = buf->stages[slot];
-    r.block = static_cast<uint32_t>(block_);
-    r.warp = static_cast<uint16_t>(warp_);
-    r.stage = static_cast<uint16_t>(kMarkBit | static_cast<uint16_t>(m));
-    r.start = r.end = static_cast<unsigned long long>(clock64());
+    const long long now = clock64();
+    emit_stage(static_cast<uint16_t>(kMarkBit | static_cast<uint16_t>(m)), now, now);
   }
 
   __device__ __forceinline__ void iteration(int kt) { iter_ = kt; }
@@ -301,18 +303,61 @@ struct TraceProbe {
   int epilogues_ = 0, smem_epilogue_ = 0;  // epilogue() calls, and shared records of the first epilogue
   bool stage_sampled_ = false, smem_sampled_ = false;
 
+  long long record_ = -1;  // the block record this warp has open (block_begin or tile()), -1 none
+
+  // Lane 0 only: opens block record `index` (folding this warp's start in) and fills in its fields; every
+  // warp that opens a record writes the same values, so `fill` may be true for several. A record past
+  // kMaxBlocks is counted as dropped once (by the filling warp).
+  __device__ __forceinline__ void open_record(unsigned long long index, int tile_m, int tile_n, bool fill) {
+    if (index >= trace::kMaxBlocks) {
+      if (fill && warp_ == 0) atomicAdd(&buf->count.blocks_dropped, 1u);
+      return;
+    }
+    record_ = static_cast<long long>(index);
+    trace::BlockRec& r = buf->blocks[index];
+    atomicMax(&r.start_inv, ~trace::globaltimer());
+    if (fill) {
+      r.bx = blockIdx.x;
+      r.by = blockIdx.y;
+      r.tile_m = tile_m;
+      r.tile_n = tile_n;
+      r.smid = trace::smid();
+      r.written = 1;
+    }
+  }
+
+  // Lane 0 only: folds this warp's end into its open block record.
+  __device__ __forceinline__ void close_record() {
+    if (record_ < 0) return;
+    atomicMax(&buf->blocks[record_].end, trace::globaltimer());
+    record_ = -1;
+  }
+
+  uint32_t slot_ = 0, slot_end_ = 0;  // this warp's reserved stage slots [slot_, slot_end_)
+
+  // Lane 0 only: appends one stage or mark record in the warp's next reserved slot.
+  __device__ __forceinline__ void emit_stage(uint16_t stage, long long start, long long end) {
+    if (slot_ == slot_end_) {
+      slot_ = atomicAdd(&buf->count.stages, trace::kStageChunk);
+      slot_end_ = slot_ + trace::kStageChunk;
+    }
+    const uint32_t slot = slot_++;
+    if (slot >= trace::kMaxStages) {
+      atomicAdd(&buf->count.stages_dropped, 1u);
+      return;
+    }
+    trace::StageRec& r = buf->stages[slot];
+    r.block = static_cast<uint32_t>(block_);
+    r.warp = static_cast<uint16_t>(warp_);
+    r.stage = stage;
+    r.start = static_cast<unsigned long long>(start);
+    r.end = static_cast<unsigned long long>(end);
+  }
+
   // Lane 0 only: emits the open stage as [stage_t0_, now).
   __device__ __forceinline__ void close_stage(long long now) {
     if (!stage_sampled_ || stage_ < 0) return;
-    const unsigned slot = atomicAdd(&buf->count.stages, 1u);
-    if (slot < trace::kMaxStages) {
-      trace::StageRec& r = buf->stages[slot];
-      r.block = static_cast<uint32_t>(block_);
-      r.warp = static_cast<uint16_t>(warp_);
-      r.stage = static_cast<uint16_t>(stage_);
-      r.start = static_cast<unsigned long long>(stage_t0_);
-      r.end = static_cast<unsigned long long>(now);
-    }
+    emit_stage(static_cast<uint16_t>(stage_), stage_t0_, now);
     stage_ = -1;
   }
 };

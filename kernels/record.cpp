@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <ctime>
 #include <exception>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,8 @@ namespace gs {
 
 // What a capture keeps of a trace's stage spans and shared-memory addresses (the rest only grows the file).
 constexpr size_t kCaptureStageBlocks = 2;
-constexpr size_t kCaptureStageRecords = 4096;
+constexpr size_t kCaptureStageRecords = 16384;
+constexpr size_t kCaptureStageWarpRecords = 1024;  // per warp: a persistent CTA's 4 tiles of 64 k-steps fit
 constexpr int kCaptureSmemWarps = 2;
 constexpr size_t kCaptureSmemRecords = 1024;
 // Global addresses: warps 0 and 1, their first k-iteration and their stores (a naive rung loads every element of
@@ -51,12 +53,14 @@ size_t keep_trace(Capture* c, TraceResult t, const KernelInfo& k) {
   // A traced launch stamps every k-iteration of ~16 sampled blocks (over 100k spans at 4096^3); a capture
   // keeps the first two blocks' spans, enough for a timeline of what a warp waits on.
   std::vector<int> kept_blocks;
+  std::map<std::pair<int, int>, size_t> per_warp;  // (block, warp) -> spans kept
   size_t kept = 0;
   for (StageRecord& s : t.stages) {
     const bool known = std::find(kept_blocks.begin(), kept_blocks.end(), s.block) != kept_blocks.end();
     if (!known && kept_blocks.size() == kCaptureStageBlocks) continue;
     if (!known) kept_blocks.push_back(s.block);
     if (kept == kCaptureStageRecords) break;
+    if (per_warp[{s.block, s.warp}]++ >= kCaptureStageWarpRecords) continue;  // every warp keeps its row
     c->stages.push_back(std::move(s));
     ++kept;
   }

@@ -645,8 +645,11 @@ class CudaSession final : public GpuSession {
 
   TraceProbe make_probe(const KernelInfo& k, GemmShape s) {
     auto* buf = static_cast<trace::TraceBuffer*>(trace_.get(sizeof(trace::TraceBuffer)));
-    // Counters and block records start at zero; stage and smem records are read only up to their counters.
+    // Counters and block records start at zero; smem records are read only up to their counter. Stage slots are
+    // reserved kStageChunk at a time, so those reserved but never written must say so: all-ones, stage 0xFFFF.
     GS_CUDA(cudaMemsetAsync(buf, 0, offsetof(trace::TraceBuffer, stages), stream_));
+    GS_CUDA(cudaMemsetAsync(reinterpret_cast<char*>(buf) + offsetof(trace::TraceBuffer, stages), 0xFF,
+                            sizeof(trace::StageRec) * trace::kMaxStages, stream_));
     const uint64_t blocks = expected_blocks(k, s);
     TraceProbe probe;
     probe.buf = buf;
@@ -677,7 +680,7 @@ class CudaSession final : public GpuSession {
     using namespace trace;
     const Counters count = download<Counters>(offsetof(TraceBuffer, count), 1)[0];
     t->dropped_blocks = count.blocks_dropped;
-    t->dropped_stages = count.stages > kMaxStages ? count.stages - kMaxStages : 0;
+    t->dropped_stages = count.stages_dropped;
     t->dropped_smem = count.smem > kMaxSmem ? count.smem - kMaxSmem : 0;
 
     const std::vector<BlockRec> blocks = download<BlockRec>(offsetof(TraceBuffer, blocks), kMaxBlocks);
@@ -705,10 +708,12 @@ class CudaSession final : public GpuSession {
         download<StageRec>(offsetof(TraceBuffer, stages), std::min(count.stages, kMaxStages));
     std::map<uint32_t, uint64_t> block_t0;
     for (const StageRec& s : stages) {
+      if (s.stage == kUnusedStage) continue;
       auto [it, fresh] = block_t0.emplace(s.block, s.start);
       if (!fresh) it->second = std::min<uint64_t>(it->second, s.start);
     }
     for (const StageRec& s : stages) {
+      if (s.stage == kUnusedStage) continue;  // reserved in a warp's last chunk, never written
       StageRecord r;
       r.kernel = kernel;
       r.block = static_cast<int>(s.block);

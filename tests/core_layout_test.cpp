@@ -191,7 +191,7 @@ TEST(LayoutDocumented, LabelledSortedAndSizedByOperand) {
       EXPECT_EQ(l.rows, e.rows);
       EXPECT_EQ(l.cols, e.cols);
       const int elems = fragment_elems(op, o);
-      ASSERT_EQ(l.cells.size(), static_cast<size_t>(32 * elems));
+      ASSERT_EQ(l.cells.size(), static_cast<size_t>(op.threads * elems));
       for (size_t i = 0; i < l.cells.size(); ++i) {
         EXPECT_EQ(l.cells[i].lane, static_cast<int>(i) / elems);
         EXPECT_EQ(l.cells[i].elem, static_cast<int>(i) % elems);
@@ -231,12 +231,12 @@ TEST(LayoutOps, ListedInViewOrder) {
       "mma.m16n8k16.f16",   "mma.m16n8k8.f16",   "mma.m16n8k8.tf32",  "mma.m8n8k16.s8",
       "mma.m16n8k32.s8",    "wmma.m16n16k16.f16", "wmma.m32n8k16.f16", "wmma.m8n32k16.f16",
       "ldmatrix.x1",        "ldmatrix.x2",        "ldmatrix.x4",       "ldmatrix.x1.trans",
-      "ldmatrix.x2.trans",  "ldmatrix.x4.trans"};
+      "ldmatrix.x2.trans",  "ldmatrix.x4.trans", "wgmma.m64n16k16.f16"};
   EXPECT_EQ(names, expected);
   EXPECT_EQ(mma_op_names(), "mma.m16n8k16.f16, mma.m16n8k8.f16, mma.m16n8k8.tf32, mma.m8n8k16.s8, "
                             "mma.m16n8k32.s8, wmma.m16n16k16.f16, wmma.m32n8k16.f16, wmma.m8n32k16.f16, "
                             "ldmatrix.x1, ldmatrix.x2, ldmatrix.x4, ldmatrix.x1.trans, ldmatrix.x2.trans, "
-                            "ldmatrix.x4.trans");
+                            "ldmatrix.x4.trans, wgmma.m64n16k16.f16");
   EXPECT_EQ(mma_op_names("|").find("mma.m16n8k16.f16|mma.m16n8k8.f16|"), 0u);
   EXPECT_EQ(find_mma_op("mma.m8n8k16.s8"), &mma_ops()[3]);
   EXPECT_EQ(find_mma_op("mma.m16n8k16"), nullptr);
@@ -346,14 +346,14 @@ TEST(LayoutCoverage, EveryDocumentedOperandIsABijection) {
   for (const MmaOp& op : mma_ops()) {
     if (!op.documented) continue;
     for (Operand o : op_operands(op)) {
-      const Coverage cov = check_coverage(documented_layout(op, o));
+      const Coverage cov = check_coverage(documented_layout(op, o), op.threads);
       EXPECT_TRUE(cov.ok) << op.name << " " << operand_name(o) << ": " << cov.problem;
       EXPECT_EQ(cov.multiplicity, 1) << op.name << " " << operand_name(o);
       EXPECT_EQ(cov.problem, "");
       ++checked;
     }
   }
-  EXPECT_EQ(checked, 15 + 6);  // 5 mma ops x A, B, C; 6 ldmatrix ops x their one tile
+  EXPECT_EQ(checked, 15 + 6 + 1);  // 5 mma ops x A, B, C; 6 ldmatrix ops x their one tile; wgmma's C
 }
 
 FragmentLayout m16n8k16(Operand o) { return documented_layout(op_named("mma.m16n8k16.f16"), o); }
@@ -679,6 +679,40 @@ TEST(LayoutLdmatrix, ReceivedElementsLieInSuppliedRows) {
       EXPECT_EQ(c.row, r.row) << name << " lane " << c.lane << " elem " << c.elem;
       EXPECT_EQ(c.col / 8 * 8, r.col) << name << " lane " << c.lane << " elem " << c.elem;
     }
+  }
+}
+
+
+// wgmma.m64n16k16's accumulator, from the PTX ISA figure "WGMMA .m64nNk16 register fragment layout for
+// accumulator matrix D", cell by cell: thread 0 holds (0,0) (0,1) (8,0) (8,1) (0,8) (0,9) (8,8) (8,9); thread 37
+// (warp 1, lane 5: g = 1, t = 1) holds (17,2) (17,3) (25,2) (25,3) (17,10) (17,11) (25,10) (25,11); thread 127
+// (warp 3, lane 31: g = 7, t = 3) the last column pair of rows 55 and 63 in each 8-column block.
+TEST(LayoutDocumented, WgmmaAccumulatorFollowsTheIsaFigure) {
+  const MmaOp& op = op_named("wgmma.m64n16k16.f16");
+  EXPECT_EQ(op.kind, OpKind::Wgmma);
+  EXPECT_EQ(op.threads, 128);
+  EXPECT_EQ(op_operands(op), std::vector<Operand>{Operand::C});
+  EXPECT_THROW(documented_layout(op, Operand::A), std::invalid_argument);
+  const FragmentLayout l = documented_layout(op, Operand::C);
+  ASSERT_EQ(l.cells.size(), 128u * 8);
+  auto cells_of = [&](int thread) {
+    std::vector<std::pair<int, int>> v;
+    for (const LayoutCell& c : l.cells)
+      if (c.lane == thread) v.push_back({c.row, c.col});
+    return v;
+  };
+  using P = std::vector<std::pair<int, int>>;
+  EXPECT_EQ(cells_of(0), (P{{0, 0}, {0, 1}, {8, 0}, {8, 1}, {0, 8}, {0, 9}, {8, 8}, {8, 9}}));
+  EXPECT_EQ(cells_of(37), (P{{17, 2}, {17, 3}, {25, 2}, {25, 3}, {17, 10}, {17, 11}, {25, 10}, {25, 11}}));
+  EXPECT_EQ(cells_of(127), (P{{55, 6}, {55, 7}, {63, 6}, {63, 7}, {55, 14}, {55, 15}, {63, 14}, {63, 15}}));
+  const Coverage cov = check_coverage(l, 128);
+  EXPECT_TRUE(cov.ok) << cov.problem;
+  // A warp's 16 rows are mma.m16n8's accumulator, once per 8-column block.
+  const FragmentLayout m16n8 = documented_layout(op_named("mma.m16n8k16.f16"), Operand::C);
+  for (const LayoutCell& c : l.cells) {
+    const LayoutCell& m = m16n8.cells[size_t(c.lane % 32) * 4 + c.elem % 4];
+    EXPECT_EQ(c.row, 16 * (c.lane / 32) + m.row);
+    EXPECT_EQ(c.col, 8 * (c.elem / 4) + m.col);
   }
 }
 

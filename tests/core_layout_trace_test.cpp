@@ -390,5 +390,41 @@ TEST(LayoutTraceLdmatrix, SimulationRejectsBadAddresses) {
   EXPECT_EQ(simulate_ldmatrix(2, false, p.tile, off), simulate_ldmatrix(2, false, p.tile, p.offsets));
 }
 
+
+// The wgmma probe's D = A * B, computed here for a warpgroup whose accumulator has the layout `hw` (documented,
+// or a wrong one): each thread's registers as the probe would write them.
+std::vector<float> simulate_wgmma(const MmaOp& op, const FragmentLayout& hw, const WgmmaTraceInputs& in) {
+  std::vector<float> d(size_t(op.threads) * op.elems_c, std::nanf(""));
+  for (const LayoutCell& c : hw.cells) {
+    float sum = 0;
+    for (int k = 0; k < op.k; ++k)
+      sum += half_value(in.a[size_t(c.row) * op.k + k]) * half_value(in.b[size_t(k) * op.n + c.col]);
+    d[size_t(c.lane) * op.elems_c + c.elem] = sum;
+  }
+  return d;
+}
+
+TEST(LayoutTraceWgmma, ProductNamesEachAccumulatorSlot) {
+  const MmaOp& op = *find_mma_op("wgmma.m64n16k16.f16");
+  const WgmmaTraceInputs in = plan_wgmma_trace(op);
+  ASSERT_EQ(in.a.size(), 64u * 16);
+  ASSERT_EQ(in.b.size(), 16u * 16);
+  const FragmentLayout doc = documented_layout(op, Operand::C);
+  const FragmentLayout traced = decode_wmma_trace(op, Operand::C, simulate_wgmma(op, doc, in));
+  EXPECT_EQ(traced.source, "traced");
+  EXPECT_EQ(layout_difference(traced, doc), "");
+  // A GPU whose warps took each other's rows shows up cell by cell.
+  FragmentLayout swapped = doc;
+  for (LayoutCell& c : swapped.cells) c.row = (c.row + 16) % 64;
+  const FragmentLayout wrong = decode_wmma_trace(op, Operand::C, simulate_wgmma(op, swapped, in));
+  EXPECT_NE(layout_difference(wrong, doc), "");
+  // Registers the GPU never wrote (NaN poison) decode to no element.
+  std::vector<float> d = simulate_wgmma(op, doc, in);
+  d[37 * 8 + 5] = std::nanf("");
+  const FragmentLayout holed = decode_wmma_trace(op, Operand::C, d);
+  EXPECT_EQ(holed.cells[37 * 8 + 5].row, -1);
+  EXPECT_THROW(plan_wgmma_trace(*find_mma_op("mma.m16n8k16.f16")), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace gs

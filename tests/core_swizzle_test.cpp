@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/smem_swizzle.h"
 #include "core/swizzle.h"
 
 namespace gs {
@@ -281,6 +282,44 @@ TEST(TracedLaunch, IdentifiesTheSchemeThatMapsEveryBlock) {
   Capture c = four_waves(scheme("none"));
   std::swap(c.blocks[0].tile_n, c.blocks[1].tile_n);
   EXPECT_EQ(identify_order(traced_launch(c, "test/01")), "");
+}
+
+
+// The bank view's swizzle atoms, against the pattern worked out by hand from cute's Swizzle<B,4,3> (bits 4.. of
+// a byte offset XOR bits 7..): 128B row 1 swaps chunk pairs (chunk 0 in slot 1), row 5 chunk 2 lands in slot 7;
+// 64B puts two rows in a line and XORs chunks by the line index; 32B four rows per line, halves swapped in line 1.
+TEST(SwizzleModes, AtomsPlaceChunksAsTheDescriptorsRead) {
+  const std::vector<SwizzleModeAtom> atoms = swizzle_mode_atoms();
+  ASSERT_EQ(atoms.size(), 5u);
+  auto cell = [](const SwizzleModeAtom& a, int row, int chunk) {
+    for (const SwizzleModeAtom::Cell& c : a.cells)
+      if (c.row == row && c.chunk == chunk) return std::make_pair(c.line, c.slot);
+    return std::make_pair(-1, -1);
+  };
+  const SwizzleModeAtom &b128 = atoms[0], &b64 = atoms[1], &b32 = atoms[2], &none = atoms[3], &flat = atoms[4];
+  EXPECT_EQ(b128.name, "128B");
+  EXPECT_EQ(b128.desc_field, 1);
+  EXPECT_EQ(cell(b128, 1, 0), std::make_pair(1, 1));
+  EXPECT_EQ(cell(b128, 5, 2), std::make_pair(5, 7));
+  EXPECT_EQ(cell(b128, 7, 7), std::make_pair(7, 0));
+  EXPECT_EQ(b64.lines, 4);
+  EXPECT_EQ(cell(b64, 3, 1), std::make_pair(1, 4));  // line 1, second row of it, chunk 1 ^ 1 = 0 -> slot 4 + 0
+  EXPECT_EQ(cell(b64, 6, 0), std::make_pair(3, 3));
+  EXPECT_EQ(b32.lines, 2);
+  EXPECT_EQ(cell(b32, 4, 0), std::make_pair(1, 1));
+  EXPECT_EQ(cell(b32, 3, 1), std::make_pair(0, 7));
+  EXPECT_EQ(none.row_bytes, 16);
+  EXPECT_EQ(cell(none, 6, 0), std::make_pair(0, 6));
+  EXPECT_EQ(flat.desc_field, -1);
+  EXPECT_EQ(cell(flat, 6, 3), std::make_pair(6, 3));
+  // A core matrix (8 rows of one chunk column) reads 8 slots in every descriptor mode, one in flat rows.
+  for (const SwizzleModeAtom& a : atoms) {
+    ASSERT_EQ(a.cells.size(), size_t(8 * a.chunks_per_row)) << a.name;
+    std::set<std::pair<int, int>> places;
+    for (const SwizzleModeAtom::Cell& c : a.cells) places.insert({c.line, c.slot});
+    EXPECT_EQ(places.size(), a.cells.size()) << a.name << ": two chunks in one place";
+    for (int slots : a.slots_per_column) EXPECT_EQ(slots, a.desc_field < 0 ? 1 : 8) << a.name;
+  }
 }
 
 }  // namespace

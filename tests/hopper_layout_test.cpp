@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/layout.h"
 #include "kernels/hopper/layout.h"
 
 namespace gs::hopper {
@@ -114,6 +115,20 @@ TEST(HopperAccumulator, CellsFollowThePtxFigure) {
   EXPECT_EQ(wgmma_acc_cell(127, 127).col, 255);
   EXPECT_EQ(wgmma_acc_cell(127, 0).row, 55);
   EXPECT_EQ(wgmma_acc_cell(127, 0).col, 6);
+}
+
+// The layout view's wgmma accumulator (core/layout.cpp, transcribed from the ISA on its own) is the formula
+// the rungs' epilogues store by, register for register.
+TEST(HopperAccumulator, LayoutViewDrawsWhatTheRungsStore) {
+  const gs::MmaOp* op = gs::find_mma_op("wgmma.m64n16k16.f16");
+  ASSERT_NE(op, nullptr);
+  const gs::FragmentLayout l = gs::documented_layout(*op, gs::Operand::C);
+  ASSERT_EQ(l.cells.size(), 128u * 8);
+  for (const gs::LayoutCell& c : l.cells) {
+    const Cell k = wgmma_acc_cell(c.lane, c.elem);
+    EXPECT_EQ(c.row, k.row) << "thread " << c.lane << " register " << c.elem;
+    EXPECT_EQ(c.col, k.col) << "thread " << c.lane << " register " << c.elem;
+  }
 }
 
 TEST(HopperAccumulator, M64N256CoversTheTileOnce) {

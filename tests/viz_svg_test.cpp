@@ -1321,6 +1321,28 @@ TEST(BanksView, SaysInOneLineWhyThereIsNothingToDraw) {
   }
 }
 
+// A hopper rung (TMA writes, wgmma reads: no lane addresses) gets the descriptors' swizzle modes instead of a
+// blank: each mode's atom as labelled chunks in bank slots, the rungs' 128B named, the verdict per mode, and
+// every label on the canvas at both window sizes.
+TEST(BanksView, HopperRungsShowTheSwizzleModes) {
+  BanksViewInput in;
+  in.kernel = "hopper/04_persistent";
+  in.no_lane_addresses = "hopper/04_persistent moves its tiles into shared memory with TMA";
+  for (const auto& [w, h] : {std::pair{1600.0f, 900.0f}, std::pair{1920.0f, 1080.0f}}) {
+    const std::string svg = draw_banks(in, Theme::Light(), {}, {-1, -1}, nullptr, w, h);
+    const std::vector<std::string> tx = texts(svg);
+    EXPECT_EQ(count_if_contains(tx, "moves its tiles into shared memory with TMA"), 1);
+    EXPECT_EQ(count_if_contains(tx, "128B (the rungs')"), 1);
+    EXPECT_EQ(count_if_contains(tx, "core matrix: 8 slots, 1 wavefront"), 4);  // 128B, 64B, 32B, none
+    EXPECT_EQ(count_if_contains(tx, "core matrix: 1 slot, 8-way"), 1);         // 128-byte rows, no swizzle
+    // 64 + 32 + 16 + 8 + 64 chunk labels; the 128B atom's row 1 starts with chunk 1 ("1,1"), as TMA writes it.
+    int labels = 0;
+    for (const std::string& t : tx) labels += t.size() == 3 && t[1] == ',';
+    EXPECT_EQ(labels, 64 + 32 + 16 + 8 + 64);
+    EXPECT_EQ(outside(svg, w, h), "") << w;
+  }
+}
+
 TEST(BanksView, HoverNamesTheCellLaneOrSiteUnderTheMouse) {
   const Capture c = strided_capture(128);
   const BanksViewInput in = banks_view_input(c, "test/01_banks");

@@ -57,7 +57,7 @@ std::string layout_tikz(const FragmentLayout& l, const Theme& t) {
     std::string label;
     for (const LayoutCell* h : holders)
       label += (label.empty() ? "" : "\\\\") + std::to_string(h->lane) + ":" + std::to_string(h->elem);
-    s += "\\fill[lane" + std::to_string(lane) + "] (" + std::to_string(col) + "," + std::to_string(row) + ") rectangle ++(1," +
+    s += "\\fill[lane" + std::to_string(lane % 32) + "] (" + std::to_string(col) + "," + std::to_string(row) + ") rectangle ++(1," +
          std::to_string(1) + ");\n";
     s += "\\node[text=" + std::string(text_on(fill).r > 128 ? "white" : "black") + "] at (" + std::to_string(col) +
          ".5," + std::to_string(row) + ".5) {" + label + "};\n";

@@ -336,7 +336,15 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
                                           "other rungs and recorded none for it."
         : in.live ? "The live session traces no shared-memory addresses: `gemmscope record` does, and --replay shows them."
                   : "No shared-memory accesses in this capture: it was recorded without address traces.";
-    viz::centered_message(c, r, msg, t.text_dim, fs);
+    if (!in.no_lane_addresses.empty()) {  // TMA and wgmma: the swizzle the descriptors name instead of lanes
+      for (const std::string& line : viz::wrap(c, msg, fs, area.w())) {
+        c.text({area.min.x, y}, line, t.text, fs);
+        y += fs * 1.3f;
+      }
+      draw_swizzle_modes(c, Rect{{area.min.x, y + fs * 0.8f}, area.max}, t, fs);
+    } else {
+      viz::centered_message(c, r, msg, t.text_dim, fs);
+    }
     c.pop_clip();
     return;
   }

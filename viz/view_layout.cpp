@@ -38,11 +38,26 @@ struct Grid {
   int max_lane = 0, max_elem = 0;
   Vec2 origin;     // top-left of cell (0, 0), in pixels
   float lead = 0;  // room between the row indices and the grid (ldmatrix: the supplier chips)
+  // wgmma: the operand's rows drawn in bands of band_rows side by side (warp w's rows 16w.. in band w), so a
+  // 64 x 16 accumulator is a 16 x 64 picture; band_cols is the operand's width. 0: drawn as it is.
+  int band_rows = 0, band_cols = 0;
 };
+
+// The layout of an operand redrawn in bands (see Grid::band_rows): element (r, c) at (r % rows, (r / rows) * cols + c).
+FragmentLayout banded(const FragmentLayout& l, int rows) {
+  FragmentLayout b = l;
+  const int bands = (l.rows + rows - 1) / rows;
+  b.rows = rows;
+  b.cols = l.cols * bands;
+  for (LayoutCell& c : b.cells)
+    if (c.row >= 0 && c.col >= 0) c = {c.lane, c.elem, c.row % rows, (c.row / rows) * l.cols + c.col};
+  return b;
+}
 
 struct Panel {
   bool traced = false;
-  bool single = false;  // ldmatrix: grid[0] alone, no GEMM arrangement
+  bool single = false;  // ldmatrix, wgmma: grid[0] alone, no GEMM arrangement
+  int single_op = 0;     // the operand grid[0] shows when single: A (ldmatrix's tile) or C (wgmma's accumulator)
   std::array<Grid, 3> grid;
   std::vector<std::vector<Span>> header;  // one entry per header line
   Vec2 origin;
@@ -165,9 +180,12 @@ int elems_of(const MmaOp& op, int o, const Grid& g) {
 
 std::vector<Span> title_line1(const MmaOp& op, const Panel& p, int o, const Theme& t) {
   const Grid& g = p.grid[o];
-  std::string head = std::string(kOperandName[o]) + "  " + std::to_string(g.rows) + "\xC3\x97" +
-                     std::to_string(g.cols) + " (" + kOperandDims[o] + ")";
-  if (p.single)  // ldmatrix: the tile of 8x8 matrices, named as what it is rather than "A"
+  const int on = p.single ? p.single_op : o;  // the operand this grid shows
+  const int rows = g.band_rows ? op.m : g.rows, cols = g.band_rows ? g.band_cols : g.cols;  // the operand, not the bands
+  std::string head = std::string(kOperandName[on]) + "  " + std::to_string(rows) + "\xC3\x97" +
+                     std::to_string(cols) + " (" + kOperandDims[on] + ")";
+  if (op.kind == OpKind::Wgmma) head += "  one warpgroup: 128 threads, 4 warps";
+  if (p.single && op.kind == OpKind::Ldmatrix)  // the tile of 8x8 matrices, named as what it is rather than "A"
     head = "tile  " + std::to_string(g.rows) + "\xC3\x97" + std::to_string(g.cols) + " (" +
            std::to_string(op.matrices) + (op.matrices == 1 ? " matrix" : " matrices") + " 8\xC3\x97" "8)";
   std::vector<Span> v{{head, t.text, Font::SansBold}};
@@ -212,8 +230,11 @@ std::vector<Span> title_line2(const MmaOp& op, const Panel& p, int o, const Them
   const Grid& g = p.grid[o];
   std::string s;
   if (!g.layout) return {{p.traced ? "not traced" : "not documented", t.text_dim}};
-  s = type_of(op, o) + " \xC2\xB7 " + std::to_string(elems_of(op, o, g)) + " elements/lane";
-  if (p.single)
+  const int on = p.single ? p.single_op : o;
+  s = type_of(op, on) + " \xC2\xB7 " + std::to_string(elems_of(op, on, g)) +
+      (op.kind == OpKind::Wgmma ? " registers/thread" : " elements/lane");
+ if (op.kind == OpKind::Wgmma) s += " \xC2\xB7 drawn one warp per band";
+  if (p.single && op.kind == OpKind::Ldmatrix)
     s += " \xC2\xB7 " + std::to_string(op.matrices) + (op.matrices == 1 ? " register" : " registers") +
          (op.trans ? " \xC2\xB7 .trans" : "");
   return {{s, t.text_dim}};
@@ -235,7 +256,8 @@ Vec2 panel_size(const Canvas& cv, const MmaOp& op, const Panel& p, const Metrics
     float title_w = std::max(viz::spans_width(cv, title_line1(op, p, 0, t), m.fs),
                              viz::spans_width(cv, title_line2(op, p, 0, t), sub_size(m.fs)));
     float grid_w = m.idx_w + m.sup_w + m.sup_gap + A.cols * m.s + right;
-    return {std::max(grid_w, m.idx_w + title_w), head + m.title_h + m.idx_h + A.rows * m.s};
+    const float below = A.band_rows ? m.fs * 1.6f : 0;  // the band labels
+    return {std::max(grid_w, m.idx_w + title_w), head + m.title_h + m.idx_h + A.rows * m.s + below};
   }
   float right_cols = std::max(B.cols, C.cols) * m.s;
   // A's column is as wide as its grid or its title, whichever is wider (place_panel agrees).
@@ -287,8 +309,9 @@ struct LabelStyle {
 
 LabelStyle label_style(const Canvas& cv, const Grid& g, float s, int holders) {
   float h = s / std::max(1, holders);  // each holder gets a horizontal stripe
-  std::string full = std::to_string(std::max(g.max_lane, 10)) + ":" + std::to_string(g.max_elem);
-  std::string lane = std::to_string(std::max(g.max_lane, 10));
+  const int max_lane = g.band_rows ? std::min(g.max_lane, 31) : g.max_lane;  // banded: lanes within the warp
+  std::string full = std::to_string(std::max(max_lane, 10)) + ":" + std::to_string(g.max_elem);
+  std::string lane = std::to_string(std::max(max_lane, 10));
   for (bool elem : {true, false}) {
     const std::string& probe = elem ? full : lane;
     float size = std::min(h * 0.7f, 18.0f);
@@ -322,7 +345,8 @@ void draw_grid(Canvas& cv, const Theme& t, const Grid& g, const Metrics& m, int 
         if (dim) fill = viz::mix(fill, dim_bg, 0.78f);
         cv.rect_filled(stripe, fill);
         if (ls.size <= 0) continue;
-        std::string label = std::to_string(h[i].lane);
+        // Banded (wgmma): the band names the warp, so a cell names the lane within it (thread = 32 warp + lane).
+        std::string label = std::to_string(g.band_rows ? h[i].lane % 32 : h[i].lane);
         if (ls.elem) label += ":" + std::to_string(h[i].elem);
         Color ink = text_on(fill);
         if (dim) ink = viz::mix(ink, fill, 0.55f);
@@ -367,8 +391,19 @@ void draw_indices(Canvas& cv, const Theme& t, const Grid& g, const Metrics& m) {
     cv.text({g.origin.x - g.lead - pad, g.origin.y + (r + 0.5f) * m.s - m.idx * 0.5f}, std::to_string(r), t.text_dim,
             m.idx, Align::Right);
   for (int c = 0; c < g.cols; c += m.idx_step)
-    cv.text({g.origin.x + (c + 0.5f) * m.s, g.origin.y - m.idx_h}, std::to_string(c), t.text_dim, m.idx,
-            Align::Center);
+    cv.text({g.origin.x + (c + 0.5f) * m.s, g.origin.y - m.idx_h}, std::to_string(g.band_rows ? c % g.band_cols : c),
+            t.text_dim, m.idx, Align::Center);
+  if (!g.band_rows) return;
+  // Below each band: whose rows it holds; between bands, a gap of background.
+  for (int b = 0; b * g.band_cols < g.cols; ++b) {
+    const float x0 = g.origin.x + b * g.band_cols * m.s, x1 = x0 + g.band_cols * m.s;
+    const std::string label = "warp " + std::to_string(b) + ": rows " + std::to_string(b * g.band_rows) + "\xE2\x80\x93" +
+                              std::to_string((b + 1) * g.band_rows - 1);
+    const float size = viz::fit_size(cv, label, m.fs, kMinLabel, Font::SansBold, x1 - x0);
+    cv.text({(x0 + x1) * 0.5f, g.origin.y + g.rows * m.s + m.idx * 0.4f}, label, t.text, size, Align::Center,
+            Font::SansBold);
+    if (b > 0) cv.line({x0, g.origin.y - 1}, {x0, g.origin.y + g.rows * m.s + 1}, t.bg, std::max(3.0f, m.s * 0.2f));
+  }
 }
 
 // ldmatrix: one chip per 16-byte row, coloured by the lane that supplies the row's address and
@@ -398,6 +433,16 @@ void draw_suppliers(Canvas& cv, const Theme& t, const Grid& g, const Metrics& m,
 
 // The rules an ldmatrix tile shows, one sentence per line: who supplies the row addresses, who
 // receives which elements, and how this view tiles the matrices (a choice of core/layout.cpp).
+// wgmma's accumulator in words: what the grid shows and how it relates to mma.sync's and to the rungs' N = 256.
+std::vector<std::string> wgmma_caption(const MmaOp& op) {
+  return {"warp w of the warpgroup holds rows 16w to 16w+15; inside them every 8-column block is mma.m16n8's "
+          "accumulator (lane colours repeat per warp: thread T is lane T%32 of warp T/32)",
+          "registers 4j to 4j+3 of a thread are block j; the hopper rungs issue m64n256k16 (m64n128k16 in 01): "
+          "the same block " + std::to_string(256 / 8) + " times over, " + std::to_string(256 / 2) +
+          " registers per thread, which the epilogue stores by this formula (" + std::to_string(op.n / 8) +
+          " blocks drawn)"};
+}
+
 std::vector<std::string> ldmatrix_caption(const MmaOp& op) {
   const std::string num = ".x" + std::to_string(op.matrices);
   const std::string lanes = "lanes 0-" + std::to_string(8 * op.matrices - 1);
@@ -463,14 +508,15 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
   // View title: the op and how to read a cell.
   const MmaOp* op = in.op;
   const bool ldm = op && op->kind == OpKind::Ldmatrix;
+  const bool wg = op && op->kind == OpKind::Wgmma;
   float title_size = fs * 1.2f;
   const Vec2 title_at = area.min;  // drawn once the cell size is known: it says what the cells show
   area.min.y += title_size * 1.6f;
-  if (ldm) {
+  if (ldm || wg) {
     // The rules in words, under the title, wrapped (not shrunk) where the view is narrow: the one
     // tile leaves height to spare, and these sentences are what the picture is for.
     const float cap = sub_size(fs);
-    for (const std::string& sentence : ldmatrix_caption(*op))
+    for (const std::string& sentence : ldm ? ldmatrix_caption(*op) : wgmma_caption(*op))
       for (const std::string& line : viz::wrap(cv, sentence, cap, area.w())) {
         viz::draw_spans(cv, area.min, {{line, t.text_dim, Font::Sans}}, cap, area.w());
         area.min.y += cap * 1.3f;
@@ -486,7 +532,10 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
   std::vector<Panel> panels;
   if (op && has_doc && st.show_documented) panels.push_back({});
   if (op && has_tr && st.show_traced) panels.push_back({}), panels.back().traced = true;
-  for (Panel& p : panels) p.single = ldm;
+  for (Panel& p : panels) {
+    p.single = ldm || wg;
+    p.single_op = wg ? 2 : 0;
+  }
   if (panels.empty()) {
     std::string msg = !op                   ? "No op selected."
                       : (has_doc || has_tr) ? "Both sources are hidden."
@@ -500,8 +549,22 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
   // An operand the op does not have (ldmatrix B and C) is 0x0 and never drawn.
   const Extent ext[3] = {operand_extent(*op, Operand::A), operand_extent(*op, Operand::B),
                          operand_extent(*op, Operand::C)};
-  for (Panel& p : panels)
-    for (int o = 0; o < 3; ++o) p.grid[o] = make_grid(p.traced ? in.traced[o] : in.documented[o], ext[o]);
+  std::array<FragmentLayout, 2> bands;  // wgmma: each panel's accumulator redrawn one band per warp
+  for (size_t i = 0; i < panels.size(); ++i) {
+    Panel& p = panels[i];
+    for (int o = 0; o < 3; ++o) {
+      const int from = p.single ? (o == 0 ? p.single_op : -1) : o;  // a single grid takes its operand's slot 0
+      const FragmentLayout* l = from < 0 ? nullptr : p.traced ? in.traced[from] : in.documented[from];
+      if (wg && l) {
+        bands[i] = banded(*l, 16);
+        p.grid[o] = make_grid(&bands[i], Extent{});
+        p.grid[o].band_rows = 16;
+        p.grid[o].band_cols = l->cols;
+      } else {
+        p.grid[o] = make_grid(l, from < 0 ? Extent{} : ext[from]);
+      }
+    }
+  }
   if (panels.size() == 2)
     for (int o = 0; o < 3; ++o) compare(panels[0].grid[o], panels[1].grid[o]);
 
@@ -623,10 +686,11 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
         labelled = labelled || ls.size > 0;
         elems = elems || (ls.size > 0 && ls.elem);
       }
-  const std::string holder = ldm ? "the lane receiving it" : "the lane holding it";
+  const std::string holder = ldm ? "the lane receiving it" : wg ? "the lane of its band's warp holding it" : "the lane holding it";
   const std::string how = !labelled ? "   colour: " + holder + " (hover a cell; zoom in for labels)"
-                          : elems   ? "   lane:element, " + holder + " and its index in that lane's " +
-                                        (ldm ? "registers" : "fragment")
+                          : elems   ? (wg ? "   lane:register, " + holder + " and the register's index"
+                                              : "   lane:element, " + holder + " and its index in that lane's " +
+                                                    std::string(ldm ? "registers" : "fragment"))
                                     : "   each cell: " + holder + " (hover for its element)";
   viz::draw_spans(cv, title_at, {{op->name, t.text, Font::SansBold}, {how, t.text_dim, Font::Sans}}, title_size,
                   area.w());
@@ -641,7 +705,7 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
     }
     for (int o = 0; o < 3; ++o) {
       const Grid& g = p.grid[o];
-      if (p.single && o != 0) continue;  // ldmatrix has no B or C
+      if (p.single && o != 0) continue;  // ldmatrix has no B or C, wgmma (drawn in slot 0) no A or B
       draw_grid(cv, t, g, m, st.highlight_lane);
       draw_indices(cv, t, g, m);
       if (p.single) draw_suppliers(cv, t, g, m, in.row_suppliers, st.highlight_lane);
@@ -676,10 +740,10 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
       cv.rect(cell_rect(g, m, row, col).inset(-1), t.accent, 2);
       if (hover) {
         hover->valid = true;
-        hover->operand = o;
+        hover->operand = p.single ? p.single_op : o;
         hover->traced = p.traced;
-        hover->row = row;
-        hover->col = col;
+        hover->row = g.band_rows ? (col / g.band_cols) * g.band_rows + row : row;  // the operand's own coordinates
+        hover->col = g.band_rows ? col % g.band_cols : col;
         hover->holders = g.holders[size_t(row) * g.cols + col];
       }
     }

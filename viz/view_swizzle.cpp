@@ -73,8 +73,11 @@ void draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st
   const WaveFootprint f = running_footprint(l, t_ns, in.block_m, in.block_n, in.k, in.elem_bytes);
   // Footprint: what the running blocks read, against L2.
   const bool done = t_ns >= l.duration;
-  std::string foot = done ? "all " + std::to_string(l.blocks.size()) + " blocks done"
-                          : std::to_string(f.running) + " blocks running read " + std::to_string(f.a_panels) +
+  const std::string unit = l.persistent() ? " tiles in flight" : " blocks running";
+  std::string foot = done ? (l.persistent() ? "all " + std::to_string(l.blocks.size()) + " tiles done by " +
+                                                  std::to_string(l.ctas) + " persistent CTAs"
+                                            : "all " + std::to_string(l.blocks.size()) + " blocks done")
+                          : std::to_string(f.running) + unit + " read " + std::to_string(f.a_panels) +
                                 " A panels (" + mb(f.a_bytes) + ") and " + std::to_string(f.b_panels) + " B panels (" +
                                 mb(f.b_bytes) + ")";
   const float foot_h = fs * 1.4f + (in.l2_bytes > 0 ? fs * 1.1f : 0);
@@ -140,7 +143,11 @@ void draw_timeline(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput& in
   const TracedLaunch& l = *in.launch;
   const float label_w = c.text_size("SM 131", fs).x + fs * 0.5f;
   // The traced launch runs with the probes' stamps: slower than the timed one, in the same order and waves.
-  std::string what = "one row per SM, each block a bar from its start to its end";
+  std::string what = l.persistent()
+                         ? "one row per SM, each tile a bar from its CTA's first load to its last store: a persistent "
+                           "CTA's tiles follow one another, overlapping where its producer loads the next tile while "
+                           "its consumers store the last"
+                         : "one row per SM, each block a bar from its start to its end";
   if (in.timed_ms > 0 && l.duration > 0)
     what += "; the traced run took " + us(double(l.duration)) + ", " +
             viz::fmt_num(double(l.duration) / (in.timed_ms * 1e6)) + "x the timed run's " + us(in.timed_ms * 1e6) +

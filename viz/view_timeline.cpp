@@ -55,7 +55,9 @@ Rect draw_block(Canvas& c, Rect r, const Theme& t, const TimelineBlock& b, doubl
   const float label_w = c.text_size("warp 31", fs).x + fs * 0.6f;
   std::vector<viz::Span> head{{b.kernel, t.text, Font::SansBold}};
   if (b.block >= 0)
-    head.push_back({"   block " + std::to_string(b.block) + ", " + std::to_string(b.warps.size()) + " warps stamped, " +
+    head.push_back({(b.tiles > 1 ? "   persistent CTA " + std::to_string(b.block) + " (" + std::to_string(b.tiles) + " tiles)"
+                                 : "   block " + std::to_string(b.block)) +
+                        ", " + std::to_string(b.warps.size()) + " warps stamped, " +
                         cycles(double(b.duration)) + " cycles" +
                         (b.loop_steps > 1 ? ", " + std::to_string(b.loop_steps) + " k-steps" : "") +
                         (b.slowdown > 1.05 ? "; the stamps slowed this launch " + viz::fmt_num(b.slowdown) + "x" : ""),
@@ -133,6 +135,10 @@ TimelineBlock timeline_block(const Capture& c, const std::string& kernel, int pi
   for (const TimelineBlock::Span& s : b.spans)
     if (s.warp == b.warps.front()) ++per_stage_warp0[s.stage];
   for (const auto& [stage, n] : per_stage_warp0) b.loop_steps = std::max(b.loop_steps, n);
+  int own = 0;  // block records this CTA wrote: one per tile for a persistent kernel (probe.tile())
+  for (const BlockRecord& r : c.blocks)
+    if (r.kernel == kernel && r.bx == b.block && r.by == 0) ++own;
+  if (own > 1) b.tiles = own;
   return b;
 }
 

@@ -251,6 +251,7 @@ struct TimelineBlock {
   std::vector<Mark> marks;         // __syncthreads and cp.async waits passed (probe.mark)
   std::vector<std::string> mark_names;  // "__syncthreads", "cp.async wait", in the order first seen
   std::vector<int> warps;          // the warps that stamped, ascending (the rows)
+  int tiles = 0;                   // a persistent CTA: the tiles it computed (block records with bx == block); else 0
   uint64_t duration = 0;           // last end
   int loop_steps = 0;              // how often the most frequent stage ran in the first warp: k-steps
   double slowdown = 0;             // the traced launch's time over the timed one's (the stamps' cost), 0: unknown
@@ -387,6 +388,10 @@ std::string banks_caption(const SmemSite& site, const SmemSiteAccess& a);
 // per wavefront, each cell labelled and coloured by the lane whose word it reads, extra rows (the
 // conflicts) marked; under that each lane's byte offset and bank; under that the access on shared memory's
 // 128-byte lines, and in compare mode the compare rung's same site beside it.
+// The wgmma descriptor swizzle modes (none, 32B, 64B, 128B) and unswizzled 128-byte rows: one atom each,
+// 16-byte chunks in their bank slots, labelled by tile row and chunk. The bank view draws it for the hopper
+// rungs, whose tiles TMA writes and wgmma reads without a lane address.
+void draw_swizzle_modes(Canvas& c, Rect r, const Theme& t, float fs);
 void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in, const BanksViewState& st,
                      Vec2 mouse, BanksHover* hover);
 

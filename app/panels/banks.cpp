@@ -29,8 +29,8 @@ class BanksPanel : public ViewPanel {
         in_.kernel_recorded = !runs_of(*f.capture, kernel).empty() || !in_.sites.empty();
         if (in_.sites.empty() && family_of(kernel) == "hopper")
           in_.no_lane_addresses = kernel + " moves its tiles into shared memory with TMA and reads them with wgmma "
-                                           "through matrix descriptors: no lane supplies an address, so there is no "
-                                           "per-lane access to draw here.";
+                                           "through matrix descriptors: no lane supplies an address. What decides its "
+                                           "bank conflicts is the swizzle the tensor map and the descriptors name:";
         if (!in_.sites.empty())
           in_.traced_from = f.capture->device.name + (f.live ? ", live" : ", " + date_of(*f.capture));
         in_.price = f.capture->smem_price;

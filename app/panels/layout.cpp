@@ -201,10 +201,7 @@ class LayoutPanel : public ViewPanel {
       const std::string k = selected_kernel(st);
       const std::string why =
           !ctx.st.layout_follow ? "unknown op " + st.layout_op
-          : family_of(k) == "hopper"
-              ? k + " computes with wgmma, whose warpgroup-wide fragment layout this view does not draw yet; "
-                    "the op selector shows the mma.sync and ldmatrix layouts."
-              : "no fragment layout or thread tiling described for " + k;
+          : "no fragment layout or thread tiling described for " + k;
       float y = r.min.y + 12;
       for (const std::string& line : viz::wrap(c, why, kMinTextSize * 1.1f, r.w() - 24)) {
         c.text({r.min.x + 12, y}, line, ctx.theme.text_dim, kMinTextSize * 1.1f);
@@ -253,10 +250,15 @@ class LayoutPanel : public ViewPanel {
       ImGui::Text("%s[%d][%d]  (%s)", operand_name(o), hover_.row, hover_.col, hover_.traced ? "traced" : "documented");
       for (const LayoutCell& h : hover_.holders) {
         const RegSlot reg = register_of(*in_.op, o, h.elem);
+        if (in_.op->kind == OpKind::Wgmma) {  // a "lane" of a wgmma layout is a thread of the warpgroup
+          ImGui::Text("thread %3d (warp %d, lane %2d)  register d%d", h.lane, h.lane / 32, h.lane % 32, h.elem);
+          continue;
+        }
         ImGui::Text("lane %2d  elem %2d  reg %d%s", h.lane, h.elem, reg.reg,
                     reg.parts > 1 ? (reg.part == 0 ? " (low)" : reg.parts == 2 ? " (high)" : " (byte)") : "");
       }
-      ImGui::TextDisabled("click: highlight this lane in every operand");
+      ImGui::TextDisabled(in_.op->kind == OpKind::Wgmma ? "click: highlight this thread's registers"
+                                                          : "click: highlight this lane in every operand");
       ImGui::EndTooltip();
       if (item.clicked) {
         const int lane = hover_.holders.front().lane;

@@ -110,7 +110,10 @@ class SwizzlePanel : public ViewPanel {
     const TracedLaunch& l = *in.launch;
     const BlockRecord& b = l.blocks[size_t(hover_.block)];
     ImGui::BeginTooltip();
-    ImGui::Text("%s: launch %d, blockIdx (%d, %d)", in.kernel.c_str(), b.launch, b.bx, b.by);
+    if (l.persistent())
+      ImGui::Text("%s: tile %d of the tile order, computed by persistent CTA %d", in.kernel.c_str(), b.launch, b.bx);
+    else
+      ImGui::Text("%s: launch %d, blockIdx (%d, %d)", in.kernel.c_str(), b.launch, b.bx, b.by);
     ImGui::Text("tile (%d, %d): C rows %d-%d, columns %d-%d", b.tile_m, b.tile_n, b.tile_m * in.block_m,
                 (b.tile_m + 1) * in.block_m - 1, b.tile_n * in.block_n, (b.tile_n + 1) * in.block_n - 1);
     ImGui::Text("SM %d, started at %.1f us, ran %.1f us", b.smid, double(b.start_ns - l.t0) / 1000,

@@ -12,8 +12,8 @@ inline constexpr const char* kAdds =
     "in the grouped order of layout.h (bands of 16 tile rows, down each column of a band first), so the CTAs "
     "running together read 16 panels of A and about 8 of B instead of 1 of A and every panel of B: at 8192^3, "
     "where a row-major wave spans 100+ MB of operands, the wave's operands stay in L2. The variant [order=none] "
-    "walks the tiles row by row instead, for comparison. (Traced launches run one CTA per tile, in the same "
-    "order, so that each tile has its own block record.)";
+    "walks the tiles row by row instead, for comparison. The launch-order view draws each SM's tiles one after "
+    "the other: the producer starts a tile while the consumers still store the one before.";
 // The variant [order=none]: the same kernel walking the tiles row-major, beside the grouped order.
 inline constexpr const char* kRowOrderAdds =
     "Variant of 04_persistent: tiles walked row by row (one tile row per band) instead of in bands of "
@@ -21,7 +21,6 @@ inline constexpr const char* kRowOrderAdds =
 
 }  // namespace gs::hopper_04_persistent
 
-#include <type_traits>
 
 #include "kernels/gemm_args.cuh"
 #include "kernels/hopper/common.cuh"
@@ -78,10 +77,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(const __grid_constant__ CU
   const int tiles_m = (g.m + kBlockM - 1) / kBlockM, tiles_n = (g.n + kBlockN - 1) / kBlockN;
   const int tiles = tiles_m * tiles_n;
   const int ktiles = (g.k + kBlockK - 1) / kBlockK;
-  {
-    const TileIndex first = grouped_tile(blockIdx.x, tiles_m, tiles_n, group);
-    GS_PROBE(probe.block_begin(first.m, first.n));  // traced launches: this CTA's only tile
-  }
+  GS_PROBE(probe.block_begin(-1, -1));  // tiles get their records from probe.tile()
 
   if (tid == 0) {
     prefetch_tensormap(&tma_a);
@@ -100,6 +96,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(const __grid_constant__ CU
       Ring r;
       for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
         const TileIndex tile = grouped_tile(t, tiles_m, tiles_n, group);
+        GS_PROBE(probe.tile(t, tile.m, tile.n));
         const int m0 = tile.m * kBlockM, n0 = tile.n * kBlockN;
         for (int kt = 0; kt < ktiles; ++kt, r.next()) {
           GS_PROBE(probe.stage(kWaitEmpty));
@@ -130,6 +127,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(const __grid_constant__ CU
     float acc[kBlockN / 2];
     for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
       const TileIndex tile = grouped_tile(t, tiles_m, tiles_n, group);
+      GS_PROBE(probe.tile(t, tile.m, tile.n));
 #pragma unroll
       for (int i = 0; i < kBlockN / 2; ++i) acc[i] = 0.0f;
       int prev = 0;  // stage of the previous k-tile, released once its wgmma group is done
@@ -183,9 +181,8 @@ cudaError_t launch(const GemmArgs<__half, float>& g, Probe probe, cudaStream_t s
   static const cudaError_t smem_limit = allow_dynamic_smem(kernel<Probe>, kSmemBytes);
   if (smem_limit != cudaSuccess) return smem_limit;
   const int tiles = ((g.m + kBlockM - 1) / kBlockM) * ((g.n + kBlockN - 1) / kBlockN);
-  // Timed: one CTA per SM (one fits: 193 KB of shared memory). Traced: one CTA per tile, the same kernel,
-  // so that every tile gets its own block record (the probe keys records by blockIdx).
-  const int grid = std::is_same_v<Probe, NoProbe> ? (tiles < sm_count() ? tiles : sm_count()) : tiles;
+  // One CTA per SM (one fits: 193 KB of shared memory), traced or not: probe.tile() gives each tile its record.
+  const int grid = tiles < sm_count() ? tiles : sm_count();
   kernel<Probe><<<grid, kThreads, kSmemBytes, stream>>>(ta, tb, g, probe, kOrderGroup);
   return cudaGetLastError();
 }

@@ -18,7 +18,6 @@ inline constexpr const char* kAdds =
 
 }  // namespace gs::hopper_05_cluster_multicast
 
-#include <type_traits>
 
 #include "kernels/gemm_args.cuh"
 #include "kernels/hopper/common.cuh"
@@ -81,10 +80,7 @@ __global__ void __cluster_dims__(kCluster, 1, 1) __launch_bounds__(kThreads, 1)
   const int ctiles_m = (tiles_m + kCluster - 1) / kCluster;
   const int ctiles = ctiles_m * tiles_n;
   const int ktiles = (g.k + kBlockK - 1) / kBlockK;
-  {
-    const TileIndex first = grouped_tile(cluster, ctiles_m, tiles_n, kGroup);
-    GS_PROBE(probe.block_begin(first.m * kCluster + rank, first.n));
-  }
+  GS_PROBE(probe.block_begin(-1, -1));  // tiles get their records from probe.tile(), as in rung 04
 
   if (tid == 0) {
     prefetch_tensormap(&tma_a);
@@ -103,6 +99,7 @@ __global__ void __cluster_dims__(kCluster, 1, 1) __launch_bounds__(kThreads, 1)
       Ring r;
       for (int t = cluster; t < ctiles; t += clusters) {
         const TileIndex ct = grouped_tile(t, ctiles_m, tiles_n, kGroup);
+        GS_PROBE(probe.tile(t * kCluster + rank, ct.m * kCluster + rank, ct.n));
         const int m0 = (ct.m * kCluster + rank) * kBlockM, n0 = ct.n * kBlockN;
         for (int kt = 0; kt < ktiles; ++kt, r.next()) {
           GS_PROBE(probe.stage(kWaitEmpty));
@@ -140,6 +137,7 @@ __global__ void __cluster_dims__(kCluster, 1, 1) __launch_bounds__(kThreads, 1)
     float acc[kBlockN / 2];
     for (int t = cluster; t < ctiles; t += clusters) {
       const TileIndex ct = grouped_tile(t, ctiles_m, tiles_n, kGroup);
+      GS_PROBE(probe.tile(t * kCluster + rank, ct.m * kCluster + rank, ct.n));
 #pragma unroll
       for (int i = 0; i < kBlockN / 2; ++i) acc[i] = 0.0f;
       int prev = 0;
@@ -198,8 +196,8 @@ cudaError_t launch(const GemmArgs<__half, float>& g, Probe probe, cudaStream_t s
   }();
   const int tiles_m = (g.m + kBlockM - 1) / kBlockM, tiles_n = (g.n + kBlockN - 1) / kBlockN;
   const int ctiles = ((tiles_m + kCluster - 1) / kCluster) * tiles_n;
-  // Timed: persistent, every cluster slot busy. Traced: one cluster per cluster tile (see rung 04).
-  const int clusters = std::is_same_v<Probe, NoProbe> ? (ctiles < max_clusters ? ctiles : max_clusters) : ctiles;
+  // Persistent, every cluster slot busy, traced or not (probe.tile() gives each tile its record).
+  const int clusters = ctiles < max_clusters ? ctiles : max_clusters;
   kernel<Probe><<<clusters * kCluster, kThreads, kSmemBytes, stream>>>(ta, tb, g, probe);
   return cudaGetLastError();
 }

@@ -19,7 +19,6 @@ inline constexpr const char* kAdds =
 
 }  // namespace gs::hopper_06_tma_store
 
-#include <type_traits>
 
 #include "kernels/gemm_args.cuh"
 #include "kernels/hopper/common.cuh"
@@ -86,10 +85,7 @@ __global__ void __cluster_dims__(kCluster, 1, 1) __launch_bounds__(kThreads, 1)
   const int ctiles_m = (tiles_m + kCluster - 1) / kCluster;
   const int ctiles = ctiles_m * tiles_n;
   const int ktiles = (g.k + kBlockK - 1) / kBlockK;
-  {
-    const TileIndex first = grouped_tile(cluster, ctiles_m, tiles_n, kGroup);
-    GS_PROBE(probe.block_begin(first.m * kCluster + rank, first.n));
-  }
+  GS_PROBE(probe.block_begin(-1, -1));  // tiles get their records from probe.tile(), as in rung 04
 
   if (tid == 0) {
     prefetch_tensormap(&tma_a);
@@ -109,6 +105,7 @@ __global__ void __cluster_dims__(kCluster, 1, 1) __launch_bounds__(kThreads, 1)
       Ring r;
       for (int t = cluster; t < ctiles; t += clusters) {
         const TileIndex ct = grouped_tile(t, ctiles_m, tiles_n, kGroup);
+        GS_PROBE(probe.tile(t * kCluster + rank, ct.m * kCluster + rank, ct.n));
         const int m0 = (ct.m * kCluster + rank) * kBlockM, n0 = ct.n * kBlockN;
         for (int kt = 0; kt < ktiles; ++kt, r.next()) {
           GS_PROBE(probe.stage(kWaitEmpty));
@@ -154,6 +151,7 @@ __global__ void __cluster_dims__(kCluster, 1, 1) __launch_bounds__(kThreads, 1)
     float acc[kBlockN / 2];
     for (int tt = cluster; tt < ctiles; tt += clusters) {
       const TileIndex ct = grouped_tile(tt, ctiles_m, tiles_n, kGroup);
+      GS_PROBE(probe.tile(tt * kCluster + rank, ct.m * kCluster + rank, ct.n));
       const int m0 = (ct.m * kCluster + rank) * kBlockM + c * kWgM, n0 = ct.n * kBlockN;  // this warpgroup's rows
 #pragma unroll
       for (int i = 0; i < kBlockN / 2; ++i) acc[i] = 0.0f;
@@ -257,7 +255,7 @@ cudaError_t launch(const GemmArgs<__half, float>& g, Probe probe, cudaStream_t s
   }();
   const int tiles_m = (g.m + kBlockM - 1) / kBlockM, tiles_n = (g.n + kBlockN - 1) / kBlockN;
   const int ctiles = ((tiles_m + kCluster - 1) / kCluster) * tiles_n;
-  const int clusters = std::is_same_v<Probe, NoProbe> ? (ctiles < max_clusters ? ctiles : max_clusters) : ctiles;
+  const int clusters = ctiles < max_clusters ? ctiles : max_clusters;  // persistent, traced or not (see rung 05)
   kernel<Probe><<<clusters * kCluster, kThreads, kSmemBytes, stream>>>(ta, tb, tc, g, probe);
   return cudaGetLastError();
 }

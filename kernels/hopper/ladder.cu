@@ -12,7 +12,8 @@
 namespace gs::detail {
 
 // One registry entry from a rung namespace NS (every hopper rung names its geometry and texts with the same
-// constants). Warp tilings and layout ops stay empty: wgmma's warpgroup layouts are not in core/ yet.
+// constants). The layout op is wgmma's accumulator (drawn at N = 16; the rungs' N = 256 repeats it); warp
+// tilings stay empty: a warpgroup's tile is its 64 rows of the block, all columns.
 #define GS_HOPPER_RUNG(NS, NAME)                                                                      \
   [] {                                                                                                \
     namespace r = NS;                                                                                 \
@@ -28,6 +29,7 @@ namespace gs::detail {
     g.info.block_n = r::kBlockN;                                                                      \
     g.info.threads = r::kThreads;                                                                     \
     g.info.shape_rule = r::kShapeRule;                                                                \
+    g.info.ops = {"wgmma.m64n16k16.f16"};                                                             \
     g.supports = r::supports;                                                                         \
     g.unavailable = hopper::unavailable_here;                                                         \
     g.stages = names(r::kStageNames);                                                                 \
