@@ -574,9 +574,12 @@ int cmd_layout(const LayoutArgs& a) {
   const MmaOp* op = find_mma_op(a.op);
   if (!op) return fail("layout", "--op: unknown operation '" + a.op + "' (known: " + mma_op_names() + ")", kExitUsage);
   const Operand operand = *parse_operand(a.operand);
-  if (!has_operand(*op, operand))  // ldmatrix loads one tile; there is no B or C to print
-    return fail("layout", a.op + " has one operand: A (--operand " + a.operand + " does not exist for it)",
+  if (!has_operand(*op, operand)) {  // ldmatrix loads one tile (A); wgmma has a register layout for C only
+    const char* only = operand_name(op_operands(*op).front());
+    return fail("layout", a.op + " has one operand with a register layout: " + only + " (--operand " + a.operand +
+                              " does not exist for it)",
                 kExitUsage);
+  }
   if (a.format != "csv" && a.format != "tex" && a.out.empty())
     return fail("layout", "--format " + a.format + " needs -o FILE", kExitUsage);
 

@@ -18,7 +18,7 @@ namespace gs {
 
 // What a capture keeps of a trace's stage spans and shared-memory addresses (the rest only grows the file).
 constexpr size_t kCaptureStageBlocks = 2;
-constexpr size_t kCaptureStageRecords = 16384;
+constexpr size_t kCaptureStageRecords = 8192;
 constexpr size_t kCaptureStageWarpRecords = 1024;  // per warp: a persistent CTA's 4 tiles of 64 k-steps fit
 constexpr int kCaptureSmemWarps = 2;
 constexpr size_t kCaptureSmemRecords = 1024;

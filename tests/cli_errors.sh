@@ -23,8 +23,9 @@ expect 2 "unknown operation 'mma.bogus'" layout --op mma.bogus --operand A
 expect 2 "operand" layout --op mma.m16n8k16.f16 --operand Q
 expect 2 "unspecified" layout --op wmma.m16n16k16.f16 --operand A
 expect 2 "needs -o" layout --op mma.m16n8k16.f16 --operand A --format svg
-expect 2 "ldmatrix.x4 has one operand: A" layout --op ldmatrix.x4 --operand B
-expect 2 "ldmatrix.x2.trans has one operand: A" layout --op ldmatrix.x2.trans --operand C --source traced
+expect 2 "ldmatrix.x4 has one operand with a register layout: A" layout --op ldmatrix.x4 --operand B
+expect 2 "ldmatrix.x2.trans has one operand with a register layout: A" layout --op ldmatrix.x2.trans --operand C --source traced
+expect 2 "wgmma.m64n16k16.f16 has one operand with a register layout: C" layout --op wgmma.m64n16k16.f16 --operand A
 expect 2 "replay" --replay "$tmp/does-not-exist.json"
 expect 2 "unknown view 'nope' \(available: layout, banks, gmem, swizzle, perf, roofline, timeline, code, all\)" shot --view nope -o "$tmp/x.png"
 expect 2 "must end in .png or .svg" shot --view layout -o "$tmp/x.txt"

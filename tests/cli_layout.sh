@@ -47,6 +47,14 @@ for chip in L0 L15 L16 L31; do
   grep -q ">$chip</text>" "$tmp/ldm.svg" || { echo "FAIL: ldm.svg has no $chip chip"; exit 1; }
 done
 echo "ldmatrix svg ok"
+# wgmma: the accumulator across a warpgroup, 128 threads x 8 registers, every element of 64x16 once; thread 37
+# (warp 1, lane 5) holds rows 17 and 25, columns 2-3 and 10-11 (the PTX ISA figure).
+"$bin" layout --op wgmma.m64n16k16.f16 --operand C | tail -n +2 > "$tmp/wg.csv"
+[ "$(wc -l < "$tmp/wg.csv")" -eq 1024 ] || { echo "FAIL: wgmma C has $(wc -l < "$tmp/wg.csv") slots, want 1024"; exit 1; }
+[ "$(cut -d, -f3,4 "$tmp/wg.csv" | sort -u | wc -l)" -eq 1024 ] || { echo "FAIL: wgmma C repeats an element"; exit 1; }
+[ "$(grep '^37,' "$tmp/wg.csv" | cut -d, -f3,4 | tr '\n' ' ')" = "17,2 17,3 25,2 25,3 17,10 17,11 25,10 25,11 " ] ||
+  { echo "FAIL: thread 37: $(grep '^37,' "$tmp/wg.csv" | tr '\n' ' ')"; exit 1; }
+echo "wgmma csv ok"
 # SVG: a complete document with one labelled cell per element (16x16 for A).
 "$bin" layout --op mma.m16n8k16.f16 --operand A --format svg -o "$tmp/A.svg"
 grep -q '</svg>' "$tmp/A.svg"

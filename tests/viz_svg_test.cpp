@@ -16,6 +16,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/layout_trace.h"
 #include "viz/canvas_imgui.h"
 #include "viz/draw_util.h"
 #include "viz/views.h"
@@ -1664,6 +1665,48 @@ TEST(TimelineView, BlocksStartAtZeroAndOpenOnTheFirstDozenSteps) {
   EXPECT_EQ(timeline_block(c, "test/99", 0).block, -1);
 }
 
+// The bundled capture's persistent rung (recorded with probe.tile): one record per tile, 132 CTAs on an H200,
+// CTA b computing tiles b, b + 132, ... one after the other on its SM; the launch-order view speaks of tiles and
+// persistent CTAs, the timeline of CTA 0's tiles, each warp marking where it moved on to its next tile.
+TEST(SwizzleView, BundledPersistentRungShowsEachCtasTilesOverTime) {
+  const Capture& c = bundled_capture();
+  const TracedLaunch l = traced_launch(c, "hopper/04_persistent");
+  ASSERT_EQ(l.blocks.size(), 512u);  // 4096 / 128 x 4096 / 256 tiles
+  EXPECT_TRUE(l.persistent());
+  EXPECT_EQ(l.ctas, c.device.sm_count);
+  std::map<int, std::vector<const BlockRecord*>> by_cta;
+  for (const BlockRecord& b : l.blocks) {
+    EXPECT_EQ(b.launch % l.ctas, b.bx) << "tile " << b.launch;
+    by_cta[b.bx].push_back(&b);
+  }
+  for (const auto& [cta, tiles] : by_cta) {
+    for (size_t i = 1; i < tiles.size(); ++i) {
+      EXPECT_EQ(tiles[i]->smid, tiles[0]->smid) << "CTA " << cta << " moved SM";
+      EXPECT_GT(tiles[i]->start_ns, tiles[i - 1]->start_ns) << "CTA " << cta << " tile " << tiles[i]->launch;
+    }
+  }
+  SwizzleViewInput in;
+  in.kernel = "hopper/04_persistent";
+  in.launch = &l;
+  in.block_m = 128, in.block_n = 256, in.k = 4096, in.elem_bytes = 2;
+  SvgCanvas svg(1600, 900, Theme::Light().bg);
+  draw_swizzle_view(svg, {{0, 0}, {1600, 900}}, Theme::Light(), in, nullptr, SwizzleViewState{}, {-1, -1}, nullptr);
+  const std::string text = all_text(svg.finish());
+  EXPECT_NE(text.find("all 512 tiles done by 132 persistent CTAs"), std::string::npos) << text;
+  EXPECT_NE(text.find("each tile a bar"), std::string::npos);
+
+  const TimelineBlock b = timeline_block(c, "hopper/04_persistent", 0);
+  EXPECT_EQ(b.block, 0);
+  EXPECT_EQ(b.tiles, 4);  // 512 tiles over 132 CTAs: CTA 0 computes tiles 0, 132, 264, 396
+  EXPECT_EQ(b.warps.size(), 9u) << "the producer warp and the 8 consumer warps, each with its row";
+  int next_tile = 0;
+  for (const TimelineBlock::Mark& m : b.marks) next_tile += b.mark_names[size_t(m.kind)] == "next tile";
+  EXPECT_EQ(next_tile, 9 * 4);  // every stamped warp marks each of its 4 tiles
+  SvgCanvas tl(1600, 900, Theme::Light().bg);
+  draw_timeline_view(tl, {{0, 0}, {1600, 900}}, Theme::Light(), b, nullptr, 1980, TimelineViewState{}, {-1, -1}, nullptr);
+  EXPECT_NE(all_text(tl.finish()).find("persistent CTA 0 (4 tiles)"), std::string::npos);
+}
+
 // probe.mark's instants (a capture's "mark: ..." stage records) are ticks on the warp's row, not spans: the
 // stage list, the k-step count and the window stay what the spans say; the legend names each mark once.
 TEST(TimelineView, BarriersAndCpAsyncWaitsAreTicksWhereTheWarpPassedThem) {
@@ -1802,6 +1845,48 @@ TEST(GmemView, SaysWhyThereIsNothingToDraw) {
   SvgCanvas svg2(1200, 600, t.bg);
   draw_gmem_view(svg2, {{0, 0}, {1200, 600}}, t, old, GmemViewState{}, {-1, -1}, nullptr);
   EXPECT_NE(all_text(svg2.finish()).find("recorded before gemmscope traced them"), std::string::npos);
+}
+
+// wgmma's accumulator: documented and the bundled capture's trace (H200) agree cell for cell; drawn one warp per
+// band (16 rows x 64 columns of 4 bands), each cell in its lane's colour (thread % 32), labelled with the lane
+// within its warp; hovering a cell of band 1 names the operand's own row (16 + r) and the thread (32 + lane).
+TEST(LayoutView, WgmmaAccumulatorIsDrawnOneWarpPerBand) {
+  const MmaOp& op = *find_mma_op("wgmma.m64n16k16.f16");
+  const FragmentLayout doc = documented_layout(op, Operand::C);
+  const FragmentLayout* traced = nullptr;
+  for (const FragmentLayout& l : bundled_capture().layouts)
+    if (l.op == op.name && l.operand == "C" && l.source == "traced") traced = &l;
+  ASSERT_NE(traced, nullptr) << "the bundled capture holds no traced wgmma accumulator";
+  EXPECT_EQ(layout_difference(*traced, doc), "");
+  LayoutViewInput in;
+  in.op = &op;
+  in.documented[2] = &doc;
+  in.traced[2] = traced;
+  in.traced_from = "NVIDIA H200";
+  const Theme& t = Theme::Light();
+  for (const auto& [w, h] : {std::pair{1600.0f, 900.0f}, std::pair{1920.0f, 1080.0f}}) {
+    const std::string svg = draw_layout(in, t, {}, {-1, -1}, nullptr, w, h);
+    const auto labels = texts(svg);
+    EXPECT_EQ(count_if_contains(labels, "warp 3: rows 48\xE2\x80\x93" "63"), w > 1700 ? 2 : 1) << w;
+    EXPECT_EQ(count_if_contains(labels, "C  64\xC3\x97" "16 (m\xC3\x97n)"), w > 1700 ? 2 : 1) << w;
+    EXPECT_GE(count_if_contains(labels, "identical"), 1) << w;  // "identical to PTX", or the one panel's header
+    const auto cells = lane_cells(svg, t);
+    EXPECT_EQ(cells.size(), (w > 1700 ? 2u : 1u) * 1024u) << w;
+    EXPECT_GE(min_font_px(svg), kMinTextSize * 2048.0f / (1901 + 483) - 0.01f);  // SVG sizes are em, not lines
+  }
+  // Hover the cell in band 1 (warp 1), display row 1, display column 16 + 2: C[17][2], held by thread 37.
+  const std::string svg = draw_layout(in, t, {}, {-1, -1}, nullptr, 1600, 900);
+  const auto cells = lane_cells(svg, t);
+  float x0 = 1e9f, y0 = 1e9f, s = cells.front().second.w();
+  for (const auto& c : cells) x0 = std::min(x0, c.second.min.x), y0 = std::min(y0, c.second.min.y);
+  LayoutHover hv;
+  draw_layout(in, t, {}, {x0 + (16 + 2 + 0.5f) * (s + 1), y0 + 1.5f * (s + 1)}, &hv, 1600, 900);
+  ASSERT_TRUE(hv.valid);
+  EXPECT_EQ(hv.operand, 2);
+  EXPECT_EQ(hv.row, 17);
+  EXPECT_EQ(hv.col, 2);
+  ASSERT_EQ(hv.holders.size(), 1u);
+  EXPECT_EQ(hv.holders[0].lane, 37);
 }
 
 // ---- Roofline -----------------------------------------------------------------------------------
