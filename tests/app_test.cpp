@@ -224,17 +224,13 @@ TEST(Follow, EveryRungNamesItsOwnInstructionsOrItsThreadTiling) {
       EXPECT_TRUE(k.thread_tiling.described()) << k.name;
       continue;
     }
-    // wgmma's warpgroup layouts are not in core/ yet (issue 13): the hopper rungs name none, and the view says so.
-    if (k.family == "hopper") {
-      EXPECT_TRUE(k.ops.empty()) << k.name << ": a wgmma layout arrived; make the layout view follow it";
-      continue;
-    }
     ASSERT_FALSE(k.ops.empty()) << k.name;
     for (const std::string& op : k.ops) EXPECT_NE(find_mma_op(op), nullptr) << k.name << " " << op;
     const std::string first = k.ops.front();
     const std::string want = k.family == "mma_tf32" ? "mma.m16n8k8.tf32"
                              : k.family == "mma_f16" ? "mma.m16n8k16.f16"
                              : k.family == "wmma"    ? "wmma.m16n16k16.f16"
+                             : k.family == "hopper"  ? "wgmma.m64n16k16.f16"  // the accumulator, drawn at N = 16
                                                      : first;
     EXPECT_EQ(first, want) << k.name;
   }

@@ -21,6 +21,12 @@ run "$bin" shot --view roofline --kernel mma_f16/10_multistage --theme light -o 
 run "$bin" shot --view timeline --kernel mma_f16/05_double_buffer --theme light -o "$root/docs/timeline-mma_f16-05.png"
 # The code view: what 08 changed from 07.
 run "$bin" shot --view code --kernel mma_f16/08_ldmatrix --theme light -o "$root/docs/code-mma_f16-08.png"
+# The hopper ladder: wgmma's accumulator one warp per band, the descriptor swizzle modes, the persistent
+# rung's tiles per SM, its producer and consumers across tiles.
+run "$bin" shot --view layout --kernel hopper/04_persistent --theme light -o "$root/docs/layout-wgmma.png"
+run "$bin" shot --view banks --kernel hopper/04_persistent --theme light -o "$root/docs/banks-hopper-swizzle.png"
+run "$bin" shot --view swizzle --kernel hopper/04_persistent --theme light -o "$root/docs/swizzle-hopper-04.png"
+run "$bin" shot --view timeline --kernel hopper/04_persistent --theme light -o "$root/docs/timeline-hopper-04.png"
 # TFLOP/s against size for each ladder and cuBLAS of its dtype: one picture per family.
 # (mma_f16/09, not 10: the bundled capture replays a live series of 10, which its pane shows instead.)
 for k in sgemm/01_naive wmma/01_naive mma_f16/09_xor_permuted mma_tf32/10_multistage hopper/06_tma_store; do

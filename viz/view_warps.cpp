@@ -78,8 +78,8 @@ void draw_warp_view(Canvas& c, Rect r, const Theme& t, const WarpViewInput& in, 
   const float max_w = r.w() - 2 * pad;
   const std::string who = in.kernel.empty() ? std::string("this rung") : in.kernel;
   if (!in.described()) {
-    c.text({r.min.x + pad, y}, viz::elide(c, "no warp tiling described for this rung (" + who + ")", fs, Font::Sans, max_w),
-           t.text_dim, fs);
+    const std::string say = in.undescribed.empty() ? "no warp tiling described for this rung (" + who + ")" : in.undescribed;
+    c.text({r.min.x + pad, y}, viz::elide(c, say, fs, Font::Sans, max_w), t.text_dim, fs);
     c.pop_clip();
     return;
   }

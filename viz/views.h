@@ -123,6 +123,7 @@ struct WarpViewInput {
   std::string op;                 // "mma.m16n8k16.f16", "wmma.m16n16k16.f16", "" = SIMT
   int frag_m = 0, frag_n = 0, frag_k = 0;
   bool described() const { return warps_m > 0 && warps_n > 0 && warp_m > 0 && warp_n > 0 && frag_k > 0; }
+  std::string undescribed;        // what to say instead of a warp tiling where there is none ("" : a plain notice)
 };
 // The C block tile split into warp tiles ("warp w", origin), the highlighted warp's fragment grid,
 // and beside C the A and B tiles with the slices that warp loads in one k-step shaded in its colour;

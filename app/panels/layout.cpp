@@ -39,6 +39,10 @@ WarpViewInput warp_input(const KernelInfo* k) {
   WarpViewInput in;
   if (!k) return in;
   in.kernel = k->name;
+  if (k->family == "hopper")
+    in.undescribed = "wgmma's unit is a warpgroup: each of the rung's math warpgroups owns 64 rows of the " +
+                     std::to_string(k->block_m) + "\xC3\x97" + std::to_string(k->block_n) +
+                     " block, every column of it (the layout above, repeated along N)";
   const WarpTiling& w = k->warps;
   in.block_m = k->block_m, in.block_n = k->block_n, in.block_k = w.block_k;
   in.warps_m = w.warps_m, in.warps_n = w.warps_n, in.warps_k = w.warps_k;
