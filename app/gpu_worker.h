@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "app/live.h"
 #include "kernels/gemm.h"
@@ -20,6 +21,11 @@ inline constexpr const char* kGpuWorkerCommand = "__gpu-worker";
 // main() of the worker process: `BINARY __gpu-worker --device N [--fault-drill KIND] [--fake]`, requests on
 // descriptor 3, replies on descriptor 4.
 int gpu_worker_main(int argc, char** argv);
+
+// The fake worker's fault drills (GpuWorkerOptions::fake): "sticky" (a sticky error reported), "signal"
+// (SIGSEGV), "exit" (code 5), "hang" (inside an operation), "freeze" (SIGSTOP: no answer at all), "garbage" (a
+// message header announcing 4 GB).
+const std::vector<std::string>& fake_fault_drills();
 
 struct GpuWorkerOptions {
   std::string exe;            // the binary re-executed as the worker; empty: this one (/proc/self/exe)

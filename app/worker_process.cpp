@@ -154,8 +154,6 @@ class WatchedSession final : public GpuSession {
 // A GPU that is not there (`--fake`): quick made-up numbers, and a fault drill that dies, hangs or breaks on
 // command. It lets a machine without a GPU test everything around the kernels: the pipes, the watchdog, the
 // restarts and what the window keeps.
-const std::vector<std::string> kFakeDrills{"sticky", "signal", "exit", "hang", "freeze", "garbage"};
-
 class FakeSession final : public GpuSession {
  public:
   DeviceInfo device() const override {
@@ -232,6 +230,11 @@ int usage(const std::string& what) {
 
 }  // namespace
 
+const std::vector<std::string>& fake_fault_drills() {
+  static const std::vector<std::string> kinds{"sticky", "signal", "exit", "hang", "freeze", "garbage"};
+  return kinds;
+}
+
 int gpu_worker_main(int argc, char** argv) {
   // The window's GPU work only: a worker outlives neither the window nor the thread that started it.
   prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -257,7 +260,7 @@ int gpu_worker_main(int argc, char** argv) {
       return usage("unknown argument '" + a.substr(0, 40) + "'");
     }
   }
-  const std::vector<std::string>& kinds = fake ? kFakeDrills : fault_drill_kinds();
+  const std::vector<std::string>& kinds = fake ? fake_fault_drills() : fault_drill_kinds();
   if (!drill.empty() && std::find(kinds.begin(), kinds.end(), drill) == kinds.end())
     return usage("--fault-drill: '" + drill.substr(0, 40) + "' is not a fault drill");
   if (fcntl(kRequestFd, F_GETFD) < 0 || fcntl(kReplyFd, F_GETFD) < 0)
