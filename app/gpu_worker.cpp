@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -169,6 +170,12 @@ struct GpuWorker::Impl {
   // ---- the supervisor thread ----
 
   void run() {
+    // A write to a worker that just died raises SIGPIPE on this thread: blocked here, and taken back after an
+    // EPIPE, so it never ends the window (whose other threads keep the default).
+    sigset_t pipe_only;
+    sigemptyset(&pipe_only);
+    sigaddset(&pipe_only, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_only, nullptr);
     for (;;) {
       {
         std::lock_guard<std::mutex> lock(mu);
@@ -214,6 +221,7 @@ struct GpuWorker::Impl {
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, in, 3);
     posix_spawn_file_actions_adddup2(&fa, out, 4);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);  // the terminal is the window's
     posix_spawn_file_actions_adddup2(&fa, 2, 1);  // anything a library prints goes to stderr, never the pipe
     posix_spawnattr_t at;
     posix_spawnattr_init(&at);
@@ -316,6 +324,10 @@ struct GpuWorker::Impl {
       if (drill) drill_asked = false;
     }
     forget_old_ladder(ladder_version);
+    if (kernel != requested_kernel) {  // the status may name it (a kernel that faulted is skipped)
+      requested_kernel = kernel;
+      publish();
+    }
     if (!child) return;
     Child& c = *child;
     if (faulted.count(kernel)) kernel.clear();  // never again, after its fault
@@ -347,6 +359,13 @@ struct GpuWorker::Impl {
       } else if (w < 0 && errno == EAGAIN) {
         break;
       } else {
+        if (errno == EPIPE) {
+          const timespec now{0, 0};
+          sigset_t pipe_only;
+          sigemptyset(&pipe_only);
+          sigaddset(&pipe_only, SIGPIPE);
+          sigtimedwait(&pipe_only, nullptr, &now);  // the pending SIGPIPE of this write
+        }
         return;  // its end is closed: it is exiting, and its reply pipe's end will say so
       }
     }
@@ -570,6 +589,7 @@ struct GpuWorker::Impl {
   std::string fault, fault_base;
   int restarts = 0;
   std::set<std::string> faulted;                 // kernels that faulted: never run again
+  std::string requested_kernel;                  // the live kernel the window asked for last
   std::deque<Clock::time_point> fault_times;     // within the last 10 minutes
   int in_a_row = 0;                              // faults of workers that ran under a minute each
   Clock::time_point restart_at;

@@ -24,7 +24,8 @@ int gpu_worker_main(int argc, char** argv);
 
 // The fake worker's fault drills (GpuWorkerOptions::fake): "sticky" (a sticky error reported), "signal"
 // (SIGSEGV), "exit" (code 5), "hang" (inside an operation), "freeze" (SIGSTOP: no answer at all), "garbage" (a
-// message header announcing 4 GB).
+// message header announcing 4 GB), and "rung", which needs no request: the ladder's third kernel leaves a sticky
+// error whenever it runs.
 const std::vector<std::string>& fake_fault_drills();
 
 struct GpuWorkerOptions {

@@ -156,6 +156,9 @@ class WatchedSession final : public GpuSession {
 // restarts and what the window keeps.
 class FakeSession final : public GpuSession {
  public:
+  // drill "rung": the ladder's third kernel leaves a sticky error whenever it runs (a rung with a bug).
+  explicit FakeSession(const std::string& drill) : faulty_(drill == "rung" ? kernel_registry().at(2).name : "") {}
+
   DeviceInfo device() const override {
     DeviceInfo d;
     d.name = "Fake GPU (worker test, no CUDA)";
@@ -175,6 +178,7 @@ class FakeSession final : public GpuSession {
     r.kernel = k.name;
     r.precision = p;
     r.shape = s;
+    if (k.name == faulty_) broken_ = "an illegal memory access was encountered (fake cudaErrorIllegalAddress)";
     r.ok = broken_.empty();
     if (!r.ok) {
       r.error = broken_;
@@ -219,6 +223,7 @@ class FakeSession final : public GpuSession {
   std::string sticky_error() override { return broken_; }
 
  private:
+  std::string faulty_;
   std::string broken_;
 };
 
@@ -231,7 +236,7 @@ int usage(const std::string& what) {
 }  // namespace
 
 const std::vector<std::string>& fake_fault_drills() {
-  static const std::vector<std::string> kinds{"sticky", "signal", "exit", "hang", "freeze", "garbage"};
+  static const std::vector<std::string> kinds{"sticky", "signal", "exit", "hang", "freeze", "garbage", "rung"};
   return kinds;
 }
 
@@ -306,7 +311,7 @@ int gpu_worker_main(int argc, char** argv) {
   }
   plan.open = [&](std::string* err) -> std::unique_ptr<GpuSession> {
     link.busy("", "opening the GPU", 2 * limit_s);
-    std::unique_ptr<GpuSession> s = fake ? std::make_unique<FakeSession>() : GpuSession::open(device, err);
+    std::unique_ptr<GpuSession> s = fake ? std::make_unique<FakeSession>(drill) : GpuSession::open(device, err);
     link.idle();
     if (!s) return nullptr;
     return std::make_unique<WatchedSession>(std::move(s), &link, limit_s);

@@ -142,6 +142,33 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"garbage", "faulted: the GPU worker sent a damaged message: a message of 4294967295 bytes"}),
     [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.drill); });
 
+// A rung with a bug: it faults in the ladder. The restarted worker finishes the ladder without it and measures
+// nothing twice; selecting it later does not run it (no restart loop).
+TEST(FakeWorker, ARungThatFaultsIsSkippedNotRetried) {
+  const KernelInfo& bad = kernel_registry().at(2);
+  GpuWorker w(0, GemmShape{256, 256, 256}, fake("rung"));
+  const size_t want = ladder_runs() - bad.precisions.size();
+  auto s = wait_for(w, [&](const LiveSnapshot& s) {
+    return s.restarts == 1 && s.capture && s.capture->runs.size() == want && !s.capture->peaks.empty() && s.status.empty();
+  }, 20);
+  EXPECT_EQ(s->restarts, 1);
+  EXPECT_EQ(s->fault.rfind(bad.name + " faulted: an illegal memory access was encountered", 0), 0u) << s->fault;
+  ASSERT_TRUE(s->capture);
+  EXPECT_EQ(s->capture->runs.size(), want);
+  for (const RunRecord& r : s->capture->runs) EXPECT_NE(r.kernel, bad.name);
+  w.set_live_kernel(bad.name, bad.precisions.front());
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  s = w.latest();
+  EXPECT_EQ(s->restarts, 1) << "the faulted rung ran again: " << s->fault;
+  EXPECT_EQ(s->status, bad.name + " faulted: the live plot skips it");
+  EXPECT_TRUE(s->series.empty());
+  // Another kernel runs as usual.
+  w.set_live_kernel(kernel_registry().front().name, Precision::F32);
+  s = wait_for(w, [](const LiveSnapshot& s) { return s.series.size() >= 3; }, 10);
+  EXPECT_GE(s->series.size(), 3u);
+  EXPECT_EQ(s->restarts, 1);
+}
+
 TEST(FakeWorker, GivesUpAfterTooManyFaultsAndKeepsTheData) {
   GpuWorkerOptions o = fake("signal");
   o.max_faults = 1;
