@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "app/cli.h"
 #include "app/gpu_worker.h"
 #include "app/worker_protocol.h"
 #include "app/worker_thread.h"
@@ -228,9 +229,7 @@ class FakeSession final : public GpuSession {
 };
 
 int usage(const std::string& what) {
-  std::fprintf(stderr, "gemmscope %s: %s (started by the window; not a command to type)\n", kGpuWorkerCommand,
-               what.c_str());
-  return 2;
+  return fail(kGpuWorkerCommand, what + " (started by the window; not a command to type)", kExitUsage);
 }
 
 }  // namespace

@@ -213,7 +213,8 @@ TEST(FakeWorker, WithoutTheFlagThereIsNoDrill) {
 TEST(WorkerCommand, BadArgumentsAreOneLineAndExit2) {
   const std::string exe = std::filesystem::read_symlink("/proc/self/exe").string();
   const std::string err = testing::TempDir() + "worker_err.txt";
-  for (const std::string args : {"--bogus", "--device x", "--fake --fault-drill oob", "--device 0"}) {
+  for (const std::string args : {"--bogus", "--device x", "--fake --fault-drill oob", "--device 0",
+                                 "\"$(printf -- '--a\\nb')\""}) {  // a newline inside the argument
     const int st = std::system((exe + " " + kGpuWorkerCommand + " " + args + " </dev/null 2>" + err).c_str());
     ASSERT_TRUE(WIFEXITED(st)) << args;
     EXPECT_EQ(WEXITSTATUS(st), 2) << args;
