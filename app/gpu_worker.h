@@ -1,6 +1,7 @@
 // The window's GPU worker. The GPU work itself (app/worker_thread.h: the ladder, traced layouts, the live plot)
 // runs in a worker process: this binary re-executed with a hidden subcommand, talking to the window over two
-// pipes (app/worker_protocol.h). A kernel that faults (an illegal address, a trap: a sticky CUDA error that
+// pipes (app/worker_protocol.h). Re-executed (posix_spawn of /proc/self/exe), never forked alone: the window has
+// threads and a display connection, a test process may hold a CUDA context, and none of them survive a fork. A kernel that faults (an illegal address, a trap: a sticky CUDA error that
 // poisons the process) or hangs takes only that process down. The window's side merges what each worker sent
 // into one snapshot, so everything recorded so far survives; when the worker dies, reports a sticky error or
 // stops answering (a watchdog), the snapshot says which kernel faulted and why, the kernel is not run again,
