@@ -203,6 +203,19 @@ TEST(FakeWorker, ClosingTheWindowEndsTheWorker) {
   EXPECT_TRUE(gone(pid)) << "worker " << pid << " outlived its window";
 }
 
+TEST(FakeWorker, AWorkerThatCannotStartIsOneLineNotALoop) {
+  GpuWorkerOptions o = fake("");
+  o.exe = testing::TempDir() + "no-such-gemmscope";
+  GpuWorker w(0, GemmShape{256, 256, 256}, o);
+  auto s = wait_for(w, [](const LiveSnapshot& s) { return !s.fault.empty(); }, 5);
+  EXPECT_EQ(s->fault.rfind("cannot start the GPU worker: ", 0), 0u) << s->fault;
+  EXPECT_NE(s->fault.find("No such file or directory"), std::string::npos) << s->fault;
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  EXPECT_EQ(w.worker_pid(), 0);
+  EXPECT_EQ(w.latest()->restarts, 0);
+  EXPECT_FALSE(w.latest()->capture);
+}
+
 TEST(FakeWorker, WithoutTheFlagThereIsNoDrill) {
   GpuWorker w(0, GemmShape{256, 256, 256}, fake(""));
   EXPECT_FALSE(w.run_fault_drill());
