@@ -191,14 +191,30 @@ int cmd_window(const WindowArgs& a) {
   Capture replayed;
   std::string banner, error;
   std::unique_ptr<GpuWorker> worker;
+  const std::vector<std::string>& drills = a.fake_gpu ? fake_fault_drills() : fault_drill_kinds();
+  if (!a.fault_drill.empty() && std::find(drills.begin(), drills.end(), a.fault_drill) == drills.end()) {
+    std::string list;
+    for (const std::string& d : drills) list += (list.empty() ? "" : ", ") + d;
+    return fail("", "--fault-drill: '" + a.fault_drill.substr(0, 40) + "' is not one of " + list, kExitUsage);
+  }
+  if (a.fake_gpu && !a.replay.empty()) return fail("", "--fake-gpu is a live session, not with --replay", kExitUsage);
+  if (!(a.watchdog_s == 0 || (a.watchdog_s >= 1 && a.watchdog_s <= 3600)))
+    return fail("", "--watchdog: seconds from 1 to 3600", kExitUsage);
   if (!a.replay.empty()) {
+    if (!a.fault_drill.empty()) return fail("", "--fault-drill runs on the live GPU, not with --replay", kExitUsage);
     if (!load_capture(a.replay, &replayed, &banner, &error)) return fail("", error, kExitRuntime);
   } else {
     std::string why;
-    const int n = cuda_device_count(&why);
+    const int n = a.fake_gpu ? 1 : cuda_device_count(&why);
     if (n > 0) {
       if (!device_in_range(a.device, n, &error)) return fail("", error, kExitUsage);
-      worker = std::make_unique<GpuWorker>(a.device, GemmShape{4096, 4096, 4096});
+      GpuWorkerOptions options;
+      options.fake = a.fake_gpu;
+      options.fault_drill = a.fault_drill;
+      if (a.watchdog_s > 0) options.op_limit_s = a.watchdog_s;
+      worker = std::make_unique<GpuWorker>(a.device, GemmShape{4096, 4096, 4096}, options);
+    } else if (!a.fault_drill.empty()) {
+      return fail("", "--fault-drill: no CUDA device to run it on (" + why + ")", kExitRuntime);
     } else {
       if (!load_capture("", &replayed, &banner, &error)) return fail("", error, kExitRuntime);
       banner = "No CUDA device (" + why + "). " + banner;
@@ -277,7 +293,8 @@ int cmd_window(const WindowArgs& a) {
   opt.max_frames = a.frames;
   opt.exit_after_s = a.exit_after;
   size_t next_action = 0;
-  std::string last_status = "-";
+  std::string last_status = "-", last_fault;
+  bool drill_asked = false;
   std::shared_ptr<const LiveSnapshot> last_live;  // headless: the series written at the end (--series-log)
   auto draw_frame = [&] {
     while (next_action < script.size() && now_s() >= script[next_action].t) {
@@ -295,6 +312,12 @@ int cmd_window(const WindowArgs& a) {
         std::cerr << fmt("%.2f", now_s()) << " s: " << (last_status.empty() ? "sampling" : last_status)
                   << (live->error.empty() ? "" : " (error: " + live->error + ")") << std::endl;
       }
+      if (a.headless && live->fault != last_fault) {
+        last_fault = live->fault;
+        std::cerr << fmt("%.2f", now_s()) << " s: fault: " << last_fault << std::endl;
+      }
+      // The drill once the live plot has something to lose.
+      if (!a.fault_drill.empty() && !drill_asked && live->series.size() >= 10) drill_asked = worker->run_fault_drill();
       last_live = live;
       f.live = true;
       f.live_state = live.get();

@@ -27,6 +27,11 @@ struct WindowArgs {
   // Timed actions for demonstrations without input (headless): "20:kernel=NAME;35:pin" selects NAME at 20 s
   // and pins the throughput baseline at 35 s.
   std::string script;
+  // The fault drill (hidden): the GPU worker runs a kernel that faults on purpose ("oob", "trap", "hang") once
+  // the live plot has 10 points; the window says so, restarts the worker and keeps what it had.
+  std::string fault_drill;
+  double watchdog_s = 0;  // a GPU operation's time limit before the worker counts as hung (0: the default)
+  bool fake_gpu = false;  // tests: a worker process without CUDA (made-up numbers; its own fault drills)
 };
 struct RecordArgs {
   std::string out, kernels, size = "4096x4096x4096", sweep;

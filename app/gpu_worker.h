@@ -1,51 +1,51 @@
-// The window's GPU worker: one thread owns the GpuSession, runs the ladder, traces layouts and
-// measures the selected kernel over and over for the live plot. It publishes immutable snapshots;
-// the UI takes the lock once per frame to pick up the latest one and never waits on the GPU.
+// The window's GPU worker. The GPU work itself (app/worker_thread.h: the ladder, traced layouts, the live plot)
+// runs in a worker process: this binary re-executed with a hidden subcommand, talking to the window over two
+// pipes (app/worker_protocol.h). Re-executed (posix_spawn of /proc/self/exe), never forked alone: the window has
+// threads and a display connection, a test process may hold a CUDA context, and none of them survive a fork. A kernel that faults (an illegal address, a trap: a sticky CUDA error that
+// poisons the process) or hangs takes only that process down. The window's side merges what each worker sent
+// into one snapshot, so everything recorded so far survives; when the worker dies, reports a sticky error or
+// stops answering (a watchdog), the snapshot says which kernel faulted and why, the kernel is not run again,
+// and a new worker starts after a back-off.
 #pragma once
 
-#include <atomic>
-#include <condition_variable>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
-#include "app/nvml.h"
-#include "core/capture.h"
+#include "app/live.h"
 #include "kernels/gemm.h"
 
 namespace gs {
 
-struct LivePoint {
-  double t = 0;              // seconds since the worker started
-  double tflops = 0, cublas_tflops = 0;
-  int sm_mhz = 0;            // the SM clock read right after the measurement (0: NVML absent)
-};
+// The hidden first argument that makes this binary a worker process (main() checks it before anything else).
+inline constexpr const char* kGpuWorkerCommand = "__gpu-worker";
+// main() of the worker process: `BINARY __gpu-worker --device N [--fault-drill KIND] [--fake]`, requests on
+// descriptor 3, replies on descriptor 4.
+int gpu_worker_main(int argc, char** argv);
 
-struct LiveSnapshot {
-  std::shared_ptr<const Capture> capture;  // device, runs and traced layouts measured so far
-  std::string status;                      // what the worker is doing now, empty when idle
-  std::string error;                       // last failure, one line
-  std::string series_kernel;               // what `series` measures now ("sgemm/01_naive f32 2048^3")
-  std::vector<LivePoint> series;           // oldest first, at most kSeriesCapacity points, across switches
-  // Where the series changed kernel (a toggle, another rung): the time of the first point of each stretch and
-  // what it measures, oldest first; the first entry starts the series.
-  struct Switch {
-    double t = 0;
-    std::string kernel;
-  };
-  std::vector<Switch> switches;
-  DeviceState device;                      // clocks, power, temperature, throttling: read with each sample
+// The fake worker's fault drills (GpuWorkerOptions::fake): "sticky" (a sticky error reported), "signal"
+// (SIGSEGV), "exit" (code 5), "hang" (inside an operation), "freeze" (SIGSTOP: no answer at all), "garbage" (a
+// message header announcing 4 GB), and "rung", which needs no request: the ladder's third kernel leaves a sticky
+// error whenever it runs.
+const std::vector<std::string>& fake_fault_drills();
+
+struct GpuWorkerOptions {
+  std::string exe;            // the binary re-executed as the worker; empty: this one (/proc/self/exe)
+  bool fake = false;          // a worker without CUDA whose fault drill dies on command (tests of the protocol)
+  std::string fault_drill;    // the fault drill the worker accepts ("" none; `--fault-drill`)
+  double op_limit_s = 30;     // one GPU operation may take this long (more at large sizes) before it counts as hung
+  double answer_limit_s = 10;  // the worker answers a ping within this, else it is killed
+  double backoff_s = 1;       // the first restart's delay; doubled after each fault in a row, at most 30 s
+  int max_faults = 5;         // this many faults within 10 minutes: no more restarts
 };
 
 class GpuWorker {
  public:
-  static constexpr size_t kSeriesCapacity = 600;  // at one point per kSampleInterval: the last minute
-  static constexpr double kSampleInterval = 0.1;   // seconds per published point (median of the runs in it)
+  static constexpr size_t kSeriesCapacity = gs::kSeriesCapacity;
+  static constexpr double kSampleInterval = gs::kSampleInterval;
 
-  GpuWorker(int device, GemmShape shape);
-  ~GpuWorker();
+  GpuWorker(int device, GemmShape shape, GpuWorkerOptions options = {});
+  ~GpuWorker();  // stops the worker process and reaps it
   GpuWorker(const GpuWorker&) = delete;
   GpuWorker& operator=(const GpuWorker&) = delete;
 
@@ -56,22 +56,19 @@ class GpuWorker {
   void set_live_shape(GemmShape shape);
   // Re-runs the whole ladder (after the user changed the size, say).
   void rerun_ladder(GemmShape shape);
+  // Runs the fault drill of options.fault_drill next (once: not after it faulted). False without that option.
+  bool run_fault_drill();
+  // The worker process now running (0: none): tests check that a dead one was reaped.
+  int worker_pid() const;
 
  private:
-  void loop(int device);
-  void publish(const std::function<void(LiveSnapshot&)>& edit);
-
-  mutable std::mutex mu_;
-  std::condition_variable wake_;
-  std::shared_ptr<const LiveSnapshot> snapshot_;
-  // Requests from the UI, guarded by mu_.
-  std::string live_kernel_;
-  Precision live_precision_ = Precision::F32;
-  GemmShape live_shape_{2048, 2048, 2048};
-  GemmShape shape_;
-  bool ladder_pending_ = true;
-  bool stop_ = false;
-  std::thread thread_;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
+
+// One capture of what an earlier worker (`older`) and the current one (`newer`) recorded: the newer's device,
+// layouts and ceilings where it has them, every run of either (the newer's where both measured the same
+// kernel, dtype and size), and each kernel's traced launch from the newer where it traced it.
+Capture merge_captures(const Capture& older, const Capture& newer);
 
 }  // namespace gs

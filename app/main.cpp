@@ -4,14 +4,18 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 
 #include "app/cli.h"
+#include "app/gpu_worker.h"
 #include "app/views.h"
 #include "core/layout.h"
 
 int main(int argc, char** argv) {
   using namespace gs;
+  // The window's GPU worker process (app/gpu_worker.h): this binary, re-executed by the window.
+  if (argc > 1 && std::strcmp(argv[1], kGpuWorkerCommand) == 0) return gpu_worker_main(argc, argv);
   CLI::App app{"gemmscope: launch GEMM kernels on the GPU and see why each optimization works.\n"
                "With no subcommand, opens the window (live on a CUDA GPU, else the bundled capture)."};
   app.set_version_flag("--version", std::string("gemmscope ") + GEMMSCOPE_VERSION);
@@ -33,6 +37,12 @@ int main(int argc, char** argv) {
   app.add_option("--kernel", win.kernel, "Select this kernel")->group("");
   app.add_option("--maximize", win.maximize, "Show this view maximised")->group("");
   app.add_option("--script", win.script, "Timed actions: 'SECONDS:kernel=NAME;SECONDS:pin'")->group("");
+  // The fault drill: a kernel that faults on purpose, run by the GPU worker once the live plot has data.
+  // (Checked in cmd_window: CLI11 leaves a hidden option's name out of its message.)
+  app.add_option("--fault-drill", win.fault_drill, "Run a faulting kernel: oob, trap or hang")->group("");
+  app.add_option("--watchdog", win.watchdog_s, "Seconds a GPU operation may take before the worker counts as hung")
+      ->group("");
+  app.add_flag("--fake-gpu", win.fake_gpu, "A GPU worker without CUDA (tests of the worker process)")->group("");
 
   RecordArgs rec;
   CLI::App* record = app.add_subcommand("record", "Run the registered kernels on the GPU and write a capture");

@@ -132,6 +132,7 @@ void MainWindow::DrawTopBar(const Frame& f, ViewState& st) {
   ImGui::SetCursorScreenPos(ImVec2(p.x + 8, p.y + 3));
   std::string banner = f.banner;
   if (f.live_state) {
+    if (!f.live_state->fault.empty()) banner += " \xC2\xB7 " + f.live_state->fault;
     if (!f.live_state->status.empty()) banner += " \xC2\xB7 " + f.live_state->status;
     if (!f.live_state->error.empty()) banner += " \xC2\xB7 " + f.live_state->error;
   }

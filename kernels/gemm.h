@@ -150,7 +150,18 @@ class GpuSession {
   // Ceilings measured on this GPU (cuBLAS at 4096^3 per precision, device-to-device copy). On failure:
   // the peaks measured before it, and *error (if given) says what failed.
   virtual std::vector<Peak> measure_peaks(std::string* error = nullptr) = 0;
+  // The fault drill (`gemmscope --fault-drill KIND`, never in the registry): launches a kernel that fails on
+  // purpose, "oob" (an out-of-bounds store), "trap" (__trap()) or "hang" (spins; only a watchdog ends it),
+  // and returns what CUDA reported, "" if nothing failed.
+  virtual std::string fault_drill(const std::string& kind) = 0;
+  // "" while the session's GPU context works; else, in one line, the sticky error (an illegal address, a trap)
+  // that broke it for good: every later CUDA call of this process would fail.
+  virtual std::string sticky_error() = 0;
 };
+// The fault drill's kinds: "oob", "trap", "hang".
+const std::vector<std::string>& fault_drill_kinds();
+// The kernel name the fault drill of `kind` reports itself as ("fault_drill/trap").
+inline std::string fault_drill_kernel(const std::string& kind) { return "fault_drill/" + kind; }
 
 // Adds what a capture keeps of kernel k's trace to *c: every block record, and (except for a block order
 // variant, whose code is its rung's) the first sampled blocks' stage spans and two warps' first k-iteration

@@ -30,6 +30,7 @@
 #include "kernels/gemm.h"
 #include "kernels/gemm_args.cuh"
 #include "kernels/ceilings.h"
+#include "kernels/fault_drill.h"
 #include "kernels/layout_probe.h"
 #include "kernels/probe.cuh"
 #include "kernels/registry_internal.cuh"
@@ -361,6 +362,20 @@ class CudaSession final : public GpuSession {
       if (error) *error = e.what();
     }
     return peaks;
+  }
+
+  std::string fault_drill(const std::string& kind) override {
+    try {
+      GS_CUDA(cudaSetDevice(device_));
+      return detail::launch_fault_drill(kind, stream_);
+    } catch (const std::exception& e) {
+      return e.what();
+    }
+  }
+
+  std::string sticky_error() override {
+    if (cudaSetDevice(device_) != cudaSuccess) cudaGetLastError();
+    return detail::sticky_cuda_error();
   }
 
   // ---- test hooks (kernels/testing.h) ----

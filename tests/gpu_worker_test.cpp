@@ -1,5 +1,6 @@
 // The window's live path without a window: the GPU worker measures the whole ladder, traces the
-// fragment layouts and feeds the live plot, publishing snapshots the UI thread can read at any time.
+// fragment layouts and feeds the live plot, publishing snapshots the UI thread can read at any time. It runs in a
+// worker process, as in the window: this test binary re-executed (gpu_main.cpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
