@@ -172,7 +172,8 @@ std::string window_report(const MainWindow& w, const ViewState& st, long frames,
   nlohmann::json j{{"frames", frames}, {"panes", panes}, {"maximized", st.arrangement.maximized},
                    {"kernel", selected_kernel(st)}, {"zoom", st.effective_zoom()}, {"dark", st.dark},
                    {"ui_font_px", ImGui::GetFontSize()}, {"message", st.message},
-                   {"layout_follow", st.layout_follow}, {"settings", settings_path()}};
+                   {"layout_follow", st.layout_follow}, {"settings", settings_path()},
+                   {"last_export", st.last_export}, {"exports", exports_folder(st)}, {"png_scale", st.export_scale}};
   if (audit) {
     const TextAudit& t = TextAudit::global();
     nlohmann::json widgets = nlohmann::json::array();  // where each noted widget is: tests click them
@@ -278,7 +279,9 @@ int cmd_window(const WindowArgs& a) {
   opt.exit_after_s = a.exit_after;
   size_t next_action = 0;
   std::string last_status = "-";
-  std::shared_ptr<const LiveSnapshot> last_live;  // headless: the series written at the end (--series-log)
+  // The last frame's snapshot: headless, the series written at the end (--series-log); and it keeps the capture
+  // an export queued by that frame draws (Gui::between_frames) alive until the export is done.
+  std::shared_ptr<const LiveSnapshot> last_live;
   auto draw_frame = [&] {
     while (next_action < script.size() && now_s() >= script[next_action].t) {
       const Action& act = script[next_action++];

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <stdexcept>
 
 #include "app/settings.h"
 #include "app/ui.h"
@@ -48,9 +49,16 @@ float Flow::combo_w(const std::vector<std::string>& items) const {
 std::string ViewPanel::ExportDetail(const ViewContext& ctx) const { return file_safe(selected_kernel(ctx.st)); }
 
 std::string file_safe(std::string s) {
-  for (char& c : s)
-    if (c == '/' || c == '\\' || c == ' ' || c == ':') c = c == '/' ? '-' : '_';
-  return s;
+  // Letters, digits and . - = + stay; '/' (the ladder's) is '-'; anything else a shell would quote or glob
+  // (spaces, brackets, parentheses, ':', ',') is one '_', none at the end.
+  std::string out;
+  for (char c : s) {
+    const bool keep = std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '=' || c == '+';
+    if (keep || c == '/') out += c == '/' ? '-' : c;
+    else if (!out.empty() && out.back() != '_') out += '_';
+  }
+  while (!out.empty() && out.back() == '_') out.pop_back();
+  return out;
 }
 
 std::vector<std::string> kernel_names(const Capture* c) {
@@ -62,16 +70,25 @@ std::vector<std::string> kernel_names(const Capture* c) {
   return names;
 }
 
-// Where exports go: a folder beside the settings file (the current folder where there is none).
-std::string export_path(const std::string& view, const std::string& detail, const std::string& ext) {
-  const std::string settings = settings_path();
-  const fs::path dir = settings.empty() ? fs::path(".") : fs::path(settings).parent_path() / "exports";
+std::string export_stem(const std::string& dir, const std::string& stem, const std::vector<std::string>& exts) {
   std::error_code ec;
-  fs::create_directories(dir, ec);
-  const std::string stem = view + (detail.empty() ? "" : "_" + detail);
-  fs::path p = dir / (stem + ext);
-  for (int i = 2; fs::exists(p, ec) && i < 10000; ++i) p = dir / (stem + "_" + std::to_string(i) + ext);
+  if (!fs::is_directory(dir, ec) && !fs::create_directories(dir, ec))
+    throw std::runtime_error("cannot create the exports folder " + dir + ": " + ec.message());
+  auto taken = [&](const fs::path& p) {
+    for (const std::string& ext : exts)
+      if (fs::exists(p.string() + ext, ec)) return true;
+    return false;
+  };
+  fs::path p = fs::path(dir) / stem;
+  for (int i = 2; taken(p); ++i) {
+    if (i > 9999) throw std::runtime_error("the exports folder " + dir + " holds 9999 pictures called " + stem);
+    p = fs::path(dir) / (stem + "_" + std::to_string(i));
+  }
   return p.string();
+}
+
+std::string export_path(const ViewState& st, const std::string& view, const std::string& detail, const std::string& ext) {
+  return export_stem(exports_folder(st), view + (detail.empty() ? "" : "_" + detail), {ext}) + ext;
 }
 
 std::string export_suffix(const Frame& f, const ViewState& st, const std::string& kernel) {
