@@ -283,6 +283,7 @@ void MainWindow::ExportPng(size_t i, int w, int h, const ViewContext& ctx) {
     st.message = std::string("export failed: ") + e.what();
     return;
   }
+  st.message = "writing " + path + "...";  // shown by this frame, while the next is the export's
   // Drawn after this frame (render_png runs frames of its own); the Frame's capture outlives it (cmd_window
   // keeps the live snapshot of the last frame).
   gui_.between_frames.push_back([this, f = ctx.f, &st, view = std::string(def.name), w, h, path] {
