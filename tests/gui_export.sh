@@ -3,7 +3,8 @@
 #  1. the bank pane's PNG button writes banks_<kernel>_<size>_<GPU>.png into the default exports folder (beside
 #     the settings file): the pane's size times the PNG scale (2x by default), and pixel for pixel the picture
 #     `gemmscope shot --view banks` draws at that size and scale, so none of the pane's widgets is in it;
-#     a second click writes _2 and leaves the first as it was;
+#     a second click writes _2 and leaves the first as it was; in the light theme the roofline pane's PNG is
+#     likewise `shot --view roofline --theme light`;
 #  2. the exports row: a file typed as the folder is refused in one line and changes nothing; a missing folder
 #     is created, taken and kept in the settings; the PNG scale picked there (1x) is kept too;
 #  3. F12 writes the whole workspace (draw_workspace, as `shot --view all` draws it as SVG) as PNG and SVG
@@ -68,6 +69,19 @@ click "PNG in gemmscope/banks"
 wait_for "r['last_export'] == '${png%.png}_2.png'"
 [ "$(md5sum <"$png")" = "$sum" ] || fail "the second export changed the first"
 echo "ok: a second click wrote $(basename "${png%.png}_2.png") and left the first as it was"
+# In the light theme (slides), another view: again the picture shot draws in that theme.
+click "light theme in "
+wait_for "r['dark'] == False"
+click "PNG in gemmscope/roofline"
+wait_for "r['last_export'].startswith('$exports/roofline_mma_tf32') and r['last_export'].endswith('_$gpu_name.png')"
+light=$(field "r['last_export']")
+read -r pw ph <<<"$(field "' '.join(str(round(v)) for v in r['panes']['roofline'][2:])")"
+"$bin" shot --view roofline --kernel "$kernel" --theme light --size "${pw}x$ph" --scale 2 -o "$dir/shot_roofline.png"
+read -r w h differing _ max < <("$stats" --diff "$light" "$dir/shot_roofline.png")
+[ "$differing" = 0 ] || fail "$light differs from shot --view roofline --theme light in $differing pixels (by up to $max)"
+echo "ok: light theme: $(basename "$light"), ${w}x$h, pixel for pixel shot --view roofline --theme light"
+click "light theme in "
+wait_for "r['dark'] == True"
 
 # ---- 2. The exports row: the folder and the scale ---------------------------------------------------------
 click "exports in "
