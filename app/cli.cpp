@@ -173,7 +173,7 @@ std::string window_report(const MainWindow& w, const ViewState& st, long frames,
                    {"kernel", selected_kernel(st)}, {"zoom", st.effective_zoom()}, {"dark", st.dark},
                    {"ui_font_px", ImGui::GetFontSize()}, {"message", st.message},
                    {"layout_follow", st.layout_follow}, {"settings", settings_path()},
-                   {"last_export", st.last_export}, {"exports", exports_folder(st)}, {"png_scale", st.export_scale}};
+                   {"typing", ImGui::GetIO().WantTextInput}, {"last_export", st.last_export}, {"exports", exports_folder(st)}, {"png_scale", st.export_scale}};
   if (audit) {
     const TextAudit& t = TextAudit::global();
     nlohmann::json widgets = nlohmann::json::array();  // where each noted widget is: tests click them

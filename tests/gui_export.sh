@@ -86,17 +86,22 @@ wait_for "r['dark'] == True"
 # ---- 2. The exports row: the folder and the scale ---------------------------------------------------------
 click "exports in "
 wait_for "any(w[0].startswith('exports folder in ') for w in r['audit']['widgets'])"
+[ "$(field "len(r['audit']['overlaps'])")" = 0 ] || fail "with the exports row open: $(field "r['audit']['overlaps']")"
 # press KEY...: held for a few frames (ImGui 1.86 reads a key's state once a frame, and a tap can fall between)
 press() {
   xdotool keydown --window "$wid" "$@"
-  sleep 0.2
+  sleep 0.5
   xdotool keyup --window "$wid" $(printf '%s\n' "$@" | tac)
-  sleep 0.1
+  sleep 0.2
 }
-type_folder() {  # the folder field: select all, type, Enter
+# focus_folder: click the folder field (a click selects its whole text) and wait until it has the keyboard.
+focus_folder() {
   click "exports folder in "
-  sleep 0.3
-  press ctrl a
+  wait_for "r['typing']"
+  sleep 0.2
+}
+type_folder() {  # the folder field: replace its text, Enter
+  focus_folder
   xdotool type --window "$wid" --delay 5 "$1"
   press Return
 }
@@ -148,9 +153,7 @@ field "r['message']" | grep -qF "wrote $all.png" || fail "the status line says: 
 click "copy path in "
 wait_for "r['message'] == 'copied $all.png'"
 # Paste the clipboard into the folder field: the path of the PNG just written, which is a file.
-click "exports folder in "
-sleep 0.3
-press ctrl a
+focus_folder
 press ctrl v
 press Return
 wait_for "r['message'] == \"exports folder '$all.png' is a file, not a folder\""
