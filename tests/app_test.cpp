@@ -342,6 +342,8 @@ TEST(Export, NamesCarrySizeAndGpu) {
   c.device.name = "NVIDIA H100 80GB HBM3";
   EXPECT_EQ(export_suffix(f, st, "mma_f16/07_swizzle"), "_4096x16384x4096_H100");
   EXPECT_EQ(export_suffix(f, st, "sgemm/01_naive"), "_H100");  // not measured: the GPU alone
+  EXPECT_EQ(gpu_model(&c), "H100");  // a traced layout's TikZ file says the GPU alone
+  EXPECT_EQ(gpu_model(nullptr), "");
   f.live = true;
   st.live_size = "8192x8192x8192";
   EXPECT_EQ(export_suffix(f, st, "mma_f16/10_multistage"), "_8192_H100");

@@ -91,6 +91,18 @@ std::string export_path(const ViewState& st, const std::string& view, const std:
   return export_stem(exports_folder(st), view + (detail.empty() ? "" : "_" + detail), {ext}) + ext;
 }
 
+std::string gpu_model(const Capture* c) {
+  if (!c) return "";
+  // The first word after the vendor, letters and digits only.
+  std::string gpu, name = c->device.name;
+  if (name.rfind("NVIDIA ", 0) == 0) name = name.substr(7);
+  for (char ch : name) {
+    if (ch == ' ') break;
+    if (std::isalnum(static_cast<unsigned char>(ch))) gpu += ch;
+  }
+  return gpu;
+}
+
 std::string export_suffix(const Frame& f, const ViewState& st, const std::string& kernel) {
   if (!f.capture) return "";
   std::string size;
@@ -100,14 +112,7 @@ std::string export_suffix(const Frame& f, const ViewState& st, const std::string
     if (const RunRecord* r = main_run(f.capture, kernel, ""))  // its first dtype's run
       size = r->m == r->n && r->n == r->k ? std::to_string(r->m) : shape_label(*r);
   }
-  // The GPU by its model ("H200" of "NVIDIA H200", "H100" of "NVIDIA H100 80GB HBM3"): the first word after the
-  // vendor, letters and digits only.
-  std::string gpu, name = f.capture->device.name;
-  if (name.rfind("NVIDIA ", 0) == 0) name = name.substr(7);
-  for (char ch : name) {
-    if (ch == ' ') break;
-    if (std::isalnum(static_cast<unsigned char>(ch))) gpu += ch;
-  }
+  const std::string gpu = gpu_model(f.capture);
   std::string out;
   if (!size.empty()) out += "_" + size;
   if (!gpu.empty()) out += "_" + gpu;

@@ -86,6 +86,8 @@ std::string export_stem(const std::string& dir, const std::string& stem, const s
 // What an export's name adds after the view's detail: the size the kernel was measured at and the GPU, e.g.
 // "_4096_H200" ("_4096x16384x4096_H100" where not square; live: the live plot's size); "" where unknown.
 std::string export_suffix(const Frame& f, const ViewState& st, const std::string& kernel);
+// The GPU a capture was recorded on, by its model: "H200" of "NVIDIA H200", "H100" of "NVIDIA H100 80GB HBM3".
+std::string gpu_model(const Capture* c);
 
 // ---- What the panels read from a capture ---------------------------------------------------------
 // The kernels the list shows: the registry in ladder order, then any other kernel the capture has
