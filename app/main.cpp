@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
   app.add_option("--series-log", win.series_log, "Headless, live: write the throughput series as CSV")->group("");
   app.add_option("--kernel", win.kernel, "Select this kernel")->group("");
   app.add_option("--maximize", win.maximize, "Show this view maximised")->group("");
-  app.add_option("--script", win.script, "Timed actions: 'SECONDS:kernel=NAME;SECONDS:pin'")->group("");
+  app.add_option("--script", win.script, "Timed actions: 'SECONDS:kernel=NAME;SECONDS:pin;SECONDS:export'")->group("");
 
   RecordArgs rec;
   CLI::App* record = app.add_subcommand("record", "Run the registered kernels on the GPU and write a capture");

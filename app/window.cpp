@@ -141,7 +141,7 @@ void MainWindow::DrawTopBar(const Frame& f, ViewState& st) {
   // which does not change, gives way and is cut first.
   const float text_w = std::max(em, w - right_w - 24);
   const std::string status = st.message.empty() ? "" : "\xC2\xB7 " + st.message;
-  const float status_w = status.empty() ? 0 : std::min(ImGui::CalcTextSize(status.c_str()).x, std::max(em, text_w - em * 12));
+  const float status_w = status.empty() ? 0 : std::min(ImGui::CalcTextSize(status.c_str()).x, std::max(em, text_w - em * 4));
   ImGui::AlignTextToFramePadding();
   ui::text_fit(banner, std::max(em, text_w - status_w - (status.empty() ? 0 : sp)));
   ui::note("banner");

@@ -23,6 +23,9 @@ class MainWindow {
   bool Draw(const Frame& f, ViewState& st);
   // One view's figure alone, filling the display, without widgets (`shot --view NAME` as PNG).
   void DrawFigure(const std::string& view, const Frame& f, ViewState& st);
+  // F12: the whole workspace as `shot --view all` draws it as SVG (draw_workspace), PNG and SVG under one name in
+  // the exports folder; the PNG is drawn between frames. During a frame.
+  void ExportWorkspace(const Frame& f, ViewState& st);
   // Where the panes were last drawn, for tests: view name -> rect, and the list as "kernels".
   const WorkspaceLayout& last_layout() const { return layout_; }
 
@@ -33,8 +36,6 @@ class MainWindow {
   void DrawExportsBar(ViewState& st);
   // Queue a PNG of one view's figure (w x h at 1x) into the exports folder, drawn between frames.
   void ExportPng(size_t view, int w, int h, const ViewContext& ctx);
-  // F12: the whole workspace as `shot --view all` draws it (draw_workspace), PNG and SVG of one name.
-  void ExportWorkspace(const Frame& f, ViewState& st);
   // Renders `draw` offscreen at w x h times the PNG scale, with the zoom and fonts times the scale, into `path`.
   bool RenderScaled(const ViewState& st, int w, int h, const std::function<void(ViewState&)>& draw,
                     const std::string& path, std::string* error);
