@@ -45,7 +45,7 @@ click() {
   read -r x y w h <<<"$(field "' '.join(str(round(v)) for v in next(w[1:] for w in r['audit']['widgets'] if w[0].startswith('$1')))")"
   xdotool mousemove --window "$wid" $((x + w / 2)) $((y + h / 2)) click 1
 }
-gpu_name=4096_H200  # the size the bundled capture measured the rung at, and its GPU
+size_gpu=4096_H200  # the size the bundled capture measured the rung at, and its GPU
 
 # ---- 1. A view's PNG -------------------------------------------------------------------------------------
 exports=$XDG_CONFIG_HOME/gemmscope/exports
@@ -54,7 +54,7 @@ wait_for "any(w[0].startswith('PNG in gemmscope/banks') for w in r['audit']['wid
 [ "$(field "r['png_scale']")" = 2 ] || fail "the PNG scale starts at $(field "r['png_scale']"), not 2"
 click "PNG in gemmscope/banks"
 # Named by the view, the rung, the site it shows, the size and the GPU.
-wait_for "r['last_export'].startswith('$exports/banks_mma_tf32-01_vectorized_') and r['last_export'].endswith('_$gpu_name.png')"
+wait_for "r['last_export'].startswith('$exports/banks_mma_tf32-01_vectorized_') and r['last_export'].endswith('_$size_gpu.png')"
 png=$(field "r['last_export']")
 read -r pw ph <<<"$(field "' '.join(str(round(v)) for v in r['panes']['banks'][2:])")"
 read -r w h _ _ < <("$stats" "$png")
@@ -73,7 +73,7 @@ echo "ok: a second click wrote $(basename "${png%.png}_2.png") and left the firs
 click "light theme in "
 wait_for "r['dark'] == False"
 click "PNG in gemmscope/roofline"
-wait_for "r['last_export'].startswith('$exports/roofline_mma_tf32') and r['last_export'].endswith('_$gpu_name.png')"
+wait_for "r['last_export'].startswith('$exports/roofline_mma_tf32') and r['last_export'].endswith('_$size_gpu.png')"
 light=$(field "r['last_export']")
 read -r pw ph <<<"$(field "' '.join(str(round(v)) for v in r['panes']['roofline'][2:])")"
 "$bin" shot --view roofline --kernel "$kernel" --theme light --size "${pw}x$ph" --scale 2 -o "$dir/shot_roofline.png"
@@ -127,7 +127,7 @@ echo "ok: the folder typed was created and taken, the scale set to 1x, both kept
 # ---- 3. F12: the whole workspace --------------------------------------------------------------------------
 xdotool mousemove --window "$wid" 800 5  # over the top bar: no text field has the keyboard
 xdotool key --window "$wid" F12
-all=$chosen/all_mma_tf32-01_vectorized_$gpu_name
+all=$chosen/all_mma_tf32-01_vectorized_$size_gpu
 wait_for "r['last_export'] == '$all.png'"
 [ -s "$all.svg" ] || fail "F12 wrote no $all.svg"
 read -r w h _ _ < <("$stats" "$all.png")
