@@ -505,7 +505,9 @@ void draw_workspace(Canvas& c, Rect r, const Frame& f, ViewState& st, std::vecto
     for (size_t i = 0; i < table.size(); ++i) {
       if (name != table[i].name) continue;
       c.rect_filled(rect, t.panel, 4);
+      c.push_clip(rect);  // a title longer than a narrow pane stops at its edge, as on screen
       c.text({rect.min.x + pad, rect.min.y + pad}, table[i].title, t.text, fs, Align::Left, Font::SansBold);
+      c.pop_clip();
       const Rect fig{{rect.min.x + pad, rect.min.y + pad + fs * 1.8f}, {rect.max.x - pad, rect.max.y - pad}};
       c.push_clip(fig);
       panels[i]->Update(ctx);
