@@ -25,6 +25,7 @@ const Theme& theme_of(const ViewState& st) { return st.dark ? Theme::Dark() : Th
 ImU32 im_color(Color c) { return IM_COL32(c.r, c.g, c.b, c.a); }
 ImVec4 vec4(Color c) { return ImVec4(c.r / 255.f, c.g / 255.f, c.b / 255.f, c.a / 255.f); }
 constexpr float kFar = -1e9f;
+int png_scale(const ViewState& st) { return std::clamp(st.export_scale, 1, 4); }  // a damaged value is never used
 
 constexpr const char* kHint =
     "Pick a rung on the left (or \xE2\x86\x91/\xE2\x86\x93): every view follows it. Hover any cell for its numbers, "
@@ -242,7 +243,7 @@ void MainWindow::DrawExportsBar(ViewState& st) {
   }
   ImGui::SameLine();
   ImGui::SetNextItemWidth(scale_w);
-  const int scale = std::clamp(st.export_scale, 1, 4);
+  const int scale = png_scale(st);
   if (ImGui::BeginCombo("##png scale", scales[size_t(scale - 1)].c_str())) {
     for (int i = 1; i <= 4; ++i)
       if (ImGui::Selectable(scales[size_t(i - 1)].c_str(), i == scale)) st.export_scale = i;
@@ -263,7 +264,7 @@ void MainWindow::DrawExportsBar(ViewState& st) {
 bool MainWindow::RenderScaled(const ViewState& st, int w, int h, const std::function<void(ViewState&)>& draw,
                               const std::string& path, std::string* error) {
   // The figure as the screen would draw it on a display `scale` times as dense: the zoom and the fonts times it.
-  const int scale = std::clamp(st.export_scale, 1, 4);
+  const int scale = png_scale(st);
   ViewState s = st;
   s.zoom = st.effective_zoom() * float(scale);
   s.presentation = false;
@@ -290,7 +291,7 @@ void MainWindow::ExportPng(size_t i, int w, int h, const ViewContext& ctx) {
   gui_.between_frames.push_back([this, f = ctx.f, &st, view = std::string(def.name), w, h, path] {
     std::string error;
     const bool ok = RenderScaled(st, w, h, [&](ViewState& s) { DrawFigure(view, f, s); }, path, &error);
-    const int scale = std::clamp(st.export_scale, 1, 4);
+    const int scale = png_scale(st);
     if (ok) {
       st.message = "wrote " + path + " (" + std::to_string(w * scale) + "x" + std::to_string(h * scale) + ")";
       st.last_export = path;
@@ -324,9 +325,9 @@ void MainWindow::ExportWorkspace(const Frame& f, ViewState& st) {
     std::string error;
     const bool ok = RenderScaled(st, w, h, [&](ViewState& s) {
       ImGuiCanvas canvas(ImGui::GetBackgroundDrawList(), gui_.sans, gui_.mono, gui_.bold);
-      draw_workspace(canvas, Rect{{0, 0}, {float(w * s.export_scale), float(h * s.export_scale)}}, f, s, panels_);
+      draw_workspace(canvas, Rect{{0, 0}, {float(w * png_scale(st)), float(h * png_scale(st))}}, f, s, panels_);
     }, stem + ".png", &error);
-    const int scale = std::clamp(st.export_scale, 1, 4);
+    const int scale = png_scale(st);
     if (ok) {
       st.message = "wrote " + stem + ".png (" + std::to_string(w * scale) + "x" + std::to_string(h * scale) + ") and .svg";
       st.last_export = stem + ".png";
@@ -375,7 +376,7 @@ void MainWindow::DrawPane(size_t i, Rect pane, const ViewContext& ctx) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("write this view as an SVG picture (text stays text)");
   ImGui::SameLine();
   // PNG: the same figure as the SVG, pane-sized, drawn offscreen without the widgets at the exports row's scale.
-  const int png_w = int(std::lround(pane.w())), png_h = int(std::lround(pane.h())), scale = std::clamp(st.export_scale, 1, 4);
+  const int png_w = int(std::lround(pane.w())), png_h = int(std::lround(pane.h())), scale = png_scale(st);
   if (ImGui::Button("PNG")) ExportPng(i, png_w, png_h, ctx);
   ui::note("PNG");
   if (ImGui::IsItemHovered())
