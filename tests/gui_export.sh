@@ -87,31 +87,52 @@ wait_for "r['dark'] == True"
 click "exports in "
 wait_for "any(w[0].startswith('exports folder in ') for w in r['audit']['widgets'])"
 [ "$(field "len(r['audit']['overlaps'])")" = 0 ] || fail "with the exports row open: $(field "r['audit']['overlaps']")"
-# press KEY...: held for a few frames (ImGui 1.86 reads a key's state once a frame, and a tap can fall between)
+# press KEY...: held for a few frames (ImGui 1.86 reads a key's state once a frame, and a tap can fall between),
+# and less than ImGui's key repeat delay (0.275 s), so a held ctrl+v pastes once.
 press() {
   xdotool keydown --window "$wid" "$@"
-  sleep 0.5
+  sleep 0.2
   xdotool keyup --window "$wid" $(printf '%s\n' "$@" | tac)
   sleep 0.2
 }
-# focus_folder: click the folder field (a click selects its whole text) and wait until it has the keyboard.
+# focus_folder: click the folder field (a click that activates it selects its whole text) and wait until it has
+# the keyboard; a click on its label first lets go of it, should an earlier try have left it active.
 focus_folder() {
+  click "exports folder label in "
+  wait_for "not r['typing']"
   click "exports folder in "
   wait_for "r['typing']"
   sleep 0.2
+}
+# until_message TEXT ACTION...: run ACTION (which replaces the field's whole text, so running it again does no
+# harm) until the status line says TEXT; three tries, as a loaded machine can drop a key.
+until_message() {
+  local want=$1
+  shift
+  for _ in 1 2 3; do
+    "$@"
+    for _ in $(seq 50); do
+      [ "$(field "r['message']")" = "$want" ] && return 0
+      sleep 0.1
+    done
+  done
+  fail "the status line says: $(field "r['message']"), not: $want"
 }
 type_folder() {  # the folder field: replace its text, Enter
   focus_folder
   xdotool type --window "$wid" --delay 5 "$1"
   press Return
 }
-type_folder "$png"
-wait_for "'is a file, not a folder' in r['message']"
+paste_folder() {  # the folder field: replace its text by the clipboard's, Enter
+  focus_folder
+  press ctrl v
+  press Return
+}
+until_message "exports folder '$png' is a file, not a folder" type_folder "$png"
 [ "$(field "r['exports']")" = "$exports" ] || fail "a refused folder changed the exports folder to $(field "r['exports']")"
 echo "ok: a file as the folder is refused: $(field "r['message']")"
 chosen=$dir/slides/figures
-type_folder "$chosen"
-wait_for "r['exports'] == '$chosen'"
+until_message "exports go to $chosen" type_folder "$chosen"
 [ -d "$chosen" ] || fail "$chosen was not created"
 # The scale: its combo's first entry is 1x.
 click "png scale in "
@@ -153,8 +174,5 @@ field "r['message']" | grep -qF "wrote $all.png" || fail "the status line says: 
 click "copy path in "
 wait_for "r['message'] == 'copied $all.png'"
 # Paste the clipboard into the folder field: the path of the PNG just written, which is a file.
-focus_folder
-press ctrl v
-press Return
-wait_for "r['message'] == \"exports folder '$all.png' is a file, not a folder\""
+until_message "exports folder '$all.png' is a file, not a folder" paste_folder
 echo "ok: the status line named $all.png and copy path put it on the clipboard"
