@@ -172,7 +172,8 @@ std::string window_report(const MainWindow& w, const ViewState& st, long frames,
   nlohmann::json j{{"frames", frames}, {"panes", panes}, {"maximized", st.arrangement.maximized},
                    {"kernel", selected_kernel(st)}, {"zoom", st.effective_zoom()}, {"dark", st.dark},
                    {"ui_font_px", ImGui::GetFontSize()}, {"message", st.message},
-                   {"layout_follow", st.layout_follow}, {"settings", settings_path()}};
+                   {"layout_follow", st.layout_follow}, {"settings", settings_path()},
+                   {"typing", ImGui::GetIO().WantTextInput}, {"last_export", st.last_export}, {"exports", exports_folder(st)}, {"png_scale", st.export_scale}};
   if (audit) {
     const TextAudit& t = TextAudit::global();
     nlohmann::json widgets = nlohmann::json::array();  // where each noted widget is: tests click them
@@ -244,8 +245,9 @@ int cmd_window(const WindowArgs& a) {
   // Timed actions (--script): seconds and what to do, in order.
   struct Action {
     double t = 0;
-    std::string kernel;  // empty: pin (unless size is set)
+    std::string kernel;  // empty: pin (unless size or export is set)
     std::string size;    // MxNxK for the live plot
+    bool export_all = false;  // F12: the whole workspace into the exports folder
   };
   std::vector<Action> script;
   for (size_t b = 0; !a.script.empty() && b <= a.script.size();) {
@@ -259,13 +261,15 @@ int cmd_window(const WindowArgs& a) {
     const std::string what = colon == std::string::npos ? "" : item.substr(colon + 1);
     GemmShape size_shape;
     const bool size = what.rfind("size=", 0) == 0;
-    if (!(t >= 0) || end != item.c_str() + colon || (what != "pin" && !size && what.rfind("kernel=", 0) != 0))
-      return fail("", "--script: '" + item + "' is not SECONDS:kernel=NAME, SECONDS:size=MxNxK or SECONDS:pin", kExitUsage);
+    if (!(t >= 0) || end != item.c_str() + colon ||
+        (what != "pin" && what != "export" && !size && what.rfind("kernel=", 0) != 0))
+      return fail("", "--script: '" + item + "' is not SECONDS:kernel=NAME, SECONDS:size=MxNxK, SECONDS:pin or SECONDS:export",
+                  kExitUsage);
     if (size && !parse_shape(what.substr(5), &size_shape))
       return fail("", "--script: '" + what.substr(5) + "' is not MxNxK", kExitUsage);
-    if (what != "pin" && !size && !find_kernel(what.substr(7)))
-      return fail("", "--script: unknown kernel '" + what.substr(7) + "'", kExitUsage);
-    script.push_back({t, what == "pin" || size ? "" : what.substr(7), size ? what.substr(5) : ""});
+    const bool other = what == "pin" || what == "export" || size;
+    if (!other && !find_kernel(what.substr(7))) return fail("", "--script: unknown kernel '" + what.substr(7) + "'", kExitUsage);
+    script.push_back({t, other ? "" : what.substr(7), size ? what.substr(5) : "", what == "export"});
   }
   if (a.headless && a.exit_after <= 0 && a.frames <= 0)
     return fail("", "--headless needs --exit-after or --frames (no window to close)", kExitUsage);
@@ -295,11 +299,15 @@ int cmd_window(const WindowArgs& a) {
   size_t next_action = 0;
   std::string last_status = "-", last_fault;
   bool drill_asked = false;
-  std::shared_ptr<const LiveSnapshot> last_live;  // headless: the series written at the end (--series-log)
+  // The last frame's snapshot: headless, the series written at the end (--series-log); and it keeps the capture
+  // an export queued by that frame draws (Gui::between_frames) alive until the export is done.
+  std::shared_ptr<const LiveSnapshot> last_live;
   auto draw_frame = [&] {
+    bool export_all = false;
     while (next_action < script.size() && now_s() >= script[next_action].t) {
       const Action& act = script[next_action++];
-      if (!act.size.empty()) st.live_size = act.size;
+      if (act.export_all) export_all = true;
+      else if (!act.size.empty()) st.live_size = act.size;
       else if (act.kernel.empty()) st.perf_pin = true;
       else st.kernel = act.kernel;
     }
@@ -335,6 +343,7 @@ int cmd_window(const WindowArgs& a) {
     TextAudit::global().reset();
     ui::LayoutAudit::global().reset();
     const bool moving = window.Draw(f, st);
+    if (export_all) window.ExportWorkspace(f, st);
     ++frames;
     save(false);
     if (!a.report.empty()) {

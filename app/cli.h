@@ -25,7 +25,7 @@ struct WindowArgs {
   std::string kernel;  // select this kernel first (else the settings' or the default)
   std::string maximize;  // show this view maximised
   // Timed actions for demonstrations without input (headless): "20:kernel=NAME;35:pin" selects NAME at 20 s
-  // and pins the throughput baseline at 35 s.
+  // and pins the throughput baseline at 35 s; "0:export" exports the whole workspace as F12 does.
   std::string script;
   // The fault drill (hidden): the GPU worker runs a kernel that faults on purpose ("oob", "trap", "hang") once
   // the live plot has 10 points; the window says so, restarts the worker and keeps what it had.

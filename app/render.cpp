@@ -273,6 +273,16 @@ void gui_set_scale(Gui& gui, float scale) {
   apply_style(gui.dark, scale);
 }
 
+namespace {
+
+void run_between_frames(Gui& gui) {
+  std::vector<std::function<void()>> work;
+  work.swap(gui.between_frames);
+  for (const auto& w : work) w();
+}
+
+}  // namespace
+
 void run_window_loop(Gui& gui, const std::function<bool()>& frame, const LoopOptions& opt) {
   const double start = glfwGetTime();
   int settle = 3;        // frames still to draw after the last input (hover, layout, tooltips settle)
@@ -313,6 +323,7 @@ void run_window_loop(Gui& gui, const std::function<bool()>& frame, const LoopOpt
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     glfwSwapBuffers(gui.window);
     ++n;
+    run_between_frames(gui);
     if (gui.want_scale > 0 && gui.want_scale != gui.scale) {
       gui_set_scale(gui, gui.want_scale);
       settle = 3;
@@ -357,10 +368,12 @@ bool write_framebuffer_png(int width, int height, const std::string& path, std::
 
 namespace {
 
-// An offscreen colour target of width x height, bound while it lives.
+// An offscreen colour target of width x height, bound while it lives; the framebuffer bound before it is bound
+// again at the end (the window's, or the headless loop's own target during an export).
 class Offscreen {
  public:
   Offscreen(int width, int height) {
+    glGetIntegerv(GL_FRAMEBUFFER_BINDING, &previous_);
     glGenFramebuffers(1, &fbo_);
     glGenRenderbuffers(1, &color_);
     glBindRenderbuffer(GL_RENDERBUFFER, color_);
@@ -369,7 +382,7 @@ class Offscreen {
     glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, color_);
   }
   ~Offscreen() {
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glBindFramebuffer(GL_FRAMEBUFFER, GLuint(previous_));
     glDeleteRenderbuffers(1, &color_);
     glDeleteFramebuffers(1, &fbo_);
   }
@@ -379,6 +392,7 @@ class Offscreen {
 
  private:
   GLuint fbo_ = 0, color_ = 0;
+  GLint previous_ = 0;
 };
 
 // One ImGui frame of `frame` into the bound framebuffer, width x height, no pointer; returns what frame() did.
@@ -444,6 +458,8 @@ bool run_headless_loop(Gui& gui, int width, int height, const std::function<bool
     glFinish();  // the frame is drawn, as a swap would wait for
     const auto t1 = clock::now();
     if (on_frame) on_frame(seconds(t0), std::chrono::duration<double, std::milli>(t1 - t0).count(), moving);
+    if (!gui.between_frames.empty()) settle = 3;  // what an export changes (the status line) is drawn
+    run_between_frames(gui);
     if (gui.want_scale > 0 && gui.want_scale != gui.scale) gui_set_scale(gui, gui.want_scale), settle = 3;
     gui.want_scale = 0;
     if (settle > 0) --settle;

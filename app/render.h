@@ -40,6 +40,9 @@ struct Gui {
   std::vector<KeyPress> keys;  // pressed since the last frame, in order
   std::vector<ClickPress> clicks;  // likewise: two quick clicks can fall between two frames
   float ctrl_wheel = 0;            // wheel turned with Ctrl held since the last frame (up > 0)
+  // Work a frame asks for that draws frames of its own (an offscreen PNG export: render_png cannot run inside
+  // an ImGui frame); the loops run it after the frame is shown, in order, then clear it.
+  std::vector<std::function<void()>> between_frames;
 };
 
 // Opens a window (hidden when !visible: for offscreen rendering), a GL 3.3 core context, loads GL

@@ -1,10 +1,12 @@
 #include "app/settings.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <unistd.h>
 
 #include "core/files.h"
 
@@ -63,8 +65,58 @@ std::string settings_json(const ViewState& st) {
          {"layout", {{"follow", st.layout_follow}, {"op", st.layout_op}, {"documented", st.layout.show_documented},
                      {"traced", st.layout.show_traced}, {"warps", st.show_warps}}},
          {"perf_dtype", st.perf_dtype},
+         {"exports", {{"dir", st.exports_dir}, {"png_scale", st.export_scale}}},
          {"arrangement", arr}};
   return j.dump(1) + "\n";
+}
+
+std::string exports_folder(const ViewState& st) {
+  if (!st.exports_dir.empty()) return st.exports_dir;
+  const std::string settings = settings_path();
+  std::error_code ec;
+  const fs::path dir = settings.empty() ? fs::current_path(ec) / "exports" : fs::path(settings).parent_path() / "exports";
+  return fs::absolute(dir, ec).lexically_normal().string();
+}
+
+bool choose_exports_folder(const std::string& typed, std::string* dir, std::string* error) {
+  // Spaces around a pasted path are not part of it.
+  const size_t b = typed.find_first_not_of(" \t\r\n"), e = typed.find_last_not_of(" \t\r\n");
+  const std::string text = b == std::string::npos ? std::string() : typed.substr(b, e - b + 1);
+  if (text.empty()) {
+    *error = "exports folder: type a folder's path";
+    return false;
+  }
+  fs::path p(text);
+  if (text == "~" || text.rfind("~/", 0) == 0) {
+    const char* home = std::getenv("HOME");
+    if (!home || !*home) {
+      *error = "exports folder '" + text + "': HOME is not set, so '~' means nothing";
+      return false;
+    }
+    p = fs::path(home) / text.substr(std::min<size_t>(2, text.size()));
+  }
+  std::error_code ec;
+  p = fs::absolute(p, ec).lexically_normal();
+  if (ec) {
+    *error = "exports folder '" + text + "': " + ec.message();
+    return false;
+  }
+  std::string name = p.string();
+  if (name.size() > 1 && name.back() == '/') name.pop_back();  // lexically_normal keeps the slash of "dir/"
+  if (fs::exists(p, ec) && !fs::is_directory(p, ec)) {
+    *error = "exports folder '" + name + "' is a file, not a folder";
+    return false;
+  }
+  if (!fs::is_directory(p, ec) && !fs::create_directories(p, ec)) {
+    *error = "exports folder '" + name + "' cannot be created: " + (ec ? ec.message() : std::string("unknown reason"));
+    return false;
+  }
+  if (::access(name.c_str(), W_OK | X_OK) != 0) {
+    *error = "exports folder '" + name + "' is not writable";
+    return false;
+  }
+  *dir = name;
+  return true;
 }
 
 bool load_settings(const std::string& path, ViewState* st, std::string* notice) {
@@ -91,6 +143,19 @@ bool load_settings(const std::string& path, ViewState* st, std::string* notice) 
       s.layout.show_documented = get<bool>(l, "documented", s.layout.show_documented);
       s.layout.show_traced = get<bool>(l, "traced", s.layout.show_traced);
       s.show_warps = get<bool>(l, "warps", s.show_warps);
+    }
+    if (j.contains("exports")) {
+      const json& e = j.at("exports");
+      if (!e.is_object()) throw std::runtime_error("exports is not an object");
+      if (e.contains("dir")) {  // a path may be longer than the other strings
+        const json& d = e.at("dir");
+        if (!d.is_string() || d.get<std::string>().size() > 4096) throw std::runtime_error("exports.dir is not a path");
+        s.exports_dir = d.get<std::string>();
+        if (!s.exports_dir.empty() && !fs::path(s.exports_dir).is_absolute())
+          throw std::runtime_error("exports.dir is not an absolute path");
+      }
+      s.export_scale = get<int>(e, "png_scale", s.export_scale);
+      if (s.export_scale < 1 || s.export_scale > 4) throw std::runtime_error("exports.png_scale is outside 1-4");
     }
     if (j.contains("arrangement")) {
       const json& a = j.at("arrangement");

@@ -60,8 +60,10 @@ struct ViewState {
   std::string perf_dtype;                 // dtype the throughput curves show ("" = the selected rung's first)
   bool perf_pin = false;                  // asks the throughput panel to pin (or unpin) its baseline
   std::string live_size = "2048x2048x2048";  // the size the live plot measures at (MxNxK)
-  bool perf_over_size = false;
-  std::string last_export;                // the path the last export wrote (the banner's "copy path")            // replay: the curves over size rather than the recorded series
+  bool perf_over_size = false;            // replay: the curves over size rather than the recorded series
+  std::string last_export;                // the path the last export wrote (the banner's "copy path")
+  std::string exports_dir;                // where exports go, absolute; "" = exports_folder()'s default
+  int export_scale = 2;                   // a PNG export's pixels per screen pixel, 1-4
   bool dark = true;
   float zoom = 1.0f;                      // every view and its text, Ctrl +/-
   bool presentation = false;              // a projector: zoom x1.5 on top of `zoom`

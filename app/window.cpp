@@ -25,6 +25,7 @@ const Theme& theme_of(const ViewState& st) { return st.dark ? Theme::Dark() : Th
 ImU32 im_color(Color c) { return IM_COL32(c.r, c.g, c.b, c.a); }
 ImVec4 vec4(Color c) { return ImVec4(c.r / 255.f, c.g / 255.f, c.b / 255.f, c.a / 255.f); }
 constexpr float kFar = -1e9f;
+int png_scale(const ViewState& st) { return std::clamp(st.export_scale, 1, 4); }  // a damaged value is never used
 
 constexpr const char* kHint =
     "Pick a rung on the left (or \xE2\x86\x91/\xE2\x86\x93): every view follows it. Hover any cell for its numbers, "
@@ -108,6 +109,8 @@ void MainWindow::HandleKeys(const Frame& f, ViewState& st) {
       st.arrangement.maximized.clear();
     } else if (k.key == GLFW_KEY_F5) {
       st.presentation = !st.presentation;
+    } else if (k.key == GLFW_KEY_F12) {  // the whole workspace, PNG and SVG, into the exports folder
+      ExportWorkspace(f, st);
     }
   }
   if (gui_.ctrl_wheel != 0) zoom *= gui_.ctrl_wheel > 0 ? 1.1f : 1 / 1.1f;  // Ctrl + wheel
@@ -126,9 +129,9 @@ void MainWindow::DrawTopBar(const Frame& f, ViewState& st) {
   char pct[16];
   std::snprintf(pct, sizeof pct, "%.0f%%", st.effective_zoom() * 100);
   const bool copy = !st.last_export.empty();  // the last export's path, to the clipboard
-  const float right_w = Flow::button_w("-") + Flow::button_w("+") + ImGui::CalcTextSize("000%").x +
-                        Flow::checkbox_w("presentation") + Flow::checkbox_w("light theme") + sp * 6 +
-                        (copy ? Flow::button_w("copy path") + sp : 0);
+  const float right_w = Flow::button_w("exports") + Flow::button_w("-") + Flow::button_w("+") +
+                        ImGui::CalcTextSize("000%").x + Flow::checkbox_w("presentation") +
+                        Flow::checkbox_w("light theme") + sp * 7 + (copy ? Flow::button_w("copy path") + sp : 0);
   ImGui::SetCursorScreenPos(ImVec2(p.x + 8, p.y + 3));
   std::string banner = f.banner;
   if (f.live_state) {
@@ -136,17 +139,41 @@ void MainWindow::DrawTopBar(const Frame& f, ViewState& st) {
     if (!f.live_state->status.empty()) banner += " \xC2\xB7 " + f.live_state->status;
     if (!f.live_state->error.empty()) banner += " \xC2\xB7 " + f.live_state->error;
   }
-  if (!st.message.empty()) banner += " \xC2\xB7 " + st.message;
+  // The status (the last export's full path, or why it failed) keeps its whole width where it can; the banner,
+  // which does not change, gives way and is cut first.
+  const float text_w = std::max(em, w - right_w - 24);
+  const std::string status = st.message.empty() ? "" : "\xC2\xB7 " + st.message;
+  const float status_w = status.empty() ? 0 : std::min(ImGui::CalcTextSize(status.c_str()).x, std::max(em, text_w - em * 4));
   ImGui::AlignTextToFramePadding();
-  ui::text_fit(banner, std::max(em, w - right_w - 24));
+  ui::text_fit(banner, std::max(em, text_w - status_w - (status.empty() ? 0 : sp)));
   ui::note("banner");
+  if (!status.empty()) {
+    ImGui::SameLine();
+    ui::text_fit(status, status_w);
+    ui::note("status");
+  }
   ImGui::SameLine(w - right_w + 8);
   if (copy) {
-    if (ImGui::Button("copy path")) ImGui::SetClipboardText(st.last_export.c_str());
+    if (ImGui::Button("copy path")) {
+      ImGui::SetClipboardText(st.last_export.c_str());
+      st.message = "copied " + st.last_export;
+    }
     ui::note("copy path");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("copy %s", st.last_export.c_str());
     ImGui::SameLine();
   }
+  if (exports_open_) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+  const bool was_open = exports_open_;
+  if (ImGui::Button("exports")) {
+    exports_open_ = !exports_open_;
+    std::snprintf(exports_text_, sizeof exports_text_, "%s", exports_folder(st).c_str());
+    exports_error_.clear();
+  }
+  if (was_open) ImGui::PopStyleColor();
+  ui::note("exports");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("where exports go and the PNG scale (F12 writes the whole window as PNG and SVG)");
+  ImGui::SameLine();
   if (ImGui::Button("-")) st.zoom = std::max(0.5f, std::round(st.zoom / 1.1f * 20) / 20);
   ui::note("zoom out");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("smaller (Ctrl -)");
@@ -168,6 +195,7 @@ void MainWindow::DrawTopBar(const Frame& f, ViewState& st) {
   if (ImGui::Checkbox("light theme", &light)) st.dark = !light;
   ui::note("light theme");
   ImGui::SetCursorScreenPos(ImVec2(p.x, p.y + h + 4));
+  if (exports_open_) DrawExportsBar(st);
 
   if (!st.hint_dismissed) {
     ImGui::SetCursorScreenPos(ImVec2(p.x + 8, ImGui::GetCursorScreenPos().y));
@@ -183,6 +211,134 @@ void MainWindow::DrawTopBar(const Frame& f, ViewState& st) {
   }
 }
 
+void MainWindow::DrawExportsBar(ViewState& st) {
+  const float w = ImGui::GetContentRegionAvail().x, sp = ImGui::GetStyle().ItemSpacing.x;
+  const float x0 = ImGui::GetCursorScreenPos().x + 8;
+  const std::vector<std::string> scales = {"PNG 1x", "PNG 2x", "PNG 3x", "PNG 4x"};
+  const float label_w = ImGui::CalcTextSize("exports folder").x, use_w = Flow::button_w("use");
+  const float scale_w = ImGui::CalcTextSize("PNG 4x").x + ImGui::GetFrameHeight() + ImGui::GetStyle().FramePadding.x * 2 + 2;
+  ImGui::SetCursorScreenPos(ImVec2(x0, ImGui::GetCursorScreenPos().y));
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("exports folder");
+  ui::note("exports folder label");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(std::max(ImGui::GetFontSize() * 6, w - label_w - use_w - scale_w - sp * 4 - 16));
+  // A click selects the whole path, so typing or pasting replaces it.
+  bool apply = ImGui::InputText("##exports folder", exports_text_, sizeof exports_text_,
+                                ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
+  ui::note("exports folder");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("the folder every export goes to (created if missing); Enter or \"use\" takes it");
+  ImGui::SameLine();
+  apply = ImGui::Button("use") || apply;
+  ui::note("use exports folder");
+  if (apply) {
+    std::string dir;
+    if (choose_exports_folder(exports_text_, &dir, &exports_error_)) {
+      st.exports_dir = dir;
+      std::snprintf(exports_text_, sizeof exports_text_, "%s", dir.c_str());
+      st.message = "exports go to " + dir;
+    } else {
+      st.message = exports_error_;
+    }
+  }
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(scale_w);
+  const int scale = png_scale(st);
+  if (ImGui::BeginCombo("##png scale", scales[size_t(scale - 1)].c_str())) {
+    for (int i = 1; i <= 4; ++i)
+      if (ImGui::Selectable(scales[size_t(i - 1)].c_str(), i == scale)) st.export_scale = i;
+    ImGui::EndCombo();
+  }
+  ui::note("png scale");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("a PNG export's pixels per pixel on screen (text and lines scale too)");
+  if (!exports_error_.empty()) {  // the refusal stays in sight under the field until a folder is taken
+    ImGui::SetCursorScreenPos(ImVec2(x0, ImGui::GetCursorScreenPos().y));
+    ImGui::PushStyleColor(ImGuiCol_Text, vec4(theme_of(st).bad));
+    ImGui::AlignTextToFramePadding();
+    ui::text_fit(exports_error_, w - 24);
+    ImGui::PopStyleColor();
+    ui::note("exports folder error");
+  }
+}
+
+bool MainWindow::RenderScaled(const ViewState& st, int w, int h, const std::function<void(ViewState&)>& draw,
+                              const std::string& path, std::string* error) {
+  // The figure as the screen would draw it on a display `scale` times as dense: the zoom and the fonts times it.
+  const int scale = png_scale(st);
+  ViewState s = st;
+  s.zoom = st.effective_zoom() * float(scale);
+  s.presentation = false;
+  const float before = gui_.scale;
+  gui_set_scale(gui_, s.zoom);
+  const bool ok = render_png(gui_, w * scale, h * scale, 4, [&] { draw(s); }, path, error);
+  gui_set_scale(gui_, before);
+  return ok;
+}
+
+void MainWindow::ExportPng(size_t i, int w, int h, const ViewContext& ctx) {
+  const ViewDef& def = view_table()[i];
+  ViewState& st = ctx.st;
+  std::string path;
+  try {
+    path = export_path(st, def.name, panels_[i]->ExportDetail(ctx) + export_suffix(ctx.f, st, selected_kernel(st)), ".png");
+  } catch (const std::exception& e) {
+    st.message = std::string("export failed: ") + e.what();
+    return;
+  }
+  st.message = "writing " + path + "...";  // shown by this frame, while the next is the export's
+  // Drawn after this frame (render_png runs frames of its own); the Frame's capture outlives it (cmd_window
+  // keeps the live snapshot of the last frame).
+  gui_.between_frames.push_back([this, f = ctx.f, &st, view = std::string(def.name), w, h, path] {
+    std::string error;
+    const bool ok = RenderScaled(st, w, h, [&](ViewState& s) { DrawFigure(view, f, s); }, path, &error);
+    const int scale = png_scale(st);
+    if (ok) {
+      st.message = "wrote " + path + " (" + std::to_string(w * scale) + "x" + std::to_string(h * scale) + ")";
+      st.last_export = path;
+    } else {
+      st.message = "export failed: " + error;
+    }
+  });
+}
+
+void MainWindow::ExportWorkspace(const Frame& f, ViewState& st) {
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  const int w = int(std::lround(vp->Size.x)), h = int(std::lround(vp->Size.y));
+  std::string stem;
+  try {
+    stem = export_stem(exports_folder(st), "all_" + file_safe(selected_kernel(st)) + export_suffix(f, st, selected_kernel(st)),
+                       {".png", ".svg"});
+  } catch (const std::exception& e) {
+    st.message = std::string("export failed: ") + e.what();
+    return;
+  }
+  gui_.between_frames.push_back([this, f, &st, w, h, stem] {
+    try {
+      ViewState s = st;
+      SvgCanvas svg(float(w), float(h), theme_of(s).bg);
+      draw_workspace(svg, Rect{{0, 0}, {float(w), float(h)}}, f, s, panels_);
+      write_file_atomic(stem + ".svg", svg.finish());
+    } catch (const std::exception& e) {
+      st.message = std::string("export failed: ") + e.what();
+      return;
+    }
+    std::string error;
+    const bool ok = RenderScaled(st, w, h, [&](ViewState& s) {
+      ImGuiCanvas canvas(ImGui::GetBackgroundDrawList(), gui_.sans, gui_.mono, gui_.bold);
+      draw_workspace(canvas, Rect{{0, 0}, {float(w * png_scale(st)), float(h * png_scale(st))}}, f, s, panels_);
+    }, stem + ".png", &error);
+    const int scale = png_scale(st);
+    if (ok) {
+      st.message = "wrote " + stem + ".png (" + std::to_string(w * scale) + "x" + std::to_string(h * scale) + ") and .svg";
+      st.last_export = stem + ".png";
+    } else {
+      st.message = "export failed: " + error;
+    }
+  });
+  st.message = "exporting the workspace...";
+}
+
 void MainWindow::DrawPane(size_t i, Rect pane, const ViewContext& ctx) {
   const ViewDef& def = view_table()[i];
   ViewPanel& p = *panels_[i];
@@ -192,7 +348,7 @@ void MainWindow::DrawPane(size_t i, Rect pane, const ViewContext& ctx) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const ImVec2 top = ImGui::GetCursorScreenPos();
   const float right = top.x + ImGui::GetContentRegionAvail().x;
-  const float icons_w = Flow::button_w("SVG") + ImGui::GetFrameHeight() + style.ItemSpacing.x;
+  const float icons_w = Flow::button_w("PNG") + Flow::button_w("SVG") + ImGui::GetFrameHeight() + style.ItemSpacing.x * 2;
 
   // Header: title, the panel's widgets flowing after it, the export and maximise buttons at the right.
   ImGui::PushFont(gui_.bold);
@@ -205,8 +361,8 @@ void MainWindow::DrawPane(size_t i, Rect pane, const ViewContext& ctx) {
   const float header_bottom = ImGui::GetItemRectMax().y;
   ImGui::SetCursorScreenPos(ImVec2(right - icons_w, top.y));
   if (ImGui::Button("SVG")) {
-    const std::string path = export_path(def.name, p.ExportDetail(ctx) + export_suffix(ctx.f, st, selected_kernel(st)));
     try {
+      const std::string path = export_path(st, def.name, p.ExportDetail(ctx) + export_suffix(ctx.f, st, selected_kernel(st)));
       const ImVec2 size = ImGui::GetWindowSize();
       SvgCanvas svg(size.x, size.y, ctx.theme.bg);
       draw_view_figure(svg, Rect{{0, 0}, {size.x, size.y}}, def.name, ctx.f, st, p);
@@ -219,6 +375,14 @@ void MainWindow::DrawPane(size_t i, Rect pane, const ViewContext& ctx) {
   }
   ui::note("SVG");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("write this view as an SVG picture (text stays text)");
+  ImGui::SameLine();
+  // PNG: the same figure as the SVG, pane-sized, drawn offscreen without the widgets at the exports row's scale.
+  const int png_w = int(std::lround(pane.w())), png_h = int(std::lround(pane.h())), scale = png_scale(st);
+  if (ImGui::Button("PNG")) ExportPng(i, png_w, png_h, ctx);
+  ui::note("PNG");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("write this view as a %dx%d PNG (%dx; the scale is in \"exports\" at the top)", png_w * scale,
+                      png_h * scale, scale);
   ImGui::SameLine();
   if (maximise_button(!st.arrangement.maximized.empty())) toggle_maximised(st, def.name);
   ui::note("maximise");
@@ -343,7 +507,9 @@ void draw_workspace(Canvas& c, Rect r, const Frame& f, ViewState& st, std::vecto
     for (size_t i = 0; i < table.size(); ++i) {
       if (name != table[i].name) continue;
       c.rect_filled(rect, t.panel, 4);
+      c.push_clip(rect);  // a title longer than a narrow pane stops at its edge, as on screen
       c.text({rect.min.x + pad, rect.min.y + pad}, table[i].title, t.text, fs, Align::Left, Font::SansBold);
+      c.pop_clip();
       const Rect fig{{rect.min.x + pad, rect.min.y + pad + fs * 1.8f}, {rect.max.x - pad, rect.max.y - pad}};
       c.push_clip(fig);
       panels[i]->Update(ctx);

@@ -3,6 +3,7 @@
 // what the user chose is ViewState, what is shown is Frame.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,11 +23,22 @@ class MainWindow {
   bool Draw(const Frame& f, ViewState& st);
   // One view's figure alone, filling the display, without widgets (`shot --view NAME` as PNG).
   void DrawFigure(const std::string& view, const Frame& f, ViewState& st);
+  // F12: the whole workspace as `shot --view all` draws it as SVG (draw_workspace), PNG and SVG under one name in
+  // the exports folder; the PNG is drawn between frames. During a frame.
+  void ExportWorkspace(const Frame& f, ViewState& st);
   // Where the panes were last drawn, for tests: view name -> rect, and the list as "kernels".
   const WorkspaceLayout& last_layout() const { return layout_; }
 
  private:
   void DrawTopBar(const Frame& f, ViewState& st);
+  // The exports row under the top bar (opened by its "exports" button): the folder, typed and checked, and
+  // the PNG scale.
+  void DrawExportsBar(ViewState& st);
+  // Queue a PNG of one view's figure (w x h at 1x) into the exports folder, drawn between frames.
+  void ExportPng(size_t view, int w, int h, const ViewContext& ctx);
+  // Renders `draw` offscreen at w x h times the PNG scale, with the zoom and fonts times the scale, into `path`.
+  bool RenderScaled(const ViewState& st, int w, int h, const std::function<void(ViewState&)>& draw,
+                    const std::string& path, std::string* error);
   void DrawPane(size_t view, Rect pane, const ViewContext& ctx);
   void HandleKeys(const Frame& f, ViewState& st);
   ViewPanel& panel(const std::string& name);
@@ -40,6 +52,9 @@ class MainWindow {
   std::string hovered_pane_;   // the pane under the pointer last frame (the maximise key acts on it)
   ClickPress last_click_;      // the last left press, for double-clicks counted from the raw presses
   std::vector<Vec2> double_clicks_;  // this frame's double-clicks (window coordinates)
+  bool exports_open_ = false;        // the exports row is shown
+  char exports_text_[4096] = "";     // the folder field while it is edited
+  std::string exports_error_;        // why the folder typed last was refused ("" when it was taken)
 };
 
 // The whole window drawn on a canvas (`shot --view all` as SVG): the same layout function places the

@@ -338,6 +338,8 @@ TEST(Export, NamesCarrySizeAndGpu) {
   c.device.name = "NVIDIA H100 80GB HBM3";
   EXPECT_EQ(export_suffix(f, st, "mma_f16/07_swizzle"), "_4096x16384x4096_H100");
   EXPECT_EQ(export_suffix(f, st, "sgemm/01_naive"), "_H100");  // not measured: the GPU alone
+  EXPECT_EQ(gpu_model(&c), "H100");  // a traced layout's TikZ file says the GPU alone
+  EXPECT_EQ(gpu_model(nullptr), "");
   f.live = true;
   st.live_size = "8192x8192x8192";
   EXPECT_EQ(export_suffix(f, st, "mma_f16/10_multistage"), "_8192_H100");
@@ -345,6 +347,105 @@ TEST(Export, NamesCarrySizeAndGpu) {
   EXPECT_EQ(export_suffix(f, st, "mma_f16/10_multistage"), "_1024x2048x512_H100");
   f.capture = nullptr;
   EXPECT_EQ(export_suffix(f, st, "mma_f16/10_multistage"), "");
+}
+
+}  // namespace
+}  // namespace gs
+
+namespace gs {
+namespace {
+
+// Sets an environment variable for one test and puts the old value back.
+struct ScopedEnv {
+  std::string name, old;
+  bool had = false;
+  ScopedEnv(const char* n, const std::string& value) : name(n) {
+    if (const char* v = std::getenv(n)) had = true, old = v;
+    ::setenv(n, value.c_str(), 1);
+  }
+  ~ScopedEnv() { had ? (void)::setenv(name.c_str(), old.c_str(), 1) : (void)::unsetenv(name.c_str()); }
+};
+
+// The exports folder: beside the settings by default; a folder typed in the window is created where missing,
+// refused in one sentence naming it where it cannot be one, and kept in the settings with the PNG scale.
+TEST(Export, FolderIsCheckedCreatedAndKept) {
+  const fs::path tmp = fs::temp_directory_path() / ("gemmscope-exports-test-" + std::to_string(::getpid()));
+  fs::remove_all(tmp);
+  fs::create_directories(tmp / "home");
+  ScopedEnv xdg("XDG_CONFIG_HOME", (tmp / "config").string());
+  ScopedEnv home("HOME", (tmp / "home").string());
+  ViewState st;
+  EXPECT_EQ(exports_folder(st), (tmp / "config" / "gemmscope" / "exports").string());
+
+  std::string dir, error;
+  EXPECT_FALSE(choose_exports_folder("  ", &dir, &error));
+  EXPECT_EQ(error, "exports folder: type a folder's path");
+  std::ofstream(tmp / "a.png") << "x";
+  EXPECT_FALSE(choose_exports_folder((tmp / "a.png").string(), &dir, &error));
+  EXPECT_EQ(error, "exports folder '" + (tmp / "a.png").string() + "' is a file, not a folder");
+  EXPECT_FALSE(choose_exports_folder((tmp / "a.png" / "sub").string(), &dir, &error));
+  EXPECT_EQ(error.rfind("exports folder '" + (tmp / "a.png" / "sub").string() + "' cannot be created: ", 0), 0u) << error;
+  EXPECT_EQ(dir, "");  // nothing taken from a refusal
+
+  // A missing folder two levels deep is created; spaces around a pasted path and a trailing slash are dropped.
+  EXPECT_TRUE(choose_exports_folder(" " + (tmp / "slides" / "figures").string() + "/ ", &dir, &error)) << error;
+  EXPECT_EQ(dir, (tmp / "slides" / "figures").string());
+  EXPECT_TRUE(fs::is_directory(dir));
+  // "~/" is $HOME; a relative path is taken from the current folder and kept absolute.
+  EXPECT_TRUE(choose_exports_folder("~/figs", &dir, &error)) << error;
+  EXPECT_EQ(dir, (tmp / "home" / "figs").string());
+  const fs::path cwd = fs::current_path();
+  fs::current_path(tmp);
+  EXPECT_TRUE(choose_exports_folder("rel/../out", &dir, &error)) << error;
+  fs::current_path(cwd);
+  EXPECT_EQ(dir, (tmp / "out").string());
+
+  // Kept in the settings with the PNG scale, and read back.
+  st.exports_dir = dir;
+  st.export_scale = 3;
+  const std::string path = (tmp / "config" / "gemmscope" / "settings.json").string();
+  ASSERT_TRUE(save_settings(path, st, &error)) << error;
+  ViewState back;
+  std::string notice;
+  ASSERT_TRUE(load_settings(path, &back, &notice));
+  EXPECT_EQ(notice, "");
+  EXPECT_EQ(back.exports_dir, (tmp / "out").string());
+  EXPECT_EQ(back.export_scale, 3);
+  EXPECT_EQ(exports_folder(back), (tmp / "out").string());
+  // A settings file with a relative folder or a scale out of 1-4 is not ours to guess at: defaults and a notice.
+  for (const std::string& bad : {std::string(R"({"schema": "gemmscope-settings/1", "exports": {"dir": "rel"}})"),
+                                 std::string(R"({"schema": "gemmscope-settings/1", "exports": {"png_scale": 7}})"),
+                                 std::string(R"({"schema": "gemmscope-settings/1", "exports": "here"})")}) {
+    std::ofstream(path, std::ios::trunc) << bad;
+    ViewState got;
+    notice.clear();
+    EXPECT_TRUE(load_settings(path, &got, &notice));
+    EXPECT_NE(notice.find("could not be used"), std::string::npos) << bad;
+    EXPECT_EQ(got.exports_dir, "");
+    EXPECT_EQ(got.export_scale, 2);
+  }
+  fs::remove_all(tmp);
+}
+
+// One picture in two formats gets one name that neither has yet; names need no quoting in a shell.
+TEST(Export, NumberedNamesAndFileSafeNames) {
+  const fs::path tmp = fs::temp_directory_path() / ("gemmscope-stem-test-" + std::to_string(::getpid()));
+  fs::remove_all(tmp);
+  EXPECT_EQ(export_stem((tmp / "new").string(), "all_x", {".png", ".svg"}), (tmp / "new" / "all_x").string());
+  EXPECT_TRUE(fs::is_directory(tmp / "new"));  // created where missing
+  std::ofstream(tmp / "new" / "all_x.svg") << "x";
+  EXPECT_EQ(export_stem((tmp / "new").string(), "all_x", {".png", ".svg"}), (tmp / "new" / "all_x_2").string());
+  std::ofstream(tmp / "new" / "all_x_2.png") << "x";
+  EXPECT_EQ(export_stem((tmp / "new").string(), "all_x", {".png", ".svg"}), (tmp / "new" / "all_x_3").string());
+  EXPECT_EQ(export_stem((tmp / "new").string(), "all_x", {".tex"}), (tmp / "new" / "all_x").string());
+  std::ofstream(tmp / "file") << "x";
+  EXPECT_THROW(export_stem((tmp / "file" / "sub").string(), "a", {".png"}), std::runtime_error);
+  fs::remove_all(tmp);
+
+  EXPECT_EQ(file_safe("mma_f16/08_ldmatrix"), "mma_f16-08_ldmatrix");
+  EXPECT_EQ(file_safe("mma_f16/10_multistage[order=cutlass:2]"), "mma_f16-10_multistage_order=cutlass_2");
+  EXPECT_EQ(file_safe("wmma/08_multistage[pad=off,vec=off]"), "wmma-08_multistage_pad=off_vec=off");
+  EXPECT_EQ(file_safe("Bs load (frag)"), "Bs_load_frag");
 }
 
 }  // namespace

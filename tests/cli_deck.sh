@@ -65,7 +65,10 @@ set +e
 [ $? -eq 2 ] && grep -q "does not exist" "$dir/err3.txt" || fail "a missing parent folder was not refused: $(cat "$dir/err3.txt")"
 "$bin" export --deck "$dir/cut" >/dev/null 2>"$dir/err4.txt" &
 pid=$!
-for _ in $(seq 100); do grep -q "picture 2[0-9] of" "$dir/err4.txt" 2>/dev/null && break; sleep 0.1; done
+# Interrupted once it is drawing (a loaded machine can take more than 10 s to reach picture 26, and a signal
+# before the export has started drawing is not what this checks).
+for _ in $(seq 600); do grep -q "picture 2[0-9] of" "$dir/err4.txt" 2>/dev/null && break; sleep 0.1; done
+grep -q "picture 2[0-9] of" "$dir/err4.txt" || fail "the export said nothing of picture 26 in 60 s: $(cat "$dir/err4.txt")"
 kill -INT $pid
 wait $pid
 rc=$?

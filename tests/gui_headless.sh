@@ -34,6 +34,18 @@ frames=$(($(wc -l <"$dir/frames.csv") - 1))
 [ "$frames" -eq 3 ] || fail "an idle headless window drew $frames frames in 3 s (want the 3 settling frames)"
 [ "$("$stats" "$dir/last.png" | cut -d' ' -f1-2)" = "1280 720" ] || fail "last frame is not 1280x720"
 grep -q "headless on " "$dir/stderr" || fail "no summary line"
+# F12 with no window (--script 0:export): the workspace PNG (window size at the default 2x) and SVG are written
+# between frames, and the frames after it are still the window's (the export's framebuffer is let go of): the last
+# frame differs from the one above only in the status line naming the file.
+env -u DISPLAY -u WAYLAND_DISPLAY XDG_CONFIG_HOME="$dir/config-export" "$bin" --headless --exit-after 3 --width 1280 \
+  --height 720 --script 0:export --last-frame "$dir/last-export.png" 2>"$dir/stderr-export" ||
+  { cat "$dir/stderr-export"; fail "headless window with an export"; }
+all=$dir/config-export/gemmscope/exports/all_mma_f16-01_vectorized_4096_H200
+[ "$("$stats" "$all.png" | cut -d' ' -f1-2)" = "2560 1440" ] || fail "the headless F12 PNG is not 2560x1440"
+grep -q '</svg>' "$all.svg" || fail "the headless F12 wrote no complete SVG"
+read -r _ _ _ pct _ < <("$stats" --diff "$dir/last.png" "$dir/last-export.png")
+awk -v p="$pct" 'BEGIN { exit !(p > 0 && p < 2) }' || fail "the frame after the export differs from the window's in $pct% of its pixels"
+echo "ok: headless F12 wrote $(basename "$all").png (2560x1440) and .svg; the next frames differ from the window's only in the status ($pct% of the pixels)"
 # Asked for no end, it refuses rather than running forever.
 if env -u DISPLAY "$bin" --headless 2>"$dir/err2"; then fail "--headless with no --exit-after ran"; fi
 grep -q "needs --exit-after or --frames" "$dir/err2" || fail "unclear message: $(cat "$dir/err2")"

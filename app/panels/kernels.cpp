@@ -208,7 +208,8 @@ void draw_kernel_list(Canvas& c, Rect r, const ViewContext& ctx) {
   const std::string selected = selected_kernel(ctx.st);
   c.rect_filled(r, t.panel, 4);
   c.push_clip(r);
-  const float num_w = c.text_size("TFLOP/s", fs).x, pct_w = c.text_size("% of cuBLAS", fs).x;
+  // Two right-aligned columns as wide as their bold headers, the numbers ending where their header ends.
+  const float num_w = c.text_size("TFLOP/s", fs, Font::SansBold).x, pct_w = c.text_size("% of cuBLAS", fs, Font::SansBold).x;
   const float x_pct = r.max.x - pad, x_num = x_pct - pct_w - pad, name_w = x_num - num_w - pad - (r.min.x + pad);
   float y = r.min.y + pad;
   c.text({r.min.x + pad, y}, "Kernel", t.text, fs, Align::Left, Font::SansBold);
@@ -229,7 +230,7 @@ void draw_kernel_list(Canvas& c, Rect r, const ViewContext& ctx) {
     c.text({r.min.x + pad, y}, viz::elide(c, rung_of(name), fs, Font::Sans, name_w), t.text, fs);
     const std::vector<std::string> dtypes = dtypes_of(ctx.f.capture, name);
     if (const RunRecord* run = dtypes.empty() ? nullptr : main_run(ctx.f.capture, name, dtypes.front())) {
-      c.text({x_num + num_w, y}, tflops(*run), t.text, fs, Align::Right);
+      c.text({x_num, y}, tflops(*run), t.text, fs, Align::Right);
       if (run->cublas_tflops > 0) c.text({x_pct, y}, percent(*run), t.text, fs, Align::Right);
     }
     y += lh;

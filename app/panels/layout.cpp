@@ -132,7 +132,10 @@ class LayoutPanel : public ViewPanel {
         for (int i = 0; i < 3; ++i) {
           const FragmentLayout* l = in_.documented[size_t(i)] ? in_.documented[size_t(i)] : in_.traced[size_t(i)];
           if (!l) continue;
-          const std::string path = export_path("layout", file_safe(in_.op->name) + "_" + l->operand + "_" + l->source, ".tex");
+          // A traced layout is what one GPU did: its name says which.
+          const std::string gpu = l->source == "traced" ? gpu_model(ctx.f.capture) : "";
+          const std::string path = export_path(st, "layout", file_safe(in_.op->name) + "_" + l->operand + "_" + l->source +
+                                                                 (gpu.empty() ? "" : "_" + gpu), ".tex");
           write_file_atomic(path, layout_tikz(*l, ctx.theme));
           wrote += (wrote.empty() ? "" : ", ") + path;
           st.last_export = path;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <stdexcept>
 
 #include "app/settings.h"
 #include "app/ui.h"
@@ -48,9 +49,16 @@ float Flow::combo_w(const std::vector<std::string>& items) const {
 std::string ViewPanel::ExportDetail(const ViewContext& ctx) const { return file_safe(selected_kernel(ctx.st)); }
 
 std::string file_safe(std::string s) {
-  for (char& c : s)
-    if (c == '/' || c == '\\' || c == ' ' || c == ':') c = c == '/' ? '-' : '_';
-  return s;
+  // Letters, digits and . - = + stay; '/' (the ladder's) is '-'; anything else a shell would quote or glob
+  // (spaces, brackets, parentheses, ':', ',') is one '_', none at the end.
+  std::string out;
+  for (char c : s) {
+    const bool keep = std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '=' || c == '+';
+    if (keep || c == '/') out += c == '/' ? '-' : c;
+    else if (!out.empty() && out.back() != '_') out += '_';
+  }
+  while (!out.empty() && out.back() == '_') out.pop_back();
+  return out;
 }
 
 std::vector<std::string> kernel_names(const Capture* c) {
@@ -62,16 +70,37 @@ std::vector<std::string> kernel_names(const Capture* c) {
   return names;
 }
 
-// Where exports go: a folder beside the settings file (the current folder where there is none).
-std::string export_path(const std::string& view, const std::string& detail, const std::string& ext) {
-  const std::string settings = settings_path();
-  const fs::path dir = settings.empty() ? fs::path(".") : fs::path(settings).parent_path() / "exports";
+std::string export_stem(const std::string& dir, const std::string& stem, const std::vector<std::string>& exts) {
   std::error_code ec;
-  fs::create_directories(dir, ec);
-  const std::string stem = view + (detail.empty() ? "" : "_" + detail);
-  fs::path p = dir / (stem + ext);
-  for (int i = 2; fs::exists(p, ec) && i < 10000; ++i) p = dir / (stem + "_" + std::to_string(i) + ext);
+  if (!fs::is_directory(dir, ec) && !fs::create_directories(dir, ec))
+    throw std::runtime_error("cannot create the exports folder " + dir + ": " + ec.message());
+  auto taken = [&](const fs::path& p) {
+    for (const std::string& ext : exts)
+      if (fs::exists(p.string() + ext, ec)) return true;
+    return false;
+  };
+  fs::path p = fs::path(dir) / stem;
+  for (int i = 2; taken(p); ++i) {
+    if (i > 9999) throw std::runtime_error("the exports folder " + dir + " holds 9999 pictures called " + stem);
+    p = fs::path(dir) / (stem + "_" + std::to_string(i));
+  }
   return p.string();
+}
+
+std::string export_path(const ViewState& st, const std::string& view, const std::string& detail, const std::string& ext) {
+  return export_stem(exports_folder(st), view + (detail.empty() ? "" : "_" + detail), {ext}) + ext;
+}
+
+std::string gpu_model(const Capture* c) {
+  if (!c) return "";
+  // The first word after the vendor, letters and digits only.
+  std::string gpu, name = c->device.name;
+  if (name.rfind("NVIDIA ", 0) == 0) name = name.substr(7);
+  for (char ch : name) {
+    if (ch == ' ') break;
+    if (std::isalnum(static_cast<unsigned char>(ch))) gpu += ch;
+  }
+  return gpu;
 }
 
 std::string export_suffix(const Frame& f, const ViewState& st, const std::string& kernel) {
@@ -83,14 +112,7 @@ std::string export_suffix(const Frame& f, const ViewState& st, const std::string
     if (const RunRecord* r = main_run(f.capture, kernel, ""))  // its first dtype's run
       size = r->m == r->n && r->n == r->k ? std::to_string(r->m) : shape_label(*r);
   }
-  // The GPU by its model ("H200" of "NVIDIA H200", "H100" of "NVIDIA H100 80GB HBM3"): the first word after the
-  // vendor, letters and digits only.
-  std::string gpu, name = f.capture->device.name;
-  if (name.rfind("NVIDIA ", 0) == 0) name = name.substr(7);
-  for (char ch : name) {
-    if (ch == ' ') break;
-    if (std::isalnum(static_cast<unsigned char>(ch))) gpu += ch;
-  }
+  const std::string gpu = gpu_model(f.capture);
   std::string out;
   if (!size.empty()) out += "_" + size;
   if (!gpu.empty()) out += "_" + gpu;

@@ -71,15 +71,23 @@ class ViewPanel {
   virtual std::string ExportDetail(const ViewContext& ctx) const;
 };
 
-// "mma_f16-08_ldmatrix" from "mma_f16/08_ldmatrix": a file name, not a folder.
+// "mma_f16-08_ldmatrix" from "mma_f16/08_ldmatrix", "mma_f16-10_multistage_order=cutlass_2" from
+// "mma_f16/10_multistage[order=cutlass:2]", "Bs_load_frag" from "Bs load (frag)": a file name a shell need not quote.
 std::string file_safe(std::string s);
 
-// Where an export goes: "<view>_<detail><ext>" in the exports folder beside the settings file (the current
-// folder where there is none), with a numbered suffix rather than over an earlier one.
-std::string export_path(const std::string& view, const std::string& detail, const std::string& ext = ".svg");
+// Where an export goes: "<view>_<detail><ext>" in the exports folder (exports_folder(st)), with a numbered
+// suffix ("_2", "_3", ...) rather than over an earlier file. Creates the folder where it went missing; throws
+// std::runtime_error naming it when that fails.
+std::string export_path(const ViewState& st, const std::string& view, const std::string& detail,
+                        const std::string& ext = ".svg");
+// The same for one picture written in several formats (a PNG and an SVG): "<dir>/<stem>" or "<dir>/<stem>_N",
+// the first that no file with any of `exts` has yet, without the extension.
+std::string export_stem(const std::string& dir, const std::string& stem, const std::vector<std::string>& exts);
 // What an export's name adds after the view's detail: the size the kernel was measured at and the GPU, e.g.
 // "_4096_H200" ("_4096x16384x4096_H100" where not square; live: the live plot's size); "" where unknown.
 std::string export_suffix(const Frame& f, const ViewState& st, const std::string& kernel);
+// The GPU a capture was recorded on, by its model: "H200" of "NVIDIA H200", "H100" of "NVIDIA H100 80GB HBM3".
+std::string gpu_model(const Capture* c);
 
 // ---- What the panels read from a capture ---------------------------------------------------------
 // The kernels the list shows: the registry in ladder order, then any other kernel the capture has
