@@ -731,8 +731,9 @@ int cmd_shot(const ShotArgs& a) {
       std::vector<std::unique_ptr<ViewPanel>> panels;
       for (const ViewDef& v : view_table()) panels.push_back(v.make());
       if (all) draw_workspace(svg, r, f, st, panels);
-      else draw_view_figure(svg, r, a.view, f, st, *find_view(a.view)->make());
+      else draw_view_figure(svg, r, a.view, f, st, *panels[size_t(find_view(a.view) - view_table().data())]);
       write_file_atomic(a.out, svg.finish());
+      if (!all) write_figure_csv(a.out, *panels[size_t(find_view(a.view) - view_table().data())]);
     } catch (const std::exception& e) {
       return fail("shot", e.what(), kExitRuntime);
     }
@@ -748,6 +749,13 @@ int cmd_shot(const ShotArgs& a) {
       if (all) window.Draw(f, st);
       else window.DrawFigure(a.view, f, st);
     }, a.out, &error);
+    if (ok && !all) {
+      try {
+        write_figure_csv(a.out, window.figure_panel(a.view));  // the plotted numbers beside the picture
+      } catch (const std::exception& e) {
+        error = e.what(), ok = false;
+      }
+    }
   }
   gui_close(&gui);
   if (!ok) return fail("shot", error, kExitRuntime);
@@ -854,8 +862,10 @@ int cmd_export(const ExportArgs& a) {
                      p.view.c_str(), p.k->name.c_str(), tty ? "" : "\n");
       try {
         SvgCanvas svg(float(w), float(h), (st.dark ? Theme::Dark() : Theme::Light()).bg);
-        draw_view_figure(svg, {{0, 0}, {float(w), float(h)}}, p.view, f, st, *find_view(p.view)->make());
+        const std::unique_ptr<ViewPanel> panel = find_view(p.view)->make();
+        draw_view_figure(svg, {{0, 0}, {float(w), float(h)}}, p.view, f, st, *panel);
         write_file_atomic((tmp / (p.file + ".svg")).string(), svg.finish());
+        write_figure_csv((tmp / (p.file + ".svg")).string(), *panel);  // the throughput view's numbers
       } catch (const std::exception& e) {
         gui_close(&gui);
         return abandon(p.file + ".svg: " + e.what());

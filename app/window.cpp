@@ -286,6 +286,12 @@ void MainWindow::ExportPng(size_t i, int w, int h, const ViewContext& ctx) {
     st.message = std::string("export failed: ") + e.what();
     return;
   }
+  try {
+    write_figure_csv(path, *panels_[i]);  // the numbers this frame plotted, beside the picture to come
+  } catch (const std::exception& e) {
+    st.message = std::string("export failed: ") + e.what();
+    return;
+  }
   st.message = "writing " + path + "...";  // shown by this frame, while the next is the export's
   // Drawn after this frame (render_png runs frames of its own); the Frame's capture outlives it (cmd_window
   // keeps the live snapshot of the last frame).
@@ -367,7 +373,8 @@ void MainWindow::DrawPane(size_t i, Rect pane, const ViewContext& ctx) {
       SvgCanvas svg(size.x, size.y, ctx.theme.bg);
       draw_view_figure(svg, Rect{{0, 0}, {size.x, size.y}}, def.name, ctx.f, st, p);
       write_file_atomic(path, svg.finish());
-      st.message = "wrote " + path;
+      const std::string csv = write_figure_csv(path, p);  // the plotted numbers beside it (the throughput view)
+      st.message = "wrote " + path + (csv.empty() ? "" : " and its data " + csv);
       st.last_export = path;
     } catch (const std::exception& e) {
       st.message = std::string("export failed: ") + e.what();

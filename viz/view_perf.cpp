@@ -396,4 +396,37 @@ std::string baseline_ratio(double tflops, double baseline_tflops) {
   return buf;
 }
 
+
+namespace {
+
+// A CSV field: quoted where it holds a comma, a quote or a line break (RFC 4180), its quotes doubled.
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+  return q + "\"";
+}
+
+std::string csv_num(double v) {
+  if (!std::isfinite(v)) return "";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+}  // namespace
+
+std::string perf_csv(const PerfViewInput& in) {
+  std::string out = "plot,kernel,dtype,x,tflops,cublas_tflops,ratio,verified\n";
+  for (const PerfBar& b : in.bars)
+    out += "bars," + csv_field(b.kernel) + "," + csv_field(b.dtype) + "," + csv_field(in.shape_label) + "," +
+           csv_num(b.tflops) + "," + csv_num(b.cublas_tflops) + "," +
+           (b.cublas_tflops > 0 ? csv_num(b.tflops / b.cublas_tflops) : std::string()) + "," + (b.ok ? "yes" : "no") + "\n";
+  const std::string x_unit = in.series_x_label.empty() ? "x" : in.series_x_label;
+  for (const PerfSeries& s : in.series)
+    for (const Vec2& p : s.points)
+      out += csv_field("series: " + x_unit) + "," + csv_field(s.label) + ",," + csv_num(p.x) + "," + csv_num(p.y) + ",,,\n";
+  return out;
+}
+
 }  // namespace gs

@@ -108,6 +108,9 @@ struct PerfHover {
 // text size are left out around the selected one, and a line says how many.
 void draw_perf_view(Canvas& c, Rect r, const Theme& t, const PerfViewInput& in, Vec2 mouse = {-1e9f, -1e9f},
                     PerfHover* hover = nullptr);
+// What the throughput view plots, as CSV for a spreadsheet: "plot,kernel,dtype,x,tflops,cublas_tflops,ratio,verified",
+// one row per bar (plot "bars", x the shape) and per series point (plot "series: <series_x_label>", x in that unit).
+std::string perf_csv(const PerfViewInput& in);
 // The colour of series i of n in a chart: distinct for every i < 16.
 Color series_color(size_t i, const Theme& t);
 

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "app/settings.h"
+#include "core/files.h"
 #include "app/ui.h"
 #include "kernels/gemm.h"
 
@@ -47,6 +48,16 @@ float Flow::combo_w(const std::vector<std::string>& items) const {
 }
 
 std::string ViewPanel::ExportDetail(const ViewContext& ctx) const { return file_safe(selected_kernel(ctx.st)); }
+
+std::string write_figure_csv(const std::string& picture, const ViewPanel& p) {
+  const std::string csv = p.FigureCsv();
+  if (csv.empty()) return "";
+  const size_t slash = picture.find_last_of('/'), dot = picture.find_last_of('.');
+  const std::string path =
+      (dot != std::string::npos && (slash == std::string::npos || dot > slash) ? picture.substr(0, dot) : picture) + ".csv";
+  write_file_atomic(path, csv);
+  return path;
+}
 
 std::string file_safe(std::string s) {
   // Letters, digits and . - = + stay; '/' (the ladder's) is '-'; anything else a shell would quote or glob

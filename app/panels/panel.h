@@ -69,7 +69,14 @@ class ViewPanel {
   virtual void Interact(const ViewContext& ctx, const FigureItem& item) {}
   // What an export of this view is called after "<view>_": the kernel, op or family it shows.
   virtual std::string ExportDetail(const ViewContext& ctx) const;
+  // The numbers the figure last drawn plots, as CSV, written beside an exported picture; "" for a view that
+  // plots none.
+  virtual std::string FigureCsv() const { return ""; }
 };
+
+// Writes p.FigureCsv() beside an exported picture, as "<picture minus its extension>.csv" (atomically);
+// returns the path written, or "" where the view plots no numbers. Throws like write_file_atomic.
+std::string write_figure_csv(const std::string& picture, const ViewPanel& p);
 
 // "mma_f16-08_ldmatrix" from "mma_f16/08_ldmatrix", "mma_f16-10_multistage_order=cutlass_2" from
 // "mma_f16/10_multistage[order=cutlass:2]", "Bs_load_frag" from "Bs load (frag)": a file name a shell need not quote.

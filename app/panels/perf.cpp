@@ -136,6 +136,8 @@ class PerfPanel : public ViewPanel {
     if (item.clicked && !pick.empty()) ctx.st.kernel = pick;
   }
 
+  std::string FigureCsv() const override { return perf_csv(in_); }
+
   std::string ExportDetail(const ViewContext& ctx) const override {
     return file_safe(family_of(selected_kernel(ctx.st))) + (dtype_.empty() ? "" : "_" + dtype_);
   }

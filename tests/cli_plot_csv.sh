@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The throughput view's numbers travel with its picture (issue 15: "the throughput and ratio plots export their data
+# as CSV beside the picture"): `shot --view perf -o X.svg` also writes X.csv, whose bars are the capture's own runs
+# (TFLOP/s, cuBLAS, their ratio) and whose series are the size sweep drawn; a view that plots no numbers writes none.
+# usage: cli_plot_csv.sh BIN CAPTURE DIR
+set -euo pipefail
+bin=$1 capture=$2 dir=$3
+rm -rf "$dir" && mkdir -p "$dir"
+"$bin" shot --view perf --kernel hopper/06_tma_store --replay "$capture" -o "$dir/perf.svg"
+[ -f "$dir/perf.csv" ] || { echo "FAIL: no perf.csv beside perf.svg"; exit 1; }
+"$bin" shot --view banks --kernel hopper/06_tma_store --replay "$capture" -o "$dir/banks.svg"
+[ ! -e "$dir/banks.csv" ] || { echo "FAIL: the bank view plots no numbers but wrote banks.csv"; exit 1; }
+python3 - "$dir/perf.csv" "$capture" <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+cap = json.load(open(sys.argv[2]))
+runs = {(r["kernel"], r["dtype"]): r for r in cap["runs"] if (r["m"], r["n"], r["k"]) == (4096, 4096, 4096)}
+bars = [r for r in rows if r["plot"] == "bars"]
+series = [r for r in rows if r["plot"].startswith("series")]
+assert [b["kernel"] for b in bars][:2] == ["hopper/01_tma_wgmma", "hopper/02_tile_128x256"], bars[:2]
+assert any(b["kernel"] == "hopper/06_tma_store" for b in bars)
+for b in bars:
+    run = runs[(b["kernel"], b["dtype"])]
+    t, c = float(b["tflops"]), float(b["cublas_tflops"])
+    assert abs(t - run["tflops"]) <= 1e-4 * run["tflops"], (b, run["tflops"])
+    assert abs(c - run["cublas_tflops"]) <= 1e-4 * run["cublas_tflops"], (b, run["cublas_tflops"])
+    assert abs(float(b["ratio"]) - t / c) <= 1e-4, b
+    assert b["x"] == "4096x4096x4096" and b["verified"] == "yes", b
+labels = {s["kernel"] for s in series}
+assert any("cuBLAS" in l for l in labels), labels
+xs = sorted({float(s["x"]) for s in series})
+assert xs[0] <= 256 and xs[-1] >= 8192, xs
+print(f"perf.csv: {len(bars)} bars equal to the capture's runs, {len(series)} series points of {len(labels)} lines")
+PY
