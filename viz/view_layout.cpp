@@ -397,11 +397,17 @@ void draw_indices(Canvas& cv, const Theme& t, const Grid& g, const Metrics& m) {
   // Below each band: whose rows it holds; between bands, a gap of background.
   for (int b = 0; b * g.band_cols < g.cols; ++b) {
     const float x0 = g.origin.x + b * g.band_cols * m.s, x1 = x0 + g.band_cols * m.s;
-    const std::string label = "warp " + std::to_string(b) + ": rows " + std::to_string(b * g.band_rows) + "\xE2\x80\x93" +
-                              std::to_string((b + 1) * g.band_rows - 1);
-    const float size = viz::fit_size(cv, label, m.fs, kMinLabel, Font::SansBold, x1 - x0);
-    cv.text({(x0 + x1) * 0.5f, g.origin.y + g.rows * m.s + m.idx * 0.4f}, label, t.text, size, Align::Center,
-            Font::SansBold);
+    // The long label where the band has room for it, else "warp w", else none (the caption says it).
+    std::string label = "warp " + std::to_string(b) + ": rows " + std::to_string(b * g.band_rows) + "\xE2\x80\x93" +
+                        std::to_string((b + 1) * g.band_rows - 1);
+    float size = viz::fit_size(cv, label, m.fs, kMinLabel, Font::SansBold, x1 - x0 - 4);
+    if (size <= 0) {
+      label = "warp " + std::to_string(b);
+      size = viz::fit_size(cv, label, m.fs, kMinLabel, Font::SansBold, x1 - x0 - 4);
+    }
+    if (size > 0)
+      cv.text({(x0 + x1) * 0.5f, g.origin.y + g.rows * m.s + m.idx * 0.4f}, label, t.text, size, Align::Center,
+              Font::SansBold);
     if (b > 0) cv.line({x0, g.origin.y - 1}, {x0, g.origin.y + g.rows * m.s + 1}, t.bg, std::max(3.0f, m.s * 0.2f));
   }
 }

@@ -31,6 +31,16 @@ void draw_swizzle_modes(Canvas& c, Rect r, const Theme& t, float fs) {
   const float cell_w = col_w / 8;
   const float cell_h = std::clamp(cell_w * 0.62f, kMinTextSize * 1.2f, fs * 2.2f);
   const float label_fs = viz::fit_size(c, "7,7", std::min(cell_h * 0.62f, fs), kMinTextSize, Font::Sans, cell_w * 0.9f);
+  // Titles (three lines), the tallest atom (8 lines) and the verdict, or a pointer to where they fit.
+  const float need = fs * 1.5f + fs * 2.5f + fs * 0.3f + 8 * cell_h + fs * 0.4f + fs * 1.2f + fs * 2.8f;
+  if (y + need > r.max.y || col_w < fs * 6) {
+    for (const std::string& line :
+         viz::wrap(c, "Maximise this view (double-click its title) to see one atom of each mode.", fs, r.w())) {
+      c.text({r.min.x, y}, line, t.text_dim, fs);
+      y += fs * 1.3f;
+    }
+    return;
+  }
   for (int i = 0; i < n; ++i) {
     const SwizzleModeAtom& a = atoms[size_t(i)];
     const float x0 = r.min.x + i * (col_w + gap);
