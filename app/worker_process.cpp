@@ -15,7 +15,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <ctime>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -46,7 +45,7 @@ class Link {
     std::lock_guard<std::mutex> lock(state_mu_);
     if (s->capture && s->capture != sent_capture_) {
       Capture c = *s->capture;
-      if (c.recorded_at.empty()) c.recorded_at = now_iso();
+      if (c.recorded_at.empty()) c.recorded_at = utc_now_iso();
       send("capt", capture_to_json(c));
       sent_capture_ = s->capture;
     }
@@ -78,15 +77,6 @@ class Link {
   }
 
  private:
-  static std::string now_iso() {
-    const std::time_t t = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-  }
-
   std::mutex mu_, state_mu_;
   std::shared_ptr<const Capture> sent_capture_;
   double sent_t_ = -1e300, sent_switch_t_ = -1e300;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <limits>
 #include <nlohmann/json.hpp>
 
@@ -597,6 +598,15 @@ const SmemPrice* find_price(const Capture& c, int width, int stride_bytes) {
   for (const SmemPrice& p : c.smem_price)
     if (p.width == width && p.stride_bytes == stride_bytes && (!best || p.warps > best->warps)) best = &p;
   return best;
+}
+
+std::string utc_now_iso() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
 }
 
 }  // namespace gs

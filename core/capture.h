@@ -135,7 +135,7 @@ struct SeriesPoint {
 
 struct Capture {
   std::string schema = kCaptureSchema;
-  std::string recorded_at;  // ISO 8601 UTC, "2026-11-21T07:30:00Z"
+  std::string recorded_at;  // ISO 8601 UTC, "2026-11-21T07:30:00Z": utc_now_iso()
   std::string tool;         // "gemmscope 0.1.0"
   DeviceInfo device;
   std::vector<Peak> peaks;
@@ -181,5 +181,8 @@ std::vector<const RunRecord*> runs_of(const Capture& c, const std::string& kerne
 
 // A record's iteration in words: "k-iteration 3" ("k-iter 3" brief), or "epilogue" for -1.
 std::string iteration_name(int iteration, bool brief = false);
+
+// Now as recorded_at writes it: ISO 8601 UTC to the second, "2026-11-26T10:12:00Z".
+std::string utc_now_iso();
 
 }  // namespace gs

@@ -2,7 +2,6 @@
 // gemm.h like any other caller, so a recording and a live window measure with the same code.
 #include <algorithm>
 #include <cstdio>
-#include <ctime>
 #include <exception>
 #include <map>
 #include <string>
@@ -27,15 +26,6 @@ constexpr size_t kCaptureSmemRecords = 1024;
 // that have records): every rung's global accesses start at warp 0.
 constexpr size_t kCaptureGmemRecords = 160;
 namespace {
-
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 std::string num(const char* fmt, double v) {
   char buf[32];
@@ -92,7 +82,7 @@ size_t keep_trace(Capture* c, TraceResult t, const KernelInfo& k) {
 Capture record_capture(GpuSession& gpu, const std::vector<const KernelInfo*>& kernels, GemmShape shape,
                        const std::function<void(const std::string&)>& progress) {
   Capture c;
-  c.recorded_at = utc_now();
+  c.recorded_at = utc_now_iso();
   c.tool = std::string("gemmscope ") + GEMMSCOPE_VERSION;
   c.device = gpu.device();
 

@@ -12,22 +12,12 @@
 #include <thread>
 
 #include "app/gpu_worker.h"
+#include "tests/worker_wait.h"
 
 namespace gs {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-template <class Pred>
-std::shared_ptr<const LiveSnapshot> wait_for(const GpuWorker& w, Pred done, double seconds) {
-  const auto deadline = Clock::now() + std::chrono::duration<double>(seconds);
-  std::shared_ptr<const LiveSnapshot> s = w.latest();
-  while (!done(*s) && Clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    s = w.latest();
-  }
-  return s;
-}
 
 struct Drill {
   const char* kind;

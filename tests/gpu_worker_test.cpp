@@ -15,23 +15,12 @@
 #include "viz/canvas.h"
 #include "kernels/gemm.h"
 #include "kernels/testing.h"
+#include "tests/worker_wait.h"
 
 namespace gs {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// Polls the latest snapshot (as the UI does once per frame) until `done` or the deadline.
-template <class Pred>
-std::shared_ptr<const LiveSnapshot> wait_for(const GpuWorker& w, Pred done, double seconds) {
-  const auto deadline = Clock::now() + std::chrono::duration<double>(seconds);
-  std::shared_ptr<const LiveSnapshot> s = w.latest();
-  while (!done(*s) && Clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    s = w.latest();
-  }
-  return s;
-}
 
 double last_point_t(const LiveSnapshot& s) { return s.series.empty() ? 0.0 : s.series.back().t; }
 

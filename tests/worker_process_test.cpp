@@ -16,22 +16,12 @@
 
 #include "app/gpu_worker.h"
 #include "app/worker_protocol.h"
+#include "tests/worker_wait.h"
 
 namespace gs {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-template <class Pred>
-std::shared_ptr<const LiveSnapshot> wait_for(const GpuWorker& w, Pred done, double seconds) {
-  const auto deadline = Clock::now() + std::chrono::duration<double>(seconds);
-  std::shared_ptr<const LiveSnapshot> s = w.latest();
-  while (!done(*s) && Clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    s = w.latest();
-  }
-  return s;
-}
 
 // A process that is gone and reaped: kill(pid, 0) finds nothing (a zombie would still answer).
 bool gone(int pid) { return pid > 0 && kill(pid, 0) != 0 && errno == ESRCH; }
