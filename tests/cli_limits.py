@@ -62,24 +62,27 @@ def capture(name, edit=None, text=None):
 # count this script's own memory (the bundled capture it loaded) in its peak, since Linux keeps the peak across
 # fork and exec. The launcher reports the child's peak from wait4.
 LAUNCH = r"""
-import os, sys
+import os, resource, sys
 out = os.open(sys.argv[1], os.O_WRONLY)
+fsize = int(sys.argv[2])
 pid = os.fork()
 if pid == 0:
     os.dup2(out, 1)
-    os.execv(sys.argv[2], sys.argv[2:])
+    if fsize:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+    os.execv(sys.argv[3], sys.argv[3:])
 _, status, ru = os.wait4(pid, 0)
 code = ("signal %d" % os.WTERMSIG(status)) if os.WIFSIGNALED(status) else str(os.WEXITSTATUS(status))
 print(code + "," + str(ru.ru_maxrss), flush=True)
 """
 
 
-def run(argv, stdin=None, stdout="/dev/null"):
+def run(argv, stdin=None, stdout="/dev/null", fsize=0):
     """(exit code or 'timeout' or 'signal N', stderr, seconds, peak MB)."""
     err = tempfile.TemporaryFile()
     fin = stdin if stdin is not None else subprocess.DEVNULL
     t0 = time.monotonic()
-    p = subprocess.Popen([sys.executable, "-S", "-c", LAUNCH, stdout, GS] + argv, stdin=fin, stdout=subprocess.PIPE,
+    p = subprocess.Popen([sys.executable, "-S", "-c", LAUNCH, stdout, str(fsize), GS] + argv, stdin=fin, stdout=subprocess.PIPE,
                          stderr=err, start_new_session=True)
     try:
         report, _ = p.communicate(timeout=args.seconds)
@@ -99,8 +102,8 @@ def run(argv, stdin=None, stdout="/dev/null"):
 cases = []  # (name, argv, expected exit, regex the one line must match, stdin opener or None)
 
 
-def case(name, argv, code, pattern, stdin=None, max_len=250):
-    cases.append((name, argv, code, pattern, stdin, max_len))
+def case(name, argv, code, pattern, stdin=None, max_len=250, fsize=0):
+    cases.append((name, argv, code, pattern, stdin, max_len, fsize))
 
 
 out_svg = os.path.join(W, "x.svg")
@@ -238,6 +241,13 @@ long_ok = os.path.join(W, "L" * 250 + ".svg")  # 254 bytes: legal
 case("254-character output name", ["shot", "--view", "perf", "-o", long_ok], 0, None)
 long_bad = os.path.join(W, "L" * 260 + ".svg")
 case("260-character output name", ["shot", "--view", "perf", "-o", long_bad], 1, r"File name too long", max_len=600)
+# A file-size limit (ulimit -f) reached while writing: one line, the old file intact, no temporary left.
+limited = os.path.join(W, "limited")
+os.makedirs(limited, exist_ok=True)
+with open(os.path.join(limited, "old.svg"), "w") as f:
+    f.write("old")
+case("file-size limit during a write", ["shot", "--view", "all", "-o", os.path.join(limited, "old.svg")], 1,
+     r"old\.svg: write failed: File too large", fsize=50 << 10)
 case("newline in an output name", ["shot", "--view", "perf", "-o", os.path.join(W, "a\nb.txt")], 2,
      r"a\\nb\.txt' must end in \.png or \.svg")
 case("10 MB --kernel", ["shot", "--view", "perf", "--kernel", TEN_MB[: 100000], "-o", out_svg], 2, r"unknown kernel")
@@ -286,7 +296,7 @@ case("banks > /dev/full", ["banks", "--width", "4"], 1, r"cannot write to standa
 # ---- Run them. ----------------------------------------------------------------------------------------------------
 failures = 0
 rows = []
-for name, argv, code, pattern, stdin, max_len in cases:
+for name, argv, code, pattern, stdin, max_len, fsize in cases:
     if args.only and args.only not in name:
         continue
     to_full = False
@@ -295,7 +305,7 @@ for name, argv, code, pattern, stdin, max_len in cases:
     elif isinstance(stdin, tuple):
         to_full, stdin = True, stdin[1]
     fin = stdin() if stdin else None
-    rc, err, secs, mb = run(argv, fin, "/dev/full" if to_full else "/dev/null")
+    rc, err, secs, mb = run(argv, fin, "/dev/full" if to_full else "/dev/null", fsize)
     if fin:
         fin.close()
     err = err.rstrip("\n")
@@ -331,6 +341,15 @@ for name, argv, code, pattern, stdin, max_len in cases:
     print(f"{status}: {name}: exit {rc}, {secs:.2f} s, {mb:.0f} MB: {shown}" + (f"  <- {'; '.join(problems)}" if problems else ""))
     rows.append((name, rc, secs, mb, shown))
     sys.stdout.flush()
+
+if not args.only or args.only in "file-size limit during a write":
+    left = sorted(os.listdir(limited))
+    kept = open(os.path.join(limited, "old.svg")).read()
+    if left != ["old.svg"] or kept != "old":
+        print(f"FAIL: after the file-size limit the folder holds {left} and old.svg {kept[:20]!r}")
+        failures += 1
+    else:
+        print("ok: after the file-size limit: old.svg intact, no temporary")
 
 if args.table:
     print("| case | exit | s | MB |")
