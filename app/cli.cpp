@@ -235,7 +235,9 @@ int cmd_window(const WindowArgs& a) {
 
   if (!a.kernel.empty()) {
     if (!find_kernel(a.kernel) && (worker || runs_of(replayed, a.kernel).empty()))
-      return fail("", "--kernel: unknown kernel '" + a.kernel + "'", kExitUsage);
+      return fail("", "--kernel: unknown kernel '" + a.kernel.substr(0, 80) + "': not one of this build's (gemmscope list)" +
+                          (worker ? "" : " nor run in " + (a.replay.empty() ? std::string("the bundled capture") : a.replay)),
+                  kExitUsage);
     st.kernel = a.kernel;
   }
   if (!a.maximize.empty()) {
@@ -696,17 +698,16 @@ int cmd_shot(const ShotArgs& a) {
   const std::string ext = ends_with_ext(a.out);
   if (ext != ".png" && ext != ".svg")
     return fail("shot", "-o: '" + a.out + "' must end in .png or .svg", kExitUsage);
-  if (!a.kernel.empty() && !find_kernel(a.kernel)) {
-    std::string known;
-    for (const KernelInfo& k : kernel_registry()) known += (known.empty() ? "" : ", ") + k.name;
-    return fail("shot", "--kernel: unknown kernel '" + a.kernel + "' (known: " + known + ")", kExitUsage);
-  }
   if (!a.op.empty() && !find_mma_op(a.op))
     return fail("shot", "--op: unknown operation '" + a.op + "' (known: " + mma_op_names() + ")", kExitUsage);
 
   Capture c;
   std::string banner, error;
   if (!load_capture(a.replay, &c, &banner, &error)) return fail("shot", error, kExitRuntime);
+  // As in the window: a kernel of this build, or one the replayed capture has runs of (recorded by another build).
+  if (!a.kernel.empty() && !find_kernel(a.kernel) && (a.replay.empty() || runs_of(c, a.kernel).empty()))
+    return fail("shot", "--kernel: unknown kernel '" + a.kernel.substr(0, 80) + "': not one of this build's (gemmscope list) " +
+                            (a.replay.empty() ? "nor in the bundled capture" : "nor run in " + a.replay), kExitUsage);
   Frame f;
   f.capture = &c;
   f.banner = banner;

@@ -17,7 +17,8 @@ int main(int argc, char** argv) {
   // The window's GPU worker process (app/gpu_worker.h): this binary, re-executed by the window.
   if (argc > 1 && std::strcmp(argv[1], kGpuWorkerCommand) == 0) return gpu_worker_main(argc, argv);
   CLI::App app{"gemmscope: launch GEMM kernels on the GPU and see why each optimization works.\n"
-               "With no subcommand, opens the window (live on a CUDA GPU, else the bundled capture)."};
+               "With no subcommand, opens the window (live on a CUDA GPU, else the bundled capture).\n"
+               "record and bench need a CUDA GPU; every other subcommand runs without one."};
   app.set_version_flag("--version", std::string("gemmscope ") + GEMMSCOPE_VERSION);
 
   WindowArgs win;
@@ -45,7 +46,7 @@ int main(int argc, char** argv) {
   app.add_flag("--fake-gpu", win.fake_gpu, "A GPU worker without CUDA (tests of the worker process)")->group("");
 
   RecordArgs rec;
-  CLI::App* record = app.add_subcommand("record", "Run the registered kernels on the GPU and write a capture");
+  CLI::App* record = app.add_subcommand("record", "Run the registered kernels and write a capture (needs a CUDA GPU)");
   record->add_option("-o,--output", rec.out, "Capture file to write (JSON)")->required();
   record->add_option("--kernels", rec.kernels, "Comma-separated kernel names (default: all)");
   record->add_option("--size", rec.size, "Problem size MxNxK")->capture_default_str();
@@ -56,7 +57,7 @@ int main(int argc, char** argv) {
                      "Keep the shared-memory price table in the capture (bench/bank_probe price's TSV)");
 
   BenchArgs bench;
-  CLI::App* benchc = app.add_subcommand("bench", "Time kernels against cuBLAS in one process");
+  CLI::App* benchc = app.add_subcommand("bench", "Time kernels against cuBLAS in one process (needs a CUDA GPU)");
   benchc->add_option("--kernels", bench.kernels, "Comma-separated kernel names (default: all)");
   benchc->add_option("--sizes", bench.sizes, "Comma-separated sizes: N (square) or MxNxK")->capture_default_str();
   benchc->add_option("--json", bench.json, "Also write the results as JSON to this file");
@@ -72,7 +73,7 @@ int main(int argc, char** argv) {
                    "tools/sanitize.sh)");
 
   LayoutArgs lay;
-  CLI::App* layout = app.add_subcommand("layout", "Print or draw a tensor-core fragment layout");
+  CLI::App* layout = app.add_subcommand("layout", "Print or draw a tensor-core fragment layout (--source traced: a CUDA GPU or --replay)");
   layout->add_option("--op", lay.op, "Operation: " + mma_op_names())->required();
   layout->add_option("--operand", lay.operand, "A, B or C")->required()->check(CLI::IsMember({"A", "B", "C"}));
   layout->add_option("--source", lay.source, "documented (PTX ISA) or traced (GPU or --replay)")

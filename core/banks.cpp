@@ -233,16 +233,18 @@ bool parse_lane_offsets(std::istream& in, LaneOffsets* out, std::string* error) 
     return false;
   }
   LaneOffsets parsed{};
+  // A token quoted in a message: at most 24 characters (a pasted 60 KB token must not become a 60 KB line).
+  auto quoted = [](const std::string& t) { return t.size() > 24 ? t.substr(0, 24) + "..." : t; };
   for (int lane = 0; lane < kLanes; ++lane) {
     const std::string& tok = tokens[lane];
     if (tok == "-") continue;  // inactive lane
     uint64_t v = 0;
     if (!parse_offset(tok, &v)) {
-      *error = "token " + std::to_string(lane + 1) + " '" + tok + "' is not a number";
+      *error = "token " + std::to_string(lane + 1) + " '" + quoted(tok) + "' is not a number";
       return false;
     }
     if (v >= kMaxSmemBytes) {
-      *error = "lane " + std::to_string(lane) + ": offset " + tok + " is too large (shared memory ends at " +
+      *error = "lane " + std::to_string(lane) + ": offset " + quoted(tok) + " is too large (shared memory ends at " +
                std::to_string(kMaxSmemBytes) + ")";
       return false;
     }

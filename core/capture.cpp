@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "core/files.h"
@@ -64,8 +65,32 @@ class Reader {
  public:
   explicit Reader(std::string file) : file_(std::move(file)) {}
 
+  // One line of at most kMaxMessage characters: a long folder is cut from the front (the file's own name is the
+  // part a reader needs), and what the file says is quoted through quote().
+  static constexpr size_t kMaxMessage = 200;
   [[noreturn]] void fail(const std::string& where, const std::string& what) const {
-    throw CaptureError(file_ + ": " + (where.empty() ? "" : where + ": ") + what);
+    std::string file = escape(file_);
+    if (file.size() > 100) file = "..." + file.substr(file.size() - 97);
+    std::string line = file + ": " + (where.empty() ? "" : where + ": ") + escape(what);
+    if (line.size() > kMaxMessage) line = line.substr(0, kMaxMessage - 3) + "...";
+    throw CaptureError(line);
+  }
+  // Text from the file, for a message: at most 40 characters, control characters escaped.
+  static std::string quote(const std::string& s) {
+    return "\"" + escape(s.size() > 40 ? s.substr(0, 40) : s) + (s.size() > 40 ? "...\"" : "\"");
+  }
+  static std::string escape(const std::string& s) {
+    std::string out;
+    for (const char ch : s) {
+      const auto u = static_cast<unsigned char>(ch);
+      if (u == '\n') out += "\\n";
+      else if (u < 0x20 || u == 0x7F) {
+        char esc[8];
+        std::snprintf(esc, sizeof esc, "\\x%02x", u);
+        out += esc;
+      } else out += ch;
+    }
+    return out;
   }
 
   const json& field(const json& obj, const std::string& where, const char* key) const {
@@ -97,10 +122,21 @@ class Reader {
       fail(where, std::to_string(x) + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
     return x;
   }
-  double number(const json& obj, const std::string& where, const char* key) const {
-    const json& v = field(obj, where, key);
-    if (!v.is_number()) fail(join(where, key), "expected a number");
-    return v.get<double>();
+  // A number a view can draw: finite and within [lo, hi] (a TFLOP/s of 1e39 is damage, not a measurement).
+  double number(const json& obj, const std::string& where, const char* key, double lo = -1e15,
+                double hi = 1e15) const {
+    return as_number(field(obj, where, key), join(where, key), lo, hi);
+  }
+  double as_number(const json& v, const std::string& where, double lo, double hi) const {
+    if (!v.is_number()) fail(where, "expected a number");
+    const double x = v.get<double>();
+    if (!(x >= lo && x <= hi)) fail(where, fmt(x) + " is out of range [" + fmt(lo) + ", " + fmt(hi) + "]");
+    return x;
+  }
+  static std::string fmt(double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", x);
+    return buf;
   }
   const json& array(const json& obj, const std::string& where, const char* key) const {
     const json& v = field(obj, where, key);
@@ -116,13 +152,17 @@ class Reader {
   std::string file_;
 };
 
+// The largest rate (TFLOP/s or TB/s) and time a capture may hold: far above any GPU, far below what overflows a
+// view's arithmetic.
+constexpr double kMaxRate = 1e5, kMaxMs = 1e9;
+
 DeviceInfo read_device(const Reader& r, const json& d) {
   const std::string w = "device";
   DeviceInfo out;
   out.name = r.str(d, w, "name");
   const std::string cc = r.str(d, w, "compute_capability");
   if (std::sscanf(cc.c_str(), "%d.%d", &out.cc_major, &out.cc_minor) != 2)
-    r.fail(w + ".compute_capability", "expected \"MAJOR.MINOR\", got \"" + cc + "\"");
+    r.fail(w + ".compute_capability", "expected \"MAJOR.MINOR\", got " + Reader::quote(cc));
   out.sm_count = int(r.integer(d, w, "sm_count", 1, 100000));
   out.l2_bytes = r.integer(d, w, "l2_bytes");
   out.smem_per_sm_bytes = r.integer(d, w, "smem_per_sm_bytes");
@@ -138,10 +178,10 @@ FragmentLayout read_layout(const Reader& r, const json& j, const std::string& w)
   l.op = r.str(j, w, "op");
   l.operand = r.str(j, w, "operand");
   if (l.operand != "A" && l.operand != "B" && l.operand != "C")
-    r.fail(w + ".operand", "expected \"A\", \"B\" or \"C\", got \"" + l.operand + "\"");
+    r.fail(w + ".operand", "expected \"A\", \"B\" or \"C\", got " + Reader::quote(l.operand));
   l.source = r.str(j, w, "source");
   if (l.source != "documented" && l.source != "traced")
-    r.fail(w + ".source", "expected \"documented\" or \"traced\", got \"" + l.source + "\"");
+    r.fail(w + ".source", "expected \"documented\" or \"traced\", got " + Reader::quote(l.source));
   l.rows = int(r.integer(j, w, "rows", 1, 256));
   l.cols = int(r.integer(j, w, "cols", 1, 256));
   const json& cells = r.array(j, w, "cells");
@@ -270,7 +310,20 @@ Capture parse_capture(const std::string& text, const std::string& name) {
   const Reader r(name);
   json j;
   try {
-    j = json::parse(text);
+    // Depth and size are counted while parsing, so a damaged file is refused before it is built in memory.
+    uint64_t values = 0, containers = 0;
+    j = json::parse(text, [&](int depth, json::parse_event_t event, json&) {
+      using E = json::parse_event_t;
+      if (depth > kMaxCaptureDepth)
+        r.fail("", "nested deeper than " + std::to_string(kMaxCaptureDepth) + " levels (not a capture)");
+      if (event == E::key || event == E::object_end || event == E::array_end) return true;
+      if (++values > kMaxCaptureValues)
+        r.fail("", "more than " + std::to_string(kMaxCaptureValues / 1000000) + " million JSON values (not a capture)");
+      if ((event == E::object_start || event == E::array_start) && ++containers > kMaxCaptureContainers)
+        r.fail("", "more than " + std::to_string(kMaxCaptureContainers / 1000000) +
+                       " million JSON arrays and objects (not a capture)");
+      return true;
+    });
   } catch (const json::exception& e) {
     // nlohmann's message carries the byte offset; keep only its explanation, and never more than a line of
     // it (it quotes the offending token, which a damaged file can make megabytes long). A number too large
@@ -286,8 +339,7 @@ Capture parse_capture(const std::string& text, const std::string& name) {
   Capture c;
   c.schema = r.str(j, "", "schema");
   if (c.schema != kCaptureSchema)
-    r.fail("schema", "unknown schema \"" + (c.schema.size() > 60 ? c.schema.substr(0, 60) + "..." : c.schema) +
-                         "\" (this gemmscope reads \"" + kCaptureSchema + "\")");
+    r.fail("schema", "unknown schema " + Reader::quote(c.schema) + " (this gemmscope reads \"" + kCaptureSchema + "\")");
   c.recorded_at = r.str(j, "", "recorded_at");
   c.tool = r.str(j, "", "tool");
   c.device = read_device(r, r.field(j, "", "device"));
@@ -295,7 +347,7 @@ Capture parse_capture(const std::string& text, const std::string& name) {
   const json& peaks = r.array(j, "", "peaks");
   for (size_t i = 0; i < peaks.size(); ++i) {
     const std::string w = Reader::at("peaks", i);
-    c.peaks.push_back({r.str(peaks[i], w, "name"), r.number(peaks[i], w, "value"), r.str(peaks[i], w, "unit"),
+    c.peaks.push_back({r.str(peaks[i], w, "name"), r.number(peaks[i], w, "value", 0, kMaxRate), r.str(peaks[i], w, "unit"),
                        r.str(peaks[i], w, "source")});
   }
   const json& runs = r.array(j, "", "runs");
@@ -308,27 +360,35 @@ Capture parse_capture(const std::string& text, const std::string& name) {
     run.n = int(r.integer(x, w, "n", 1, 1 << 20));
     run.k = int(r.integer(x, w, "k", 1, 1 << 20));
     run.dtype = r.str(x, w, "dtype");
-    run.median_ms = r.number(x, w, "median_ms");
-    run.tflops = r.number(x, w, "tflops");
-    run.cublas_tflops = r.number(x, w, "cublas_tflops");
+    run.median_ms = r.number(x, w, "median_ms", 0, kMaxMs);
+    run.tflops = r.number(x, w, "tflops", 0, kMaxRate);
+    run.cublas_tflops = r.number(x, w, "cublas_tflops", 0, kMaxRate);
     run.rel_err = r.field(x, w, "rel_err").is_null() ? std::numeric_limits<double>::quiet_NaN()
-                                                     : r.number(x, w, "rel_err");
+                                                     : r.number(x, w, "rel_err", 0, 1e30);
     const json& samples = r.array(x, w, "samples_ms");
     for (size_t s = 0; s < samples.size(); ++s) {
-      if (!samples[s].is_number()) r.fail(Reader::at(w + ".samples_ms", s), "expected a number");
-      run.samples_ms.push_back(samples[s].get<double>());
+      run.samples_ms.push_back(r.as_number(samples[s], Reader::at(w + ".samples_ms", s), 0, kMaxMs));
     }
     c.runs.push_back(std::move(run));
   }
   const json& layouts = r.array(j, "", "layouts");
   for (size_t i = 0; i < layouts.size(); ++i) c.layouts.push_back(read_layout(r, layouts[i], Reader::at("layouts", i)));
 
+  // Records of one kernel, at most: a view draws all of a kernel's records, so more would cost it minutes and
+  // gigabytes. Four times the most the bundled capture holds (16384 blocks of one launch, 8192 stage spans,
+  // 768 shared and 128 global accesses).
+  std::map<std::string, size_t> per_kernel[4];
+  auto count = [&](int list, const std::string& kernel, const std::string& w, size_t most, const char* what) {
+    if (++per_kernel[list][kernel] > most)
+      r.fail(w, "more than " + std::to_string(most) + " " + what + " of kernel " + Reader::quote(kernel));
+  };
   const json& smem = r.array(j, "", "smem");
   for (size_t i = 0; i < smem.size(); ++i) {
     const std::string w = Reader::at("smem", i);
     const json& x = smem[i];
     SmemAccess s;
     s.kernel = r.str(x, w, "kernel");
+    count(0, s.kernel, w, 4096, "shared-memory accesses");
     s.site = r.str(x, w, "site");
     s.warp = int(r.integer(x, w, "warp", 0, 1024));
     s.iteration = int(r.integer(x, w, "iteration", -1, 1 << 30));  // -1: the epilogue
@@ -349,6 +409,7 @@ Capture parse_capture(const std::string& text, const std::string& name) {
       const json& x = gmem[i];
       GmemAccess g;
       g.kernel = r.str(x, w, "kernel");
+      count(1, g.kernel, w, 4096, "global-memory accesses");
       g.site = r.str(x, w, "site");
       g.warp = int(r.integer(x, w, "warp", 0, 1024));
       g.iteration = int(r.integer(x, w, "iteration", -1, 1 << 30));
@@ -376,6 +437,7 @@ Capture parse_capture(const std::string& text, const std::string& name) {
       const std::string w = Reader::at(gw + ".records", i);
       const json& x = records[i];
       if (!x.is_array() || x.size() != 8) r.fail(w, "expected [launch, bx, by, tile_m, tile_n, smid, start_ns, end_ns]");
+      count(2, kernel, w, 65536, "block records");
       BlockRecord b;
       b.kernel = kernel;
       b.launch = int(r.as_int(x[0], w + "[0] (launch)", 0, INT32_MAX));
@@ -383,7 +445,7 @@ Capture parse_capture(const std::string& text, const std::string& name) {
       b.by = int(r.as_int(x[2], w + "[2] (by)", 0, INT32_MAX));
       b.tile_m = int(r.as_int(x[3], w + "[3] (tile_m)", -1, INT32_MAX));
       b.tile_n = int(r.as_int(x[4], w + "[4] (tile_n)", -1, INT32_MAX));
-      b.smid = int(r.as_int(x[5], w + "[5] (smid)", 0, 100000));
+      b.smid = int(r.as_int(x[5], w + "[5] (smid)", 0, c.device.sm_count - 1));
       b.start_ns = uint64_t(r.as_int(x[6], w + "[6] (start_ns)"));
       b.end_ns = uint64_t(r.as_int(x[7], w + "[7] (end_ns)"));
       if (b.end_ns < b.start_ns) r.fail(w, "end_ns is before start_ns");
@@ -400,11 +462,13 @@ Capture parse_capture(const std::string& text, const std::string& name) {
       const json& x = records[i];
       if (!x.is_array() || x.size() != 5 || !x[2].is_string())
         r.fail(w, "expected [block, warp, \"stage\", start, end]");
+      count(3, kernel, w, 32768, "stage records");
       StageRecord s;
       s.kernel = kernel;
       s.block = int(r.as_int(x[0], w + "[0] (block)", 0, INT32_MAX));
       s.warp = int(r.as_int(x[1], w + "[1] (warp)", 0, 1024));
       s.stage = x[2].get<std::string>();
+      if (s.stage.size() > 200) r.fail(w + "[2] (stage)", std::to_string(s.stage.size()) + " characters, more than a stage's 200");
       s.start = uint64_t(r.as_int(x[3], w + "[3] (start)"));
       s.end = uint64_t(r.as_int(x[4], w + "[4] (end)"));
       c.stages.push_back(std::move(s));
@@ -422,8 +486,8 @@ Capture parse_capture(const std::string& text, const std::string& name) {
       l.k = int(r.integer(l2[i], w, "k", 1, 1 << 20));
       l.hit_pct = r.number(l2[i], w, "hit_pct");
       if (!(l.hit_pct >= 0 && l.hit_pct <= 100)) r.fail(w + ".hit_pct", "expected a percentage, 0 to 100");
-      l.dram_read_bytes = r.number(l2[i], w, "dram_read_bytes");
-      l.duration_ns = r.number(l2[i], w, "duration_ns");
+      l.dram_read_bytes = r.number(l2[i], w, "dram_read_bytes", 0, 1e18);
+      l.duration_ns = r.number(l2[i], w, "duration_ns", 0, 1e15);
       if (!(l.dram_read_bytes >= 0) || !(l.duration_ns > 0)) r.fail(w, "expected bytes >= 0 and a duration > 0");
       c.l2.push_back(std::move(l));
     }
@@ -446,9 +510,9 @@ Capture parse_capture(const std::string& text, const std::string& name) {
     for (size_t i = 0; i < series.size(); ++i) {
       const std::string w = Reader::at("series", i);
       SeriesPoint p;
-      p.t = r.number(series[i], w, "t");
-      p.tflops = r.number(series[i], w, "tflops");
-      p.cublas_tflops = r.number(series[i], w, "cublas_tflops");
+      p.t = r.number(series[i], w, "t", 0, 1e9);
+      p.tflops = r.number(series[i], w, "tflops", 0, kMaxRate);
+      p.cublas_tflops = r.number(series[i], w, "cublas_tflops", 0, kMaxRate);
       p.sm_mhz = int(r.integer(series[i], w, "sm_mhz", 0, 100000));
       p.kernel = r.str(series[i], w, "kernel");
       if (!(p.t >= 0) || !(p.tflops >= 0) || !(p.cublas_tflops >= 0)) r.fail(w, "expected t, tflops and cublas_tflops >= 0");
@@ -463,14 +527,21 @@ Capture parse_capture(const std::string& text, const std::string& name) {
 Capture read_capture(const std::string& path) {
   std::string text;
   try {
-    text = read_file(path);
+    text = read_file(path, kMaxCaptureBytes);
   } catch (const std::exception& e) {
     throw CaptureError(e.what());
   }
   return parse_capture(text, path);
 }
 
-void write_capture(const Capture& c, const std::string& path) { write_file_atomic(path, capture_to_json(c)); }
+void write_capture(const Capture& c, const std::string& path) {
+  const std::string text = capture_to_json(c);
+  // Never write what no gemmscope would read back.
+  if (text.size() > kMaxCaptureBytes)
+    throw CaptureError(path + ": the capture would be " + std::to_string(text.size() >> 20) + " MB, more than the " +
+                       std::to_string(kMaxCaptureBytes >> 20) + " MB a capture may have (record fewer kernels)");
+  write_file_atomic(path, text);
+}
 
 const FragmentLayout* find_layout(const Capture& c, const std::string& op, const std::string& operand,
                                   const std::string& source) {

@@ -168,6 +168,14 @@ class CaptureError : public std::runtime_error {
 
 std::string capture_to_json(const Capture& c);
 // `name` only labels messages ("assets/captures/h100.json: runs[2].m: expected an integer").
+// What a capture may be, so that reading one stays under 1 GB of memory and a few seconds: the file at most
+// kMaxCaptureBytes (the bundled one is 25 MB), its JSON at most kMaxCaptureValues values of which at most
+// kMaxCaptureContainers arrays and objects (an empty array costs some 75 bytes of memory for 3 bytes of text, a number
+// 16 to 32), nested at most kMaxCaptureDepth deep. Beyond them the file is refused before it is built in memory.
+inline constexpr uint64_t kMaxCaptureBytes = 64ull << 20;
+inline constexpr uint64_t kMaxCaptureValues = 16'000'000;
+inline constexpr uint64_t kMaxCaptureContainers = 4'000'000;
+inline constexpr int kMaxCaptureDepth = 32;
 Capture parse_capture(const std::string& text, const std::string& name);
 Capture read_capture(const std::string& path);
 // Writes to a temporary file beside `path` and renames it over `path`.

@@ -64,6 +64,13 @@ for sub in "" record bench layout banks swizzle shot list export; do
   fi
 done
 
+# --help says which subcommands need a GPU (issue 16, item 5).
+help=$("$bin" --help 2>&1)
+for sub in record bench; do
+  if ! grep -qE "^  $sub .*\(needs a CUDA GPU\)" <<<"$help"; then echo "FAIL: --help does not say $sub needs a GPU"; failures=$((failures + 1)); fi
+done
+if ! grep -q "every other subcommand runs without one" <<<"$help"; then echo "FAIL: --help does not say what runs without a GPU"; failures=$((failures + 1)); fi
+
 # A failed write leaves nothing behind and says why.
 expect 1 "cannot create" layout --op mma.m16n8k16.f16 --operand A -o "$tmp/no/such/dir/a.csv"
 

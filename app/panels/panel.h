@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/variant.h"  // rung_of_variant, variant_toggles, variant_name: what panels call a kernel
 #include "app/state.h"
 #include "viz/canvas.h"
 #include "viz/views.h"
@@ -102,16 +103,10 @@ std::string gpu_model(const Capture* c);
 std::vector<std::string> kernel_names(const Capture* c);
 // kernel_names without the variants: the rungs the kernel list shows, one row each.
 std::vector<std::string> rung_names(const Capture* c);
-// The rung a variant varies ("mma_f16/07_swizzle" of "mma_f16/07_swizzle[order=none]"); a rung itself.
-std::string rung_of_variant(const std::string& kernel);
 // The kernel whose traced shared- and global-memory accesses and stage spans stand for `kernel`: a block order
 // variant rung[order=S] (KernelInfo::order_scheme) runs its rung's code (only the grid differs), and a capture
 // traces those once, for the rung; any other kernel stands for itself.
 std::string traced_kernel(const std::string& kernel);
-// A variant's toggles ({"order": "cutlass:2"} of "mma_f16/07_swizzle[order=cutlass:2]"); none for a rung.
-std::map<std::string, std::string> variant_toggles(const std::string& kernel);
-// The kernel name of a rung with these toggles: "rung[key=value,...]", keys sorted; the rung itself for none.
-std::string variant_name(const std::string& rung, const std::map<std::string, std::string>& toggles);
 // The variants of a rung that the registry has or the capture measured, in registry order.
 std::vector<std::string> variants_of(const Capture* c, const std::string& rung);
 // The run a kernel's headline numbers come from: its first for that dtype in the capture (an empty dtype: its

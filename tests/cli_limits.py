@@ -1,0 +1,361 @@
+#!/usr/bin/env python3
+"""Every bad input named in issue 16, against the real binary: one line on stderr naming what is wrong, the
+documented exit code, within a time bound and under a memory bound (the peak resident size of the process, from
+wait4). A case that crashes (a signal), hangs, floods stderr or grows past the bound fails.
+
+  cli_limits.py GEMMSCOPE CAPTURE WORKDIR [--seconds S] [--mb M] [--only NAME] [--table]
+
+--table prints one row per case (name, exit, seconds, MB, message) for README's table. Under a sanitizer build
+give larger bounds (ASan's shadow memory and slower code are not gemmscope's).
+"""
+import argparse
+import json
+import os
+import re
+import resource
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+
+ap = argparse.ArgumentParser()
+ap.add_argument("gemmscope")
+ap.add_argument("capture")
+ap.add_argument("work")
+ap.add_argument("--seconds", type=float, default=5.0)
+ap.add_argument("--mb", type=float, default=1024.0)
+ap.add_argument("--only", default="")
+ap.add_argument("--table", action="store_true")
+args = ap.parse_args()
+os.makedirs(args.work, exist_ok=True)
+W = args.work
+GS = args.gemmscope
+
+# A small, valid capture to damage: the bundled one cut to one ladder (the default rung's), as cli_fuzz.py does.
+full = json.load(open(args.capture))
+keep = lambda k: k.startswith("mma_f16/")
+base = dict(full)
+base["runs"] = [r for r in full["runs"] if keep(r["kernel"])]
+for key in ("smem", "gmem"):
+    base[key] = [x for x in full.get(key, []) if keep(x["kernel"])]
+for key in ("blocks", "stages"):
+    base[key] = [g for g in full[key] if keep(g["kernel"])]
+base.pop("series", None)
+del full
+
+
+def capture(name, edit=None, text=None):
+    """Writes a damaged capture (edit(doc) changes a copy of the base, or text is the whole file)."""
+    path = os.path.join(W, name)
+    if text is None:
+        doc = json.loads(json.dumps(base))
+        edit(doc)
+        text = json.dumps(doc)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+# The process is started by a small launcher (a fresh python -S): a child forked straight from this script would
+# count this script's own memory (the bundled capture it loaded) in its peak, since Linux keeps the peak across
+# fork and exec. The launcher reports the child's peak from wait4.
+LAUNCH = r"""
+import os, resource, sys
+out = os.open(sys.argv[1], os.O_WRONLY)
+fsize = int(sys.argv[2])
+pid = os.fork()
+if pid == 0:
+    os.dup2(out, 1)
+    if fsize:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+    os.execv(sys.argv[3], sys.argv[3:])
+_, status, ru = os.wait4(pid, 0)
+code = ("signal %d" % os.WTERMSIG(status)) if os.WIFSIGNALED(status) else str(os.WEXITSTATUS(status))
+print(code + "," + str(ru.ru_maxrss), flush=True)
+"""
+
+
+def run(argv, stdin=None, stdout="/dev/null", fsize=0):
+    """(exit code or 'timeout' or 'signal N', stderr, seconds, peak MB)."""
+    err = tempfile.TemporaryFile()
+    fin = stdin if stdin is not None else subprocess.DEVNULL
+    t0 = time.monotonic()
+    p = subprocess.Popen([sys.executable, "-S", "-c", LAUNCH, stdout, str(fsize), GS] + argv, stdin=fin, stdout=subprocess.PIPE,
+                         stderr=err, start_new_session=True)
+    try:
+        report, _ = p.communicate(timeout=args.seconds)
+        rc, kb = report.decode().strip().split(",")
+        rc = int(rc) if rc.isdigit() else rc
+        mb = int(kb) / 1024.0
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        rc, mb = "timeout", 0.0
+    secs = time.monotonic() - t0
+    err.seek(0)
+    text = err.read(1 << 20).decode("utf-8", "replace")
+    return rc, text, secs, mb
+
+
+cases = []  # (name, argv, expected exit, regex the one line must match, stdin opener or None)
+
+
+def case(name, argv, code, pattern, stdin=None, max_len=250, fsize=0):
+    cases.append((name, argv, code, pattern, stdin, max_len, fsize))
+
+
+out_svg = os.path.join(W, "x.svg")
+out_png = os.path.join(W, "x.png")
+
+# ---- Damaged captures: each refused by the reader with the file, the field path and the problem. --------------
+def set_run(field, value):
+    return lambda d: d["runs"][0].__setitem__(field, value)
+
+
+big = capture("1e400.json", text=json.dumps(base).replace('"tflops": ', '"tflops": 1e400, "x": ', 1))
+case("number 1e400, shot perf", ["shot", "--view", "perf", "--replay", big, "-o", out_svg], 1,
+     r"1e400\.json: .*(number|range)")
+case("number 1e400, window", ["--replay", big, "--headless", "--frames", "1"], 1, r"1e400\.json: ")
+huge = capture("tflops_1e39.json", set_run("tflops", 1e39))
+case("TFLOP/s 1e39, shot perf", ["shot", "--view", "perf", "--replay", huge, "-o", out_png], 1,
+     r"tflops_1e39\.json: runs\[0\]\.tflops: ")
+case("TFLOP/s 1e39, shot all", ["shot", "--view", "all", "--replay", huge, "-o", out_svg], 1,
+     r"tflops_1e39\.json: runs\[0\]\.tflops: ")
+hugec = capture("cublas_1e39.json", set_run("cublas_tflops", 1e39))
+case("cuBLAS TFLOP/s 1e39, shot perf", ["shot", "--view", "perf", "--replay", hugec, "-o", out_svg], 1,
+     r"cublas_1e39\.json: runs\[0\]\.cublas_tflops: ")
+neg = capture("ms_negative.json", set_run("median_ms", -3.0))
+case("negative median ms", ["shot", "--view", "perf", "--replay", neg, "-o", out_svg], 1,
+     r"ms_negative\.json: runs\[0\]\.median_ms: ")
+TEN_MB = "x" * (10 << 20)
+devname = capture("device_10mb.json", lambda d: d["device"].__setitem__("name", TEN_MB))
+case("10 MB device name, shot all", ["shot", "--view", "all", "--replay", devname, "-o", out_svg], 1,
+     r"device_10mb\.json: device\.name: ")
+case("10 MB device name, window", ["--replay", devname, "--headless", "--frames", "1"], 1,
+     r"device_10mb\.json: device\.name: ")
+kname = capture("kernel_10mb.json", lambda d: d["runs"][0].__setitem__("kernel", TEN_MB))
+case("10 MB kernel name", ["shot", "--view", "perf", "--replay", kname, "-o", out_svg], 1,
+     r"kernel_10mb\.json: runs\[0\]\.kernel: ")
+site = capture("site_10mb.json", lambda d: d["smem"][0].__setitem__("site", TEN_MB))
+case("10 MB site name", ["shot", "--view", "banks", "--replay", site, "-o", out_svg], 1,
+     r"site_10mb\.json: smem\[0\]\.site: ")
+stage = capture("stage_10mb.json", lambda d: d["stages"][0]["records"][0].__setitem__(2, TEN_MB))
+case("10 MB stage name", ["shot", "--view", "timeline", "--replay", stage, "-o", out_svg], 1,
+     r"stage_10mb\.json: stages\[0\]\.records\[0\]")
+schema = capture("schema_5kb.json", text=json.dumps({"schema": "s" * 5000}))
+case("5 KB unknown schema", ["shot", "--view", "perf", "--replay", schema, "-o", out_svg], 1,
+     r"schema_5kb\.json: schema: 5000 characters", max_len=200)
+# A block list (the traced shared-memory accesses, then the block records) repeated a thousand times: refused, as
+# more records of one kernel than a view can draw in time; at the most a kernel may have, drawn within the bounds.
+smem1000 = capture("smem_x1000.json", lambda d: d.__setitem__("smem", d["smem"][:64] * 1000))
+case("smem list x1000, shot banks", ["shot", "--view", "banks", "--replay", smem1000, "-o", out_svg], 1,
+     r"smem_x1000\.json: smem\[\d+\]: more than 4096 shared-memory accesses of kernel")
+sel = "mma_f16/01_vectorized"  # the default rung, which the views show
+
+
+def more_blocks(times):
+    def edit(d):
+        g = next(g for g in d["blocks"] if g["kernel"] == sel)
+        g["records"] = (g["records"] * times)[: 65536 * 2]
+    return edit
+
+
+blocks1000 = capture("blocks_x1000.json", more_blocks(1000))
+case("block records x1000, shot swizzle", ["shot", "--view", "swizzle", "--replay", blocks1000, "-o", out_svg], 1,
+     r"blocks_x1000\.json: blocks\[\d+\]\.records\[65536\]: more than 65536 block records of kernel")
+most = capture("blocks_65536.json", lambda d: (more_blocks(1000)(d), next(
+    g for g in d["blocks"] if g["kernel"] == sel)["records"].__delitem__(slice(65536, None))))
+case("65536 block records, shot swizzle", ["shot", "--view", "swizzle", "--replay", most, "-o", out_svg], 0, None)
+case("65536 block records, shot all", ["shot", "--view", "all", "--replay", most, "-o", out_png], 0, None)
+deep = capture("deep_80000.json", text="[" * 80000 + "]" * 80000)
+case("80,000-deep nesting", ["shot", "--view", "perf", "--replay", deep, "-o", out_svg], 1,
+     r"deep_80000\.json: nested deeper than 32 levels")
+deepo = capture("deep_obj.json", text='{"schema": ' + '{"a": ' * 80000 + "1" + "}" * 80000 + "}")
+case("80,000-deep objects", ["shot", "--view", "perf", "--replay", deepo, "-o", out_svg], 1,
+     r"deep_obj\.json: nested deeper than 32 levels")
+# A kernel this build does not have, run in a capture (recorded by another build): drawn, as the window does; one
+# in neither is refused naming the file it is not in.
+unknown = capture("unknown_kernel.json", lambda d: d["runs"][0].__setitem__("kernel", "sgemm/99_magic"))
+case("kernel only in the capture", ["shot", "--view", "perf", "--kernel", "sgemm/99_magic", "--replay", unknown,
+                                    "-o", out_svg], 0, None)
+case("kernel in neither", ["shot", "--view", "perf", "--kernel", "sgemm/98_other", "--replay", unknown, "-o", out_svg], 2,
+     r"unknown kernel 'sgemm/98_other': .* nor run in .*unknown_kernel\.json")
+case("kernel in neither, window", ["--kernel", "sgemm/98_other", "--replay", unknown, "--headless", "--frames", "1"], 2,
+     r"unknown kernel 'sgemm/98_other': .* nor run in .*unknown_kernel\.json")
+lane = capture("lane_99.json", lambda d: d["layouts"][0]["cells"][0].__setitem__(0, 99))
+case("lane 99 in a layout", ["shot", "--view", "layout", "--replay", lane, "-o", out_svg], 1,
+     r"lane_99\.json: layouts\[0\]\.cells\[0\]\[0\] \(lane\)")
+smid = capture("smid_over.json", lambda d: d["blocks"][0]["records"][0].__setitem__(5, d["device"]["sm_count"]))
+case("SM id past the device's", ["shot", "--view", "swizzle", "--replay", smid, "-o", out_svg], 1,
+     r"smid_over\.json: blocks\[0\]\.records\[0\]\[5\] \(smid\)")
+trunc = capture("truncated.json", text=json.dumps(base)[:100000])
+case("truncated capture", ["shot", "--view", "perf", "--replay", trunc, "-o", out_svg], 1,
+     r"truncated\.json: not valid JSON")
+nl = capture("new\nline.json", text="{")
+case("newline in a capture's name", ["shot", "--view", "perf", "--replay", nl, "-o", out_svg], 1,
+     r"new\\nline\.json: not valid JSON")
+
+# ---- What is not a capture at all. ------------------------------------------------------------------------------
+case("--replay /dev/zero", ["--replay", "/dev/zero", "--headless", "--frames", "1"], 1, r"/dev/zero: not a regular file")
+case("shot --replay /dev/zero", ["shot", "--view", "perf", "--replay", "/dev/zero", "-o", out_svg], 1,
+     r"/dev/zero: not a regular file")
+fifo = os.path.join(W, "fifo")
+if not os.path.exists(fifo):
+    os.mkfifo(fifo)
+case("FIFO with no writer", ["shot", "--view", "perf", "--replay", fifo, "-o", out_svg], 1, r"fifo: not a regular file")
+case("a folder as capture", ["shot", "--view", "perf", "--replay", W, "-o", out_svg], 2, r"--replay: .*directory")
+sparse = os.path.join(W, "500mb.json")
+with open(sparse, "w") as f:  # sparse: no disk used, refused by its size before a byte is read
+    f.truncate(500 << 20)
+case("500 MB capture", ["shot", "--view", "perf", "--replay", sparse, "-o", out_svg], 1, r"500mb\.json: 500 MB, larger than the 64 MB")
+# The largest captures the reader takes in, just under its 64 MB: block records (the bulk of a real capture), and
+# the JSON that costs the most memory per byte (empty arrays). Read or refused within the bounds, never built
+# into several times their size.
+rec = json.dumps(base["blocks"][0]["records"][0])
+head = json.dumps({k: v for k, v in base.items() if k != "blocks"})[:-1]
+n = (63_000_000 - len(head)) // (len(rec) + 1)
+group = ',\n'.join([rec] * 65536)
+groups = ['{"kernel": "%s", "fields": %s, "records": [%s]}' % (
+    sel if i == 0 else f"other/{i:02d}", json.dumps(base["blocks"][0]["fields"]), group) for i in range(n // 65536)]
+near = capture("blocks_63mb.json", text=head + ', "blocks": [' + ",".join(groups) + "]}")
+case("63 MB capture of block records", ["shot", "--view", "swizzle", "--replay", near, "-o", out_svg], 0, None)
+empties = capture("empties_60mb.json", text=head + ', "pad": [' + ",".join(["[]"] * 20_000_000) + "]}")
+case("60 MB of empty arrays", ["shot", "--view", "perf", "--replay", empties, "-o", out_svg], 1,
+     r"empties_60mb\.json: more than 4 million JSON arrays and objects")
+zeros = capture("zeros_60mb.json", text=head + ', "pad": [' + ",".join(["0"] * 30_000_000) + "]}")
+case("60 MB of numbers", ["shot", "--view", "perf", "--replay", zeros, "-o", out_svg], 1,
+     r"zeros_60mb\.json: more than 16 million JSON values")
+mixed = capture("mixed_60mb.json", text=head + ', "pad": [' + ",".join(["[0,0,0]"] * 3_900_000 + ["0"] * 3_000_000) + "]}")
+case("60 MB of short arrays", ["shot", "--view", "perf", "--replay", mixed, "-o", out_svg], 1,
+     r"mixed_60mb\.json: more than 16 million JSON values")
+del near, empties, zeros, mixed
+
+# ---- Arguments. --------------------------------------------------------------------------------------------------
+case("shot --scale nan (PNG)", ["shot", "--view", "perf", "--scale", "nan", "-o", out_png], 2, r"--scale: not a finite number")
+case("shot --scale nan (SVG)", ["shot", "--view", "perf", "--scale", "nan", "-o", out_svg], 2, r"--scale: not a finite number")
+case("shot --scale inf", ["shot", "--view", "perf", "--scale", "inf", "-o", out_svg], 2, r"--scale")
+case("shot --scale 1e400", ["shot", "--view", "perf", "--scale", "1e400", "-o", out_svg], 2, r"--scale")
+long_ok = os.path.join(W, "L" * 250 + ".svg")  # 254 bytes: legal
+case("254-character output name", ["shot", "--view", "perf", "-o", long_ok], 0, None)
+long_bad = os.path.join(W, "L" * 260 + ".svg")
+case("260-character output name", ["shot", "--view", "perf", "-o", long_bad], 1, r"File name too long", max_len=600)
+# A file-size limit (ulimit -f) reached while writing: one line, the old file intact, no temporary left.
+limited = os.path.join(W, "limited")
+os.makedirs(limited, exist_ok=True)
+with open(os.path.join(limited, "old.svg"), "w") as f:
+    f.write("old")
+case("file-size limit during a write", ["shot", "--view", "all", "-o", os.path.join(limited, "old.svg")], 1,
+     r"old\.svg: write failed: File too large", fsize=50 << 10)
+case("newline in an output name", ["shot", "--view", "perf", "-o", os.path.join(W, "a\nb.txt")], 2,
+     r"a\\nb\.txt' must end in \.png or \.svg")
+case("10 MB --kernel", ["shot", "--view", "perf", "--kernel", TEN_MB[: 100000], "-o", out_svg], 2, r"unknown kernel")
+
+
+def devzero():
+    return open("/dev/zero", "rb")
+
+
+def token(n):
+    def opener():
+        path = os.path.join(W, f"token_{n}")
+        if not os.path.exists(path):
+            with open(path, "w") as f:
+                f.write("7" * n + " 0" * 31 + "\n")
+        return open(path, "rb")
+    return opener
+
+
+def words(text):
+    def opener():
+        path = os.path.join(W, "words_%d" % (abs(hash(text)) % 100000))
+        with open(path, "w") as f:
+            f.write(text)
+        return open(path, "rb")
+    return opener
+
+
+case("banks < /dev/zero", ["banks", "--width", "4"], 2, r"more than 64 KB of input", stdin=devzero)
+case("banks: 10 MB token", ["banks", "--width", "4"], 2, r"banks: ", stdin=token(10 << 20))
+case("banks: 60 KB token", ["banks", "--width", "4"], 2, r"banks: .*lane 0", stdin=token(60000))
+case("banks: FIFO on stdin, no writer", ["banks", "--width", "4"], 2, r"banks: ", stdin=lambda: open(fifo, "rb", opener=lambda p, f: os.open(p, f | os.O_NONBLOCK)))
+case("banks: 31 lanes", ["banks", "--width", "4"], 2, r"banks: ", stdin=words("0 " * 31))
+case("banks: 33 lanes", ["banks", "--width", "4"], 2, r"banks: ", stdin=words("0 " * 33))
+case("banks: negative offset", ["banks", "--width", "4"], 2, r"banks: ", stdin=words("-4 " + "0 " * 31))
+case("banks: offset past 2^32", ["banks", "--width", "4"], 2, r"banks: ", stdin=words("0x100000000 " + "0 " * 31))
+case("banks: control characters", ["banks", "--width", "4"], 2, r"banks: .*\\x01", stdin=words("\x01\x02 " + "0 " * 31))
+for sub, argv in [("layout", ["layout", "--op", "mma.m16n8k16.f16", "--operand", "A"]),
+                  ("swizzle", ["swizzle", "--tiles", "4x4", "--scheme", "none"]),
+                  ("list", ["list"]), ("--help", ["--help"]), ("shot --help", ["shot", "--help"]),
+                  ("banks --help", ["banks", "--help"])]:
+    case(f"{sub} > /dev/full", argv, 1, r"cannot write to standard output", stdin="full")
+case("banks > /dev/full", ["banks", "--width", "4"], 1, r"cannot write to standard output",
+     stdin=("full", words("0 " * 32)))
+
+# ---- Run them. ----------------------------------------------------------------------------------------------------
+failures = 0
+rows = []
+for name, argv, code, pattern, stdin, max_len, fsize in cases:
+    if args.only and args.only not in name:
+        continue
+    to_full = False
+    if stdin == "full":
+        to_full, stdin = True, None
+    elif isinstance(stdin, tuple):
+        to_full, stdin = True, stdin[1]
+    fin = stdin() if stdin else None
+    rc, err, secs, mb = run(argv, fin, "/dev/full" if to_full else "/dev/null", fsize)
+    if fin:
+        fin.close()
+    err = err.rstrip("\n")
+    lines = err.count("\n") + 1 if err else 0
+    problems = []
+    if rc == "timeout" or (isinstance(rc, str) and rc.startswith("signal")):
+        problems.append(str(rc))
+    elif code is None:
+        # Either drawn (exit 0, nothing said) or refused in one line.
+        if rc not in (0, 1):
+            problems.append(f"exit {rc}")
+        elif rc == 1 and not re.search(pattern, err):
+            problems.append("message does not match " + pattern)
+    elif rc != code:
+        problems.append(f"exit {rc}, wanted {code}")
+    if code == 0 or rc == 0:
+        if err and code == 0:
+            problems.append("said something on success")
+    else:
+        if lines != 1:
+            problems.append(f"{lines} lines on stderr")
+        elif pattern and code is not None and not re.search(pattern, err):
+            problems.append("message does not match " + pattern)
+        if len(err) > max_len + 40:  # the command's prefix and the file's folder come on top of the bound
+            problems.append(f"message of {len(err)} characters")
+    if secs > args.seconds:
+        problems.append(f"{secs:.1f} s")
+    if mb > args.mb:
+        problems.append(f"{mb:.0f} MB")
+    status = "FAIL" if problems else "ok"
+    failures += bool(problems)
+    shown = err.replace(W, "WORK")[:160]
+    print(f"{status}: {name}: exit {rc}, {secs:.2f} s, {mb:.0f} MB: {shown}" + (f"  <- {'; '.join(problems)}" if problems else ""))
+    rows.append((name, rc, secs, mb, shown))
+    sys.stdout.flush()
+
+if not args.only or args.only in "file-size limit during a write":
+    left = sorted(os.listdir(limited))
+    kept = open(os.path.join(limited, "old.svg")).read()
+    if left != ["old.svg"] or kept != "old":
+        print(f"FAIL: after the file-size limit the folder holds {left} and old.svg {kept[:20]!r}")
+        failures += 1
+    else:
+        print("ok: after the file-size limit: old.svg intact, no temporary")
+
+if args.table:
+    print("| case | exit | s | MB |")
+    print("|---|---|---|---|")
+    for name, rc, secs, mb, _ in rows:
+        print(f"| {name} | {rc} | {secs:.2f} | {mb:.0f} |")
+print(f"{len(rows) - failures} of {len(rows)} bad inputs answered in one line within {args.seconds:g} s "
+      f"and {args.mb:g} MB")
+sys.exit(1 if failures else 0)
