@@ -731,10 +731,15 @@ int cmd_shot(const ShotArgs& a) {
       const Rect r{{0, 0}, {float(w), float(h)}};
       std::vector<std::unique_ptr<ViewPanel>> panels;
       for (const ViewDef& v : view_table()) panels.push_back(v.make());
-      if (all) draw_workspace(svg, r, f, st, panels);
-      else draw_view_figure(svg, r, a.view, f, st, *panels[size_t(find_view(a.view) - view_table().data())]);
-      write_file_atomic(a.out, svg.finish());
-      if (!all) write_figure_csv(a.out, *panels[size_t(find_view(a.view) - view_table().data())]);
+      if (all) {
+        draw_workspace(svg, r, f, st, panels);
+        write_file_atomic(a.out, svg.finish());
+      } else {
+        ViewPanel& panel = *panels[size_t(find_view(a.view) - view_table().data())];
+        draw_view_figure(svg, r, a.view, f, st, panel);
+        write_file_atomic(a.out, svg.finish());
+        write_figure_csv(a.out, panel);  // the plotted numbers beside the picture (the throughput view)
+      }
     } catch (const std::exception& e) {
       return fail("shot", e.what(), kExitRuntime);
     }

@@ -52,9 +52,7 @@ std::string ViewPanel::ExportDetail(const ViewContext& ctx) const { return file_
 std::string write_figure_csv(const std::string& picture, const ViewPanel& p) {
   const std::string csv = p.FigureCsv();
   if (csv.empty()) return "";
-  const size_t slash = picture.find_last_of('/'), dot = picture.find_last_of('.');
-  const std::string path =
-      (dot != std::string::npos && (slash == std::string::npos || dot > slash) ? picture.substr(0, dot) : picture) + ".csv";
+  const std::string path = std::filesystem::path(picture).replace_extension(".csv").string();
   write_file_atomic(path, csv);
   return path;
 }

@@ -22,6 +22,11 @@ class TimelinePanel : public ViewPanel {
       other_choice_.clear();
     }
     const Capture* c = ctx.f.capture;
+    // The inputs scan every stage and block record of the capture: rebuilt when what they depend on changes, not
+    // every frame (a capture replaced at the same address has other record counts).
+    Key key{c, c ? c->stages.size() : 0, c ? c->blocks.size() : 0, kernel, s.block, other_choice_};
+    if (key == key_) return;
+    key_ = std::move(key);
     blocks_ = c ? timeline_blocks(*c, kernel) : 0;
     in_ = c ? timeline_block(*c, kernel, s.block) : TimelineBlock{};
     in_.kernel = kernel;
@@ -127,6 +132,19 @@ class TimelinePanel : public ViewPanel {
   }
 
   std::string kernel_, other_choice_;
+  // What the inputs below were built from.
+  struct Key {
+    const Capture* capture = nullptr;
+    size_t stages = 0, blocks = 0;
+    std::string kernel;
+    int block = -1;
+    std::string other_choice;
+    bool operator==(const Key& o) const {
+      return capture == o.capture && stages == o.stages && blocks == o.blocks && kernel == o.kernel &&
+             block == o.block && other_choice == o.other_choice;
+    }
+  };
+  Key key_;
   int blocks_ = 0, clock_mhz_ = 0;
   TimelineBlock in_, other_;
   TimelineHover hover_;
