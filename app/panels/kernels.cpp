@@ -139,6 +139,8 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
                                 "view shows its ldmatrix conflicts"}},
         {"warp", {"warp tile", "the same kernel with its warps' tiles of C in another shape;\nthe layout view "
                                "draws which lane owns which elements"}},
+        {"ahead", {"fragments ahead", "off: the same kernel with one set of fragments, each k-step loading its "
+                                      "fragments and then computing on them"}},
         {"ldmatrix", {"ldmatrix", "off: the same kernel loading its fragments with plain 32- and 16-bit shared loads"}},
         {"vec", {"vector copies", "off: the same kernel moving global memory in narrow pieces (the path it takes "
                                   "for shapes\nwhose rows are not 16-byte aligned)"}}};
