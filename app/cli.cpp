@@ -912,6 +912,9 @@ int cmd_export(const ExportArgs& a) {
                     r->tflops, shape_label(*r).c_str(), r->dtype.c_str(),
                     r->cublas_tflops > 0 ? 100 * r->tflops / r->cublas_tflops : 0.0, r->cublas_tflops);
       html += "<p><b>" + xml_escape(line) + "</b> (" + xml_escape(c.device.name) + ")</p>\n";
+    } else {  // a rung newer than the capture: its code and layout only, and why
+      html += "<p><i>Not measured in this capture (" + xml_escape(c.device.name) +
+              "): the capture predates this rung. <code>gemmscope record</code> on a GPU measures it.</i></p>\n";
     }
     if (!previous.empty())
       html += "<p><a href=\"#" + deck_file(previous, "rung") + "\">the rung before: " + xml_escape(previous) + "</a></p>\n";

@@ -22,7 +22,7 @@ python3 - "$dir/deck" "$rungs" <<'PY'
 import os, struct, sys
 from html.parser import HTMLParser
 deck, rungs = sys.argv[1], int(sys.argv[2])
-refs, ids, sections = [], set(), []
+refs, ids, sections, text = [], set(), [], {}
 class P(HTMLParser):
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -30,6 +30,8 @@ class P(HTMLParser):
         if tag == "section": sections.append(a.get("id"))
         if tag == "img": refs.append(a["src"])
         if tag == "a": refs.append(a["href"])
+    def handle_data(self, data):
+        if sections: text[sections[-1]] = text.get(sections[-1], "") + data
 P().feed(open(os.path.join(deck, "index.html")).read())
 files = [r for r in refs if not r.startswith("#")]
 missing = [r for r in files if not os.path.exists(os.path.join(deck, r))]
@@ -41,8 +43,13 @@ assert not broken, f"index.html links missing anchors: {broken[:5]}"
 assert len(sections) == rungs, f"{len(sections)} rung sections for {rungs} rungs"
 assert [p[:-4] for p in pngs] == [s[:-4] for s in svgs], "every picture as PNG and SVG"
 assert set(files) == set(pngs) | set(svgs), "index.html shows every picture"
-for view in ("code", "perf"):  # every rung has these
-    assert sum(f.endswith(f"_{view}.png") for f in pngs) == rungs, f"not every rung has a {view} picture"
+# every rung has its code; every rung the capture measured its throughput, and one it did not says so
+assert sum(f.endswith("_code.png") for f in pngs) == rungs, "not every rung has a code picture"
+for s in sections:
+    measured = os.path.exists(os.path.join(deck, s[: -len("_rung")] + "_perf.png"))
+    assert measured == ("of cuBLAS" in text.get(s, "")), f"{s}: a throughput picture without its line, or the reverse"
+    assert measured or "Not measured in this capture" in text.get(s, ""), f"{s}: no throughput and no reason"
+assert sum(f.endswith("_perf.png") for f in pngs) >= rungs - 2, "most rungs of the bundled capture measured"
 # the fragment or thread layout: every rung but the hopper ones (wgmma's warpgroup layouts are not drawn yet)
 assert all(os.path.exists(os.path.join(deck, s[: -len("_rung")] + "_layout.png")) for s in sections if not s.startswith("hopper")), \
     "a non-hopper rung without its layout picture"
