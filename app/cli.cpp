@@ -715,7 +715,7 @@ int cmd_shot(const ShotArgs& a) {
   ViewState st;
   st.kernel = a.kernel;
   st.dark = a.theme == "dark";
-  st.zoom = a.scale;
+  st.zoom = a.scale * a.zoom;  // --scale: a denser picture of the same figure; --zoom: a larger figure in it
   st.hint_dismissed = true;
   if (!a.op.empty()) st.layout_follow = false, st.layout_op = a.op;
   int base_w = 0, base_h = 0;
@@ -746,7 +746,7 @@ int cmd_shot(const ShotArgs& a) {
     return 0;
   }
   Gui gui;
-  if (!gui_open(&gui, "gemmscope", 64, 64, false, a.scale, st.dark, &error)) return fail("shot", error, kExitRuntime);
+  if (!gui_open(&gui, "gemmscope", 64, 64, false, st.zoom, st.dark, &error)) return fail("shot", error, kExitRuntime);
   bool ok = false;
   {
     MainWindow window(gui);
@@ -819,6 +819,7 @@ int cmd_export(const ExportArgs& a) {
   f.banner = banner;
   ViewState st;
   st.dark = a.theme == "dark";
+  st.zoom = a.zoom;
   st.hint_dismissed = true;
 
   // What goes in: every rung (no variants) in registry order, each view that has something of it to show.
@@ -845,7 +846,7 @@ int cmd_export(const ExportArgs& a) {
     return fail("export", why, kExitRuntime);
   };
   Gui gui;
-  if (!gui_open(&gui, "gemmscope", 64, 64, false, 1.0f, st.dark, &error)) return abandon(error);
+  if (!gui_open(&gui, "gemmscope", 64, 64, false, st.zoom, st.dark, &error)) return abandon(error);
   const bool tty = ::isatty(2);
   const int w = 1600, h = 900;
   g_deck_stop = 0;

@@ -51,7 +51,8 @@ struct LayoutArgs {
 };
 struct BanksArgs { int width = 4; std::string op = "lds"; };
 struct SwizzleArgs { std::string tiles, scheme = "none"; };
-struct ShotArgs { std::string view, kernel, replay, theme = "dark", out, op, size = "1600x900"; float scale = 1; };
+// zoom: the window's zoom (Ctrl +/-): text and figure that many times larger in a picture of the same size.
+struct ShotArgs { std::string view, kernel, replay, theme = "dark", out, op, size = "1600x900"; float scale = 1, zoom = 1; };
 
 int cmd_window(const WindowArgs& a);
 int cmd_record(const RecordArgs& a);
@@ -60,7 +61,7 @@ int cmd_layout(const LayoutArgs& a);
 int cmd_banks(const BanksArgs& a);
 int cmd_swizzle(const SwizzleArgs& a);
 int cmd_shot(const ShotArgs& a);
-struct ExportArgs { std::string deck, replay, theme = "light"; };
+struct ExportArgs { std::string deck, replay, theme = "light"; float zoom = 1; };
 int cmd_export(const ExportArgs& a);
 struct ListArgs { bool json = false; };
 int cmd_list(const ListArgs& a);

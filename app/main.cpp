@@ -98,11 +98,17 @@ int main(int argc, char** argv) {
   swizzle->add_option("--tiles", sw.tiles, "Output tiles MxN")->required();
   swizzle->add_option("--scheme", sw.scheme, "none, cutlass:L or triton:G")->capture_default_str();
 
+  // NaN passes a range check (every comparison with it is false): finite first.
+  const CLI::Validator finite([](std::string& s) { return std::isfinite(std::strtod(s.c_str(), nullptr)) ? "" : "not a finite number: " + s.substr(0, 40); },
+                              "FINITE");
+  // --zoom: the window's zoom range; the text of a figure for slides, larger without a larger picture.
+  const char* zoom_help = "Text and figure this many times larger in a picture of the same size, as the window's zoom (0.5-3)";
   ExportArgs exp;
   CLI::App* exportc = app.add_subcommand("export", "Write a lecture deck: every rung's views as PNG and SVG, and index.html");
   exportc->add_option("--deck", exp.deck, "Folder to create (it must not exist yet)")->required();
   exportc->add_option("--replay", exp.replay, "Capture to draw (default: the bundled one)")->check(CLI::ExistingFile);
   exportc->add_option("--theme", exp.theme, "dark or light")->check(CLI::IsMember({"dark", "light"}))->capture_default_str();
+  exportc->add_option("--zoom", exp.zoom, zoom_help)->check(finite & CLI::Range(0.5f, 3.0f))->capture_default_str();
 
   ShotArgs shot;
   CLI::App* shotc = app.add_subcommand("shot", "Render a view offscreen to PNG or SVG (needs a display or Xvfb for PNG)");
@@ -111,12 +117,10 @@ int main(int argc, char** argv) {
   shotc->add_option("--op", shot.op, "Operation the layout view shows instead of the kernel's own");
   shotc->add_option("--replay", shot.replay, "Capture to draw (default: the bundled one)")->check(CLI::ExistingFile);
   shotc->add_option("--theme", shot.theme, "dark or light")->check(CLI::IsMember({"dark", "light"}))->capture_default_str();
-  // NaN passes a range check (every comparison with it is false): finite first.
-  const CLI::Validator finite([](std::string& s) { return std::isfinite(std::strtod(s.c_str(), nullptr)) ? "" : "not a finite number: " + s.substr(0, 40); },
-                              "FINITE");
   shotc->add_option("--scale", shot.scale, "Size multiplier of the 1600x900 picture")->check(finite & CLI::Range(0.25f, 4.0f))
       ->capture_default_str();
   shotc->add_option("--size", shot.size, "Window size WxH the picture shows (before --scale)")->capture_default_str();
+  shotc->add_option("--zoom", shot.zoom, zoom_help)->check(finite & CLI::Range(0.5f, 3.0f))->capture_default_str();
   shotc->add_option("-o,--output", shot.out, "FILE.png or FILE.svg")->required();
 
   ListArgs list;

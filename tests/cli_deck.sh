@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `gemmscope export --deck` on the bundled capture (issue 15): a folder that did not exist holds, for every rung,
 # a PNG and an SVG of each view that has something of it to show, and index.html with the rungs in ladder order;
-# every picture and link index.html names exists (parsed with Python's HTML parser: no browser in CI), the SVGs
-# render with rsvg-convert, the PNGs are 1600x900; an existing folder or a missing parent is refused in one
+# every picture and link index.html names exists (parsed with Python's HTML parser; gui.deck_chromium then loads
+# the deck this leaves in DIR/deck in a browser), the SVGs render with rsvg-convert, the PNGs are 1600x900; an existing folder or a missing parent is refused in one
 # line; SIGINT mid-way leaves neither the deck nor its temporary folder.
 # usage: cli_deck.sh BIN DIR
 set -euo pipefail
