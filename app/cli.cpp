@@ -799,7 +799,7 @@ bool deck_view_has(const std::string& view, const Capture& c, const KernelInfo& 
   return view == "code";
 }
 
-// Set by SIGINT/SIGTERM while a deck is written: the loop stops and removes its temporary folder.
+// Set by SIGINT, SIGTERM or SIGHUP while a deck is written: the loop stops and removes its temporary folder.
 volatile std::sig_atomic_t g_deck_stop = 0;
 extern "C" void deck_on_signal(int) { g_deck_stop = 1; }
 
@@ -860,11 +860,12 @@ int cmd_export(const ExportArgs& a) {
   const bool tty = ::isatty(2);
   const int w = 1600, h = 900;
   g_deck_stop = 0;
-  const auto old_int = std::signal(SIGINT, deck_on_signal), old_term = std::signal(SIGTERM, deck_on_signal);
+  const auto old_int = std::signal(SIGINT, deck_on_signal), old_term = std::signal(SIGTERM, deck_on_signal),
+             old_hup = std::signal(SIGHUP, deck_on_signal);
   struct Restore {
-    decltype(old_int) i, t;
-    ~Restore() { std::signal(SIGINT, i), std::signal(SIGTERM, t); }
-  } restore{old_int, old_term};
+    decltype(old_int) i, t, h;
+    ~Restore() { std::signal(SIGINT, i), std::signal(SIGTERM, t), std::signal(SIGHUP, h); }
+  } restore{old_int, old_term, old_hup};
   {
     MainWindow window(gui);
     for (size_t i = 0; i < pictures.size(); ++i) {
