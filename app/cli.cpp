@@ -34,9 +34,7 @@ namespace fs = std::filesystem;
 
 namespace gs {
 
-int fail(const std::string& sub, const std::string& message, int code) {
-  // One line, whatever the message quotes (a file name with a newline in it, a token pasted by mistake):
-  // control characters are written as escapes and the line stops at 600 characters.
+std::string one_line(const std::string& message) {
   std::string line;
   for (const char ch : message) {
     const auto u = static_cast<unsigned char>(ch);
@@ -53,7 +51,11 @@ int fail(const std::string& sub, const std::string& message, int code) {
       break;
     }
   }
-  std::cerr << "gemmscope" << (sub.empty() ? "" : " " + sub) << ": " << line << std::endl;
+  return line;
+}
+
+int fail(const std::string& sub, const std::string& message, int code) {
+  std::cerr << "gemmscope" << (sub.empty() ? "" : " " + sub) << ": " << one_line(message) << std::endl;
   return code;
 }
 
@@ -164,14 +166,15 @@ namespace {
 
 // The test report (--report FILE): where the panes are, what is selected, and the layout audit of the
 // last frame; rewritten whenever it changes.
-std::string window_report(const MainWindow& w, const ViewState& st, long frames, bool audit) {
+std::string window_report(const MainWindow& w, const Frame& f, const ViewState& st, long frames, bool audit) {
   nlohmann::json panes = nlohmann::json::object();
   auto box = [](Rect r) { return nlohmann::json::array({r.min.x, r.min.y, r.w(), r.h()}); };
   panes["kernels"] = box(w.last_layout().list);
   for (const auto& [name, r] : w.last_layout().panes) panes[name] = box(r);
   nlohmann::json j{{"frames", frames}, {"panes", panes}, {"maximized", st.arrangement.maximized},
                    {"kernel", selected_kernel(st)}, {"zoom", st.effective_zoom()}, {"dark", st.dark},
-                   {"ui_font_px", ImGui::GetFontSize()}, {"message", st.message},
+                   {"ui_font_px", ImGui::GetFontSize()}, {"message", st.message}, {"banner", f.banner},
+                   {"alert", w.alert_shown()},
                    {"layout_follow", st.layout_follow}, {"settings", settings_path()},
                    {"typing", ImGui::GetIO().WantTextInput}, {"last_export", st.last_export}, {"exports", exports_folder(st)}, {"png_scale", st.export_scale}};
   if (audit) {
@@ -201,9 +204,16 @@ int cmd_window(const WindowArgs& a) {
   if (a.fake_gpu && !a.replay.empty()) return fail("", "--fake-gpu is a live session, not with --replay", kExitUsage);
   if (!(a.watchdog_s == 0 || (a.watchdog_s >= 1 && a.watchdog_s <= 3600)))
     return fail("", "--watchdog: seconds from 1 to 3600", kExitUsage);
+  std::string alert;  // a capture that did not load: said on stderr and in the window, which shows the bundled one
   if (!a.replay.empty()) {
     if (!a.fault_drill.empty()) return fail("", "--fault-drill runs on the live GPU, not with --replay", kExitUsage);
-    if (!load_capture(a.replay, &replayed, &banner, &error)) return fail("", error, kExitRuntime);
+    if (!load_capture(a.replay, &replayed, &banner, &error)) {
+      const std::string why = one_line(error);
+      if (!load_capture("", &replayed, &banner, &error))  // nothing to show
+        return fail("", why + "; nor the bundled capture: " + error, kExitRuntime);
+      alert = why + " \xC2\xB7 showing the bundled capture instead";
+      fail("", why + "; showing the bundled capture instead", 0);
+    }
   } else {
     std::string why;
     const int n = a.fake_gpu ? 1 : cuda_device_count(&why);
@@ -236,7 +246,7 @@ int cmd_window(const WindowArgs& a) {
   if (!a.kernel.empty()) {
     if (!find_kernel(a.kernel) && (worker || runs_of(replayed, a.kernel).empty()))
       return fail("", "--kernel: unknown kernel '" + a.kernel.substr(0, 80) + "': not one of this build's (gemmscope list)" +
-                          (worker ? "" : " nor run in " + (a.replay.empty() ? std::string("the bundled capture") : a.replay)),
+                          (worker ? "" : " nor run in " + (a.replay.empty() || !alert.empty() ? std::string("the bundled capture") : a.replay)),
                   kExitUsage);
     st.kernel = a.kernel;
   }
@@ -341,6 +351,7 @@ int cmd_window(const WindowArgs& a) {
     } else {
       f.capture = &replayed;
       f.banner = banner;
+      f.alert = alert;
     }
     TextAudit::global().reset();
     ui::LayoutAudit::global().reset();
@@ -349,7 +360,7 @@ int cmd_window(const WindowArgs& a) {
     ++frames;
     save(false);
     if (!a.report.empty()) {
-      const std::string r = window_report(window, st, frames, a.audit);
+      const std::string r = window_report(window, f, st, frames, a.audit);
       if (r != reported) {
         try {
           write_file_atomic(a.report, r);
@@ -788,7 +799,7 @@ bool deck_view_has(const std::string& view, const Capture& c, const KernelInfo& 
   return view == "code";
 }
 
-// Set by SIGINT/SIGTERM while a deck is written: the loop stops and removes its temporary folder.
+// Set by SIGINT, SIGTERM or SIGHUP while a deck is written: the loop stops and removes its temporary folder.
 volatile std::sig_atomic_t g_deck_stop = 0;
 extern "C" void deck_on_signal(int) { g_deck_stop = 1; }
 
@@ -850,11 +861,12 @@ int cmd_export(const ExportArgs& a) {
   const bool tty = ::isatty(2);
   const int w = 1600, h = 900;
   g_deck_stop = 0;
-  const auto old_int = std::signal(SIGINT, deck_on_signal), old_term = std::signal(SIGTERM, deck_on_signal);
+  const auto old_int = std::signal(SIGINT, deck_on_signal), old_term = std::signal(SIGTERM, deck_on_signal),
+             old_hup = std::signal(SIGHUP, deck_on_signal);
   struct Restore {
-    decltype(old_int) i, t;
-    ~Restore() { std::signal(SIGINT, i), std::signal(SIGTERM, t); }
-  } restore{old_int, old_term};
+    decltype(old_int) i, t, h;
+    ~Restore() { std::signal(SIGINT, i), std::signal(SIGTERM, t), std::signal(SIGHUP, h); }
+  } restore{old_int, old_term, old_hup};
   {
     MainWindow window(gui);
     for (size_t i = 0; i < pictures.size(); ++i) {

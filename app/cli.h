@@ -70,7 +70,10 @@ int cmd_list(const ListArgs& a);
 inline constexpr int kExitRuntime = 1;
 inline constexpr int kExitUsage = 2;
 
-// "gemmscope <sub>: <message>" on stderr; returns `code`.
+// `message` as one line, whatever it quotes (a file name with a newline in it, a token pasted by mistake): control
+// characters written as escapes, cut at 600 characters.
+std::string one_line(const std::string& message);
+// "gemmscope <sub>: <message>" (one_line) on stderr; returns `code`.
 int fail(const std::string& sub, const std::string& message, int code);
 
 }  // namespace gs

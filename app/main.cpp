@@ -10,6 +10,7 @@
 #include "app/cli.h"
 #include "app/gpu_worker.h"
 #include "app/views.h"
+#include "core/files.h"
 #include "core/layout.h"
 
 int main(int argc, char** argv) {
@@ -148,6 +149,9 @@ int main(int argc, char** argv) {
     return fail(sub, e.what(), kExitUsage);
   }
 
+  // A subcommand interrupted (Ctrl-C, a kill, a closed terminal) says so in one line; what it was writing is left as
+  // it was (core/files.h). The window has nothing half-written to explain.
+  for (const CLI::App* s : app.get_subcommands()) say_when_interrupted("gemmscope " + s->get_name());
   if (*record) return stdout_ok(cmd_record(rec));
   if (*benchc) return stdout_ok(cmd_bench(bench));
   if (*layout) return stdout_ok(cmd_layout(lay));

@@ -112,7 +112,9 @@ std::unique_ptr<Nvml> Nvml::open(int device) {
   auto error = reinterpret_cast<ErrorStringFn>(dlsym(lib, "nvmlErrorString"));
   int rc = -1;
   if (!init || !handle || (rc = init()) != 0) {
-    const std::string why = init && handle ? (error ? error(rc) : "error " + std::to_string(rc)) : "entry points missing";
+    std::string why = init && handle ? (error ? error(rc) : "error " + std::to_string(rc)) : "entry points missing";
+    // NVML_ERROR_LIB_RM_VERSION_MISMATCH: the driver was upgraded but the old kernel module still runs.
+    if (rc == 18) why += " (a driver upgraded but not yet loaded: reboot)";
     dlclose(lib);
     return std::make_unique<Missing>("NVML did not start: " + why);
   }

@@ -16,6 +16,7 @@ struct LiveSnapshot;
 struct Frame {
   const Capture* capture = nullptr;
   std::string banner;                        // where the data comes from (live GPU / capture + date)
+  std::string alert;                         // a problem shown until dismissed (a capture that did not load), or ""
   bool live = false;
   const LiveSnapshot* live_state = nullptr;  // live mode only
 };

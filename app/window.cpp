@@ -196,6 +196,7 @@ void MainWindow::DrawTopBar(const Frame& f, ViewState& st) {
   ui::note("light theme");
   ImGui::SetCursorScreenPos(ImVec2(p.x, p.y + h + 4));
   if (exports_open_) DrawExportsBar(st);
+  DrawAlert(f, st);
 
   if (!st.hint_dismissed) {
     ImGui::SetCursorScreenPos(ImVec2(p.x + 8, ImGui::GetCursorScreenPos().y));
@@ -209,6 +210,31 @@ void MainWindow::DrawTopBar(const Frame& f, ViewState& st) {
     if (ImGui::Button("got it")) st.hint_dismissed = true;
     ui::note("hint close");
   }
+}
+
+void MainWindow::DrawAlert(const Frame& f, ViewState& st) {
+  alert_shown_ = f.alert == alert_dismissed_ ? std::string() : f.alert;
+  if (alert_shown_.empty()) return;
+  // Bold on a red band, wrapped rather than cut: the whole message (at most a few hundred characters) stays
+  // readable at any window width, the file and the field path included.
+  const float w = ImGui::GetContentRegionAvail().x, pad = 6;
+  const float close_w = Flow::button_w("dismiss"), wrap_w = std::max(ImGui::GetFontSize() * 8, w - close_w - 32);
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImGui::PushFont(gui_.bold);
+  const float text_h = ImGui::CalcTextSize(alert_shown_.c_str(), nullptr, false, wrap_w).y;
+  const float h = std::max(text_h, ImGui::GetFrameHeight()) + pad * 2;
+  ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + w, p.y + h), im_color(theme_of(st).bad.with_alpha(90)), 4);
+  ImGui::SetCursorScreenPos(ImVec2(p.x + 8, p.y + pad));
+  ImGui::PushTextWrapPos(p.x + 8 + wrap_w - ImGui::GetWindowPos().x);
+  ImGui::TextUnformatted(alert_shown_.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::PopFont();
+  ui::note("alert");
+  ImGui::SetCursorScreenPos(ImVec2(p.x + w - close_w, p.y + (h - ImGui::GetFrameHeight()) / 2));
+  if (ImGui::Button("dismiss")) alert_dismissed_ = alert_shown_;
+  ui::note("alert dismiss");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("hide this message (it is also on standard error)");
+  ImGui::SetCursorScreenPos(ImVec2(p.x, p.y + h + 4));
 }
 
 void MainWindow::DrawExportsBar(ViewState& st) {

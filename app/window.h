@@ -30,12 +30,16 @@ class MainWindow {
   void ExportWorkspace(const Frame& f, ViewState& st);
   // Where the panes were last drawn, for tests: view name -> rect, and the list as "kernels".
   const WorkspaceLayout& last_layout() const { return layout_; }
+  // The alert line shown last frame ("" when there was none or it was dismissed), for tests.
+  const std::string& alert_shown() const { return alert_shown_; }
 
  private:
   void DrawTopBar(const Frame& f, ViewState& st);
   // The exports row under the top bar (opened by its "exports" button): the folder, typed and checked, and
   // the PNG scale.
   void DrawExportsBar(ViewState& st);
+  // Frame::alert on a red band under the top bar with a button that dismisses it.
+  void DrawAlert(const Frame& f, ViewState& st);
   // Queue a PNG of one view's figure (w x h at 1x) into the exports folder, drawn between frames.
   void ExportPng(size_t view, int w, int h, const ViewContext& ctx);
   // Renders `draw` offscreen at w x h times the PNG scale, with the zoom and fonts times the scale, into `path`.
@@ -57,6 +61,8 @@ class MainWindow {
   bool exports_open_ = false;        // the exports row is shown
   char exports_text_[4096] = "";     // the folder field while it is edited
   std::string exports_error_;        // why the folder typed last was refused ("" when it was taken)
+  std::string alert_dismissed_;      // the alert the user dismissed (a different one shows again)
+  std::string alert_shown_;          // the alert drawn last frame
 };
 
 // The whole window drawn on a canvas (`shot --view all` as SVG): the same layout function places the

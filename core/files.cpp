@@ -20,28 +20,73 @@ namespace {
 std::string mb(uint64_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MB"; }
 
 // The temporary being written, for the signal handler: removed if the process is interrupted (SIGINT,
-// SIGTERM, SIGHUP) before it is renamed into place. A fixed buffer: a handler may not allocate.
+// SIGTERM, SIGHUP) before it is renamed into place. Fixed buffers: a handler may not allocate.
 char g_tmp[4096];
 std::atomic<bool> g_tmp_live{false};
+char g_target[512];  // the file being written, escaped and cut, for the handler's line
+char g_who[128];     // say_when_interrupted's "gemmscope shot"; "" = say nothing
+
+void put(const char* s) {
+  for (size_t n = std::strlen(s); n > 0;) {
+    const ssize_t w = ::write(2, s, n);
+    if (w <= 0) return;
+    s += w, n -= size_t(w);
+  }
+}
 
 extern "C" void remove_tmp_and_die(int sig) {
-  if (g_tmp_live.load()) ::unlink(g_tmp);
+  const bool writing = g_tmp_live.load();
+  if (writing) ::unlink(g_tmp);
+  if (g_who[0]) {  // one line, from pieces written as they are (nothing here may allocate)
+    put(g_who);
+    put(sig == SIGINT ? ": interrupted (SIGINT)" : sig == SIGTERM ? ": interrupted (SIGTERM)" : ": interrupted (SIGHUP)");
+    if (writing) {
+      put(" while writing ");
+      put(g_target);
+      put(": left as it was, no temporary behind");
+    }
+    put("\n");
+  }
   std::signal(sig, SIG_DFL);
   std::raise(sig);
 }
 
-// Handlers installed for the length of one write, the previous ones put back after.
+constexpr int kSignals[3] = {SIGINT, SIGTERM, SIGHUP};
+
+// Installs remove_tmp_and_die for `sig` where nothing else handles it (the default action); an ignored signal stays
+// ignored (a job run with nohup or in the background), and a handler of the program's own (the deck export's,
+// which stops its loop and removes its folder) stays in charge. True if installed.
+bool take_default(int sig) {
+  struct sigaction now {};
+  if (::sigaction(sig, nullptr, &now) != 0 || (now.sa_flags & SA_SIGINFO) || now.sa_handler != SIG_DFL) return false;
+  struct sigaction act {};
+  act.sa_handler = remove_tmp_and_die;
+  sigemptyset(&act.sa_mask);
+  return ::sigaction(sig, &act, nullptr) == 0;
+}
+
+// Handlers installed for the length of one write where the default action would leave the temporary behind.
 class TmpGuard {
  public:
-  explicit TmpGuard(const std::string& tmp) {
+  TmpGuard(const std::string& tmp, const std::string& target) {
     std::snprintf(g_tmp, sizeof g_tmp, "%s", tmp.c_str());
+    std::string shown;  // one line whatever the name holds: control characters escaped, cut
+    for (const char ch : target) {
+      const auto u = static_cast<unsigned char>(ch);
+      char esc[8];
+      std::snprintf(esc, sizeof esc, "\\x%02x", u);
+      shown += u < 0x20 || u == 0x7F ? std::string(esc) : std::string(1, ch);
+    }
+    if (shown.size() >= sizeof g_target) shown = "..." + shown.substr(shown.size() - (sizeof g_target - 4));
+    std::snprintf(g_target, sizeof g_target, "%s", shown.c_str());
     g_tmp_live = true;
-    for (int i = 0; i < 3; ++i) old_[i] = std::signal(kSignals[i], remove_tmp_and_die);
+    for (int i = 0; i < 3; ++i) installed_[i] = take_default(kSignals[i]);
     // A file-size limit (ulimit -f) then makes write() fail with EFBIG instead of killing the process.
     old_xfsz_ = std::signal(SIGXFSZ, SIG_IGN);
   }
   ~TmpGuard() {
-    for (int i = 0; i < 3; ++i) std::signal(kSignals[i], old_[i]);
+    for (int i = 0; i < 3; ++i)
+      if (installed_[i]) std::signal(kSignals[i], SIG_DFL);
     std::signal(SIGXFSZ, old_xfsz_);
     g_tmp_live = false;
   }
@@ -49,8 +94,7 @@ class TmpGuard {
   TmpGuard& operator=(const TmpGuard&) = delete;
 
  private:
-  static constexpr int kSignals[3] = {SIGINT, SIGTERM, SIGHUP};
-  void (*old_[3])(int) = {};
+  bool installed_[3] = {};
   void (*old_xfsz_)(int) = nullptr;
 };
 
@@ -113,7 +157,7 @@ void write_file_atomic(const std::string& path, const std::string& bytes) {
     pthread_sigmask(SIG_SETMASK, &before, nullptr);
     throw std::runtime_error(path + ": cannot create a temporary file beside it: " + std::strerror(err));
   }
-  TmpGuard guard(tmp);
+  TmpGuard guard(tmp, path);
   pthread_sigmask(SIG_SETMASK, &before, nullptr);
   // mkstemp creates 0600; the file gets what a plain create would (0666 less the umask).
   const mode_t mask = ::umask(0);
@@ -141,6 +185,11 @@ void write_file_atomic(const std::string& path, const std::string& bytes) {
     ::unlink(tmp.c_str());
     throw std::runtime_error(path + ": cannot rename into place: " + std::strerror(rerr));
   }
+}
+
+void say_when_interrupted(const std::string& who) {
+  std::snprintf(g_who, sizeof g_who, "%s", who.c_str());
+  for (const int sig : kSignals) take_default(sig);
 }
 
 }  // namespace gs

@@ -16,7 +16,13 @@ std::string read_file(const std::string& path, uint64_t max_bytes = kMaxReadByte
 
 // Writes `bytes` to a temporary file in the same folder (an unpredictable name, created exclusively), flushes
 // it and renames it over `path`. Throws std::runtime_error("PATH: reason") and leaves no temporary behind on
-// failure or when interrupted by SIGINT, SIGTERM or SIGHUP.
+// failure or when SIGINT, SIGTERM or SIGHUP ends the process. A signal the program ignores or handles itself is
+// left to it (the handler must let the write finish, then remove what it no longer wants).
 void write_file_atomic(const std::string& path, const std::string& bytes);
+
+// For a command-line program: from now on SIGINT, SIGTERM and SIGHUP (those not ignored) print one line on stderr,
+// "WHO: interrupted (SIGINT)", with " while writing PATH: left as it was, no temporary behind" during a
+// write_file_atomic, and end the process by that signal (its temporary removed).
+void say_when_interrupted(const std::string& who);
 
 }  // namespace gs

@@ -853,7 +853,12 @@ int cuda_device_count(std::string* why) {
     if (e == cudaSuccess || e == cudaErrorNoDevice) {
       *why = "the NVIDIA driver sees no CUDA-capable GPU";
     } else if (e == cudaErrorInsufficientDriver) {
-      *why = "no NVIDIA driver is loaded, or it is older than CUDA " + version_string(runtime) + " needs";
+      // The driver's own CUDA version tells a missing driver (0: libcuda.so.1 not found) from an old one.
+      int driver = 0;
+      cudaDriverGetVersion(&driver);
+      *why = driver == 0 ? "no NVIDIA driver is loaded (libcuda.so.1 not found)"
+                         : "the NVIDIA driver supports CUDA " + version_string(driver) + ", older than the CUDA " +
+                               version_string(runtime) + " this build needs; update the driver";
     } else {
       *why = std::string(cudaGetErrorString(e)) + " (" + cudaGetErrorName(e) + ")";
     }

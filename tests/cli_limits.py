@@ -99,7 +99,8 @@ def run(argv, stdin=None, stdout="/dev/null", fsize=0):
     return rc, text, secs, mb
 
 
-cases = []  # (name, argv, expected exit, regex the one line must match, stdin opener or None)
+cases = []  # (name, argv, expected exit, regex the one line must match, stdin opener or None); exit 0 with a regex:
+# the one line is said and the program goes on
 
 
 def case(name, argv, code, pattern, stdin=None, max_len=250, fsize=0):
@@ -117,7 +118,9 @@ def set_run(field, value):
 big = capture("1e400.json", text=json.dumps(base).replace('"tflops": ', '"tflops": 1e400, "x": ', 1))
 case("number 1e400, shot perf", ["shot", "--view", "perf", "--replay", big, "-o", out_svg], 1,
      r"1e400\.json: .*(number|range)")
-case("number 1e400, window", ["--replay", big, "--headless", "--frames", "1"], 1, r"1e400\.json: ")
+# The window says the same line and stays up on the bundled capture (exit 0 once its frames are drawn).
+case("number 1e400, window", ["--replay", big, "--headless", "--frames", "1"], 0,
+     r"1e400\.json: .*; showing the bundled capture instead$")
 huge = capture("tflops_1e39.json", set_run("tflops", 1e39))
 case("TFLOP/s 1e39, shot perf", ["shot", "--view", "perf", "--replay", huge, "-o", out_png], 1,
      r"tflops_1e39\.json: runs\[0\]\.tflops: ")
@@ -133,8 +136,8 @@ TEN_MB = "x" * (10 << 20)
 devname = capture("device_10mb.json", lambda d: d["device"].__setitem__("name", TEN_MB))
 case("10 MB device name, shot all", ["shot", "--view", "all", "--replay", devname, "-o", out_svg], 1,
      r"device_10mb\.json: device\.name: ")
-case("10 MB device name, window", ["--replay", devname, "--headless", "--frames", "1"], 1,
-     r"device_10mb\.json: device\.name: ")
+case("10 MB device name, window", ["--replay", devname, "--headless", "--frames", "1"], 0,
+     r"device_10mb\.json: device\.name: .*; showing the bundled capture instead$")
 kname = capture("kernel_10mb.json", lambda d: d["runs"][0].__setitem__("kernel", TEN_MB))
 case("10 MB kernel name", ["shot", "--view", "perf", "--replay", kname, "-o", out_svg], 1,
      r"kernel_10mb\.json: runs\[0\]\.kernel: ")
@@ -198,7 +201,8 @@ case("newline in a capture's name", ["shot", "--view", "perf", "--replay", nl, "
      r"new\\nline\.json: not valid JSON")
 
 # ---- What is not a capture at all. ------------------------------------------------------------------------------
-case("--replay /dev/zero", ["--replay", "/dev/zero", "--headless", "--frames", "1"], 1, r"/dev/zero: not a regular file")
+case("--replay /dev/zero", ["--replay", "/dev/zero", "--headless", "--frames", "1"], 0,
+     r"/dev/zero: not a regular file; showing the bundled capture instead$")
 case("shot --replay /dev/zero", ["shot", "--view", "perf", "--replay", "/dev/zero", "-o", out_svg], 1,
      r"/dev/zero: not a regular file")
 fifo = os.path.join(W, "fifo")
@@ -321,7 +325,13 @@ for name, argv, code, pattern, stdin, max_len, fsize in cases:
             problems.append("message does not match " + pattern)
     elif rc != code:
         problems.append(f"exit {rc}, wanted {code}")
-    if code == 0 or rc == 0:
+    if code == 0 and pattern:  # went on (the window on the bundled capture) after saying why, in one line
+        said = [l for l in err.split("\n") if l and not l.startswith("headless on ")]  # less the headless summary
+        if len(said) != 1:
+            problems.append(f"{len(said)} lines on stderr")
+        elif not re.search(pattern, said[0]):
+            problems.append("message does not match " + pattern)
+    elif code == 0 or rc == 0:
         if err and code == 0:
             problems.append("said something on success")
     else:
@@ -351,11 +361,154 @@ if not args.only or args.only in "file-size limit during a write":
     else:
         print("ok: after the file-size limit: old.svg intact, no temporary")
 
+# ---- Interrupted: SIGINT, SIGTERM or SIGHUP while a command draws or writes. -------------------------------------
+# The old file is left as it was (or, where the signal came after the rename, the whole new one is there), no
+# temporary is left in the folder, the process ends by that signal (exit non-zero; 128+N to a shell) and says so in
+# one line. The deck export stops between pictures: exit 1, no deck and no temporary folder.
+def wanted(name):
+    return not args.only or args.only in name
+
+
+def interrupted(argv, folder, sig, when, check):
+    """Runs argv, sends sig at when(p) (a function that waits), then check(rc, err) gives the problems."""
+    t0 = time.monotonic()
+    p = subprocess.Popen([GS] + argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         start_new_session=True)
+    try:
+        hit = when(p)
+        if p.poll() is None:
+            p.send_signal(sig)
+        _, err = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        _, err = p.communicate()
+        return "timeout", "", 0, ["timeout"]
+    # The deck's progress lines ("export: picture 3 of 337 ...") come before the one that says what happened.
+    err = "\n".join(l for l in err.decode("utf-8", "replace").split("\n") if l and not l.startswith("export: picture"))
+    problems = check(p.returncode, err, hit)
+    left = [f for f in os.listdir(folder) if ".tmp" in f]
+    if left:
+        problems.append(f"left {left}")
+    if err.count("\n") != 0 or not err:
+        problems.append(f"{err.count(chr(10)) + 1 if err else 0} lines on stderr")
+    return p.returncode, err, time.monotonic() - t0, problems
+
+
+def after(seconds):
+    return lambda p: time.sleep(seconds) or True
+
+
+def once_temporary(folder):  # as soon as the write's temporary is there (the PNG's write and fsync: milliseconds)
+    def wait(p):
+        while p.poll() is None:
+            if any(".tmp." in f for f in os.listdir(folder)):
+                return True
+        return False
+    return wait
+
+
+def report(name, rc, err, secs, problems):
+    global failures
+    failures += bool(problems)
+    shown = err.replace(W, "WORK")[:160]
+    print(f"{'FAIL' if problems else 'ok'}: {name}: exit {rc}, {secs:.2f} s: {shown}" +
+          (f"  <- {'; '.join(problems)}" if problems else ""))
+    irows.append(not problems)
+    sys.stdout.flush()
+
+
+irows = []
+
+
+def is_png(path):  # a whole PNG: the signature and the IEND chunk at the end
+    data = open(path, "rb").read()
+    return data[:8] == b"\x89PNG\r\n\x1a\n" and data[-12:-4] == b"\x00\x00\x00\x00IEND"
+
+
+sigs = [(signal.SIGINT, "SIGINT"), (signal.SIGTERM, "SIGTERM"), (signal.SIGHUP, "SIGHUP")]
+for sig, sname in sigs:
+    folder = os.path.join(W, "interrupted_" + sname)
+    os.makedirs(folder, exist_ok=True)
+    old = os.path.join(folder, "old.png")
+    argv = ["shot", "--view", "all", "--scale", "4", "-o", old]  # 6400x3600: seconds of drawing
+    # While drawing: nothing written yet.
+    with open(old, "w") as f:
+        f.write("old")
+
+    def drawing(rc, err, hit):
+        problems = [] if rc == -sig else [f"exit {rc}, wanted death by {sname}"]
+        if err != f"gemmscope shot: interrupted ({sname})":
+            problems.append("message")
+        if open(old, "rb").read() != b"old":
+            problems.append("old.png changed")
+        return problems
+    if wanted(f"shot interrupted by {sname} while drawing"):
+        report(f"shot interrupted by {sname} while drawing", *interrupted(argv, folder, sig, after(0.5), drawing))
+    # While writing: the signal as soon as the temporary appears; it can still land after the rename (then the new
+    # picture is whole). Up to 5 tries for one that lands inside the write.
+    inside, problems_all = 0, []
+    for attempt in range(5 if wanted(f"shot interrupted by {sname} while writing") else 0):
+        with open(old, "w") as f:
+            f.write("old")
+
+        def writing(rc, err, hit):
+            problems = []
+            kept = open(old, "rb").read() == b"old"
+            if err == f"gemmscope shot: interrupted ({sname}) while writing {old}: left as it was, no temporary behind":
+                if not kept:
+                    problems.append("said left as it was, but old.png changed")
+            elif err == f"gemmscope shot: interrupted ({sname})" or (rc == 0 and not err):
+                if not (kept or is_png(old)):
+                    problems.append("old.png is neither the old file nor a whole picture")
+            else:
+                problems.append("message")
+            if rc not in (0, -sig):
+                problems.append(f"exit {rc}")
+            return problems
+        rc, err, secs, problems = interrupted(argv, folder, sig, once_temporary(folder), writing)
+        problems_all += problems
+        if "while writing" in err:
+            inside += 1
+            break
+    if wanted(f"shot interrupted by {sname} while writing"):
+        if not inside:
+            problems_all.append("no signal landed inside the write in 5 tries")
+        report(f"shot interrupted by {sname} while writing", rc, err, secs, problems_all)
+
+    # The deck: stopped between pictures once it has written some into its temporary folder.
+    deck = os.path.join(folder, "deck")
+
+    def some_pictures(p):
+        for _ in range(600):
+            tmp = [f for f in os.listdir(folder) if f.startswith("deck.tmp")]
+            if tmp and len(os.listdir(os.path.join(folder, tmp[0]))) >= 2:
+                return True
+            if p.poll() is not None:
+                return False
+            time.sleep(0.1)
+        return False
+
+    def deck_check(rc, err, hit):
+        problems = [] if rc == 1 else [f"exit {rc}, wanted 1"]
+        if err != "gemmscope export: interrupted: no deck written, nothing left behind":
+            problems.append("message")
+        if os.path.exists(deck):
+            problems.append("a deck was left")
+        if not hit:
+            problems.append("the export wrote no picture to interrupt")
+        return problems
+    if wanted(f"export --deck interrupted by {sname}"):
+        report(f"export --deck interrupted by {sname}",
+               *interrupted(["export", "--deck", deck], folder, sig, some_pictures, deck_check))
+
 if args.table:
     print("| case | exit | s | MB |")
     print("|---|---|---|---|")
     for name, rc, secs, mb, _ in rows:
         print(f"| {name} | {rc} | {secs:.2f} | {mb:.0f} |")
-print(f"{len(rows) - failures} of {len(rows)} bad inputs answered in one line within {args.seconds:g} s "
-      f"and {args.mb:g} MB")
+print(f"{len(rows) - (failures - irows.count(False))} of {len(rows)} bad inputs answered in one "
+      f"line within {args.seconds:g} s and {args.mb:g} MB")
+if irows:
+    print(f"{irows.count(True)} of {len(irows)} interrupted commands left the old file and no temporary, and said so in "
+          "one line")
 sys.exit(1 if failures else 0)

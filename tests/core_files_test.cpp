@@ -6,6 +6,7 @@
 #include <functional>
 #include <string>
 #include <csignal>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -86,27 +87,71 @@ TEST_F(Files, ALegalLongNameIsWrittenAndAFailedWriteLeavesNoTemporary) {
   EXPECT_EQ(entries(), 2u);  // the long file and the folder: no temporary from either failure
 }
 
-TEST_F(Files, AnInterruptedWriteLeavesNoTemporary) {
-  const std::string target = at("big.json");
+// A child writing 400 MB to `target` (after `before` ran in it), interrupted by `sig` once its temporary exists.
+// Returns false where the write finished before it could be interrupted (nothing to check); else `status` is the
+// child's wait status.
+bool interrupt_write(const fs::path& dir, const std::string& target, int sig, const std::function<void()>& before,
+                     int* status) {
   const pid_t child = ::fork();
-  ASSERT_GE(child, 0);
+  if (child < 0) return false;
   if (child == 0) {  // writes 400 MB, slowly enough to be interrupted part way
+    before();
     write_file_atomic(target, std::string(400u << 20, 'x'));
     ::_exit(0);
   }
-  // Interrupt once the temporary exists (the write is under way).
   bool started = false;
   for (int i = 0; i < 2000 && !started; ++i) {
-    for (const auto& e : fs::directory_iterator(dir_)) started = started || e.path().filename().string().find(".tmp.") != std::string::npos;
+    for (const auto& e : fs::directory_iterator(dir)) started = started || e.path().filename().string().find(".tmp.") != std::string::npos;
     if (!started) ::usleep(1000);
   }
-  ::kill(child, SIGINT);
+  ::kill(child, sig);
+  ::waitpid(child, status, 0);
+  return started;
+}
+
+TEST_F(Files, AnInterruptedWriteLeavesNoTemporary) {
   int status = 0;
-  ASSERT_EQ(::waitpid(child, &status, 0), child);
-  if (!started) GTEST_SKIP() << "the write finished before it could be interrupted";
+  if (!interrupt_write(dir_, at("big.json"), SIGINT, [] {}, &status))
+    GTEST_SKIP() << "the write finished before it could be interrupted";
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) GTEST_SKIP() << "the write finished before the signal arrived";
   EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << "status " << status;
   EXPECT_EQ(entries(), 0u) << "the temporary was left behind";
+}
+
+TEST_F(Files, AnInterruptedCommandSaysOneLineAndKeepsTheOldFile) {
+  const std::string target = at("old.json");
+  std::ofstream(target) << "old";
+  const std::string err = (dir_.parent_path() / ("gs_files_err_" + std::to_string(::getpid()))).string();
+  int status = 0;
+  const bool started = interrupt_write(dir_, target, SIGTERM, [&] {
+    const int fd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(fd, 2);
+    say_when_interrupted("gemmscope test");
+  }, &status);
+  std::ifstream in(err);
+  const std::string said((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  fs::remove(err);
+  if (!started || (WIFEXITED(status) && WEXITSTATUS(status) == 0)) GTEST_SKIP() << "the write finished first";
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << "status " << status;
+  EXPECT_EQ(said, "gemmscope test: interrupted (SIGTERM) while writing " + target +
+                      ": left as it was, no temporary behind\n");
+  std::ifstream kept(target);
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(kept)), std::istreambuf_iterator<char>()), "old");
+  EXPECT_EQ(entries(), 1u) << "the temporary was left behind";
+}
+
+// A handler of the program's own (the deck export's: it stops its loop and removes its folder) stays in charge: the
+// write finishes, then the program sees its flag. Replacing it would end the program with its folder left behind.
+volatile std::sig_atomic_t g_flag = 0;
+extern "C" void set_flag(int) { g_flag = 1; }
+
+TEST_F(Files, AProgramsOwnHandlerStaysInCharge) {
+  int status = 0;
+  const bool started = interrupt_write(dir_, at("big.json"), SIGINT, [] { std::signal(SIGINT, set_flag); }, &status);
+  if (!started) GTEST_SKIP() << "the write finished before it could be interrupted";
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the program's handler was replaced: status " << status;
+  EXPECT_EQ(entries(), 1u) << "the write did not finish, or left its temporary";
+  EXPECT_EQ(fs::file_size(at("big.json")), 400u << 20);
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 // `png_stats --diff A.png B.png [TOL]` compares two pictures of one size pixel by pixel and prints
 // "WIDTH HEIGHT DIFFERING_PIXELS DIFFERING_PERCENT MAX_CHANNEL_DIFF", a pixel differing where a channel of it
 // differs by more than TOL (default 0); pictures of different sizes: one line on stderr, exit 1.
+// `png_stats --region X Y W H FILE.png` prints the first line's numbers for that rectangle of the picture (cut to
+// it), then its dominant colour as RRGGBB: what a widget noted in a window's report looks like on screen.
 #include <stb_image.h>
 
 #include <algorithm>
@@ -11,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <unordered_map>
+#include <utility>
 
 namespace {
 
@@ -49,21 +52,37 @@ int diff(const char* a_path, const char* b_path, int tol) {
 int main(int argc, char** argv) {
   if (argc >= 4 && argc <= 5 && std::strcmp(argv[1], "--diff") == 0)
     return diff(argv[2], argv[3], argc == 5 ? std::atoi(argv[4]) : 0);
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: png_stats FILE.png | png_stats --diff A.png B.png [TOL]\n");
+  const bool region = argc == 7 && std::strcmp(argv[1], "--region") == 0;
+  if (argc != 2 && !region) {
+    std::fprintf(stderr, "usage: png_stats FILE.png | png_stats --diff A.png B.png [TOL] | png_stats --region X Y W H FILE.png\n");
     return 2;
   }
   int w = 0, h = 0;
-  unsigned char* px = load(argv[1], &w, &h);
+  unsigned char* px = load(argv[argc - 1], &w, &h);
   if (!px) return 1;
-  std::unordered_map<uint32_t, size_t> counts;
-  for (size_t i = 0; i < size_t(w) * h; ++i) {
-    const unsigned char* p = px + 4 * i;
-    ++counts[uint32_t(p[0]) << 16 | uint32_t(p[1]) << 8 | p[2]];
+  int x0 = 0, y0 = 0, x1 = w, y1 = h;
+  if (region) {
+    x0 = std::clamp(std::atoi(argv[2]), 0, w), y0 = std::clamp(std::atoi(argv[3]), 0, h);
+    x1 = std::clamp(x0 + std::atoi(argv[4]), x0, w), y1 = std::clamp(y0 + std::atoi(argv[5]), y0, h);
+    if (x1 == x0 || y1 == y0) {
+      std::fprintf(stderr, "png_stats: the region is outside the %dx%d picture\n", w, h);
+      stbi_image_free(px);
+      return 1;
+    }
   }
-  size_t dominant = 0;
-  for (const auto& kv : counts) dominant = std::max(dominant, kv.second);
-  std::printf("%d %d %zu %.1f\n", w, h, counts.size(), 100.0 * double(dominant) / (double(w) * h));
+  std::unordered_map<uint32_t, size_t> counts;
+  for (int y = y0; y < y1; ++y)
+    for (int x = x0; x < x1; ++x) {
+      const unsigned char* p = px + 4 * (size_t(y) * w + x);
+      ++counts[uint32_t(p[0]) << 16 | uint32_t(p[1]) << 8 | p[2]];
+    }
+  std::pair<uint32_t, size_t> dominant{0, 0};
+  for (const auto& kv : counts)
+    if (kv.second > dominant.second) dominant = kv;
+  const double area = double(x1 - x0) * (y1 - y0);
+  std::printf("%d %d %zu %.1f", x1 - x0, y1 - y0, counts.size(), 100.0 * double(dominant.second) / area);
+  if (region) std::printf(" %06x", unsigned(dominant.first));
+  std::printf("\n");
   stbi_image_free(px);
   return 0;
 }
