@@ -8,7 +8,9 @@ inline constexpr const char* kTitle = "Threadblock swizzle: bands of columns for
 inline constexpr const char* kAdds =
     "Blocks launch in bands of 2^L tile columns, down all tile rows of C before the next band (CUTLASS's "
     "identity swizzle, the swizzle view's cutlass:L), so resident blocks share A and B panels in L2. Small at "
-    "4096^3 on an H200, where A and B (64 MB) nearly fit in the L2; the gain grows with the problem.";
+    "4096^3 on an H200, where A and B (64 MB) nearly fit in the L2; the gain grows with the problem. On an H100 it "
+    "is 4-6% slower than 06: with 2 stages, each copy's longer wait in the banded order is not hidden (long-"
+    "scoreboard stalls 0.9 per issue against 0.5 row-major, Nsight Compute, bench/NOTES.md); 10's 4 stages hide it.";
 
 }  // namespace gs::mma_f16_07_swizzle
 
