@@ -547,15 +547,20 @@ Capture parse_capture(const std::string& text, const std::string& name) {
   return capture_from_json(parse_limited(text, r), r);
 }
 
-Capture read_capture(const std::string& path) {
-  std::string text;
+namespace {
+
+// A capture's or a bench JSON's text, at most a capture's size; what stops it is a CaptureError.
+std::string read_limited(const std::string& path) {
   try {
-    text = read_file(path, kMaxCaptureBytes);
+    return read_file(path, kMaxCaptureBytes);
   } catch (const std::exception& e) {
     throw CaptureError(e.what());
   }
-  return parse_capture(text, path);
 }
+
+}  // namespace
+
+Capture read_capture(const std::string& path) { return parse_capture(read_limited(path), path); }
 
 MeasuredFile parse_measured(const std::string& text, const std::string& name) {
   const Reader r(name);
@@ -608,15 +613,7 @@ MeasuredFile parse_measured(const std::string& text, const std::string& name) {
   return out;
 }
 
-MeasuredFile read_measured(const std::string& path) {
-  std::string text;
-  try {
-    text = read_file(path, kMaxCaptureBytes);
-  } catch (const std::exception& e) {
-    throw CaptureError(e.what());
-  }
-  return parse_measured(text, path);
-}
+MeasuredFile read_measured(const std::string& path) { return parse_measured(read_limited(path), path); }
 
 void write_capture(const Capture& c, const std::string& path) {
   const std::string text = capture_to_json(c);
