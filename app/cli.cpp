@@ -16,6 +16,7 @@
 
 #include "app/gpu_worker.h"
 #include "app/panels/panel.h"
+#include "app/ratio_plot.h"
 #include "app/render.h"
 #include "app/settings.h"
 #include "app/ui.h"
@@ -697,6 +698,74 @@ int cmd_layout(const LayoutArgs& a) {
 
 // ---- shot ------------------------------------------------------------------------------------
 
+namespace {
+
+// `shot --view perf --ratio-over-size FILE[,FILE...]`: the throughput view's series plot of each family's top rung as
+// a share of cuBLAS over size, one line per file (GPU), its numbers in a CSV beside the picture.
+int shot_ratio_over_size(const ShotArgs& a, int w, int h) {
+  if (a.view != "perf")
+    return fail("shot", "--ratio-over-size is a picture of the perf view, not of --view " + a.view, kExitUsage);
+  if (!a.kernel.empty() || !a.replay.empty() || !a.op.empty())
+    return fail("shot", std::string("--ratio-over-size draws its own files: ") +
+                            (!a.kernel.empty() ? "--kernel" : !a.replay.empty() ? "--replay" : "--op") + " does not apply",
+                kExitUsage);
+  constexpr size_t kMaxFiles = 8;  // one line per family per file: more is a picture no one reads
+  std::vector<RatioSource> files;
+  std::stringstream list(a.ratio_over_size);
+  for (std::string path; std::getline(list, path, ',');) {
+    if (path.empty()) return fail("shot", "--ratio-over-size: an empty file name in '" + a.ratio_over_size + "'", kExitUsage);
+    if (files.size() == kMaxFiles)
+      return fail("shot", "--ratio-over-size: more than " + std::to_string(kMaxFiles) + " files", kExitUsage);
+    try {
+      files.push_back({path, read_measured(path)});
+    } catch (const CaptureError& e) {
+      return fail("shot", e.what(), kExitRuntime);
+    }
+  }
+  PerfViewInput in;
+  try {
+    in = ratio_over_size(files);
+  } catch (const CaptureError& e) {
+    return fail("shot", e.what(), kExitRuntime);
+  }
+  const bool dark = a.theme == "dark";
+  const Theme& theme = dark ? Theme::Dark() : Theme::Light();
+  const float zoom = a.scale * a.zoom;  // as any shot: --scale a denser picture, --zoom a larger figure in it
+  const Rect r{{0, 0}, {float(w), float(h)}};
+  auto draw = [&](Canvas& c) {
+    c.rect_filled(r, theme.bg);
+    ScaledCanvas scaled(c, zoom, r.min);
+    draw_perf_view(scaled, scaled.layout_rect(r), theme, in);
+  };
+  std::string error;
+  if (ends_with_ext(a.out) == ".svg") {
+    try {
+      SvgCanvas svg(float(w), float(h), theme.bg);
+      draw(svg);
+      write_file_atomic(a.out, svg.finish());
+    } catch (const std::exception& e) {
+      return fail("shot", e.what(), kExitRuntime);
+    }
+  } else {
+    Gui gui;
+    if (!gui_open(&gui, "gemmscope", 64, 64, false, zoom, dark, &error)) return fail("shot", error, kExitRuntime);
+    const bool ok = render_png(gui, w, h, 2, [&] {
+      ImGuiCanvas canvas(ImGui::GetBackgroundDrawList(), gui.sans, gui.mono, gui.bold);
+      draw(canvas);
+    }, a.out, &error);
+    gui_close(&gui);
+    if (!ok) return fail("shot", error, kExitRuntime);
+  }
+  try {
+    write_figure_csv(a.out, perf_csv(in));  // the plotted numbers beside the picture
+  } catch (const std::exception& e) {
+    return fail("shot", e.what(), kExitRuntime);
+  }
+  return 0;
+}
+
+}  // namespace
+
 int cmd_shot(const ShotArgs& a) {
   const bool all = a.view == "all";
   if (!all && !find_view(a.view)) {
@@ -711,6 +780,14 @@ int cmd_shot(const ShotArgs& a) {
     return fail("shot", "-o: '" + a.out + "' must end in .png or .svg", kExitUsage);
   if (!a.op.empty() && !find_mma_op(a.op))
     return fail("shot", "--op: unknown operation '" + a.op + "' (known: " + mma_op_names() + ")", kExitUsage);
+
+  int base_w = 0, base_h = 0;
+  char tail = 0;
+  if (std::sscanf(a.size.c_str(), "%dx%d%c", &base_w, &base_h, &tail) != 2 || base_w < 320 || base_h < 240 ||
+      base_w > 8192 || base_h > 8192)
+    return fail("shot", "--size: '" + a.size + "' is not WxH between 320x240 and 8192x8192", kExitUsage);
+  const int w = int(std::lround(base_w * a.scale)), h = int(std::lround(base_h * a.scale));
+  if (!a.ratio_over_size.empty()) return shot_ratio_over_size(a, w, h);
 
   Capture c;
   std::string banner, error;
@@ -729,12 +806,6 @@ int cmd_shot(const ShotArgs& a) {
   st.zoom = a.scale * a.zoom;  // --scale: a denser picture of the same figure; --zoom: a larger figure in it
   st.hint_dismissed = true;
   if (!a.op.empty()) st.layout_follow = false, st.layout_op = a.op;
-  int base_w = 0, base_h = 0;
-  char tail = 0;
-  if (std::sscanf(a.size.c_str(), "%dx%d%c", &base_w, &base_h, &tail) != 2 || base_w < 320 || base_h < 240 ||
-      base_w > 8192 || base_h > 8192)
-    return fail("shot", "--size: '" + a.size + "' is not WxH between 320x240 and 8192x8192", kExitUsage);
-  const int w = int(std::lround(base_w * a.scale)), h = int(std::lround(base_h * a.scale));
 
   if (ext == ".svg") {
     try {

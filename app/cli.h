@@ -52,7 +52,11 @@ struct LayoutArgs {
 struct BanksArgs { int width = 4; std::string op = "lds"; };
 struct SwizzleArgs { std::string tiles, scheme = "none"; };
 // zoom: the window's zoom (Ctrl +/-): text and figure that many times larger in a picture of the same size.
-struct ShotArgs { std::string view, kernel, replay, theme = "dark", out, op, size = "1600x900"; float scale = 1, zoom = 1; };
+// ratio_over_size: FILE[,FILE...], bench JSONs or captures: the top rungs' share of cuBLAS over size (--view perf).
+struct ShotArgs {
+  std::string view, kernel, replay, theme = "dark", out, op, size = "1600x900", ratio_over_size;
+  float scale = 1, zoom = 1;
+};
 
 int cmd_window(const WindowArgs& a);
 int cmd_record(const RecordArgs& a);

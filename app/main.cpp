@@ -122,6 +122,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   shotc->add_option("--size", shot.size, "Window size WxH the picture shows (before --scale)")->capture_default_str();
   shotc->add_option("--zoom", shot.zoom, zoom_help)->check(finite & CLI::Range(0.5f, 3.0f))->capture_default_str();
+  shotc->add_option("--ratio-over-size", shot.ratio_over_size,
+                    "FILE[,FILE...] (bench JSONs or captures, one per GPU): each family's top rung as % of cuBLAS over "
+                    "size, with --view perf");
   shotc->add_option("-o,--output", shot.out, "FILE.png or FILE.svg")->required();
 
   ListArgs list;

@@ -304,13 +304,23 @@ void rename_old_variants(Capture* c) {
   for (auto& s : c->stages) fix(s.kernel);
 }
 
-}  // namespace
+// nlohmann's message carries the byte offset; keep only its explanation, and never more than a line of it (it
+// quotes the offending token, which a damaged file can make megabytes long). A number too large for a double
+// ("1e400") is an out_of_range error, not a parse_error.
+std::string explain(const json::exception& e) {
+  std::string what = e.what();
+  const auto pos = what.find("parse error");
+  what = pos == std::string::npos ? what.substr(what.find(']') == std::string::npos ? 0 : what.find(']') + 2)
+                                  : what.substr(pos);
+  if (what.size() > 200) what = what.substr(0, 200) + "...";
+  return what;
+}
 
-Capture parse_capture(const std::string& text, const std::string& name) {
-  const Reader r(name);
+// Parses a capture or a bench JSON within a capture's limits: depth and size are counted while parsing, so a damaged
+// file is refused before it is built in memory. The top level must be an object.
+json parse_limited(const std::string& text, const Reader& r) {
   json j;
   try {
-    // Depth and size are counted while parsing, so a damaged file is refused before it is built in memory.
     uint64_t values = 0, containers = 0;
     j = json::parse(text, [&](int depth, json::parse_event_t event, json&) {
       using E = json::parse_event_t;
@@ -324,18 +334,24 @@ Capture parse_capture(const std::string& text, const std::string& name) {
                        " million JSON arrays and objects (not a capture)");
       return true;
     });
+  } catch (const json::parse_error& e) {
+    // Python's json module writes a NaN or an infinity as a bare word, which JSON does not have: say so, and where.
+    const size_t at = std::min<size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
+    const std::string near = text.substr(at > 9 ? at - 9 : 0, 18);
+    for (const char* word : {"NaN", "Infinity"})
+      if (near.find(word) != std::string::npos)
+        r.fail("", std::string("not valid JSON: ") + word + " at line " +
+                       std::to_string(1 + std::count(text.begin(), text.begin() + std::ptrdiff_t(at), '\n')) +
+                       " (JSON has no NaN or Infinity: a measurement that failed?)");
+    r.fail("", "not valid JSON: " + explain(e));
   } catch (const json::exception& e) {
-    // nlohmann's message carries the byte offset; keep only its explanation, and never more than a line of
-    // it (it quotes the offending token, which a damaged file can make megabytes long). A number too large
-    // for a double ("1e400") is an out_of_range error, not a parse_error.
-    std::string what = e.what();
-    const auto pos = what.find("parse error");
-    what = pos == std::string::npos ? what.substr(what.find(']') == std::string::npos ? 0 : what.find(']') + 2)
-                                    : what.substr(pos);
-    if (what.size() > 200) what = what.substr(0, 200) + "...";
-    r.fail("", "not valid JSON: " + what);
+    r.fail("", "not valid JSON: " + explain(e));
   }
   if (!j.is_object()) r.fail("", "expected a JSON object at the top level");
+  return j;
+}
+
+Capture capture_from_json(const json& j, const Reader& r) {
   Capture c;
   c.schema = r.str(j, "", "schema");
   if (c.schema != kCaptureSchema)
@@ -524,15 +540,80 @@ Capture parse_capture(const std::string& text, const std::string& name) {
   return c;
 }
 
-Capture read_capture(const std::string& path) {
-  std::string text;
+}  // namespace
+
+Capture parse_capture(const std::string& text, const std::string& name) {
+  const Reader r(name);
+  return capture_from_json(parse_limited(text, r), r);
+}
+
+namespace {
+
+// A capture's or a bench JSON's text, at most a capture's size; what stops it is a CaptureError.
+std::string read_limited(const std::string& path) {
   try {
-    text = read_file(path, kMaxCaptureBytes);
+    return read_file(path, kMaxCaptureBytes);
   } catch (const std::exception& e) {
     throw CaptureError(e.what());
   }
-  return parse_capture(text, path);
 }
+
+}  // namespace
+
+Capture read_capture(const std::string& path) { return parse_capture(read_limited(path), path); }
+
+MeasuredFile parse_measured(const std::string& text, const std::string& name) {
+  const Reader r(name);
+  const json j = parse_limited(text, r);
+  MeasuredFile out;
+  if (j.contains("schema")) {  // a capture: its runs, each ratio worked out as the throughput view does
+    const Capture c = capture_from_json(j, r);
+    out.capture = true;
+    out.device = c.device.name;
+    out.date = c.recorded_at.substr(0, 10);
+    for (const RunRecord& run : c.runs)
+      out.runs.push_back({run.kernel, run.dtype, run.m, run.n, run.k, run.tflops, run.cublas_tflops,
+                          run.cublas_tflops > 0 ? run.tflops / run.cublas_tflops : 0,
+                          std::isfinite(run.rel_err) && run.tflops > 0});
+    return out;
+  }
+  if (!j.contains("results")) r.fail("", "neither a capture (no \"schema\") nor a bench JSON (no \"results\")");
+  const json& device = r.field(j, "", "device");
+  out.device = r.str(device, "device", "name");
+  if (device.contains("date")) out.date = r.str(device, "device", "date").substr(0, 10);
+  const json& results = r.array(j, "", "results");
+  if (results.size() > kMaxBenchResults)
+    r.fail("results", std::to_string(results.size()) + " rows, more than the " + std::to_string(kMaxBenchResults) +
+                          " a bench JSON may have");
+  for (size_t i = 0; i < results.size(); ++i) {
+    const std::string w = Reader::at("results", i);
+    const json& x = results[i];
+    Measured m;
+    m.kernel = r.str(x, w, "kernel");
+    m.dtype = r.str(x, w, "dtype");
+    m.m = int(r.integer(x, w, "m", 1, 1 << 20));
+    m.n = int(r.integer(x, w, "n", 1, 1 << 20));
+    m.k = int(r.integer(x, w, "k", 1, 1 << 20));
+    m.tflops = r.number(x, w, "tflops", 0, kMaxRate);
+    m.cublas_tflops = r.number(x, w, "cublas_tflops", 0, kMaxRate);
+    m.ratio = r.number(x, w, "ratio", 0, 1e3);
+    // `bench` writes ratio = tflops / cublas_tflops (0 without cuBLAS); anything else was edited or damaged.
+    const double want = m.cublas_tflops > 0 ? m.tflops / m.cublas_tflops : 0;
+    if (std::fabs(m.ratio - want) > 1e-3 * std::max(want, 1e-3))
+      r.fail(w + ".ratio", Reader::fmt(m.ratio) + " is not tflops / cublas_tflops (" + Reader::fmt(want) + ")");
+    const json& rel_err = r.field(x, w, "rel_err");  // null: `bench` wrote a NaN (no comparison)
+    const double err = rel_err.is_null() ? std::numeric_limits<double>::quiet_NaN() : r.number(x, w, "rel_err", 0, 1e30);
+    m.ok = std::isfinite(err) && m.tflops > 0;
+    if (x.contains("ok")) {
+      if (!x["ok"].is_boolean()) r.fail(w + ".ok", "expected true or false");
+      m.ok = m.ok && x["ok"].get<bool>();
+    }
+    out.runs.push_back(std::move(m));
+  }
+  return out;
+}
+
+MeasuredFile read_measured(const std::string& path) { return parse_measured(read_limited(path), path); }
 
 void write_capture(const Capture& c, const std::string& path) {
   const std::string text = capture_to_json(c);

@@ -178,6 +178,28 @@ inline constexpr uint64_t kMaxCaptureContainers = 4'000'000;
 inline constexpr int kMaxCaptureDepth = 32;
 Capture parse_capture(const std::string& text, const std::string& name);
 Capture read_capture(const std::string& path);
+// One kernel at one shape beside cuBLAS of the same dtype: a row of a `gemmscope bench --json` file, or a capture's run
+// with its ratio worked out.
+struct Measured {
+  std::string kernel, dtype;
+  int m = 0, n = 0, k = 0;
+  double tflops = 0, cublas_tflops = 0;
+  double ratio = 0;  // tflops / cublas_tflops; 0 where cuBLAS has no number
+  bool ok = true;    // verified against cuBLAS (a capture's run: a finite rel_err and a TFLOP/s above 0)
+};
+// The measurements of one file, a bench JSON ({"device": {"name", "date"?}, "results": [...]}, DESIGN.md) or a
+// capture, told apart by content: a capture has "schema", a bench JSON "results". Read within a capture's limits;
+// a bench row's ratio must be its tflops / cublas_tflops. Throws CaptureError naming the file and the field.
+struct MeasuredFile {
+  bool capture = false;
+  std::string device;  // "NVIDIA H100 80GB HBM3"
+  std::string date;    // "2026-11-26"; "" where the file has none
+  std::vector<Measured> runs;
+};
+inline constexpr size_t kMaxBenchResults = 100'000;
+MeasuredFile parse_measured(const std::string& text, const std::string& name);
+MeasuredFile read_measured(const std::string& path);
+
 // Writes to a temporary file beside `path` and renames it over `path`.
 void write_capture(const Capture& c, const std::string& path);
 

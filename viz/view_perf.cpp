@@ -185,8 +185,10 @@ void draw_bars(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, fl
 
 void draw_series(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, float fs, float ts, Vec2 mouse,
                  PerfHover* hover) {
-  c.text(area.min, "TFLOP/s over " + (in.series_x_label.empty() ? std::string("time") : in.series_x_label), t.text, fs,
-         Align::Left, Font::SansBold);
+  c.text(area.min,
+         (in.series_y_unit.empty() ? std::string("TFLOP/s") : in.series_y_unit) + " over " +
+             (in.series_x_label.empty() ? std::string("time") : in.series_x_label),
+         t.text, fs, Align::Left, Font::SansBold);
   area.min.y += fs * 1.5f;
 
   // Legend column on the right where the area is wide, else rows under the plot.
@@ -260,7 +262,16 @@ void draw_series(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, 
   for (const PerfSeries& s : in.series) any_selected |= s.selected;
   std::vector<Color> colour(in.series.size());
   size_t next = 0;
-  for (size_t i = 0; i < in.series.size(); ++i) colour[i] = in.series[i].reference ? t.text : series_color(next++, t);
+  for (size_t i = 0; i < in.series.size(); ++i) {
+    const PerfSeries& s = in.series[i];
+    colour[i] = s.reference ? t.text : s.colour >= 0 ? series_color(size_t(s.colour), t) : series_color(next++, t);
+  }
+  // A series' own dash pattern (another GPU's run of the same rung): dash and gap in text sizes.
+  auto dashed = [&](const std::vector<Vec2>& pts, int dash, Color col, float width) {
+    static const float kDash[3][2] = {{0.9f, 0.35f}, {0.25f, 0.3f}, {1.6f, 0.45f}};
+    const float* d = kDash[std::min(dash, 3) - 1];
+    viz::dashed_polyline(c, pts, col, width, ts * d[0], ts * d[1]);
+  };
   float best = ts * 1.2f;
   if (hover && plot.inset(-ts).contains(mouse))
     for (size_t i = 0; i < in.series.size(); ++i)
@@ -299,9 +310,14 @@ void draw_series(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, 
       std::vector<Vec2> pts;
       for (const Vec2& p : s.points) pts.push_back(P(p));
       if (s.reference) viz::dashed_polyline(c, pts, col, 2.5f, ts * 0.6f, ts * 0.35f);
+      else if (s.dash > 0) dashed(pts, s.dash, col, s.selected ? 3.5f : 2.2f);
       else c.polyline(pts, col, s.selected ? 3.5f : 1.8f);
       if (pts.size() <= 24)
-        for (const Vec2& p : pts) c.circle_filled(p, s.selected ? 4.0f : 2.8f, col);
+        for (const Vec2& p : pts) {
+          const float rad = s.selected ? 4.0f : 2.8f;
+          if (s.dash > 0) c.rect_filled({{p.x - rad, p.y - rad}, {p.x + rad, p.y + rad}}, col);
+          else c.circle_filled(p, rad, col);
+        }
     }
   if (hover && hover->series >= 0) {
     const Vec2 p = P(in.series[hover->series].points[hover->point]);
@@ -321,6 +337,7 @@ void draw_series(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, 
     Color col = colour[i];
     if (any_selected && !s.selected && !s.reference) col = viz::mix(col, t.bg, 0.35f);
     if (s.reference) viz::dashed_polyline(c, {{lx, ly + ts * 0.55f}, {lx + ts * 1.6f, ly + ts * 0.55f}}, col, 2.5f, ts * 0.5f, ts * 0.3f);
+    else if (s.dash > 0) dashed({{lx, ly + ts * 0.55f}, {lx + ts * 1.6f, ly + ts * 0.55f}}, s.dash, col, 2.2f);
     else c.line({lx, ly + ts * 0.55f}, {lx + ts * 1.6f, ly + ts * 0.55f}, col, s.selected ? 3.5f : 2);
     const Font f = s.selected || s.reference ? Font::SansBold : Font::Sans;
     c.text({lx + ts * 2.1f, ly}, viz::elide(c, s.label, ts, f, legend_w - ts * 2.4f),
@@ -347,7 +364,9 @@ void draw_perf_view(Canvas& c, Rect r, const Theme& t, const PerfViewInput& in, 
     for (char ch : in.shape_label) shape += dims && ch == 'x' ? std::string("\xC3\x97") : std::string(1, ch);
     title.push_back({"   M\xC3\x97N\xC3\x97K = " + shape, t.text, Font::Sans});
   }
-  const float key_w = key_width(c, ts);
+  // No bars and nothing to say about them (a plot of series alone): the series take the whole area, without the bars' key.
+  const bool series_only = in.bars.empty() && in.empty_note.empty() && !in.series.empty();
+  const float key_w = series_only ? 0 : key_width(c, ts);
   const bool key_on_title = viz::spans_width(c, title, title_size) + key_w + fs * 2 <= area.w();
   viz::draw_spans(c, area.min, title, title_size, area.w());
   Vec2 at{key_on_title ? area.max.x - key_w : area.min.x, area.min.y + (title_size - ts) * 0.5f};
@@ -357,7 +376,7 @@ void draw_perf_view(Canvas& c, Rect r, const Theme& t, const PerfViewInput& in, 
     area.min.y += ts * 1.35f;
   }
   if (!key_on_title) at.y = area.min.y, area.min.y += ts * 1.5f;
-  if (key_on_title || key_w <= area.w()) {
+  if (!series_only && (key_on_title || key_w <= area.w())) {
     key_item(c, at, ts, viz::mix(t.accent, t.bg, 0.3f), false, "TFLOP/s", t);
     key_item(c, at, ts, t.text, true, "cuBLAS, same dtype", t);
     key_item(c, at, ts, t.bad, false, "failed verification", t);
@@ -368,6 +387,11 @@ void draw_perf_view(Canvas& c, Rect r, const Theme& t, const PerfViewInput& in, 
   // the bars alone, with a line saying where the curves are.
   Rect bars = area, plot = area;
   bool series = !in.series.empty();
+  if (series_only) {
+    draw_series(c, area, t, in, fs, ts, mouse, hover);
+    c.pop_clip();
+    return;
+  }
   const float bars_h = in.bars.size() * ts * 1.45f + ts * 2.5f, plot_min_h = ts * 14, side_min_w = ts * 30;
   if (series && area.w() >= 2 * side_min_w && area.w() > area.h() * 1.5f) {
     bars.max.x = area.min.x + area.w() * 0.5f;
@@ -423,9 +447,12 @@ std::string perf_csv(const PerfViewInput& in) {
            csv_num(b.tflops) + "," + csv_num(b.cublas_tflops) + "," +
            (b.cublas_tflops > 0 ? csv_num(b.tflops / b.cublas_tflops) : std::string()) + "," + (b.ok ? "yes" : "no") + "\n";
   const std::string x_unit = in.series_x_label.empty() ? "x" : in.series_x_label;
+  // y in the column of its unit: TFLOP/s as tflops, a share of cuBLAS as ratio (a fraction, as the bars' ratio).
+  const bool share = in.series_y_unit == kShareOfCublas;
   for (const PerfSeries& s : in.series)
     for (const Vec2& p : s.points)
-      out += csv_field("series: " + x_unit) + "," + csv_field(s.label) + ",," + csv_num(p.x) + "," + csv_num(p.y) + ",,,\n";
+      out += csv_field("series: " + x_unit) + "," + csv_field(s.label) + "," + csv_field(s.dtype) + "," + csv_num(p.x) +
+             "," + (share ? ",," + csv_num(p.y / 100.0) : csv_num(p.y) + ",,") + ",\n";
   return out;
 }
 

@@ -76,7 +76,11 @@ struct PerfSeries {     // one kernel's TFLOP/s over time (live) or over size
   bool selected = false;
   std::string kernel;        // the rung a click on it selects; "" for a reference (cuBLAS)
   bool reference = false;    // cuBLAS: drawn dashed in the text colour, the line every rung chases
+  int colour = -1;           // >= 0: series_color(colour), shared by series that belong together; -1: the next one
+  int dash = 0;              // 0: solid, round markers; 1..3: a dash pattern and square markers (another GPU's run)
+  std::string dtype = "";    // the CSV's dtype column (an initialiser: aggregate initialisations may leave it out)
 };
+inline constexpr const char* kShareOfCublas = "% of cuBLAS";  // a series y unit: percent of cuBLAS, same dtype
 struct PerfViewInput {
   std::string title;        // "mma_f16 ladder"; empty: "Throughput"
   std::string shape_label;  // "4096x4096x4096"
@@ -84,6 +88,8 @@ struct PerfViewInput {
   std::vector<PerfSeries> series;     // may be empty
   std::string series_x_label;         // "seconds" or "size"
   bool series_log2_x = false;         // sizes: one tick per power of two, evenly spaced
+  // What y is: "" TFLOP/s; kShareOfCublas: the share of cuBLAS of the same dtype in percent.
+  std::string series_y_unit;
   std::string device_label;           // "NVIDIA H100 80GB HBM3, 1980 MHz, driver 580.159.04"
   std::string empty_note;             // what to say where there are no bars ("" : "No runs yet.")
   // Live: where the series changed kernel (a toggle), drawn as labelled vertical lines.
@@ -104,12 +110,14 @@ struct PerfHover {
   int series = -1, point = -1;
 };
 // Bars of TFLOP/s per kernel with the % of cuBLAS beside each; beside or below them, the series as lines
-// (colours never repeat within the chart; the reference dashed). Rows that do not fit at the smallest
-// text size are left out around the selected one, and a line says how many.
+// (colours never repeat within the chart unless a series names its own; the reference dashed). Rows that do not
+// fit at the smallest text size are left out around the selected one, and a line says how many. No bars and no
+// empty_note: the series fill the area, without the bars' key.
 void draw_perf_view(Canvas& c, Rect r, const Theme& t, const PerfViewInput& in, Vec2 mouse = {-1e9f, -1e9f},
                     PerfHover* hover = nullptr);
 // What the throughput view plots, as CSV for a spreadsheet: "plot,kernel,dtype,x,tflops,cublas_tflops,ratio,verified",
-// one row per bar (plot "bars", x the shape) and per series point (plot "series: <series_x_label>", x in that unit).
+// one row per bar (plot "bars", x the shape) and per series point (plot "series: <series_x_label>", x in that unit,
+// the series' label as kernel, y as tflops; with series_y_unit kShareOfCublas, y / 100 as ratio).
 std::string perf_csv(const PerfViewInput& in);
 // The colour of series i of n in a chart: distinct for every i < 16.
 Color series_color(size_t i, const Theme& t);

@@ -49,8 +49,9 @@ float Flow::combo_w(const std::vector<std::string>& items) const {
 
 std::string ViewPanel::ExportDetail(const ViewContext& ctx) const { return file_safe(selected_kernel(ctx.st)); }
 
-std::string write_figure_csv(const std::string& picture, const ViewPanel& p) {
-  const std::string csv = p.FigureCsv();
+std::string write_figure_csv(const std::string& picture, const ViewPanel& p) { return write_figure_csv(picture, p.FigureCsv()); }
+
+std::string write_figure_csv(const std::string& picture, const std::string& csv) {
   if (csv.empty()) return "";
   const std::string path = std::filesystem::path(picture).replace_extension(".csv").string();
   write_file_atomic(path, csv);
@@ -100,10 +101,11 @@ std::string export_path(const ViewState& st, const std::string& view, const std:
   return export_stem(exports_folder(st), view + (detail.empty() ? "" : "_" + detail), {ext}) + ext;
 }
 
-std::string gpu_model(const Capture* c) {
-  if (!c) return "";
+std::string gpu_model(const Capture* c) { return c ? gpu_model(c->device.name) : ""; }
+
+std::string gpu_model(std::string name) {
   // The first word after the vendor, letters and digits only.
-  std::string gpu, name = c->device.name;
+  std::string gpu;
   if (name.rfind("NVIDIA ", 0) == 0) name = name.substr(7);
   for (char ch : name) {
     if (ch == ' ') break;

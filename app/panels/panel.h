@@ -78,6 +78,7 @@ class ViewPanel {
 // Writes p.FigureCsv() beside an exported picture, as "<picture minus its extension>.csv" (atomically);
 // returns the path written, or "" where the view plots no numbers. Throws like write_file_atomic.
 std::string write_figure_csv(const std::string& picture, const ViewPanel& p);
+std::string write_figure_csv(const std::string& picture, const std::string& csv);  // "" writes none
 
 // "mma_f16-08_ldmatrix" from "mma_f16/08_ldmatrix", "mma_f16-10_multistage_order=cutlass_2" from
 // "mma_f16/10_multistage[order=cutlass:2]", "Bs_load_frag" from "Bs load (frag)": a file name a shell need not quote.
@@ -96,6 +97,7 @@ std::string export_stem(const std::string& dir, const std::string& stem, const s
 std::string export_suffix(const Frame& f, const ViewState& st, const std::string& kernel);
 // The GPU a capture was recorded on, by its model: "H200" of "NVIDIA H200", "H100" of "NVIDIA H100 80GB HBM3".
 std::string gpu_model(const Capture* c);
+std::string gpu_model(std::string device_name);
 
 // ---- What the panels read from a capture ---------------------------------------------------------
 // The kernels the list shows: the registry in ladder order, then any other kernel the capture has
