@@ -16,6 +16,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <vector>
+#ifdef __SANITIZE_ADDRESS__
+#include <dlfcn.h>
+#include <link.h>
+#endif
 
 #include "core/files.h"
 #include "viz/views.h"
@@ -199,6 +203,22 @@ void imgui_start(Gui* gui, float scale, bool dark) {
 
 }  // namespace
 
+#ifdef __SANITIZE_ADDRESS__
+// Sanitizer builds only: LeakSanitizer finds what is still referenced by scanning the globals of the libraries
+// loaded when the program exits. The GL driver (Mesa: libEGL_mesa, libGLX_mesa, swrast_dri) keeps its state in its
+// globals and is unloaded before then (glad's EGL loader and libglvnd dlclose it), so that state would be reported
+// as leaks from "<unknown module>", which no suppression can name (google/sanitizers#89, #1653). Every library
+// loaded when GL is up (and again on closing) stays loaded to the end: its globals are scanned, real leaks reported.
+static void keep_libraries_loaded() {
+  std::vector<std::string> names;
+  dl_iterate_phdr([](dl_phdr_info* info, size_t, void* out) {
+    if (info->dlpi_name && *info->dlpi_name) static_cast<std::vector<std::string>*>(out)->push_back(info->dlpi_name);
+    return 0;
+  }, &names);
+  for (const std::string& name : names) dlopen(name.c_str(), RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);  // no new load
+}
+#endif
+
 bool gui_open(Gui* gui, const std::string& title, int width, int height, bool visible, float scale,
               bool dark, std::string* error) {
   const std::string want = std::getenv("GEMMSCOPE_GL") ? std::getenv("GEMMSCOPE_GL") : "";
@@ -207,6 +227,9 @@ bool gui_open(Gui* gui, const std::string& title, int width, int height, bool vi
     if (!egl_open(gui, error)) return false;
     imgui_start(gui, scale, dark);
     ImGui_ImplOpenGL3_Init("#version 330 core");
+#ifdef __SANITIZE_ADDRESS__
+    keep_libraries_loaded();
+#endif
     return true;
   }
   glfwSetErrorCallback(on_glfw_error);
@@ -246,10 +269,16 @@ bool gui_open(Gui* gui, const std::string& title, int width, int height, bool vi
   glfwSetWindowRefreshCallback(gui->window, on_refresh);
   ImGui_ImplGlfw_InitForOpenGL(gui->window, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
+#ifdef __SANITIZE_ADDRESS__
+  keep_libraries_loaded();
+#endif
   return true;
 }
 
 void gui_close(Gui* gui) {
+#ifdef __SANITIZE_ADDRESS__
+  keep_libraries_loaded();
+#endif
   if (gui->egl_display) {
     ImGui_ImplOpenGL3_Shutdown();
     ImGui::DestroyContext();
