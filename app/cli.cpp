@@ -166,13 +166,15 @@ std::string ends_with_ext(const std::string& path) {
 namespace {
 
 // The test report (--report FILE): where the panes are, what is selected, and the layout audit of the
-// last frame; rewritten whenever it changes.
+// last frame; rewritten whenever it changes. The panes and "maximized" are those of the frame drawn: a double-click
+// maximises or restores after that frame's layout, and a report pairing the new state with the old panes sends a
+// test clicking the panes to places not drawn yet.
 std::string window_report(const MainWindow& w, const Frame& f, const ViewState& st, long frames, bool audit) {
   nlohmann::json panes = nlohmann::json::object();
   auto box = [](Rect r) { return nlohmann::json::array({r.min.x, r.min.y, r.w(), r.h()}); };
   panes["kernels"] = box(w.last_layout().list);
   for (const auto& [name, r] : w.last_layout().panes) panes[name] = box(r);
-  nlohmann::json j{{"frames", frames}, {"panes", panes}, {"maximized", st.arrangement.maximized},
+  nlohmann::json j{{"frames", frames}, {"panes", panes}, {"maximized", w.last_layout().maximized},
                    {"kernel", selected_kernel(st)}, {"zoom", st.effective_zoom()}, {"dark", st.dark},
                    {"ui_font_px", ImGui::GetFontSize()}, {"message", st.message}, {"banner", f.banner},
                    {"alert", w.alert_shown()},

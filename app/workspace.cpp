@@ -100,6 +100,7 @@ void reconcile(Arrangement* a, const std::vector<std::string>& views) {
 
 WorkspaceLayout layout_workspace(Rect area, const Arrangement& a, float gap) {
   WorkspaceLayout out;
+  out.maximized = a.maximized;
   const float list_w = std::round(area.w() * a.list_w);
   out.list = Rect{area.min, {area.min.x + list_w, area.max.y}};
   out.splitters.push_back({Rect{{out.list.max.x, area.min.y}, {out.list.max.x + gap, area.max.y}}, -1, -1});

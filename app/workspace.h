@@ -23,6 +23,7 @@ struct WorkspaceLayout {
   Rect list;                                         // the kernel list
   std::vector<std::pair<std::string, Rect>> panes;   // every view shown, by name
   std::vector<Splitter> splitters;
+  std::string maximized;                             // the view maximised when this was laid out; "" for none
 };
 
 // `area` is the window below the top bar; `gap` the space between panes (splitters sit in it). A maximised
