@@ -54,11 +54,8 @@ inline constexpr int kCopyParts = kSteps - 1;                       // issued du
 inline constexpr int kCopiesPerPart = (kCopiesA + kCopiesB) / kCopyParts;  // 4
 static_assert((kCopiesA + kCopiesB) % kCopyParts == 0, "copies split evenly over the k-steps");
 inline constexpr int kLdC = kWarpN + 8;           // epilogue staging rows, as in 08
-template <int S>
-constexpr int smem_bytes() {
-  return S * kStageElems * 2;  // 3 stages: 156,672 bytes, as 08
-}
-static_assert(kWarps * kTile * kLdC * 4 <= smem_bytes<2>(), "float staging fits in the pipeline's bytes");
+inline constexpr int kSmemBytes = kStages * kStageElems * 2;  // 156,672 bytes, as 08
+static_assert(kWarps * kTile * kLdC * 4 <= kSmemBytes, "float staging fits in the pipeline's bytes");
 inline constexpr const char* kShapeRule = "";  // any M, N, K, as in 06
 inline constexpr bool supports(int m, int n, int k) { return m > 0 && n > 0 && k > 0; }
 
@@ -69,10 +66,11 @@ inline constexpr const char* kSmemSites[] = {"As store (cp.async)", "Bs store (c
                                              "Bs load (frag)", "C staging store (store_matrix_sync)",
                                              "C staging load (16 B)"};
 
-// S: pipeline stages. kAhead: fragments of the next k-step loaded before this step's mma_sync (the rung);
-// false loads them after, as 08 did.
-template <class Probe, class TOut, bool kVec, int S = kStages, bool kAhead = true>
+// kAhead: fragments of the next k-step loaded before this step's mma_sync (the rung); false loads them after,
+// as 08 did.
+template <class Probe, class TOut, bool kVec, bool kAhead = true>
 __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, TOut> g, Probe probe, BlockOrder order) {
+  constexpr int S = kStages;
   extern __shared__ __align__(128) unsigned char smem[];
   __half* const stages = reinterpret_cast<__half*>(smem);  // stage s: As (128, 72) then Bs (64, 264)
 
@@ -242,31 +240,29 @@ inline constexpr const char* kAheadOffAdds =
     "them (08's order), and the barrier follows the k-tile's last mma_sync. Copies spread and stages as in the "
     "rung, so only the pipelining of fragments is switched off.";
 
-template <class Probe, class TOut, bool kVec, int kOrder, int S, bool kAhead>
+template <class Probe, class TOut, bool kVec, bool kAhead>
 cudaError_t launch_with(const GemmArgs<__half, TOut>& g, Probe probe, cudaStream_t stream) {
-  constexpr int bytes = smem_bytes<S>();
   static const cudaError_t attr =
-      cudaFuncSetAttribute(kernel<Probe, TOut, kVec, S, kAhead>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+      cudaFuncSetAttribute(kernel<Probe, TOut, kVec, kAhead>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
   if (attr != cudaSuccess) return attr;
-  const int tiles_m = (g.m + kBlockM - 1) / kBlockM, tiles_n = (g.n + kBlockN - 1) / kBlockN;
-  const BlockOrder order = variant_order<kOrder>(BlockOrder{});
-  kernel<Probe, TOut, kVec, S, kAhead><<<order_grid(order, tiles_m, tiles_n), kThreads, bytes, stream>>>(g, probe, order);
+  const BlockOrder order{};  // row-major tiles, as 08
+  const dim3 grid = order_grid(order, (g.m + kBlockM - 1) / kBlockM, (g.n + kBlockN - 1) / kBlockN);
+  kernel<Probe, TOut, kVec, kAhead><<<grid, kThreads, kSmemBytes, stream>>>(g, probe, order);
   return cudaGetLastError();
 }
 
-// kOrder: a block order (order_code), or kOrderDefault for the rung's own, row-major as 08. S: stages.
-template <class Probe, class TOut, int kOrder = kOrderDefault, int S = kStages, bool kAhead = true>
+// kAhead false: the variant [ahead=off].
+template <class Probe, class TOut, bool kAhead = true>
 cudaError_t launch(const GemmArgs<__half, TOut>& g, Probe probe, cudaStream_t stream) {
   if (!supports(g.m, g.n, g.k)) return cudaErrorInvalidValue;
   const bool vec = g.k % 8 == 0 && g.n % 8 == 0 && wmma_common::aligned16(g.a) && wmma_common::aligned16(g.b);
-  return vec ? launch_with<Probe, TOut, true, kOrder, S, kAhead>(g, probe, stream)
-             : launch_with<Probe, TOut, false, kOrder, S, kAhead>(g, probe, stream);
+  return vec ? launch_with<Probe, TOut, true, kAhead>(g, probe, stream)
+             : launch_with<Probe, TOut, false, kAhead>(g, probe, stream);
 }
 
-// The variant [ahead=off].
 template <class Probe, class TOut>
 cudaError_t launch_ahead_off(const GemmArgs<__half, TOut>& g, Probe probe, cudaStream_t stream) {
-  return launch<Probe, TOut, kOrderDefault, kStages, false>(g, probe, stream);
+  return launch<Probe, TOut, false>(g, probe, stream);
 }
 
 }  // namespace gs::wmma_09_pipelined
