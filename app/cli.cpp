@@ -10,6 +10,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <unistd.h>
@@ -77,7 +78,7 @@ std::string bundled_capture_path() {
     std::error_code ec;
     std::vector<fs::path> found;
     for (const auto& e : fs::directory_iterator(dir, ec))
-      if (e.path().extension() == ".json") found.push_back(e.path());
+      if (is_capture_file_name(e.path().filename().string())) found.push_back(e.path());
     std::sort(found.begin(), found.end());
     if (!found.empty()) return found.front().string();
   }
@@ -929,8 +930,12 @@ int cmd_export(const ExportArgs& a) {
     fs::remove_all(tmp, ec);
     return fail("export", why, kExitRuntime);
   };
-  Gui gui;
-  if (!gui_open(&gui, "gemmscope", 64, 64, false, st.zoom, st.dark, &error)) return abandon(error);
+  const bool want_png = a.formats.find("png") != std::string::npos, want_svg = a.formats.find("svg") != std::string::npos;
+  Gui gui;  // PNG only: an SVG deck needs no display
+  if (want_png && !gui_open(&gui, "gemmscope", 64, 64, false, st.zoom, st.dark, &error)) return abandon(error);
+  const auto close_gui = [&] {
+    if (want_png) gui_close(&gui);
+  };
   const bool tty = ::isatty(2);
   const int w = 1600, h = 900;
   g_deck_stop = 0;
@@ -941,10 +946,11 @@ int cmd_export(const ExportArgs& a) {
     ~Restore() { std::signal(SIGINT, i), std::signal(SIGTERM, t), std::signal(SIGHUP, h); }
   } restore{old_int, old_term, old_hup};
   {
-    MainWindow window(gui);
+    std::optional<MainWindow> window;
+    if (want_png) window.emplace(gui);
     for (size_t i = 0; i < pictures.size(); ++i) {
       if (g_deck_stop) {
-        gui_close(&gui);
+        close_gui();
         return abandon("interrupted: no deck written, nothing left behind");
       }
       const Picture& p = pictures[i];
@@ -956,24 +962,24 @@ int cmd_export(const ExportArgs& a) {
         SvgCanvas svg(float(w), float(h), (st.dark ? Theme::Dark() : Theme::Light()).bg);
         const std::unique_ptr<ViewPanel> panel = find_view(p.view)->make();
         draw_view_figure(svg, {{0, 0}, {float(w), float(h)}}, p.view, f, st, *panel);
-        write_file_atomic((tmp / (p.file + ".svg")).string(), svg.finish());
+        if (want_svg) write_file_atomic((tmp / (p.file + ".svg")).string(), svg.finish());
         write_figure_csv((tmp / (p.file + ".svg")).string(), *panel);  // the throughput view's numbers
       } catch (const std::exception& e) {
-        gui_close(&gui);
+        close_gui();
         return abandon(p.file + ".svg: " + e.what());
       }
-      if (!render_png(gui, w, h, 4, [&] { window.DrawFigure(p.view, f, st); }, (tmp / (p.file + ".png")).string(),
-                      &error)) {
-        gui_close(&gui);
+      if (want_png && !render_png(gui, w, h, 4, [&] { window->DrawFigure(p.view, f, st); },
+                                  (tmp / (p.file + ".png")).string(), &error)) {
+        close_gui();
         return abandon(p.file + ".png: " + error);
       }
     }
   }
-  gui_close(&gui);
+  close_gui();
   if (tty) std::fprintf(stderr, "\n");
 
   // index.html: the rungs in ladder order, each with its explanation, its throughput and ratio to cuBLAS, its
-  // pictures (each PNG links its SVG) and a link to the rung before it.
+  // pictures (each PNG links its SVG where both are written) and a link to the rung before it.
   std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>gemmscope deck</title>\n"
                      "<style>body{font-family:'DejaVu Sans',sans-serif;max-width:1700px;margin:2em auto;"
                      "padding:0 1em;background:" +
@@ -1006,9 +1012,10 @@ int cmd_export(const ExportArgs& a) {
       html += "<p><a href=\"#" + deck_file(previous, "rung") + "\">the rung before: " + xml_escape(previous) + "</a></p>\n";
     for (const Picture& p : pictures) {
       if (p.k != k) continue;
-      html += "<figure><a href=\"" + p.file + ".svg\"><img src=\"" + p.file + ".png\" alt=\"" +
-              xml_escape(find_view(p.view)->title) + " of " + xml_escape(k->name) + "\"></a><figcaption>" +
-              xml_escape(find_view(p.view)->title) + "</figcaption></figure>\n";
+      const std::string img = "<img src=\"" + p.file + (want_png ? ".png" : ".svg") + "\" alt=\"" +
+                              xml_escape(find_view(p.view)->title) + " of " + xml_escape(k->name) + "\">";
+      html += "<figure>" + (want_png && want_svg ? "<a href=\"" + p.file + ".svg\">" + img + "</a>" : img) +
+              "<figcaption>" + xml_escape(find_view(p.view)->title) + "</figcaption></figure>\n";
     }
     html += "</section>\n";
     previous = k->name;
@@ -1021,8 +1028,8 @@ int cmd_export(const ExportArgs& a) {
   }
   fs::rename(tmp, deck, ec);
   if (ec) return abandon("cannot rename '" + tmp.string() + "' to '" + a.deck + "': " + ec.message());
-  std::printf("wrote %s: %zu pictures of %zu rungs (PNG and SVG), index.html\n", a.deck.c_str(), pictures.size(),
-              rungs.size());
+  std::printf("wrote %s: %zu pictures of %zu rungs (%s), index.html\n", a.deck.c_str(), pictures.size(), rungs.size(),
+              want_png && want_svg ? "PNG and SVG" : want_png ? "PNG" : "SVG");
   return 0;
 }
 

@@ -65,7 +65,7 @@ int cmd_layout(const LayoutArgs& a);
 int cmd_banks(const BanksArgs& a);
 int cmd_swizzle(const SwizzleArgs& a);
 int cmd_shot(const ShotArgs& a);
-struct ExportArgs { std::string deck, replay, theme = "light"; float zoom = 1; };
+struct ExportArgs { std::string deck, replay, theme = "light", formats = "png,svg"; float zoom = 1; };
 int cmd_export(const ExportArgs& a);
 struct ListArgs { bool json = false; };
 int cmd_list(const ListArgs& a);

@@ -121,6 +121,10 @@ int main(int argc, char** argv) {
   exportc->add_option("--replay", exp.replay, "Capture to draw (default: the bundled one)")->check(CLI::ExistingFile);
   exportc->add_option("--theme", exp.theme, "dark or light")->check(CLI::IsMember({"dark", "light"}))->capture_default_str();
   exportc->add_option("--zoom", exp.zoom, zoom_help)->check(finite & CLI::Range(0.5f, 3.0f))->capture_default_str();
+  exportc->add_option("--formats", exp.formats,
+                      "png,svg (each PNG links its SVG), png (slides only; about half the size) or svg (no display needed)")
+      ->check(CLI::IsMember({"png,svg", "svg,png", "png", "svg"}))
+      ->capture_default_str();
 
   ShotArgs shot;
   CLI::App* shotc = app.add_subcommand("shot", "Render a view offscreen to PNG or SVG (needs a display or Xvfb for PNG)");

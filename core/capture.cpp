@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <limits>
 #include <map>
@@ -375,7 +376,17 @@ std::string explain(const std::string& error) {
 // Parses a capture or a bench JSON within a capture's limits: depth and size are counted by a first pass that
 // builds nothing (JsonLimits), so a damaged file is refused before it is built in memory. The top level must be
 // an object.
-json parse_limited(const std::string& text, const Reader& r) {
+json parse_limited(const std::string& file_text, const Reader& r) {
+  // A gzipped capture (the bundled one is) is inflated first, to at most a capture's size.
+  std::string inflated;
+  if (is_gzip(file_text)) {
+    try {
+      inflated = gunzip(file_text, kMaxCaptureBytes);
+    } catch (const std::runtime_error& e) {
+      r.fail("", e.what());
+    }
+  }
+  const std::string& text = is_gzip(file_text) ? inflated : file_text;
   JsonLimits limits(r);
   json j;
   std::string error;
@@ -612,6 +623,14 @@ std::string read_limited(const std::string& path) {
 
 }  // namespace
 
+bool is_capture_file_name(const std::string& name) {
+  const auto ends = [&](const char* tail) {
+    const size_t n = std::strlen(tail);
+    return name.size() > n && name.compare(name.size() - n, n, tail) == 0;
+  };
+  return ends(".json") || ends(".json.gz");
+}
+
 Capture read_capture(const std::string& path) { return parse_capture(read_limited(path), path); }
 
 MeasuredFile parse_measured(const std::string& text, const std::string& name) {
@@ -673,7 +692,9 @@ void write_capture(const Capture& c, const std::string& path) {
   if (text.size() > kMaxCaptureBytes)
     throw CaptureError(path + ": the capture would be " + std::to_string(text.size() >> 20) + " MB, more than the " +
                        std::to_string(kMaxCaptureBytes >> 20) + " MB a capture may have (record fewer kernels)");
-  write_file_atomic(path, text);
+  // FILE.gz: gzipped (a fifth of the size; every gemmscope reads either).
+  const bool gz = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
+  write_file_atomic(path, gz ? gzip(text) : text);
 }
 
 const FragmentLayout* find_layout(const Capture& c, const std::string& op, const std::string& operand,

@@ -169,7 +169,7 @@ class CaptureError : public std::runtime_error {
 std::string capture_to_json(const Capture& c);
 // `name` only labels messages ("assets/captures/h100.json: runs[2].m: expected an integer").
 // What a capture may be, so that reading one stays under 1 GB of memory and a few seconds: the file at most
-// kMaxCaptureBytes (the bundled one is 25 MB), its JSON at most kMaxCaptureValues values of which at most
+// kMaxCaptureBytes (the bundled one is 25 MB of JSON, 5 MB gzipped), its JSON at most kMaxCaptureValues values of which at most
 // kMaxCaptureContainers arrays and objects (an empty array costs some 75 bytes of memory for 3 bytes of text, a number
 // 16 to 32), nested at most kMaxCaptureDepth deep. Beyond them the file is refused before it is built in memory.
 inline constexpr uint64_t kMaxCaptureBytes = 64ull << 20;
@@ -178,6 +178,9 @@ inline constexpr uint64_t kMaxCaptureContainers = 4'000'000;
 inline constexpr int kMaxCaptureDepth = 32;
 Capture parse_capture(const std::string& text, const std::string& name);
 Capture read_capture(const std::string& path);
+// Whether a file name is a capture's: NAME.json, or NAME.json.gz (gzipped; read_capture inflates it, and
+// write_capture gzips a file so named).
+bool is_capture_file_name(const std::string& name);
 // One kernel at one shape beside cuBLAS of the same dtype: a row of a `gemmscope bench --json` file, or a capture's run
 // with its ratio worked out.
 struct Measured {

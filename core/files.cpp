@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 namespace gs {
 
@@ -134,6 +135,63 @@ std::string read_file(const std::string& path, uint64_t max_bytes) {
     out.append(buf, size_t(n));
   }
   ::close(fd);
+  return out;
+}
+
+bool is_gzip(const std::string& bytes) {
+  return bytes.size() >= 2 && uint8_t(bytes[0]) == 0x1f && uint8_t(bytes[1]) == 0x8b;
+}
+
+std::string gunzip(const std::string& bytes, uint64_t max_bytes) {
+  z_stream z{};
+  if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) throw std::runtime_error("zlib would not start");
+  struct End {
+    z_stream* z;
+    ~End() { inflateEnd(z); }
+  } end{&z};
+  std::string out;
+  char buf[1 << 16];
+  size_t at = 0;  // bytes of the input consumed by the members before this one
+  for (;;) {
+    // zlib's counts are 32-bit; a capture's file is far smaller (read_file's limit), so one call takes it all.
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data() + at));
+    z.avail_in = uInt(bytes.size() - at);
+    int rc = Z_OK;
+    while (rc != Z_STREAM_END) {
+      z.next_out = reinterpret_cast<Bytef*>(buf);
+      z.avail_out = sizeof buf;
+      rc = inflate(&z, Z_NO_FLUSH);
+      if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR)
+        throw std::runtime_error(std::string("damaged gzip data (") + (z.msg ? z.msg : "zlib error " + std::to_string(rc)) + ")");
+      const size_t got = sizeof buf - z.avail_out;
+      if (out.size() + got > max_bytes)
+        throw std::runtime_error("gzip data inflating to more than the " + mb(max_bytes) + " gemmscope reads");
+      out.append(buf, got);
+      if (rc == Z_BUF_ERROR && z.avail_in == 0 && got == 0)
+        throw std::runtime_error("gzip data cut short (the file ends inside the stream)");
+    }
+    at = bytes.size() - z.avail_in;
+    if (at == bytes.size()) return out;
+    // `cat a.gz b.gz` is one valid gzip file: inflate the next member; anything else after the end is damage.
+    if (!is_gzip(bytes.substr(at, 2)))
+      throw std::runtime_error(std::to_string(bytes.size() - at) + " bytes after the end of the gzip data");
+    if (inflateReset(&z) != Z_OK) throw std::runtime_error("zlib would not restart");
+  }
+}
+
+std::string gzip(const std::string& bytes) {
+  z_stream z{};
+  if (deflateInit2(&z, Z_BEST_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 9, Z_DEFAULT_STRATEGY) != Z_OK)
+    throw std::runtime_error("zlib would not start");
+  std::string out(deflateBound(&z, uLong(bytes.size())), '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+  z.avail_in = uInt(bytes.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = uInt(out.size());
+  const int rc = deflate(&z, Z_FINISH);
+  out.resize(out.size() - z.avail_out);
+  deflateEnd(&z);
+  if (rc != Z_STREAM_END) throw std::runtime_error("zlib could not compress");
   return out;
 }
 

@@ -14,6 +14,18 @@ inline constexpr uint64_t kMaxReadBytes = 256ull << 20;
 // larger.
 std::string read_file(const std::string& path, uint64_t max_bytes = kMaxReadBytes);
 
+// Whether `bytes` begin as a gzip stream does (RFC 1952's two magic bytes).
+bool is_gzip(const std::string& bytes);
+
+// The gzip stream `bytes` (one member or several, as `cat a.gz b.gz` makes), inflated, at most `max_bytes` of
+// it: inflation stops there, so a small file that would inflate to gigabytes costs no more than `max_bytes`.
+// Throws std::runtime_error("reason") (the caller names the file) when the stream is damaged, cut short,
+// followed by other data or larger.
+std::string gunzip(const std::string& bytes, uint64_t max_bytes);
+
+// `bytes` as one gzip member (zlib's best compression), for files named *.gz.
+std::string gzip(const std::string& bytes);
+
 // Writes `bytes` to a temporary file in the same folder (an unpredictable name, created exclusively), flushes
 // it and renames it over `path`. Throws std::runtime_error("PATH: reason") and leaves no temporary behind on
 // failure or when SIGINT, SIGTERM or SIGHUP ends the process. A signal the program ignores or handles itself is

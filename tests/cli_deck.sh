@@ -84,3 +84,24 @@ set -e
 [ -e "$dir/cut" ] && fail "an interrupted export left a deck"
 ls "$dir" | grep -q "cut.tmp-" && fail "an interrupted export left its temporary folder"
 echo "ok: existing and missing folders refused; SIGINT left nothing behind"
+
+# --formats svg: no display needed (none given), every picture shown as its SVG, no PNG written; a bad list refused.
+env -u DISPLAY -u WAYLAND_DISPLAY "$bin" export --deck "$dir/svg" --formats svg >"$dir/svg.txt" 2>"$dir/svg.err" ||
+  fail "export --formats svg with no display exited $?: $(tail -2 "$dir/svg.err")"
+grep -q "^wrote $dir/svg: [0-9]* pictures of [0-9]* rungs (SVG), index.html" "$dir/svg.txt" || fail "summary: $(cat "$dir/svg.txt")"
+python3 - "$dir/svg" "$dir/deck" <<'PY'
+import os, re, sys
+svg, full = sys.argv[1:]
+srcs = re.findall(r'<img src="([^"]+)"', open(os.path.join(svg, "index.html")).read())
+pictures = sorted(f[:-4] for f in os.listdir(full) if f.endswith(".svg"))
+assert sorted(s[:-4] for s in srcs) == pictures, "the SVG deck shows other pictures than the full one"
+assert all(s.endswith(".svg") and os.path.exists(os.path.join(svg, s)) for s in srcs), "an <img> that is not its SVG"
+assert not [f for f in os.listdir(svg) if f.endswith(".png")], "a PNG in an SVG-only deck"
+assert "<a href=\"" not in open(os.path.join(svg, "index.html")).read().replace('<a href="#', ""), "links to files not written"
+print(f"ok: --formats svg: {len(srcs)} SVG pictures, no PNG, no display")
+PY
+set +e
+"$bin" export --deck "$dir/bad" --formats gif >/dev/null 2>"$dir/err5.txt"
+rc=$?
+set -e
+[ $rc -eq 2 ] && [ "$(wc -l <"$dir/err5.txt")" -le 2 ] && [ ! -e "$dir/bad" ] || fail "--formats gif: exit $rc, $(cat "$dir/err5.txt")"

@@ -16,7 +16,7 @@ cases = int(sys.argv[4]) if len(sys.argv) > 4 else 40
 os.makedirs(work, exist_ok=True)
 rng = random.Random(20261123)
 
-base = json.load(open(capture))
+base = json.load((lambda p: __import__('gzip').open(p, 'rt') if open(p, 'rb').read(2) == b'\x1f\x8b' else open(p))(capture))
 # Keep one ladder (the default rung's), so that each case loads in a fraction of a second.
 keep = lambda k: k.startswith("mma_f16/")
 base["runs"] = [r for r in base["runs"] if keep(r["kernel"])]

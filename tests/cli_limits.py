@@ -34,7 +34,7 @@ W = args.work
 GS = args.gemmscope
 
 # A small, valid capture to damage: the bundled one cut to one ladder (the default rung's), as cli_fuzz.py does.
-full = json.load(open(args.capture))
+full = json.load((lambda p: __import__('gzip').open(p, 'rt') if open(p, 'rb').read(2) == b'\x1f\x8b' else open(p))(args.capture))
 keep = lambda k: k.startswith("mma_f16/")
 base = dict(full)
 base["runs"] = [r for r in full["runs"] if keep(r["kernel"])]

@@ -13,7 +13,7 @@ rm -rf "$dir" && mkdir -p "$dir"
 python3 - "$dir/perf.csv" "$capture" <<'PY'
 import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-cap = json.load(open(sys.argv[2]))
+cap = json.load((lambda p: __import__('gzip').open(p, 'rt') if open(p, 'rb').read(2) == b'\x1f\x8b' else open(p))(sys.argv[2]))
 runs = {(r["kernel"], r["dtype"]): r for r in cap["runs"] if (r["m"], r["n"], r["k"]) == (4096, 4096, 4096)}
 bars = [r for r in rows if r["plot"] == "bars"]
 series = [r for r in rows if r["plot"].startswith("series")]

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <unistd.h>
 
 #include "core/capture.h"
 #include "core/files.h"
@@ -234,11 +235,39 @@ TEST(Capture, ReadingAMissingFileNamesIt) {
   }
 }
 
+TEST(Capture, AGzippedCaptureReadsAsItsJson) {
+  const std::string dir = std::filesystem::temp_directory_path().string();
+  const std::string plain = dir + "/gs_gz_" + std::to_string(::getpid()) + ".json", gz = plain + ".gz";
+  Capture c;
+  c.device.name = "NVIDIA H100 80GB HBM3";
+  c.device.sm_count = 132;
+  write_capture(c, plain);
+  write_capture(c, gz);  // FILE.gz is written gzipped
+  EXPECT_TRUE(is_gzip(read_file(gz)));
+  EXPECT_FALSE(is_gzip(read_file(plain)));
+  EXPECT_EQ(capture_to_json(read_capture(gz)), capture_to_json(read_capture(plain)));
+  // Damage inside the gzip layer is reported as the reader reports any: the file, then one line.
+  const std::string cut = read_file(gz).substr(0, 30);
+  std::ofstream(plain, std::ios::binary) << cut;
+  try {
+    read_capture(plain);
+    ADD_FAILURE() << "a cut gzip file was read";
+  } catch (const CaptureError& e) {
+    EXPECT_EQ(std::string(e.what()), plain + ": gzip data cut short (the file ends inside the stream)");
+  }
+  std::remove(plain.c_str());
+  std::remove(gz.c_str());
+  EXPECT_TRUE(is_capture_file_name("h200.json.gz"));
+  EXPECT_TRUE(is_capture_file_name("h200.json"));
+  EXPECT_FALSE(is_capture_file_name("h200.gz"));
+  EXPECT_FALSE(is_capture_file_name(".json"));
+}
+
 TEST(Capture, BundledCapturesLoad) {
   // Every capture shipped in assets/ must load: the window opens one when there is no GPU.
   int found = 0;
   for (const auto& entry : std::filesystem::directory_iterator(GEMMSCOPE_ASSETS "/captures")) {
-    if (entry.path().extension() != ".json") continue;
+    if (!is_capture_file_name(entry.path().filename().string())) continue;
     ++found;
     const Capture c = read_capture(entry.path().string());
     EXPECT_FALSE(c.device.name.empty()) << entry.path();

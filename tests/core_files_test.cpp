@@ -54,6 +54,32 @@ TEST_F(Files, ReadRefusesAFileLargerThanTheLimit) {
   EXPECT_EQ(read_file(at("big")).size(), size_t(3 << 20));
 }
 
+TEST(Gzip, InflatesWhatItDeflatedAndCatIsOneFile) {
+  std::string text;
+  for (int i = 0; i < 20000; ++i) text += "{\"lane\": " + std::to_string(i % 32) + "},\n";
+  const std::string gz = gzip(text);
+  EXPECT_TRUE(is_gzip(gz));
+  EXPECT_FALSE(is_gzip(text));
+  EXPECT_LT(gz.size(), text.size() / 5);
+  EXPECT_EQ(gunzip(gz, 64 << 20), text);
+  EXPECT_EQ(gunzip(gz + gzip("tail"), 64 << 20), text + "tail") << "two members, as `cat a.gz b.gz` writes";
+  EXPECT_EQ(gunzip(gzip(""), 1), "");
+}
+
+TEST(Gzip, DamageIsOneLineAndABombStopsAtTheLimit) {
+  const std::string gz = gzip(std::string(5 << 20, 'x'));  // 5 MB of one letter: about 5 KB
+  ASSERT_LT(gz.size(), 10000u);
+  EXPECT_EQ(error_of([&] { gunzip(gz, 4 << 20); }), "gzip data inflating to more than the 4 MB gemmscope reads");
+  EXPECT_EQ(error_of([&] { gunzip(gz.substr(0, gz.size() / 2), 64 << 20); }),
+            "gzip data cut short (the file ends inside the stream)");
+  EXPECT_EQ(error_of([&] { gunzip(gz + "junk", 64 << 20); }), "4 bytes after the end of the gzip data");
+  std::string flipped = gz;
+  flipped[gz.size() - 6] ^= 0x55;  // inside the CRC-32 of the trailer
+  EXPECT_EQ(error_of([&] { gunzip(flipped, 64 << 20); }).rfind("damaged gzip data (", 0), 0u);
+  EXPECT_EQ(error_of([&] { gunzip(std::string("\x1f\x8b"), 64 << 20); }),
+            "gzip data cut short (the file ends inside the stream)");
+}
+
 TEST_F(Files, WriteReplacesAtomicallyAndLeavesNothingElse) {
   write_file_atomic(at("out.json"), "first");
   write_file_atomic(at("out.json"), "second");

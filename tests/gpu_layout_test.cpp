@@ -171,7 +171,7 @@ TEST(LayoutProbe, WmmaM16N16K16MatchesBundledCapture) {
   int matched = 0;
   std::error_code ec;  // a missing folder simply has no capture for this GPU
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
-    if (entry.path().extension() != ".json") continue;
+    if (!is_capture_file_name(entry.path().filename().string())) continue;
     const std::string file = entry.path().filename().string();
     Capture cap;
     try {

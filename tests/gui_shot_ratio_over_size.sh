@@ -21,7 +21,7 @@ svg, csv_path, bench_path, cap_path = sys.argv[1:]
 texts = [t.firstChild.data for t in m.parse(svg).getElementsByTagName("text") if t.firstChild]
 assert "Top rungs against cuBLAS over size" in texts, texts[:5]
 def rows_of(path):
-    d = json.load(open(path))
+    d = json.load((lambda p: __import__('gzip').open(p, 'rt') if open(p, 'rb').read(2) == b'\x1f\x8b' else open(p))(path))
     if "schema" in d:  # a capture: ratio worked out, verified = finite rel_err and TFLOP/s > 0
         return d["device"]["name"], [dict(r, ratio=r["tflops"] / r["cublas_tflops"] if r["cublas_tflops"] > 0 else 0,
                                           ok=r["rel_err"] is not None and r["tflops"] > 0) for r in d["runs"]]

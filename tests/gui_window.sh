@@ -8,5 +8,5 @@ err=$(run "$bin" --frames 300 2>&1 >/dev/null) || { echo "FAIL: window exited no
 [ -z "$err" ] || { echo "FAIL: the window printed errors: $err"; exit 1; }
 echo "window ran 300 frames on the bundled capture"
 # --replay FILE opens that capture instead.
-run "$bin" --replay "$(dirname "$bin")/captures/h200.json" --frames 30
+run "$bin" --replay "$(dirname "$bin")/captures/h200.json.gz" --frames 30
 echo "window ran 30 frames with --replay"

@@ -1181,7 +1181,7 @@ std::vector<Element> text_elements(const std::string& svg, const std::string& s)
 }
 
 const Capture& bundled_capture() {
-  static const Capture c = read_capture(std::string(GEMMSCOPE_ASSETS) + "/captures/h200.json");
+  static const Capture c = read_capture(std::string(GEMMSCOPE_ASSETS) + "/captures/h200.json.gz");
   return c;
 }
 

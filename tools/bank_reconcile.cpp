@@ -5,7 +5,7 @@
 // rung that executes a kind of instruction the capture does not trace, an ideal (W - C) that differs, or
 // conflicts the model counts that are not Nsight Compute's to within 1%. Conflicts Nsight Compute counts
 // over a conflict-free model are not failures: they change from launch to launch (bench/NOTES.md, timing).
-// CAPTURE: a gemmscope capture whose `smem` records trace the rungs (assets/captures/h200.json).
+// CAPTURE: a gemmscope capture whose `smem` records trace the rungs (assets/captures/h200.json.gz).
 // NCU_CSV: `ncu --csv --page raw` of the rungs' first launches (tools/bank_ncu.sh, step rungs;
 // bench/results/bank_rungs_h100.csv).
 //

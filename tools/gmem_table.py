@@ -29,7 +29,7 @@ def model(capture):
 
 
 def main():
-    capture = json.load(open(sys.argv[1]))
+    capture = json.load((lambda p: __import__('gzip').open(p, 'rt') if open(p, 'rb').read(2) == b'\x1f\x8b' else open(p))(sys.argv[1]))
     measured = {}
     for row in csv.DictReader(open(sys.argv[2])):
         if row["op"] in OPS.values():

@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   libglfw3-dev libimgui-dev python3-glad libstb-dev
-  nlohmann-json3-dev libcli11-dev libgtest-dev
+  nlohmann-json3-dev libcli11-dev libgtest-dev zlib1g-dev
   fonts-dejavu-core xvfb xauth libgl1-mesa-dri libegl1 libegl-mesa0 xdotool python3
   clang libclang-rt-14-dev librsvg2-bin chromium
 )

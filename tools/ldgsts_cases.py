@@ -19,7 +19,7 @@ RUNGS = ["mma_f16/03_cp_async", "mma_f16/06_warp_64x64", "mma_f16/09_xor_permute
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: ldgsts_cases.py CAPTURE OUT.tsv")
-    records = cp_async_records(json.load(open(sys.argv[1])))
+    records = cp_async_records(json.load((lambda p: __import__('gzip').open(p, 'rt') if open(p, 'rb').read(2) == b'\x1f\x8b' else open(p))(sys.argv[1])))
     rows = []
     for k in RUNGS:
         for site in ("A", "B"):
