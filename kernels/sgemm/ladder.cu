@@ -10,6 +10,7 @@
 #include "kernels/sgemm/08_double_buffer.cuh"
 #include "kernels/sgemm/09_cp_async.cuh"
 #include "kernels/sgemm/10_thread_tile_16x8.cuh"
+#include "kernels/sgemm/11_block_128x256_k16.cuh"
 #include "kernels/registry_internal.cuh"
 
 namespace gs::detail {
@@ -277,6 +278,34 @@ std::vector<Rung> sgemm_rungs() {
     ladder.push_back(toggle_variant(
         g, "vec", "off", r::kVecOffAdds,
         {erase<float, float, r::launch_vec_off<NoProbe>, r::launch_vec_off<TraceProbe>>(Precision::F32)}));
+  }
+  {
+    namespace r = sgemm_11_block_128x256_k16;
+    Rung g;
+    g.info.name = "sgemm/11_block_128x256_k16";
+    g.info.family = "sgemm";
+    g.info.title = r::kTitle;
+    g.info.adds = r::kAdds;
+    g.info.block_m = r::kBM;
+    g.info.block_n = r::kBN;
+    g.info.threads = r::kThreads;
+    g.info.shape_rule = r::kShapeRule;
+    g.info.thread_tiling =
+        tiling(r::kWarpsM, r::kWarpsN, r::kLanesM, r::kLanesN, r::kSub, r::kSub, r::kSubsM, r::kSubsN, r::kBK);
+    g.info.warps.warps_m = r::kWarpsM;
+    g.info.warps.warps_n = r::kWarpsN;
+    g.info.warps.warp_m = r::kWM;
+    g.info.warps.warp_n = r::kWN;
+    g.info.warps.block_k = r::kBK;
+    g.info.warps.op = "";
+    g.info.warps.frag_m = r::kLanesM * r::kSub;
+    g.info.warps.frag_n = r::kLanesN * r::kSub;
+    g.info.warps.frag_k = 1;
+    g.supports = r::supports;
+    g.stages = names(r::kStageNames);
+    g.smem_sites = names(r::kSmemSites);
+    g.launch = {erase<float, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::F32)};
+    ladder.push_back(std::move(g));
   }
   return ladder;
 }
