@@ -2,6 +2,7 @@
 # One device call that refreshes a GPU's committed numbers, most important first, each step logged:
 #   facts  GPU name, clocks and driver (nvidia-smi)
 #   tests  every GPU test (ctest -L gpu, one process per test: about 8.5 minutes on an H100), its summary kept
+#   gtests the same tests in one gpu_tests process (about 40 s; the fault drill and the SASS check are ctest's)
 #   bench  `gemmscope bench --json` of every ladder rung at 4096^3 (--rounds 3): bench/results/TAG.json
 #   sizes  the top rungs from 256 to 8192 (--rounds 5): bench/results/TAG_sizes.json
 #   record a capture with the sweep README gives, gzipped: OUT/capture_TAG.json.gz
@@ -18,7 +19,7 @@ mkdir -p "$out"
 has() { [[ ",$steps," == *",$1,"* ]]; }
 log() { echo "[$(date +%T)] $*"; }
 ladder=$(for f in sgemm wmma mma_f16 mma_tf32; do "$gs" list 2>/dev/null | awk -v f="$f/" 'index($1, f) == 1 && $1 !~ /\[/ { print $1 }'; done | paste -sd,)
-top="sgemm/10_thread_tile_16x8,wmma/08_multistage,wmma/09_pipelined,mma_f16/10_multistage,mma_tf32/10_multistage,hopper/06_tma_store"
+top="sgemm/10_thread_tile_16x8,sgemm/11_block_128x256_k16,wmma/08_multistage,wmma/09_pipelined,mma_f16/10_multistage,mma_tf32/10_multistage,hopper/06_tma_store"
 if has facts; then
   nvidia-smi --query-gpu=name,clocks.max.sm,clocks.sm,clocks.mem,power.limit,driver_version --format=csv | tee "$out/facts_$tag.txt"
 fi
@@ -26,6 +27,11 @@ if has tests; then
   log tests
   ctest --test-dir "$build" -L gpu -j1 --timeout 300 >"$out/ctest_gpu_$tag.txt" 2>&1
   tail -n 15 "$out/ctest_gpu_$tag.txt"
+fi
+if has gtests; then
+  log gtests
+  "$build/tests/gpu_tests" --gtest_brief=1 >"$out/gpu_tests_$tag.txt" 2>&1
+  tail -n 8 "$out/gpu_tests_$tag.txt"
 fi
 if has bench; then
   log "bench: $ladder,hopper/06_tma_store"
