@@ -272,8 +272,10 @@ void MainWindow::DrawExportsBar(ViewState& st) {
   ImGui::SetNextItemWidth(scale_w);
   const int scale = png_scale(st);
   if (ImGui::BeginCombo("##png scale", scales[size_t(scale - 1)].c_str())) {
-    for (int i = 1; i <= 4; ++i)
+    for (int i = 1; i <= 4; ++i) {
       if (ImGui::Selectable(scales[size_t(i - 1)].c_str(), i == scale)) st.export_scale = i;
+      ui::note(("png scale entry " + scales[size_t(i - 1)]).c_str());  // a test clicks the entry once it is drawn
+    }
     ImGui::EndCombo();
   }
   ui::note("png scale");

@@ -145,16 +145,14 @@ echo "ok: a file as the folder is refused: $(field "r['message']")"
 chosen=$dir/slides/figures
 until_message "exports go to $chosen" type_folder "$chosen"
 [ -d "$chosen" ] || fail "$chosen was not created"
-# The scale: its combo's first entry is 1x.
-# Up to three tries: under load the combo's list can open a frame after the click that should land on it.
+# The scale: open its combo, wait until the report has the list's "PNG 1x" entry drawn (however slow the frames:
+# a sanitizer build's can take a second), click that entry. Up to three tries, as a loaded machine can drop a click.
+drawn() { [ "$(field "any(w[0].startswith('$1') for w in r['audit']['widgets'])")" = True ]; }
 for _ in 1 2 3; do
-  click "png scale in "
-  sleep 0.6
-  read -r x y w h <<<"$(field "' '.join(str(round(v)) for v in next(w[1:] for w in r['audit']['widgets'] if w[0].startswith('png scale in ')))")"
-  xdotool mousemove --window "$wid" $((x + w / 4)) $((y + h + h / 2 + 4)) click 1
+  drawn "png scale entry PNG 1x in " || click "png scale in "
+  for _ in $(seq 100); do drawn "png scale entry PNG 1x in " && break; sleep 0.1; done
+  drawn "png scale entry PNG 1x in " && click "png scale entry PNG 1x in "
   for _ in $(seq 30); do [ "$(field "r['png_scale']")" = 1 ] && break 2; sleep 0.1; done
-  xdotool mousemove --window "$wid" 800 880 click 1  # close the list if it is still open
-  sleep 0.6
 done
 wait_for "r['png_scale'] == 1"
 for _ in $(seq 50); do grep -qF "\"dir\": \"$chosen\"" "$settings" && grep -q '"png_scale": 1' "$settings" && break; sleep 0.1; done
