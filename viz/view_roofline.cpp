@@ -113,6 +113,15 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
         mouse.x <= lx + c.text_size(ce.label, ts).x)
       hover->ceiling = int(i);
   }
+  // Placed labels (the axis title, the compute ceilings', then the rungs'), so that a later one steps aside.
+  std::vector<Rect> labels;
+  const float title_w = c.text_size("TFLOP/s (log)", ts).x + fs * 0.6f;  // the axis title's, at the top left
+  labels.push_back({{ax.left, ax.top}, {ax.left + title_w, ax.top + fs * 0.2f + ts * 1.2f}});
+  const auto clashes = [&](const Rect& o) {
+    return std::any_of(labels.begin(), labels.end(), [&](const Rect& l) {
+      return o.min.x < l.max.x && l.min.x < o.max.x && o.min.y < l.max.y && l.min.y < o.max.y;
+    });
+  };
   for (size_t i = 0; i < in.ceilings.size(); ++i) {
     const Ceiling& ce = in.ceilings[i];
     if (ce.bandwidth) continue;
@@ -122,9 +131,28 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
       viz::dashed_polyline(c, {{ax.left, yy}, {ax.right, yy}}, t.text, 2, ts * 0.6f, ts * 0.35f);
     else
       c.line({ax.left, yy}, {ax.right, yy}, t.good, 2);
-    const float w = c.text_size(ce.label, ts).x;
-    c.text({ax.right - w - fs * 0.4f, yy - ts * 1.15f}, ce.label, cublas ? t.text : t.good, ts);
-    if (hover && std::abs(mouse.y - (yy - ts * 0.6f)) < ts * 0.7f && mouse.x >= ax.right - w - fs)
+  }
+  for (size_t i = 0; i < in.ceilings.size(); ++i) {  // their labels over every line
+    const Ceiling& ce = in.ceilings[i];
+    if (ce.bandwidth) continue;
+    const bool cublas = ce.name == "fp32" || ce.name == "tf32" || ce.name == "tensor_f16_f32";
+    const float yy = ax.py(ce.value);
+    // Above its line at the right; where another ceiling's label is already there (two ceilings close together:
+    // sgemm's FFMA pipe and cuBLAS are 20% apart, a line and a half on a small pane), above it at the left (past
+    // the axis title), where the slow first rungs leave the plot empty; else below it.
+    const Vec2 sz = c.text_size(ce.label, ts);
+    const float xr = ax.right - sz.x - fs * 0.4f, xl = ax.left + title_w + fs;
+    const float above = yy - ts * 1.15f, below = yy + ts * 0.2f;
+    Rect box{{xr, above}, {xr + sz.x, above + sz.y}};
+    for (const Rect& o : {box, Rect{{xl, above}, {xl + sz.x, above + sz.y}}, Rect{{xr, below}, {xr + sz.x, below + sz.y}}})
+      if (!clashes(o)) {
+        box = o;
+        break;
+      }
+    labels.push_back(box);
+    c.rect_filled({{box.min.x - 2, box.min.y}, {box.max.x + 2, box.max.y}}, t.bg.with_alpha(235), 3);  // over a near line
+    c.text(box.min, ce.label, cublas ? t.text : t.good, ts);
+    if (hover && mouse.y >= box.min.y && mouse.y <= box.max.y && mouse.x >= box.min.x - fs * 0.6f)
       hover->ceiling = int(i);
   }
 
@@ -135,7 +163,6 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
   if (path.size() > 1) c.polyline(path, t.text_dim, 1.5f);
   const float rad = std::max(4.0f, fs * 0.32f);
   float best = rad * 2.5f;
-  std::vector<Rect> labels;  // placed number labels, so later ones step aside
   for (size_t i = 0; i < in.points.size(); ++i) {
     const RooflinePoint& p = in.points[i];
     if (!(p.intensity > 0 && p.tflops > 0)) continue;
@@ -158,10 +185,7 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
     Rect box = options[0];
     bool placed = p.selected;  // the selected rung is always named; another only where its label fits
     for (const Rect& o : options) {
-      const bool clash = std::any_of(labels.begin(), labels.end(), [&](const Rect& l) {
-        return o.min.x < l.max.x && l.min.x < o.max.x && o.min.y < l.max.y && l.min.y < o.max.y;
-      });
-      if (!clash && o.max.x <= ax.right && o.min.x >= ax.left) {
+      if (!clashes(o) && o.max.x <= ax.right && o.min.x >= ax.left) {
         box = o;
         placed = true;
         break;
@@ -169,6 +193,9 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
     }
     if (!placed) continue;  // crowded: hovering the point names it
     labels.push_back(box);
+    // The selected rung's name often sits on a ceiling's line (the top rungs are near them): a backing of the
+    // background colour keeps it readable.
+    if (p.selected) c.rect_filled({{box.min.x - 2, box.min.y}, {box.max.x + 2, box.max.y}}, t.bg.with_alpha(210), 3);
     c.text(box.min, lab, p.selected ? t.text : t.text_dim, lsz, Align::Left, p.selected ? Font::SansBold : Font::Sans);
   }
   c.pop_clip();
