@@ -10,6 +10,7 @@
 #include "kernels/mma_tf32/08_ldmatrix.cuh"
 #include "kernels/mma_tf32/09_xor_permuted.cuh"
 #include "kernels/mma_tf32/10_multistage.cuh"
+#include "kernels/mma_tf32/11_swapped_operands.cuh"
 #include "kernels/registry_internal.cuh"
 
 namespace gs::detail {
@@ -94,6 +95,9 @@ std::vector<Rung> mma_tf32_rungs() {
   // Its pipeline depth, [stages=S], as for mma_f16/10.
   ladder.push_back(toggle_variant(r10, "stages", "2", stages_adds(2, mma_tf32_10_multistage::kStages), mma_tf32_10_stages<2>()));
   ladder.push_back(toggle_variant(r10, "stages", "3", stages_adds(3, mma_tf32_10_multistage::kStages), mma_tf32_10_stages<3>()));
+  // Its own order only, no variants. (The warp view draws the op's 16x8 tiles; each of this rung's mma computes the
+  // transposed 8x16 tile of C, kAdds says so.)
+  ladder.push_back(with_loads(GS_MMA_TF32_RUNG(mma_tf32_11_swapped_operands, "mma_tf32/11_swapped_operands"), kLoads));
   return ladder;
 }
 
