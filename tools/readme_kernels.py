@@ -89,7 +89,7 @@ def main() -> int:
         lines.append(f"![{fam} ladder over size](docs/perf-{fam}.png)")
     lines += ["", "Each family's top rung (its best at 4096^3) as a share of cuBLAS of its dtype from 256^3 to 8192^3, on "
               "the H100 (solid, bench/results/h100_sizes.json) and the H200 (dashed, the bundled capture, which "
-              "predates wmma/09 and sgemm/11): `gemmscope shot --view perf --ratio-over-size "
+              "predates wmma/09, sgemm/11 and mma_tf32/11): `gemmscope shot --view perf --ratio-over-size "
               "bench/results/h100_sizes.json,assets/captures/h200.json.gz --theme light -o docs/ratio-over-size.png`", "",
               "![Top rungs against cuBLAS over size](docs/ratio-over-size.png)"]
     lines += ["", "Why each rung is faster or not than the one before, with the prediction made before measuring it: "
