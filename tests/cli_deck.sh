@@ -18,10 +18,15 @@ grep -q "^wrote $dir/deck: [0-9]* pictures of [0-9]* rungs" "$dir/out.txt" || fa
 grep -q "export: picture 1 of" "$dir/err.txt" || fail "no progress on stderr"
 ls "$dir" | grep -q "\.tmp-" && fail "a temporary folder was left: $(ls "$dir")"
 rungs=$("$bin" list --json | python3 -c 'import json,sys; print(sum(1 for k in json.load(sys.stdin) if not k["variant_of"]))')
-python3 - "$dir/deck" "$rungs" <<'PY'
+# The capture the deck draws: the bundled one, copied beside the binary by the build.
+capture=$(ls "$(dirname "$bin")"/captures/*.json* | head -1)
+python3 - "$dir/deck" "$rungs" "$capture" <<'PY'
 import os, struct, sys
 from html.parser import HTMLParser
 deck, rungs = sys.argv[1], int(sys.argv[2])
+import gzip, json
+with (gzip.open if open(sys.argv[3], "rb").read(2) == b"\x1f\x8b" else open)(sys.argv[3], "rt") as f:
+    ran = {r["kernel"] for r in json.load(f)["runs"]}
 refs, ids, sections, text = [], set(), [], {}
 class P(HTMLParser):
     def handle_starttag(self, tag, attrs):
@@ -47,9 +52,15 @@ assert set(files) == set(pngs) | set(svgs), "index.html shows every picture"
 assert sum(f.endswith("_code.png") for f in pngs) == rungs, "not every rung has a code picture"
 for s in sections:
     measured = os.path.exists(os.path.join(deck, s[: -len("_rung")] + "_perf.png"))
-    assert measured == ("of cuBLAS" in text.get(s, "")), f"{s}: a throughput picture without its line, or the reverse"
+    # the measured line (a rung's explanation may speak of cuBLAS too)
+    assert measured == ("of cuBLAS's" in text.get(s, "") and "in the same process" in text.get(s, "")), \
+        f"{s}: a throughput picture without its line, or the reverse"
     assert measured or "Not measured in this capture" in text.get(s, ""), f"{s}: no throughput and no reason"
-assert sum(f.endswith("_perf.png") for f in pngs) >= rungs - 2, "most rungs of the bundled capture measured"
+# a throughput picture for exactly the rungs the capture ran (a rung newer than it has none, and says so)
+perf = {f[: -len("_perf.png")] for f in pngs if f.endswith("_perf.png")}
+ran_files = {k.replace("/", "-") for k in ran}
+assert perf == {s[: -len("_rung")] for s in sections} & ran_files, f"throughput pictures {sorted(perf ^ ran_files)[:5]}"
+assert len(perf) >= rungs // 2, "the bundled capture measured fewer than half the rungs"
 # the fragment or thread layout: every rung but the hopper ones (wgmma's warpgroup layouts are not drawn yet)
 assert all(os.path.exists(os.path.join(deck, s[: -len("_rung")] + "_layout.png")) for s in sections if not s.startswith("hopper")), \
     "a non-hopper rung without its layout picture"
