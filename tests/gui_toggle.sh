@@ -43,9 +43,15 @@ pick() {
   f0=$(field "r['frames']")
   xdotool mousemove --window "$wid" $((x + w / 2)) $((y + h / 2)) click 1
   after_frames "$f0"
-  sleep 0.3
-  # The list opens under the combo, one row per entry, rows as tall as the combo.
-  xdotool mousemove --window "$wid" $((x + w / 4)) $((y + h + h / 2 + $2 * h + 4)) click 1
+  # The list's entries are noted once drawn ("WIDGET entry ROW"): wait for the row, however slow the frames (a
+  # sanitizer build's), then click its middle.
+  local entry="$(echo "$1" | sed 's/ variant$//') variant entry $2 in "
+  for _ in $(seq 100); do
+    [ "$(field "any(w[0].startswith('$entry') for w in r['audit']['widgets'])")" = True ] && break
+    sleep 0.1
+  done
+  read -r x y w h <<<"$(field "' '.join(str(round(v)) for v in next((w[1:] for w in r['audit']['widgets'] if w[0].startswith('$entry')), [0, 0, 0, 0]))")"
+  [ "$w" != 0 ] && xdotool mousemove --window "$wid" $((x + w / 2)) $((y + h / 2)) click 1
   sleep 0.6
 }
 # pick_until WIDGET ROW KERNEL: pick, and once more if a loaded machine let the first click land early.

@@ -173,6 +173,7 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
         ImGui::PushID(int(i));
         if (ImGui::Selectable(label.c_str(), name == selected, exists ? 0 : ImGuiSelectableFlags_Disabled))
           ctx.st.kernel = name;
+        ui::note((title + " variant entry " + std::to_string(i)).c_str());  // a test clicks it once drawn
         if (!exists && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
           ImGui::SetTooltip("not compiled: a variant changes one toggle of the rung, and %s is set too",
                             current.begin()->first == key && current.size() > 1 ? std::next(current.begin())->first.c_str()
