@@ -5,6 +5,7 @@
 // glad must come before GLFW so GLFW does not pull in the system GL header.
 #include <GLFW/glfw3.h>
 #include <imgui.h>
+#include <imgui_internal.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 #include <stb_image_write.h>
@@ -342,6 +343,11 @@ void run_window_loop(Gui& gui, const std::function<bool()>& frame, const LoopOpt
     moving = frame();
     gui.keys.clear();
     gui.clicks.clear();
+    // A window that appeared this frame (a combo's list, a popup) is drawn hidden while it measures itself, and
+    // shown a frame or two later: draw those frames, however few the input gave (a slow frame can take a whole
+    // click, press and release, and leave the list unseen until the mouse moves).
+    for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
+      if (w->Active && (w->HiddenFramesCannotSkipItems > 0 || w->HiddenFramesCanSkipItems > 0)) settle = std::max(settle, 2);
     ImGui::Render();
     int w = 0, h = 0;
     glfwGetFramebufferSize(gui.window, &w, &h);

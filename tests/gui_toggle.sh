@@ -38,14 +38,19 @@ after_frames() {
   for _ in $(seq 80); do [ "$(field "r['frames']")" -ge $(($1 + 2)) ] && return 0; sleep 0.1; done
 }
 pick() {
+  # The list's entries are noted once drawn ("WIDGET entry ROW"). First the list closed (a report from before the
+  # last click can still show it open), then the combo clicked, then the row waited for, however slow the frames
+  # (a sanitizer build's), and its middle clicked.
+  local entry="$(echo "$1" | sed 's/ variant$//') variant entry $2 in "
+  for _ in $(seq 100); do
+    [ "$(field "any(w[0].startswith('$entry') for w in r['audit']['widgets'])")" = False ] && break
+    sleep 0.1
+  done
   read -r x y w h <<<"$(field "' '.join(str(round(v)) for v in next(w[1:] for w in r['audit']['widgets'] if w[0].startswith('$1 in ')))")"
   local f0
   f0=$(field "r['frames']")
   xdotool mousemove --window "$wid" $((x + w / 2)) $((y + h / 2)) click 1
   after_frames "$f0"
-  # The list's entries are noted once drawn ("WIDGET entry ROW"): wait for the row, however slow the frames (a
-  # sanitizer build's), then click its middle.
-  local entry="$(echo "$1" | sed 's/ variant$//') variant entry $2 in "
   for _ in $(seq 100); do
     [ "$(field "any(w[0].startswith('$entry') for w in r['audit']['widgets'])")" = True ] && break
     sleep 0.1
@@ -77,9 +82,14 @@ echo "ok: the stages combo selected mma_f16/10_multistage[stages=2]"
 pick "block order variant" 1
 sleep 0.5
 wait_kernel "mma_f16/10_multistage[stages=2]"
-# A disabled entry leaves the list open: a click on the rung's explanation (plain text) closes it.
+# A disabled entry leaves the list open: a click on the rung's explanation (plain text) closes it; wait until the
+# report shows it closed (the next click would otherwise only close it).
 xdotool mousemove --window "$wid" 150 860 click 1
-sleep 0.3
+for _ in $(seq 100); do
+  [ "$(field "any(' variant entry ' in w[0] for w in r['audit']['widgets'])")" = False ] && break
+  sleep 0.1
+done
+[ "$(field "any(' variant entry ' in w[0] for w in r['audit']['widgets'])")" = False ] || fail "the block order list did not close"
 echo "ok: block order 'none' with stages=2 is not compiled: disabled, the selection stays"
 pick_until "cp.async stages variant" 0 mma_f16/10_multistage
 echo "ok: its own stages again selects the rung"
