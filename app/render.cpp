@@ -313,6 +313,29 @@ void run_between_frames(Gui& gui) {
 
 }  // namespace
 
+// ImGui 1.86 reads a key's state once a frame (io.KeysDown; the input queue came in 1.87): a key pressed and
+// released between two frames, a tap inside one slow frame, never reaches it. A key pressed since the last
+// frame and already up again is held down for this frame and let go before the next one (as ImGui's GLFW
+// backend does for mouse buttons).
+namespace {
+void hold_taps(Gui& gui) {
+  static std::vector<int> held;  // keys this function holds down
+  ImGuiIO& io = ImGui::GetIO();
+  for (const int key : held)
+    if (glfwGetKey(gui.window, key) != GLFW_PRESS) io.KeysDown[key] = false;
+  held.clear();
+  for (const KeyPress& k : gui.keys)
+    if (k.key >= 0 && k.key < IM_ARRAYSIZE(io.KeysDown) && !io.KeysDown[k.key]) {
+      io.KeysDown[k.key] = true;
+      held.push_back(k.key);
+    }
+  io.KeyCtrl = io.KeysDown[GLFW_KEY_LEFT_CONTROL] || io.KeysDown[GLFW_KEY_RIGHT_CONTROL];
+  io.KeyShift = io.KeysDown[GLFW_KEY_LEFT_SHIFT] || io.KeysDown[GLFW_KEY_RIGHT_SHIFT];
+  io.KeyAlt = io.KeysDown[GLFW_KEY_LEFT_ALT] || io.KeysDown[GLFW_KEY_RIGHT_ALT];
+  io.KeySuper = io.KeysDown[GLFW_KEY_LEFT_SUPER] || io.KeysDown[GLFW_KEY_RIGHT_SUPER];
+}
+}  // namespace
+
 void run_window_loop(Gui& gui, const std::function<bool()>& frame, const LoopOptions& opt) {
   const double start = glfwGetTime();
   int settle = 3;        // frames still to draw after the last input (hover, layout, tooltips settle)
@@ -339,6 +362,7 @@ void run_window_loop(Gui& gui, const std::function<bool()>& frame, const LoopOpt
     g_ctrl_wheel = 0;
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
+    hold_taps(gui);
     ImGui::NewFrame();
     moving = frame();
     gui.keys.clear();
