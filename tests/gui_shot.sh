@@ -35,3 +35,24 @@ for text in "$@"; do
   grep -qF ">$text</text>" "$svg" || { echo "FAIL: $svg has no text '$text'"; exit 1; }
 done
 [ $# = 0 ] || echo "$view.svg: says all of: $*"
+# The light theme (slides), where asked (SHOT_LIGHT=1, gui.every_view): the same view as PNG and SVG, another
+# picture (the background alone covers most of it), drawn just as fully, on a white SVG background.
+[ "${SHOT_LIGHT:-0}" = 1 ] || exit 0
+light="$dir/${view}_light.png"
+rm -f "$light"
+if [ -n "${DISPLAY:-}" ]; then
+  "$bin" "${args[@]}" --theme light -o "$light"
+else
+  xvfb-run -a -s "-screen 0 1920x1080x24" "$bin" "${args[@]}" --theme light -o "$light"
+fi
+read -r lw lh lcolours _ < <("$stats" "$light")
+[ "$lw $lh" = "1600 900" ] && [ "$lcolours" -ge 200 ] || { echo "FAIL: light $view.png is ${lw}x$lh, $lcolours colours"; exit 1; }
+read -r _ _ _ pct _ < <("$stats" --diff "$png" "$light")
+awk -v p="$pct" 'BEGIN { exit !(p >= 30) }' || { echo "FAIL: light and dark $view.png differ in only $pct% of pixels"; exit 1; }
+"$bin" "${args[@]}" --theme light -o "$dir/${view}_light.svg"
+# the first shape is the background: the whole picture, white in the light theme, not in the dark one
+bg() { grep -o '<rect[^>]*>' "$1" | head -1; }
+[ "$(bg "$dir/${view}_light.svg")" = '<rect x="0" y="0" width="1600" height="900" fill="#ffffff"/>' ] ||
+  { echo "FAIL: the light $view.svg starts with $(bg "$dir/${view}_light.svg"), not a white background"; exit 1; }
+[ "$(bg "$svg")" != "$(bg "$dir/${view}_light.svg")" ] || { echo "FAIL: the dark $view.svg has the light background"; exit 1; }
+echo "${view}_light.png: differs from the dark one in $pct% of pixels; the light SVG has a white background"
