@@ -20,13 +20,12 @@ ls "$dir" | grep -q "\.tmp-" && fail "a temporary folder was left: $(ls "$dir")"
 rungs=$("$bin" list --json | python3 -c 'import json,sys; print(sum(1 for k in json.load(sys.stdin) if not k["variant_of"]))')
 # The capture the deck draws: the bundled one, copied beside the binary by the build.
 capture=$(ls "$(dirname "$bin")"/captures/*.json* | head -1)
-python3 - "$dir/deck" "$rungs" "$capture" <<'PY'
+PYTHONPATH="$(dirname "$0")/../tools" python3 - "$dir/deck" "$rungs" "$capture" <<'PY'
 import os, struct, sys
 from html.parser import HTMLParser
+from capture_json import load_json
 deck, rungs = sys.argv[1], int(sys.argv[2])
-import gzip, json
-with (gzip.open if open(sys.argv[3], "rb").read(2) == b"\x1f\x8b" else open)(sys.argv[3], "rt") as f:
-    ran = {r["kernel"] for r in json.load(f)["runs"]}
+ran = {r["kernel"] for r in load_json(sys.argv[3])["runs"]}
 refs, ids, sections, text = [], set(), [], {}
 class P(HTMLParser):
     def handle_starttag(self, tag, attrs):

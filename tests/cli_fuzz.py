@@ -11,12 +11,15 @@ import random
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+from capture_json import load_json  # noqa: E402
+
 gemmscope, capture, work = sys.argv[1], sys.argv[2], sys.argv[3]
 cases = int(sys.argv[4]) if len(sys.argv) > 4 else 40
 os.makedirs(work, exist_ok=True)
 rng = random.Random(20261123)
 
-base = json.load((lambda p: __import__('gzip').open(p, 'rt') if open(p, 'rb').read(2) == b'\x1f\x8b' else open(p))(capture))
+base = load_json(capture)
 # Keep one ladder (the default rung's), so that each case loads in a fraction of a second.
 keep = lambda k: k.startswith("mma_f16/")
 base["runs"] = [r for r in base["runs"] if keep(r["kernel"])]

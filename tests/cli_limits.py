@@ -20,6 +20,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+from capture_json import load_json  # noqa: E402
+
 ap = argparse.ArgumentParser()
 ap.add_argument("gemmscope")
 ap.add_argument("capture")
@@ -34,7 +37,7 @@ W = args.work
 GS = args.gemmscope
 
 # A small, valid capture to damage: the bundled one cut to one ladder (the default rung's), as cli_fuzz.py does.
-full = json.load((lambda p: __import__('gzip').open(p, 'rt') if open(p, 'rb').read(2) == b'\x1f\x8b' else open(p))(args.capture))
+full = load_json(args.capture)
 keep = lambda k: k.startswith("mma_f16/")
 base = dict(full)
 base["runs"] = [r for r in full["runs"] if keep(r["kernel"])]

@@ -10,10 +10,11 @@ rm -rf "$dir" && mkdir -p "$dir"
 [ -f "$dir/perf.csv" ] || { echo "FAIL: no perf.csv beside perf.svg"; exit 1; }
 "$bin" shot --view banks --kernel hopper/06_tma_store --replay "$capture" -o "$dir/banks.svg"
 [ ! -e "$dir/banks.csv" ] || { echo "FAIL: the bank view plots no numbers but wrote banks.csv"; exit 1; }
-python3 - "$dir/perf.csv" "$capture" <<'PY'
+PYTHONPATH="$(dirname "$0")/../tools" python3 - "$dir/perf.csv" "$capture" <<'PY'
 import csv, json, sys
+from capture_json import load_json
 rows = list(csv.DictReader(open(sys.argv[1])))
-cap = json.load((lambda p: __import__('gzip').open(p, 'rt') if open(p, 'rb').read(2) == b'\x1f\x8b' else open(p))(sys.argv[2]))
+cap = load_json(sys.argv[2])
 runs = {(r["kernel"], r["dtype"]): r for r in cap["runs"] if (r["m"], r["n"], r["k"]) == (4096, 4096, 4096)}
 bars = [r for r in rows if r["plot"] == "bars"]
 series = [r for r in rows if r["plot"].startswith("series")]

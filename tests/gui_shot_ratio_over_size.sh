@@ -15,13 +15,14 @@ fail() { echo "FAIL: $*"; exit 1; }
 "$bin" shot --view perf --ratio-over-size "$bench,$capture" --theme light -o "$dir/ratio.svg"
 [ -f "$dir/ratio.csv" ] || fail "no ratio.csv beside ratio.svg"
 rsvg-convert -w 1600 -h 900 -o "$dir/ratio_rsvg.png" "$dir/ratio.svg" || fail "rsvg-convert cannot render ratio.svg"
-python3 - "$dir/ratio.svg" "$dir/ratio.csv" "$bench" "$capture" <<'PY'
+PYTHONPATH="$(dirname "$0")/../tools" python3 - "$dir/ratio.svg" "$dir/ratio.csv" "$bench" "$capture" <<'PY'
 import collections, csv, json, sys, xml.dom.minidom as m
+from capture_json import load_json
 svg, csv_path, bench_path, cap_path = sys.argv[1:]
 texts = [t.firstChild.data for t in m.parse(svg).getElementsByTagName("text") if t.firstChild]
 assert "Top rungs against cuBLAS over size" in texts, texts[:5]
 def rows_of(path):
-    d = json.load((lambda p: __import__('gzip').open(p, 'rt') if open(p, 'rb').read(2) == b'\x1f\x8b' else open(p))(path))
+    d = load_json(path)
     if "schema" in d:  # a capture: ratio worked out, verified = finite rel_err and TFLOP/s > 0
         return d["device"]["name"], [dict(r, ratio=r["tflops"] / r["cublas_tflops"] if r["cublas_tflops"] > 0 else 0,
                                           ok=r["rel_err"] is not None and r["tflops"] > 0) for r in d["runs"]]

@@ -9,6 +9,8 @@ import csv
 import json
 import sys
 
+from capture_json import load_json
+
 OPS = {"load": "ld", "cp.async": "ldgsts", "store": "st"}
 
 
@@ -29,7 +31,7 @@ def model(capture):
 
 
 def main():
-    capture = json.load((lambda p: __import__('gzip').open(p, 'rt') if open(p, 'rb').read(2) == b'\x1f\x8b' else open(p))(sys.argv[1]))
+    capture = load_json(sys.argv[1])
     measured = {}
     for row in csv.DictReader(open(sys.argv[2])):
         if row["op"] in OPS.values():

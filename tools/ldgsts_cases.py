@@ -9,6 +9,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from capture_json import load_json  # noqa: E402
 from ldgsts_model import cp_async_records  # noqa: E402
 
 RUNGS = ["mma_f16/03_cp_async", "mma_f16/06_warp_64x64", "mma_f16/09_xor_permuted", "wmma/04_dbuf_cp_async",
@@ -19,7 +20,7 @@ RUNGS = ["mma_f16/03_cp_async", "mma_f16/06_warp_64x64", "mma_f16/09_xor_permute
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: ldgsts_cases.py CAPTURE OUT.tsv")
-    records = cp_async_records(json.load((lambda p: __import__('gzip').open(p, 'rt') if open(p, 'rb').read(2) == b'\x1f\x8b' else open(p))(sys.argv[1])))
+    records = cp_async_records(load_json(sys.argv[1]))
     rows = []
     for k in RUNGS:
         for site in ("A", "B"):

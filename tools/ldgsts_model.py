@@ -12,6 +12,8 @@ import csv
 import json
 import sys
 
+from capture_json import load_json
+
 
 def pairs(lanes, width):
     """lanes: (global byte offset, shared byte address) of each active lane, `width` bytes each."""
@@ -51,7 +53,7 @@ def main():
         print(f"{len(rows) - bad} of {len(rows)} probe cases equal")
         if bad or not rows:
             sys.exit(1)
-    cap = json.load((lambda p: __import__('gzip').open(p, 'rt') if open(p, 'rb').read(2) == b'\x1f\x8b' else open(p))(sys.argv[1]))
+    cap = load_json(sys.argv[1])
     measured = {r["kernel"]: float(r["ncu_sectors_per_request"]) for r in csv.DictReader(open(sys.argv[2]))
                 if r["op"] == "ld"}
     records = cp_async_records(cap)
