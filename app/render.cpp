@@ -319,15 +319,14 @@ void run_between_frames(Gui& gui) {
 // backend does for mouse buttons).
 namespace {
 void hold_taps(Gui& gui) {
-  static std::vector<int> held;  // keys this function holds down
   ImGuiIO& io = ImGui::GetIO();
-  for (const int key : held)
+  for (const int key : gui.held_keys)
     if (glfwGetKey(gui.window, key) != GLFW_PRESS) io.KeysDown[key] = false;
-  held.clear();
+  gui.held_keys.clear();
   for (const KeyPress& k : gui.keys)
     if (k.key >= 0 && k.key < IM_ARRAYSIZE(io.KeysDown) && !io.KeysDown[k.key]) {
       io.KeysDown[k.key] = true;
-      held.push_back(k.key);
+      gui.held_keys.push_back(k.key);
     }
   io.KeyCtrl = io.KeysDown[GLFW_KEY_LEFT_CONTROL] || io.KeysDown[GLFW_KEY_RIGHT_CONTROL];
   io.KeyShift = io.KeysDown[GLFW_KEY_LEFT_SHIFT] || io.KeysDown[GLFW_KEY_RIGHT_SHIFT];

@@ -39,6 +39,7 @@ struct Gui {
   float want_scale = 0;    // 0: no change
   std::vector<KeyPress> keys;  // pressed since the last frame, in order
   std::vector<ClickPress> clicks;  // likewise: two quick clicks can fall between two frames
+  std::vector<int> held_keys;      // keys tapped inside one frame, held down for ImGui until the next (render.cpp)
   float ctrl_wheel = 0;            // wheel turned with Ctrl held since the last frame (up > 0)
   // Work a frame asks for that draws frames of its own (an offscreen PNG export: render_png cannot run inside
   // an ImGui frame); the loops run it after the frame is shown, in order, then clear it.

@@ -378,15 +378,16 @@ std::string explain(const std::string& error) {
 // an object.
 json parse_limited(const std::string& file_text, const Reader& r) {
   // A gzipped capture (the bundled one is) is inflated first, to at most a capture's size.
+  const bool gz = is_gzip(file_text);
   std::string inflated;
-  if (is_gzip(file_text)) {
+  if (gz) {
     try {
       inflated = gunzip(file_text, kMaxCaptureBytes);
     } catch (const std::runtime_error& e) {
       r.fail("", e.what());
     }
   }
-  const std::string& text = is_gzip(file_text) ? inflated : file_text;
+  const std::string& text = gz ? inflated : file_text;
   JsonLimits limits(r);
   json j;
   std::string error;
@@ -623,13 +624,17 @@ std::string read_limited(const std::string& path) {
 
 }  // namespace
 
-bool is_capture_file_name(const std::string& name) {
-  const auto ends = [&](const char* tail) {
-    const size_t n = std::strlen(tail);
-    return name.size() > n && name.compare(name.size() - n, n, tail) == 0;
-  };
-  return ends(".json") || ends(".json.gz");
+namespace {
+
+// Whether `name` is longer than `tail` and ends with it.
+bool ends_with(const std::string& name, const char* tail) {
+  const size_t n = std::strlen(tail);
+  return name.size() > n && name.compare(name.size() - n, n, tail) == 0;
 }
+
+}  // namespace
+
+bool is_capture_file_name(const std::string& name) { return ends_with(name, ".json") || ends_with(name, ".json.gz"); }
 
 Capture read_capture(const std::string& path) { return parse_capture(read_limited(path), path); }
 
@@ -693,8 +698,7 @@ void write_capture(const Capture& c, const std::string& path) {
     throw CaptureError(path + ": the capture would be " + std::to_string(text.size() >> 20) + " MB, more than the " +
                        std::to_string(kMaxCaptureBytes >> 20) + " MB a capture may have (record fewer kernels)");
   // FILE.gz: gzipped (a fifth of the size; every gemmscope reads either).
-  const bool gz = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
-  write_file_atomic(path, gz ? gzip(text) : text);
+  write_file_atomic(path, ends_with(path, ".gz") ? gzip(text) : text);
 }
 
 const FragmentLayout* find_layout(const Capture& c, const std::string& op, const std::string& operand,

@@ -24,6 +24,8 @@ for _ in $(seq 100); do [ -s "$report" ] && break; sleep 0.1; done
 [ -s "$report" ] || fail "the window wrote no report"
 wid=$(xdotool search --sync --name '^gemmscope$' | head -1)
 field() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($1)" "$report"; }
+drawn() { [ "$(field "any(w[0].startswith('$1') for w in r['audit']['widgets'])")" = True ]; }  # a widget noted as PREFIX...
+list_open() { [ "$(field "any(' variant entry ' in w[0] for w in r['audit']['widgets'])")" = True ]; }
 wait_kernel() {  # until the report names this kernel
   for _ in $(seq 50); do
     [ "$(field "r['kernel']")" = "$1" ] && return 0
@@ -43,7 +45,7 @@ pick() {
   # (a sanitizer build's), and its middle clicked.
   local entry="$(echo "$1" | sed 's/ variant$//') variant entry $2 in "
   for _ in $(seq 100); do
-    [ "$(field "any(w[0].startswith('$entry') for w in r['audit']['widgets'])")" = False ] && break
+    drawn "$entry" || break
     sleep 0.1
   done
   read -r x y w h <<<"$(field "' '.join(str(round(v)) for v in next(w[1:] for w in r['audit']['widgets'] if w[0].startswith('$1 in ')))")"
@@ -52,7 +54,7 @@ pick() {
   xdotool mousemove --window "$wid" $((x + w / 2)) $((y + h / 2)) click 1
   after_frames "$f0"
   for _ in $(seq 100); do
-    [ "$(field "any(w[0].startswith('$entry') for w in r['audit']['widgets'])")" = True ] && break
+    drawn "$entry" && break
     sleep 0.1
   done
   read -r x y w h <<<"$(field "' '.join(str(round(v)) for v in next((w[1:] for w in r['audit']['widgets'] if w[0].startswith('$entry')), [0, 0, 0, 0]))")"
@@ -86,10 +88,10 @@ wait_kernel "mma_f16/10_multistage[stages=2]"
 # report shows it closed (the next click would otherwise only close it).
 xdotool mousemove --window "$wid" 150 860 click 1
 for _ in $(seq 100); do
-  [ "$(field "any(' variant entry ' in w[0] for w in r['audit']['widgets'])")" = False ] && break
+  list_open || break
   sleep 0.1
 done
-[ "$(field "any(' variant entry ' in w[0] for w in r['audit']['widgets'])")" = False ] || fail "the block order list did not close"
+! list_open || fail "the block order list did not close"
 echo "ok: block order 'none' with stages=2 is not compiled: disabled, the selection stays"
 pick_until "cp.async stages variant" 0 mma_f16/10_multistage
 echo "ok: its own stages again selects the rung"
@@ -112,6 +114,6 @@ xdotool mousemove --window "$wid" $((x + w / 2)) $((y + h / 2)) click 1
 for _ in $(seq 30); do ls "$XDG_CONFIG_HOME"/gemmscope/exports/layout_*_4096_H200.svg >/dev/null 2>&1 && break; sleep 0.1; done
 svg=$(ls "$XDG_CONFIG_HOME"/gemmscope/exports/layout_*_4096_H200.svg 2>/dev/null | head -1)
 [ -n "$svg" ] || fail "no layout_..._4096_H200.svg export: $(ls "$XDG_CONFIG_HOME"/gemmscope/exports/)"
-for _ in $(seq 30); do [ "$(field "any(w[0].startswith('copy path in ') for w in r['audit']['widgets'])")" = True ] && break; sleep 0.1; done
-[ "$(field "any(w[0].startswith('copy path in ') for w in r['audit']['widgets'])")" = True ] || fail "no copy path button"
+for _ in $(seq 30); do drawn 'copy path in ' && break; sleep 0.1; done
+drawn 'copy path in ' || fail "no copy path button"
 echo "ok: the SVG export is $(basename "$svg"), and the banner offers its path to copy"
