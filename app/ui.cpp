@@ -37,6 +37,10 @@ void note(const char* what) {
   if (!audit.on) return;
   ImGuiContext& g = *ImGui::GetCurrentContext();
   const ImGuiWindow* window = g.CurrentWindow;
+  // A window that appeared this frame (a combo's list) lays out its items hidden while it measures itself: they
+  // are not on screen, and the next frame's mouse cannot hover them (ImGui skips hidden windows when it looks for
+  // the hovered one), so a click sent on the strength of this note would close the list instead of picking.
+  if (window->Hidden || window->RootWindow->Hidden) return;
   ImRect r(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   r.ClipWithFull(window->ClipRect);
   if (r.GetWidth() <= 0 || r.GetHeight() <= 0) return;  // scrolled or clipped out of sight

@@ -20,8 +20,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 report=$dir/report.json
 "$bin" --exit-after 170 --width 1600 --height 900 --audit --report "$report" &  # outlives a slow run: the test ends it
 app=$!
-for _ in $(seq 100); do [ -s "$report" ] && break; sleep 0.1; done
-[ -s "$report" ] || fail "the window wrote no report"
+wait_report "$report"
 wid=$(xdotool search --sync --name '^gemmscope$' | head -1)
 field() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($1)" "$report"; }
 drawn() { [ "$(field "any(w[0].startswith('$1') for w in r['audit']['widgets'])")" = True ]; }  # a widget noted as PREFIX...

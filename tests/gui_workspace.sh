@@ -47,8 +47,7 @@ report=$dir/live.json
 rm -f "$report"
 "$bin" --exit-after 60 --width 1600 --height 900 --report "$report" &
 app=$!
-for _ in $(seq 100); do [ -s "$report" ] && break; sleep 0.1; done
-[ -s "$report" ] || fail "the window wrote no report"
+wait_report "$report"
 wid=$(xdotool search --sync --name '^gemmscope$' | head -1)
 # wait_for EXPR: until the report says so (the window redraws after each input).
 wait_for() {

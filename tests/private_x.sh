@@ -13,3 +13,15 @@ start_private_x() {
   export DISPLAY=":$(head -1 "$dir/display")"
   for _ in $(seq 100); do xdotool getdisplaygeometry >/dev/null 2>&1 && break; sleep 0.1; done
 }
+# wait_report FILE: until the window in $app has written its first report. A sanitizer build under a parallel
+# ctest takes tens of seconds to inflate and check the bundled capture, so this waits while the window lives
+# (up to 3 minutes) and fails at once, with one line, when it has died.
+wait_report() {
+  for _ in $(seq 1800); do
+    [ -s "$1" ] && return 0
+    kill -0 "$app" 2>/dev/null || { echo "FAIL: the window exited before writing its report"; exit 1; }
+    sleep 0.1
+  done
+  echo "FAIL: the window wrote no report in 3 minutes"
+  exit 1
+}
