@@ -49,9 +49,10 @@ rm -f "$report"
 app=$!
 wait_report "$report"
 wid=$(xdotool search --sync --name '^gemmscope$' | head -1)
-# wait_for EXPR: until the report says so (the window redraws after each input).
+# wait_for EXPR: until the report says so (the window redraws after each input; a sanitizer build's frames, beside
+# other tests, can take seconds each: up to a minute).
 wait_for() {
-  for _ in $(seq 50); do
+  for _ in $(seq 600); do
     [ "$(field "$report" "$1")" = True ] && return 0
     sleep 0.1
   done
