@@ -32,8 +32,8 @@ app=$!
 wait_report "$report"
 wid=$(xdotool search --sync --name '^gemmscope$' | head -1)
 field() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($1)" "$report"; }
-wait_for() {  # wait_for EXPR: until the report says so
-  for _ in $(seq 100); do
+wait_for() {  # wait_for EXPR: until the report says so (a sanitizer build beside other tests: up to a minute)
+  for _ in $(seq 600); do
     [ "$(field "$1")" = True ] && return 0
     sleep 0.1
   done
@@ -104,7 +104,7 @@ focus_folder() {
     wait_for "not r['typing']"
     sleep 0.3
     click "exports folder in "
-    for _ in $(seq 30); do
+    for _ in $(seq 100); do
       if [ "$(field "r['typing']")" = True ]; then
         sleep 0.2
         return 0
