@@ -65,7 +65,7 @@ Rect draw_block(Canvas& c, Rect r, const Theme& t, const TimelineBlock& b, doubl
   viz::draw_spans(c, r.min, head, fs, r.w());
   const Rect plot{{r.min.x + label_w, r.min.y + fs * 1.5f}, r.max};
   if (b.block < 0 || b.warps.empty()) {
-    c.text({plot.min.x, plot.min.y}, "no stage spans recorded for this rung in this capture", t.text_dim, fs);
+    c.text({r.min.x, plot.min.y}, "no stage spans recorded for this rung in this capture", t.text_dim, fs);
     return plot;
   }
   const float rh = plot.h() / float(b.warps.size());
@@ -230,14 +230,31 @@ void draw_timeline_view(Canvas& c, Rect r, const Theme& t, const TimelineBlock& 
     const float w1 = overview.min.x + overview.w() * float(std::clamp(t1 / double(in.duration), 0.0, 1.0));
     c.rect({{w0, overview.min.y - 2}, {std::max(w1, w0 + 2), overview.max.y + 2}}, t.text, 2);
   }
-  y = overview.max.y + fs * 0.8f;
-  const bool two = other != nullptr;
-  const float each = (area.max.y - axis_h - y - (two ? fs * 0.8f : 0)) / (two ? 2 : 1);
-  const Rect top{{area.min.x, y}, {area.max.x, y + each}};
+  if (in.duration > 0) y = overview.max.y + fs * 0.8f;  // no overview where the rung has no block recorded
+  bool two = other != nullptr;
+  const float avail = area.max.y - axis_h - y - (two ? fs * 0.8f : 0);
+  // Two blocks share the height; one with nothing recorded needs two lines (its name, then why), and the other
+  // takes the rest (on a small pane an even split put the second block's title over the first one's line).
+  auto empty = [](const TimelineBlock& b) { return b.block < 0 || b.warps.empty(); };
+  // Too small a pane for a second block (under about three lines each): it says so in one line instead of being
+  // drawn over the first.
+  if (two && avail < fs * 7.5f) {
+    two = false;
+    c.text({area.min.x, area.max.y - fs * 1.2f},
+           "below: " + other->kernel + ": maximise to compare", t.text_dim, fs);
+  }
+  const float avail_in = two || !other ? avail : avail - fs * 1.6f;  // room for that line under the axis
+  float h_in = two ? avail / 2 : avail_in, h_other = h_in;
+  if (two && empty(in) != empty(*other)) {
+    float& short_h = empty(in) ? h_in : h_other;
+    short_h = std::min(short_h, fs * 2.8f);
+    (empty(in) ? h_other : h_in) = avail - short_h;
+  }
+  const Rect top{{area.min.x, y}, {area.max.x, y + h_in}};
   const Rect plot = draw_block(c, top, t, in, t0, t1, fs, mouse, 0, hover);
   Rect bottom_plot = plot;
   if (two) {
-    const Rect below{{area.min.x, top.max.y + fs * 0.8f}, {area.max.x, top.max.y + fs * 0.8f + each}};
+    const Rect below{{area.min.x, top.max.y + fs * 0.8f}, {area.max.x, top.max.y + fs * 0.8f + h_other}};
     bottom_plot = draw_block(c, below, t, *other, t0, t1, fs, mouse, 1, hover);
   }
   // Axis under the last plot: cycles, and microseconds at the clock the capture records.
