@@ -226,9 +226,21 @@ class LayoutPanel : public ViewPanel {
       const float h = warps_.described() ? std::round(std::clamp(r.h() * 0.32f, kMinTextSize * 12, r.h() * 0.45f))
                                          : kMinTextSize * 2.5f;
       const float y = r.max.y - std::min(h, r.h() * 0.5f);
-      warps_rect_ = Rect{{r.min.x, y}, r.max};
-      top.max.y = y;
-      draw_warp_view(c, warps_rect_, ctx.theme, warps_, st.warp);
+      if (warps_.described() && y - r.min.y < kMinTextSize * 20) {
+        // Too short a pane for both (the fragments' pictures would shrink to nothing under their labels): the
+        // fragments keep the room, and one line says where the warp tiling went.
+        const float line_y = r.max.y - kMinTextSize * 1.8f;
+        warps_rect_ = Rect{{r.min.x, r.max.y}, r.max};
+        top.max.y = line_y - kMinTextSize * 0.4f;
+        c.text({r.min.x + 10, line_y},
+               viz::elide(c, "warp tiling: no room here; maximise this view", kMinTextSize,
+                          Font::Sans, r.w() - 20),
+               ctx.theme.text_dim, kMinTextSize);
+      } else {
+        warps_rect_ = Rect{{r.min.x, y}, r.max};
+        top.max.y = y;
+        draw_warp_view(c, warps_rect_, ctx.theme, warps_, st.warp);
+      }
     }
     draw_layout_view(c, top, ctx.theme, in_, st.layout, mouse, &hover_);
   }
