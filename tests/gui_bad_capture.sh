@@ -36,7 +36,6 @@ app=$!
 field() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($1)" "$report"; }
 wait_report "$report"  # a sanitizer build starts slowly
 for _ in $(seq 150); do [ "$(field "r['frames']")" -ge 5 ] && break; sleep 0.1; done  # an idle window draws no more
-[ -s "$report" ] || { cat "$dir/window.err"; fail "the window wrote no report (it did not stay up)"; }
 kill -0 $app 2>/dev/null || fail "the window is gone"
 [ "$(cat "$dir/window.err")" = "gemmscope: $msg; showing the bundled capture instead" ] ||
   fail "stderr is not the one line: $(cat "$dir/window.err")"

@@ -16,6 +16,11 @@ REFERENCE = {"sgemm": "cuBLAS SGEMM, pedantic fp32", "wmma": "cuBLAS fp16 GEMM, 
              "mma_f16": "cuBLAS fp16 GEMM, fp32 accumulate", "mma_tf32": "cuBLAS TF32 GEMM"}
 
 
+def listed(words):
+    """'a', 'a and b', 'a, b and c'."""
+    return " and ".join(filter(None, [", ".join(words[:-1]), words[-1]])) if words else ""
+
+
 def top_ratio(doc, fam, dtype, size):
     """The best rung of a family at size^3 in one bench JSON: (ratio, kernel), or None where it was not run."""
     rows = [r for r in doc["results"] if r["m"] == r["n"] == r["k"] == size and r["kernel"].startswith(fam + "/")
@@ -94,16 +99,14 @@ def main() -> int:
     captured = {run["kernel"] for run in capture["runs"]}
     newer = [r["name"] for r in rungs if not r["variant_of"] and r["name"] not in captured]
     short = [n.split("/")[0] + "/" + n.split("/")[1].split("_")[0] for n in newer]  # "mma_tf32/11" for ".../11_..."
-    predates = (f", which predates {', '.join(short[:-1])} and {short[-1]}" if len(short) > 1
-                else f", which predates {short[0]}" if short else "")
+    predates = f", which predates {listed(short)}" if short else ""
     lines += ["", "Each family's top rung (its best at 4096^3) as a share of cuBLAS of its dtype from 256^3 to 8192^3, on "
               "the H100 (solid, bench/results/h100_sizes.json) and the H200 (dashed, the bundled capture"
               f"{predates}): `gemmscope shot --view perf --ratio-over-size "
               "bench/results/h100_sizes.json,assets/captures/h200.json.gz --theme light -o docs/ratio-over-size.png`", "",
               "![Top rungs against cuBLAS over size](docs/ratio-over-size.png)"]
     if newer:
-        names = ", ".join(f"`{n}`" for n in newer[:-1]) + (" and " if len(newer) > 1 else "") + f"`{newer[-1]}`"
-        lines += ["", f"{names} {'are' if len(newer) > 1 else 'is'} newer than the bundled capture (recorded on "
+        lines += ["", f"{listed([f'`{n}`' for n in newer])} {'are' if len(newer) > 1 else 'is'} newer than the bundled capture (recorded on "
                   f"the {capture['device']['name'].replace('NVIDIA ', '')}): replayed, "
                   "the window and `shot` list them with their explanations, code and layouts, and its measured views "
                   "(and the deck) say that the capture predates them, until a capture recorded on a GPU "

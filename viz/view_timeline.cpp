@@ -50,6 +50,9 @@ std::string cycles(double c) {
 }
 
 // One block's rows in `r` over [t0, t1); returns the plot rect.
+// A block with no stage spans to draw: the rung was not traced in this capture.
+bool nothing_recorded(const TimelineBlock& b) { return b.block < 0 || b.warps.empty(); }
+
 Rect draw_block(Canvas& c, Rect r, const Theme& t, const TimelineBlock& b, double t0, double t1, float fs, Vec2 mouse,
                 int side, TimelineHover* hover) {
   const float label_w = c.text_size("warp 31", fs).x + fs * 0.6f;
@@ -64,7 +67,7 @@ Rect draw_block(Canvas& c, Rect r, const Theme& t, const TimelineBlock& b, doubl
                     t.text_dim, Font::Sans});
   viz::draw_spans(c, r.min, head, fs, r.w());
   const Rect plot{{r.min.x + label_w, r.min.y + fs * 1.5f}, r.max};
-  if (b.block < 0 || b.warps.empty()) {
+  if (nothing_recorded(b)) {
     c.text({r.min.x, plot.min.y}, "no stage spans recorded for this rung in this capture", t.text_dim, fs);
     return plot;
   }
@@ -233,22 +236,21 @@ void draw_timeline_view(Canvas& c, Rect r, const Theme& t, const TimelineBlock& 
   if (in.duration > 0) y = overview.max.y + fs * 0.8f;  // no overview where the rung has no block recorded
   bool two = other != nullptr;
   const float avail = area.max.y - axis_h - y - (two ? fs * 0.8f : 0);
-  // Two blocks share the height; one with nothing recorded needs two lines (its name, then why), and the other
-  // takes the rest (on a small pane an even split put the second block's title over the first one's line).
-  auto empty = [](const TimelineBlock& b) { return b.block < 0 || b.warps.empty(); };
-  // Too small a pane for a second block (under about three lines each): it says so in one line instead of being
-  // drawn over the first.
-  if (two && avail < fs * 7.5f) {
+  // Too small a pane for a second block (under about three lines each): it says so in one line, under the axis,
+  // instead of being drawn over the first.
+  const bool squeezed = two && avail < fs * 7.5f;
+  if (squeezed) {
     two = false;
     c.text({area.min.x, area.max.y - fs * 1.2f},
            "below: " + other->kernel + ": maximise to compare", t.text_dim, fs);
   }
-  const float avail_in = two || !other ? avail : avail - fs * 1.6f;  // room for that line under the axis
-  float h_in = two ? avail / 2 : avail_in, h_other = h_in;
-  if (two && empty(in) != empty(*other)) {
-    float& short_h = empty(in) ? h_in : h_other;
+  // Two blocks share the height; one with nothing recorded needs two lines (its name, then why), and the other
+  // takes the rest (on a small pane an even split put the second block's title over the first one's line).
+  float h_in = two ? avail / 2 : avail - (squeezed ? fs * 1.6f : 0), h_other = h_in;
+  if (two && nothing_recorded(in) != nothing_recorded(*other)) {
+    float& short_h = nothing_recorded(in) ? h_in : h_other;
     short_h = std::min(short_h, fs * 2.8f);
-    (empty(in) ? h_other : h_in) = avail - short_h;
+    (nothing_recorded(in) ? h_other : h_in) = avail - short_h;
   }
   const Rect top{{area.min.x, y}, {area.max.x, y + h_in}};
   const Rect plot = draw_block(c, top, t, in, t0, t1, fs, mouse, 0, hover);
