@@ -10,6 +10,7 @@
 #include "kernels/wmma/08_multistage.cuh"
 #include "kernels/wmma/09_pipelined.cuh"
 #include "kernels/wmma/10_warp_128x64.cuh"
+#include "kernels/wmma/11_ldmatrix_xor.cuh"
 #include "kernels/registry_internal.cuh"
 
 namespace gs::detail {
@@ -347,6 +348,34 @@ std::vector<Rung> wmma_rungs() {
         g, "ahead", "off", r::kAheadOffAdds,
         {erase<__half, __half, r::launch_ahead_off<NoProbe, __half>, r::launch_ahead_off<TraceProbe, __half>>(
             Precision::F16_F16)}));
+  }
+  {
+    namespace r = wmma_11_ldmatrix_xor;
+    Rung g;
+    g.info.name = "wmma/11_ldmatrix_xor";
+    g.info.family = "wmma";
+    g.info.title = r::kTitle;
+    g.info.adds = r::kAdds;
+    g.info.block_m = r::kBlockM;
+    g.info.block_n = r::kBlockN;
+    g.info.threads = r::kThreads;
+    g.info.shape_rule = r::kShapeRule;
+    g.info.warps.warps_m = r::kWarpsM;
+    g.info.warps.warps_n = r::kWarpsN;
+    g.info.warps.warp_m = r::kWarpM;
+    g.info.warps.warp_n = r::kWarpN;
+    g.info.warps.block_k = r::kBlockK;
+    g.info.warps.op = "wmma.m16n16k16.f16";
+    g.info.ops = {g.info.warps.op};
+    g.info.warps.frag_m = r::kTile;
+    g.info.warps.frag_n = r::kTile;
+    g.info.warps.frag_k = r::kTile;
+    g.supports = r::supports;
+    g.stages = names(r::kStageNames);
+    g.smem_sites = names(r::kSmemSites);
+    g.launch = {erase<__half, float, r::launch<NoProbe, float>, r::launch<TraceProbe, float>>(Precision::F16_F32),
+                erase<__half, __half, r::launch<NoProbe, __half>, r::launch<TraceProbe, __half>>(Precision::F16_F16)};
+    ladder.push_back(g);
   }
   return ladder;
 }
