@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # One device call that refreshes a GPU's committed numbers, most important first, each step logged:
 #   facts  GPU name, clocks and driver (nvidia-smi)
-#   tests  every GPU test (ctest -L gpu, one process per test: about 8.5 minutes on an H100), its summary kept
+#   tests  every GPU test (ctest -L gpu, one process per test), its summary kept. About 10.5 minutes on an H100
+#          since wmma/11 (1076 tests): past one device call's 10, so run it by halves, e.g. `ctest ... -I 1,540`
+#          and `-I 541,` in two calls (-I counts the tests ctest selected, not their numbers in the log)
 #   gtests the same tests in one gpu_tests process (about 40 s; the fault drill and the SASS check are ctest's)
 #   bench  `gemmscope bench --json` of every ladder rung at 4096^3 (--rounds 3): bench/results/TAG.json
 #   sizes  the top rungs from 256 to 8192 (--rounds 5): bench/results/TAG_sizes.json

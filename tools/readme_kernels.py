@@ -98,12 +98,10 @@ def main() -> int:
     capture = load_json(root / "assets" / "captures" / "h200.json.gz")
     captured = {run["kernel"] for run in capture["runs"]}
     newer = [r["name"] for r in rungs if not r["variant_of"] and r["name"] not in captured]
-    short = [n.split("/")[0] + "/" + n.split("/")[1].split("_")[0] for n in newer]  # "mma_tf32/11" for ".../11_..."
-    predates = f", which predates {listed(short)}" if short else ""
     lines += ["", "Each family's top rung (its best at 4096^3) as a share of cuBLAS of its dtype from 256^3 to 8192^3, on "
-              "the H100 (solid, bench/results/h100_sizes.json) and the H200 (dashed, the bundled capture"
-              f"{predates}): `gemmscope shot --view perf --ratio-over-size "
-              "bench/results/h100_sizes.json,assets/captures/h200.json.gz --theme light -o docs/ratio-over-size.png`", "",
+              "the H100 (solid, bench/results/h100_sizes.json) and the H200 (dashed, bench/results/h200_sizes.json), "
+              "each file one `gemmscope bench` process: `gemmscope shot --view perf --ratio-over-size "
+              "bench/results/h100_sizes.json,bench/results/h200_sizes.json --theme light -o docs/ratio-over-size.png`", "",
               "![Top rungs against cuBLAS over size](docs/ratio-over-size.png)"]
     if newer:
         lines += ["", f"{listed([f'`{n}`' for n in newer])} {'are' if len(newer) > 1 else 'is'} newer than the bundled capture (recorded on "
