@@ -1941,6 +1941,78 @@ TEST(Roofline, CeilingsOfAFamilyAndTheSelectedRungNamed) {
   EXPECT_GE(min_font_px(doc), kMinTextSize * 2048.0f / (1901 + 483) - 0.01f);
 }
 
+// A slope's label never lies over a rung's dot: in a small pane the L2 slope runs through a ladder's top rungs
+// right where its label would go, and the label moves along the slope to where no dot is.
+TEST(Roofline, SlopeLabelsStepAsideForTheRungsDots) {
+  const std::vector<Peak> peaks = {{"tensor_f16_f32", 744, "TFLOP/s", "cuBLAS"}, {"dram", 4.26, "TB/s", "copy"},
+                                   {"l2", 11.5, "TB/s", "read"}, {"mma_sync_f16", 640, "TFLOP/s", "loop"}};
+  RooflineViewInput in;
+  in.title = "mma_f16 ladder";
+  in.ceilings = roofline_ceilings(peaks, "mma_f16", "f16.f32");
+  // Rungs just under the L2 slope all the way up (TFLOP/s = 0.8 x 11.5 TB/s x intensity), and a few on the DRAM one.
+  for (int i = 0; i < 24; ++i) {
+    const double x = std::pow(10.0, 0.25 + i * 0.075);
+    in.points.push_back({"mma_f16/" + std::to_string(10 + i) + "_x", x, 0.8 * 11.5 * x, true, false});
+    if (i % 4 == 0) in.points.push_back({"mma_f16/" + std::to_string(40 + i) + "_y", x, 0.8 * 4.26 * x, true, false});
+  }
+  const Theme& t = Theme::Dark();
+  for (const Vec2 size : {Vec2{520, 330}, Vec2{800, 450}, Vec2{1600, 900}}) {
+    SvgCanvas svg(size.x, size.y, t.bg);
+    draw_roofline_view(svg, {{0, 0}, size}, t, in, {-1, -1}, nullptr);
+    const std::string doc = svg.finish();
+    ASSERT_EQ(parse(doc, nullptr), "");
+    std::vector<Vec2> dots;
+    for (const Element& e : elements(doc, "circle")) dots.push_back({num(e, "cx"), num(e, "cy")});
+    ASSERT_GE(dots.size(), in.points.size());
+    int slopes = 0;
+    for (const auto& [text, box] : text_boxes(doc)) {
+      if (text.rfind("L2 ", 0) != 0 && text.rfind("DRAM ", 0) != 0) continue;
+      ++slopes;
+      for (const Vec2& d : dots)
+        EXPECT_FALSE(d.x > box.min.x && d.x < box.max.x && d.y > box.min.y && d.y < box.max.y)
+            << text << " over a dot at " << d.x << "," << d.y << " in " << size.x << "x" << size.y;
+    }
+    EXPECT_EQ(slopes, 2) << size.x << "x" << size.y;
+    EXPECT_EQ(overlapping_text(doc), "") << size.x << "x" << size.y;
+  }
+}
+
+// The selected rung at the top right of a small pane, just under cuBLAS's line and among other rungs (the roofline
+// pane of the whole window at 1600x900): its name goes where it covers no other label, shortened to the rung's
+// number where the whole name finds no room, and never leaves the plot.
+TEST(Roofline, TheSelectedRungsNameCoversNoOtherLabelInASmallPane) {
+  const std::vector<Peak> peaks = {{"tensor_f16_f32", 741, "TFLOP/s", "cuBLAS"}, {"dram", 4.24, "TB/s", "copy"},
+                                   {"l2", 7.62, "TB/s", "read"}, {"mma_sync_f16", 636, "TFLOP/s", "loop"}};
+  RooflineViewInput in;
+  in.title = "mma_f16 ladder";
+  in.ceilings = roofline_ceilings(peaks, "mma_f16", "f16.f32");
+  in.points = {{"mma_f16/01_vectorized", 64, 24, true, false},     {"mma_f16/02_conflict_free", 64, 28, true, false},
+               {"mma_f16/04_registers", 64, 187, true, false},     {"mma_f16/05_double_buffer", 64, 218, true, false},
+               {"mma_f16/06_warp_64x64", 85.3, 306, true, false},  {"mma_f16/07_swizzle", 85.3, 303, true, false},
+               {"mma_f16/08_ldmatrix", 85.3, 333, true, false},    {"mma_f16/09_xor_permuted", 85.3, 404, true, false},
+               {"mma_f16/10_multistage", 85.3, 481, true, true}};
+  const Theme& t = Theme::Dark();
+  for (const Vec2 size : {Vec2{380, 220}, Vec2{470, 260}, Vec2{560, 300}, Vec2{800, 450}, Vec2{1600, 900}}) {
+    SvgCanvas svg(size.x, size.y, t.bg);
+    draw_roofline_view(svg, {{0, 0}, size}, t, in, {-1, -1}, nullptr);
+    const std::string doc = svg.finish();
+    ASSERT_EQ(parse(doc, nullptr), "");
+    EXPECT_EQ(overlapping_text(doc), "") << size.x << "x" << size.y;
+    EXPECT_EQ(outside(doc, size.x, size.y), "") << size.x << "x" << size.y;
+    const std::vector<std::string> text = texts(doc);
+    EXPECT_GE(count_if_contains(text, "mma_f16/10_multistage") + std::count(text.begin(), text.end(), "10"), 1)
+        << size.x << "x" << size.y << ": the selected rung is named";
+    for (const char* ceiling : {"cuBLAS f16 741", "mma.sync f16 636"})  // whole, or without its unit
+      EXPECT_EQ(count_if_contains(text, ceiling), 1) << ceiling << " at " << size.x << "x" << size.y;
+    for (const auto& [label, box] : text_boxes(doc))  // and no label of a ceiling hides a rung
+      if (label.rfind("cuBLAS", 0) == 0 || label.rfind("mma.sync", 0) == 0)
+        for (const Element& e : elements(doc, "circle"))
+          EXPECT_FALSE(num(e, "cx") > box.min.x && num(e, "cx") < box.max.x && num(e, "cy") > box.min.y &&
+                       num(e, "cy") < box.max.y)
+              << label << " over a dot at " << size.x << "x" << size.y;
+  }
+}
+
 // A damaged capture's megabyte-long name is cut in a few dozen measurements, not one per byte.
 TEST(Elide, AMegabyteNameIsCutQuicklyToTheLongestPrefixThatFits) {
   const Theme& t = Theme::Dark();

@@ -84,7 +84,8 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
   for (double v = ax.x0; v <= ax.x1 * 1.0001; v *= 10) {
     const float x = ax.px(v);
     c.line({x, ax.top}, {x, ax.bottom}, t.grid, 1);
-    c.text({x, ax.bottom + fs * 0.25f}, viz::fmt_num(v), t.text_dim, ts, Align::Center);
+    // The first decade starts at the corner, right of the lowest TFLOP/s label rather than under it.
+    c.text({x, ax.bottom + fs * 0.25f}, viz::fmt_num(v), t.text_dim, ts, v == ax.x0 ? Align::Left : Align::Center);
   }
   for (double v = ax.y0; v <= ax.y1 * 1.0001; v *= 10) {
     const float yy = ax.py(v);
@@ -95,6 +96,25 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
   c.text({ax.left + fs * 0.3f, ax.top + fs * 0.2f}, "TFLOP/s (log)", t.text_dim, ts);
 
   c.push_clip(plot);
+  // Placed labels (the axis title, the slopes', the compute ceilings', then the rungs'), so that a later one
+  // steps aside.
+  std::vector<Rect> labels;
+  const float title_w = c.text_size("TFLOP/s (log)", ts).x + fs * 0.6f;  // the axis title's, at the top left
+  labels.push_back({{ax.left, ax.top}, {ax.left + title_w, ax.top + fs * 0.2f + ts * 1.2f}});
+  const auto clashes = [&](const Rect& o) {
+    return std::any_of(labels.begin(), labels.end(), [&](const Rect& l) {
+      return o.min.x < l.max.x && l.min.x < o.max.x && o.min.y < l.max.y && l.min.y < o.max.y;
+    });
+  };
+  const float rad = std::max(4.0f, fs * 0.32f);  // a rung's dot
+  std::vector<Vec2> dots;
+  for (const RooflinePoint& p : in.points)
+    if (p.intensity > 0 && p.tflops > 0) dots.push_back({ax.px(p.intensity), ax.py(p.tflops)});
+  const auto covers_dot = [&](const Rect& o) {
+    return std::any_of(dots.begin(), dots.end(), [&](const Vec2& d) {
+      return d.x > o.min.x - rad * 2 && d.x < o.max.x + rad * 2 && d.y > o.min.y - rad * 2 && d.y < o.max.y + rad * 2;
+    });
+  };
   // Ceilings: slopes up to the highest compute line, compute lines across; labels just above each.
   const Color bw_col[] = {t.accent, t.warn};
   int bw_i = 0;
@@ -105,23 +125,30 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
     const double x_end = top_peak > 0 ? ridge(ce.value, top_peak) : ax.x1;
     const Vec2 a{ax.px(ax.x0), ax.py(ce.value * ax.x0)}, b{ax.px(x_end), ax.py(ce.value * x_end)};
     c.line(a, b, col, 2);
-    // Label where the slope crosses the lower third of the plot, right of the line.
-    const double yl = std::pow(10.0, std::log10(ax.y0) + (std::log10(ax.y1) - std::log10(ax.y0)) * (0.3 + 0.12 * bw_i));
-    const float lx = ax.px(yl / ce.value) + fs * 0.4f, ly = ax.py(yl);
-    c.text({lx, ly}, ce.label, col, ts);
-    if (hover && std::abs(mouse.y - (ly + ts * 0.5f)) < ts * 0.6f && mouse.x >= lx &&
-        mouse.x <= lx + c.text_size(ce.label, ts).x)
+    // Label right of the line where it crosses the lower third of the plot; where the rungs' dots or another
+    // label are there (the L2 slope runs through the top rungs of a ladder in a small pane), the first height
+    // up or down the slope that is clear.
+    const Vec2 sz = c.text_size(ce.label, ts);
+    const auto at_height = [&](double frac) {
+      const double yl = std::pow(10.0, std::log10(ax.y0) + (std::log10(ax.y1) - std::log10(ax.y0)) * frac);
+      const float lx = ax.px(yl / ce.value) + fs * 0.4f, ly = ax.py(yl);
+      return Rect{{lx, ly}, {lx + sz.x, ly + sz.y}};
+    };
+    const double frac0 = 0.3 + 0.12 * bw_i;
+    Rect box = at_height(frac0);
+    for (double d : {0.0, -0.06, 0.06, -0.12, 0.12, -0.18, 0.18, -0.24, 0.24}) {
+      const Rect o = at_height(frac0 + d);
+      if (o.min.y >= ax.top && o.max.y <= ax.bottom && o.min.x >= ax.left && o.max.x <= ax.right && !clashes(o) &&
+          !covers_dot(o)) {
+        box = o;
+        break;
+      }
+    }
+    labels.push_back(box);
+    c.text(box.min, ce.label, col, ts);
+    if (hover && mouse.y >= box.min.y && mouse.y <= box.max.y && mouse.x >= box.min.x && mouse.x <= box.max.x)
       hover->ceiling = int(i);
   }
-  // Placed labels (the axis title, the compute ceilings', then the rungs'), so that a later one steps aside.
-  std::vector<Rect> labels;
-  const float title_w = c.text_size("TFLOP/s (log)", ts).x + fs * 0.6f;  // the axis title's, at the top left
-  labels.push_back({{ax.left, ax.top}, {ax.left + title_w, ax.top + fs * 0.2f + ts * 1.2f}});
-  const auto clashes = [&](const Rect& o) {
-    return std::any_of(labels.begin(), labels.end(), [&](const Rect& l) {
-      return o.min.x < l.max.x && l.min.x < o.max.x && o.min.y < l.max.y && l.min.y < o.max.y;
-    });
-  };
   for (size_t i = 0; i < in.ceilings.size(); ++i) {
     const Ceiling& ce = in.ceilings[i];
     if (ce.bandwidth) continue;
@@ -139,19 +166,42 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
     const float yy = ax.py(ce.value);
     // Above its line at the right; where another ceiling's label is already there (two ceilings close together:
     // sgemm's FFMA pipe and cuBLAS are 20% apart, a line and a half on a small pane), above it at the left (past
-    // the axis title), where the slow first rungs leave the plot empty; else below it.
-    const Vec2 sz = c.text_size(ce.label, ts);
-    const float xr = ax.right - sz.x - fs * 0.4f, xl = ax.left + title_w + fs;
+    // the axis title), where the slow first rungs leave the plot empty; else below it, at the right or the left,
+    // else a line lower still.
+    // Where none of these is free (a pane too narrow for two whole labels side by side), the same places for the
+    // label without its unit ("cuBLAS f16 741"); hovering it gives the whole.
+    const std::string unit_less = ce.label.substr(0, ce.label.rfind(' '));
+    std::string text = unit_less;
     const float above = yy - ts * 1.15f, below = yy + ts * 0.2f;
-    Rect box{{xr, above}, {xr + sz.x, above + sz.y}};
-    for (const Rect& o : {box, Rect{{xl, above}, {xl + sz.x, above + sz.y}}, Rect{{xr, below}, {xr + sz.x, below + sz.y}}})
-      if (!clashes(o)) {
-        box = o;
-        break;
+    Rect box;
+    bool placed = false;
+    // Inside the plot (a line near its top has no room above it); a place over a rung's dot only where nothing
+    // else is free.
+    for (const bool spare_dots : {true, false}) {
+      for (const std::string& name : {ce.label, unit_less}) {
+        const Vec2 sz = c.text_size(name, ts);
+        const float xr = ax.right - sz.x - fs * 0.4f, xl = ax.left + title_w + fs;
+        const float lower = below + ts * 1.3f;  // under a label just below the line (two lines close together)
+        const Rect options[] = {{{xr, above}, {xr + sz.x, above + sz.y}}, {{xl, above}, {xl + sz.x, above + sz.y}},
+                                {{xr, below}, {xr + sz.x, below + sz.y}}, {{xl, below}, {xl + sz.x, below + sz.y}},
+                                {{xr, lower}, {xr + sz.x, lower + sz.y}}, {{xl, lower}, {xl + sz.x, lower + sz.y}}};
+        if (!spare_dots && name == unit_less) box = options[0];
+        for (const Rect& o : options)
+          // 2 px of air above and below: two labels of lines a text's height apart would touch
+          if (!clashes({{o.min.x, o.min.y - 2}, {o.max.x, o.max.y + 2}}) && !(spare_dots && covers_dot(o)) &&
+              o.min.y >= ax.top && o.max.y <= ax.bottom) {
+            box = o;
+            text = name;
+            placed = true;
+            break;
+          }
+        if (placed) break;
       }
+      if (placed) break;
+    }
     labels.push_back(box);
     c.rect_filled({{box.min.x - 2, box.min.y}, {box.max.x + 2, box.max.y}}, t.bg.with_alpha(235), 3);  // over a near line
-    c.text(box.min, ce.label, cublas ? t.text : t.good, ts);
+    c.text(box.min, text, cublas ? t.text : t.good, ts);
     if (hover && mouse.y >= box.min.y && mouse.y <= box.max.y && mouse.x >= box.min.x - fs * 0.6f)
       hover->ceiling = int(i);
   }
@@ -161,8 +211,8 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
   for (const RooflinePoint& p : in.points)
     if (p.intensity > 0 && p.tflops > 0) path.push_back({ax.px(p.intensity), ax.py(p.tflops)});
   if (path.size() > 1) c.polyline(path, t.text_dim, 1.5f);
-  const float rad = std::max(4.0f, fs * 0.32f);
   float best = rad * 2.5f;
+  std::vector<size_t> order;  // whose label is placed first: the selected rung's, then the ladder's in its order
   for (size_t i = 0; i < in.points.size(); ++i) {
     const RooflinePoint& p = in.points[i];
     if (!(p.intensity > 0 && p.tflops > 0)) continue;
@@ -172,31 +222,51 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
     c.circle_filled(at, rad, col);
     const float d = std::hypot(mouse.x - at.x, mouse.y - at.y);
     if (hover && d < best) best = d, hover->point = int(i);
-    // The rung's number, right of the point, or below where that is taken.
-    const std::string lab = p.selected ? p.kernel : rung_number(p.kernel);
+    order.insert(p.selected ? order.begin() : order.end(), i);
+  }
+  for (const size_t i : order) {
+    const RooflinePoint& p = in.points[i];
+    const Vec2 at{ax.px(p.intensity), ax.py(p.tflops)};
+    // The rung's number, right of the point, or below where that is taken. The selected rung is named in full
+    // where that fits, else by its name within the ladder ("10_multistage"), else by its number: it is always
+    // named, another rung only where its label fits (the top rungs of a ladder often share one intensity).
     const float lsz = p.selected ? fs : ts;
-    const Vec2 sz = c.text_size(lab, lsz, p.selected ? Font::SansBold : Font::Sans);
-    // Right of the point, else left, else a line lower on either side: the first place no label holds.
-    const float h = sz.y * 0.5f;
-    const Rect options[] = {{{at.x + rad * 2 + 2, at.y - h}, {at.x + rad * 2 + 2 + sz.x, at.y + h}},
-                            {{at.x - rad - 2 - sz.x, at.y - h}, {at.x - rad - 2, at.y + h}},
-                            {{at.x + rad + 2, at.y + h}, {at.x + rad + 2 + sz.x, at.y + 3 * h}},
-                            {{at.x - rad - 2 - sz.x, at.y + h}, {at.x - rad - 2, at.y + 3 * h}}};
-    Rect box = options[0];
-    bool placed = p.selected;  // the selected rung is always named; another only where its label fits
-    for (const Rect& o : options) {
-      if (!clashes(o) && o.max.x <= ax.right && o.min.x >= ax.left) {
-        box = o;
-        placed = true;
-        break;
-      }
+    const Font font = p.selected ? Font::SansBold : Font::Sans;
+    std::vector<std::string> names = {rung_number(p.kernel)};
+    if (p.selected) {
+      const size_t slash = p.kernel.find('/');
+      names = {p.kernel, slash == std::string::npos ? p.kernel : p.kernel.substr(slash + 1), rung_number(p.kernel)};
     }
-    if (!placed) continue;  // crowded: hovering the point names it
+    std::string lab = names.back();
+    Rect box;
+    bool placed = false;
+    for (const std::string& name : names) {
+      const Vec2 sz = c.text_size(name, lsz, font);
+      // Right of the point, else left, else a line lower or higher on either side: the first place no label holds.
+      const float h = sz.y * 0.5f;
+      const Rect options[] = {{{at.x + rad * 2 + 2, at.y - h}, {at.x + rad * 2 + 2 + sz.x, at.y + h}},
+                              {{at.x - rad - 2 - sz.x, at.y - h}, {at.x - rad - 2, at.y + h}},
+                              {{at.x + rad + 2, at.y + h}, {at.x + rad + 2 + sz.x, at.y + 3 * h}},
+                              {{at.x - rad - 2 - sz.x, at.y + h}, {at.x - rad - 2, at.y + 3 * h}},
+                              {{at.x + rad + 2, at.y - 3 * h}, {at.x + rad + 2 + sz.x, at.y - h}},
+                              {{at.x - rad - 2 - sz.x, at.y - 3 * h}, {at.x - rad - 2, at.y - h}}};
+      if (name == names.back()) box = options[0];  // the last resort of the selected rung
+      for (const Rect& o : options) {
+        if (!clashes(o) && o.max.x <= ax.right && o.min.x >= ax.left && o.min.y >= ax.top && o.max.y <= ax.bottom) {
+          box = o;
+          lab = name;
+          placed = true;
+          break;
+        }
+      }
+      if (placed) break;
+    }
+    if (!placed && !p.selected) continue;  // crowded: hovering the point names it
     labels.push_back(box);
     // The selected rung's name often sits on a ceiling's line (the top rungs are near them): a backing of the
     // background colour keeps it readable.
     if (p.selected) c.rect_filled({{box.min.x - 2, box.min.y}, {box.max.x + 2, box.max.y}}, t.bg.with_alpha(210), 3);
-    c.text(box.min, lab, p.selected ? t.text : t.text_dim, lsz, Align::Left, p.selected ? Font::SansBold : Font::Sans);
+    c.text(box.min, lab, p.selected ? t.text : t.text_dim, lsz, Align::Left, font);
   }
   c.pop_clip();
 
