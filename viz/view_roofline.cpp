@@ -107,9 +107,12 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
     });
   };
   const float rad = std::max(4.0f, fs * 0.32f);  // a rung's dot
-  std::vector<Vec2> dots;
+  std::vector<Vec2> dots;  // the measured rungs, in ladder order: also the ladder's path
   for (const RooflinePoint& p : in.points)
     if (p.intensity > 0 && p.tflops > 0) dots.push_back({ax.px(p.intensity), ax.py(p.tflops)});
+  const auto within_plot = [&](const Rect& o) {
+    return o.min.x >= ax.left && o.max.x <= ax.right && o.min.y >= ax.top && o.max.y <= ax.bottom;
+  };
   const auto covers_dot = [&](const Rect& o) {
     return std::any_of(dots.begin(), dots.end(), [&](const Vec2& d) {
       return d.x > o.min.x - rad * 2 && d.x < o.max.x + rad * 2 && d.y > o.min.y - rad * 2 && d.y < o.max.y + rad * 2;
@@ -138,8 +141,7 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
     Rect box = at_height(frac0);
     for (double d : {0.0, -0.06, 0.06, -0.12, 0.12, -0.18, 0.18, -0.24, 0.24}) {
       const Rect o = at_height(frac0 + d);
-      if (o.min.y >= ax.top && o.max.y <= ax.bottom && o.min.x >= ax.left && o.max.x <= ax.right && !clashes(o) &&
-          !covers_dot(o)) {
+      if (within_plot(o) && !clashes(o) && !covers_dot(o)) {
         box = o;
         break;
       }
@@ -207,10 +209,7 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
   }
 
   // The ladder: a path in ladder order, points coloured as verified or not, the selected one ringed.
-  std::vector<Vec2> path;
-  for (const RooflinePoint& p : in.points)
-    if (p.intensity > 0 && p.tflops > 0) path.push_back({ax.px(p.intensity), ax.py(p.tflops)});
-  if (path.size() > 1) c.polyline(path, t.text_dim, 1.5f);
+  if (dots.size() > 1) c.polyline(dots, t.text_dim, 1.5f);
   float best = rad * 2.5f;
   std::vector<size_t> order;  // whose label is placed first: the selected rung's, then the ladder's in its order
   for (size_t i = 0; i < in.points.size(); ++i) {
@@ -252,7 +251,7 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
                               {{at.x - rad - 2 - sz.x, at.y - 3 * h}, {at.x - rad - 2, at.y - h}}};
       if (name == names.back()) box = options[0];  // the last resort of the selected rung
       for (const Rect& o : options) {
-        if (!clashes(o) && o.max.x <= ax.right && o.min.x >= ax.left && o.min.y >= ax.top && o.max.y <= ax.bottom) {
+        if (!clashes(o) && within_plot(o)) {
           box = o;
           lab = name;
           placed = true;

@@ -49,10 +49,10 @@ std::string cycles(double c) {
   return buf;
 }
 
-// One block's rows in `r` over [t0, t1); returns the plot rect.
 // A block with no stage spans to draw: the rung was not traced in this capture.
 bool nothing_recorded(const TimelineBlock& b) { return b.block < 0 || b.warps.empty(); }
 
+// One block's rows in `r` over [t0, t1); returns the plot rect.
 Rect draw_block(Canvas& c, Rect r, const Theme& t, const TimelineBlock& b, double t0, double t1, float fs, Vec2 mouse,
                 int side, TimelineHover* hover) {
   const float label_w = c.text_size("warp 31", fs).x + fs * 0.6f;
