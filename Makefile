@@ -4,6 +4,7 @@ BUILD      ?= build
 # GPU architectures the kernels are compiled for (CMake's CUDA_ARCHITECTURES syntax).
 CUDA_ARCHS ?= 90
 CMAKE_ARGS ?=
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 NVCC       ?= $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
 
 .PHONY: all deps configure build run test gpu-test clean
@@ -23,8 +24,10 @@ build: configure
 run: build
 	./$(BUILD)/gemmscope $(ARGS)
 
+# Tests that need no GPU run side by side (one per core; the few that measure time or CPU run alone); the GPU's
+# tests (skipped where there is none) one at a time, since they time kernels on one device.
 test: build
-	cd $(BUILD) && ctest --output-on-failure --timeout 600
+	cd $(BUILD) && ctest --output-on-failure --timeout 600 -LE gpu -j$(JOBS) && ctest --output-on-failure --timeout 600 -L gpu
 
 # On a GPU machine: also builds the probe-stripped rungs that the NoProbe SASS test compares.
 gpu-test:

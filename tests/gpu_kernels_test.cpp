@@ -670,9 +670,13 @@ TEST(Registry, WarpTilingsAddUp) {
     EXPECT_EQ(w.warp_n % w.frag_n, 0);
     EXPECT_EQ(w.block_k % (w.frag_k * w.warps_k), 0);
     if (!w.op.empty()) {
-      const std::string shape = "m" + std::to_string(w.frag_m) + "n" + std::to_string(w.frag_n) + "k" +
-                                std::to_string(w.frag_k);
-      EXPECT_NE(w.op.find(shape), std::string::npos) << w.op;
+      // The op's m x n x k, or n x m x k for a rung that swaps its operands (each op then computes C^T's tile).
+      const auto shape = [&](int m, int n) {
+        return "m" + std::to_string(m) + "n" + std::to_string(n) + "k" + std::to_string(w.frag_k);
+      };
+      const bool swapped = w.op.find(shape(w.frag_n, w.frag_m)) != std::string::npos;
+      EXPECT_TRUE(w.op.find(shape(w.frag_m, w.frag_n)) != std::string::npos || swapped) << w.op;
+      EXPECT_EQ(swapped && w.frag_m != w.frag_n, k.name == "mma_tf32/11_swapped_operands") << w.op;
     }
   }
   EXPECT_GE(described, 28 + 4);  // wmma, mma_f16, mma_tf32, sgemm 07+

@@ -13,7 +13,8 @@ fail() { echo "FAIL: $*"; exit 1; }
 # The same view through EGL (no DISPLAY) and through a hidden GLFW window under Xvfb.
 env -u DISPLAY -u WAYLAND_DISPLAY "$bin" shot --view banks --kernel mma_tf32/01_vectorized -o "$dir/egl.png" ||
   fail "shot with no DISPLAY"
-xvfb-run -a "$bin" shot --view banks --kernel mma_tf32/01_vectorized -o "$dir/glx.png" || fail "shot under Xvfb"
+(source "$(dirname "$0")/private_x.sh" && start_private_x "$dir" 1920x1080 &&
+  "$bin" shot --view banks --kernel mma_tf32/01_vectorized -o "$dir/glx.png") || fail "shot under Xvfb"
 python3 - "$stats" "$dir/egl.png" "$dir/glx.png" <<'PY'
 import subprocess, sys
 stats, egl, glx = sys.argv[1:]

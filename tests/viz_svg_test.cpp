@@ -1099,6 +1099,34 @@ TEST(WarpView, OneTilePerWarpWithItsLabelAndTheCaptionsNumbers) {
   EXPECT_EQ(warp_caption(in, 5).substr(0, 34), "warp 5 of 8 owns C[64:128, 64:128]");
 }
 
+// mma_tf32/11 swaps the op's operands (C^T = B^T A^T), so each m16n8 op covers 8x16 of C: the caption counts 8x16
+// tiles and says why they are not the op's shape, and the drawing holds at a narrow and a wide pane.
+TEST(WarpView, SwappedOperandsAreTilesOfTheTransposedShape) {
+  WarpViewInput in;
+  in.kernel = "mma_tf32/11_swapped_operands";
+  in.block_m = 256, in.block_n = 128, in.block_k = 32;
+  in.warps_m = 4, in.warps_n = 2, in.warp_m = 64, in.warp_n = 64;
+  in.op = "mma.m16n8k8.tf32";
+  in.frag_m = 8, in.frag_n = 16, in.frag_k = 8;
+  EXPECT_EQ(warp_caption(in, 3),
+            "warp 3 of 8 owns C[64:128, 64:128] (a 64x64 tile = 8x4 tiles of 8x16, each an m16n8 op with A and B "
+            "swapped: C^T = B^T A^T); per k8 step it loads 8 A fragments (8x8) and 4 B fragments (8x16)");
+  in.frag_m = 16, in.frag_n = 8;  // the same op unswapped: its own shape, as before
+  EXPECT_NE(warp_caption(in, 3).find("4x8 m16n8 fragments"), std::string::npos) << warp_caption(in, 3);
+  in.frag_m = 8, in.frag_n = 16;
+  for (float w : {420.0f, 1600.0f}) {
+    SvgCanvas c(w, 420, Theme::Light().bg);
+    draw_warp_view(c, {{0, 0}, {w, 420}}, Theme::Light(), in, 3);
+    const std::string svg = c.finish();
+    ASSERT_EQ(parse(svg, nullptr), "");
+    EXPECT_EQ(overlapping_text(svg), "") << w;
+    EXPECT_EQ(outside(svg, w, 420), "") << w;
+    std::string all;
+    for (const std::string& t : texts(svg)) all += t + " ";
+    EXPECT_NE(all.find("swapped"), std::string::npos) << all;
+  }
+}
+
 TEST(WarpView, KGroupsSimtAndUndescribed) {
   WarpViewInput in = warp_input_128x256();
   in.block_n = 128, in.warps_n = 2, in.warps_k = 2, in.op = "wmma.m16n16k16.f16", in.frag_n = 16;

@@ -86,9 +86,10 @@ fi
 if has rungs; then
   # The first launch of every rung (its verification launch, full size), clocks as found. Rungs only: a
   # variant is its rung's kernel under another order or depth, and would only make the run longer.
-  rung_list=$("$build/gemmscope" list --json | python3 -c '
+  # GS_KERNELS=a,b,...: only these rungs (e.g. the ones added since the committed table).
+  rung_list=${GS_KERNELS:-$("$build/gemmscope" list --json | python3 -c '
 import json, sys
-print(",".join(k["name"] for k in json.load(sys.stdin) if not k["variant_of"]))')
+print(",".join(k["name"] for k in json.load(sys.stdin) if not k["variant_of"]))')}
   timeout $((520 - $(date +%s) + t0)) ncu --clock-control none --metrics "$metrics" --kernel-name-base demangled \
     --kernel-id "::regex:NoProbe:1" -f -o "$out/rungs" \
     "$build/gemmscope" bench --kernels "$rung_list" --sizes "$size" --repeats 10 >"$out/rungs.log" 2>&1

@@ -18,10 +18,12 @@ for op in ld ldgsts st; do
   metrics+="l1tex__t_requests_pipe_lsu_mem_global_op_$op.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_$op.sum,"
 done
 metrics=${metrics%,}
-kernels=$("$root/$build/gemmscope" list --json | python3 -c '
-import json, sys
+# GS_KERNELS=a,b,...: only these rungs (e.g. the ones added since the committed table).
+kernels=$("$root/$build/gemmscope" list --json | GS_KERNELS=${GS_KERNELS:-} python3 -c '
+import json, os, sys
+only = [k for k in os.environ["GS_KERNELS"].split(",") if k]
 for k in json.load(sys.stdin):
-    if k["family"] != "hopper" and "[" not in k["name"]: print(k["name"])')
+    if k["family"] != "hopper" and "[" not in k["name"] and (not only or k["name"] in only): print(k["name"])')
 for kernel in $kernels; do
   ns=gs::${kernel//\//_}::
   raw=$(ncu --clock-control none --metrics "$metrics" --csv --page raw --print-units base --kernel-name-base demangled \

@@ -13,10 +13,11 @@ bin=$(sed -n 's/^CMAKE_CACHEFILE_DIR:INTERNAL=//p' "$cache")
 link() { if [ -n "$1" ] && [ ! -e "$1" ]; then mkdir -p "$(dirname "$1")"; ln -s "$2" "$1"; fi; }
 link "$src" "$root"
 link "$bin" "$root/$build"
-# Binaries tools/devpack.sh compressed for the trip (xz; gzip from older packs).
+# Binaries and libraries tools/devpack.sh compressed for the trip (xz; gzip from older packs).
 for bin in "$root/$build/gemmscope" "$root/$build/tests/gpu_tests"; do
   if [ -e "$bin.xz" ]; then unxz -f "$bin.xz"; elif [ -e "$bin.gz" ]; then gunzip -f "$bin.gz"; fi
 done
+for lib in "$root/.devpack/lib/"*.xz; do [ -e "$lib" ] && unxz -f "$lib"; done
 # Fonts from .devpack where the machine has none (it is a bare, lent machine; we run as root there).
 fonts=/usr/share/fonts/truetype/dejavu
 if [ -d "$root/.devpack/fonts" ] && [ ! -e "$fonts/DejaVuSans.ttf" ] && [ -w / ]; then

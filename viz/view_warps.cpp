@@ -63,7 +63,14 @@ std::string warp_caption(const WarpViewInput& in, int w) {
          std::to_string(in.warp_n) + " of B (a row) from shared memory";
     return s;
   }
-  s += " " + shape_of(in.op) + " fragments); per k" + std::to_string(in.frag_k) + " step";
+  // A rung may swap the op's operands (C^T = B^T A^T: B in the op's A operand), so that each op computes an n x m
+  // tile of C: mma_tf32/11's m16n8 op covers 8x16 of C.
+  const std::string op_shape = shape_of(in.op);
+  if (in.frag_m != in.frag_n && op_shape == "m" + std::to_string(in.frag_n) + "n" + std::to_string(in.frag_m))
+    s += " tiles of " + dims(in.frag_m, in.frag_n) + ", each an " + op_shape + " op with A and B swapped: C^T = B^T A^T";
+  else
+    s += " " + op_shape + " fragments";
+  s += "); per k" + std::to_string(in.frag_k) + " step";
   if (in.warps_k > 1)
     s += " of its k-slice [" + std::to_string(p.k0) + ":" + std::to_string(p.k0 + p.k_slice) + "]";
   s += " it loads " + std::to_string(fm) + " A fragments (" + dims(in.frag_m, in.frag_k) + ") and " + std::to_string(fn) +

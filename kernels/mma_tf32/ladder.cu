@@ -95,9 +95,12 @@ std::vector<Rung> mma_tf32_rungs() {
   // Its pipeline depth, [stages=S], as for mma_f16/10.
   ladder.push_back(toggle_variant(r10, "stages", "2", stages_adds(2, mma_tf32_10_multistage::kStages), mma_tf32_10_stages<2>()));
   ladder.push_back(toggle_variant(r10, "stages", "3", stages_adds(3, mma_tf32_10_multistage::kStages), mma_tf32_10_stages<3>()));
-  // Its own order only, no variants. (The warp view draws the op's 16x8 tiles; each of this rung's mma computes the
-  // transposed 8x16 tile of C, kAdds says so.)
-  ladder.push_back(with_loads(GS_MMA_TF32_RUNG(mma_tf32_11_swapped_operands, "mma_tf32/11_swapped_operands"), kLoads));
+  // Its own order only, no variants. Each of its mma computes C^T's 16x8 tile, i.e. an 8x16 tile of C (B in the op's
+  // A operand): the warp tiling says so, and the warp view draws 8x16 tiles and names the swap.
+  Rung r11 = with_loads(GS_MMA_TF32_RUNG(mma_tf32_11_swapped_operands, "mma_tf32/11_swapped_operands"), kLoads);
+  r11.info.warps.frag_m = 8;
+  r11.info.warps.frag_n = 16;
+  ladder.push_back(r11);
   return ladder;
 }
 

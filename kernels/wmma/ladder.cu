@@ -27,6 +27,44 @@ struct wmma_08_orders {
   }
 };
 
+// The fields every wmma rung from 02 on fills the same way, from its header's constants (WARP_M, WARP_N: its warp
+// tile, given because 02 has none of its own), and its launchers for both accumulator types (L: the rung's launch
+// template, e.g. r::launch). Rung 01 and each rung's own extras are spelled out below.
+#define GS_WMMA_RUNG(NS, NAME, WARP_M, WARP_N)   \
+  [] {                                           \
+    namespace r = NS;                            \
+    Rung g;                                      \
+    g.info.name = NAME;                          \
+    g.info.family = "wmma";                      \
+    g.info.title = r::kTitle;                    \
+    g.info.adds = r::kAdds;                      \
+    g.info.block_m = r::kBlockM;                 \
+    g.info.block_n = r::kBlockN;                 \
+    g.info.threads = r::kThreads;                \
+    g.info.shape_rule = r::kShapeRule;           \
+    g.info.warps.warps_m = r::kWarpsM;           \
+    g.info.warps.warps_n = r::kWarpsN;           \
+    g.info.warps.warp_m = WARP_M;                \
+    g.info.warps.warp_n = WARP_N;                \
+    g.info.warps.block_k = r::kBlockK;           \
+    g.info.warps.op = "wmma.m16n16k16.f16";      \
+    g.info.ops = {g.info.warps.op};              \
+    g.info.warps.frag_m = r::kTile;              \
+    g.info.warps.frag_n = r::kTile;              \
+    g.info.warps.frag_k = r::kTile;              \
+    g.supports = r::supports;                    \
+    g.stages = names(r::kStageNames);            \
+    g.smem_sites = names(r::kSmemSites);         \
+    return g;                                    \
+  }()
+#define GS_WMMA_F32(L) erase<__half, float, L<NoProbe, float>, L<TraceProbe, float>>(Precision::F16_F32)
+#define GS_WMMA_F16(L) erase<__half, __half, L<NoProbe, __half>, L<TraceProbe, __half>>(Precision::F16_F16)
+
+// Rungs 02-05 write C with store_matrix_sync straight from the accumulators.
+constexpr const char* kStoresUntraced =
+    "C is written with wmma::store_matrix_sync straight from the accumulator fragments, whose lane-to-element "
+    "mapping is unspecified: not traced lane by lane.";
+
 std::vector<Rung> wmma_rungs() {
   std::vector<Rung> ladder;
   {
@@ -56,328 +94,95 @@ std::vector<Rung> wmma_rungs() {
     g.info.warps.frag_k = r::kTile;
     g.supports = r::supports;
     g.stages = names(r::kStageNames);
-    g.launch = {erase<__half, float, r::launch<NoProbe, float>, r::launch<TraceProbe, float>>(Precision::F16_F32),
-                erase<__half, __half, r::launch<NoProbe, __half>, r::launch<TraceProbe, __half>>(Precision::F16_F16)};
+    g.launch = {GS_WMMA_F32(r::launch), GS_WMMA_F16(r::launch)};
     ladder.push_back(std::move(g));
   }
   {
     namespace r = wmma_02_smem;
-    Rung g;
-    g.info.name = "wmma/02_smem";
+    Rung g = GS_WMMA_RUNG(wmma_02_smem, "wmma/02_smem", r::kTile, r::kTile);
     g.info.gmem_stores_traced = false;
-    g.info.gmem_untraced = "C is written with wmma::store_matrix_sync straight from the accumulator fragments, whose "
-                           "lane-to-element mapping is unspecified: not traced lane by lane.";
-    g.info.family = "wmma";
-    g.info.title = r::kTitle;
-    g.info.adds = r::kAdds;
-    g.info.block_m = r::kBlockM;
-    g.info.block_n = r::kBlockN;
-    g.info.threads = r::kThreads;
-    g.info.shape_rule = r::kShapeRule;
-    g.info.warps.warps_m = r::kWarpsM;
-    g.info.warps.warps_n = r::kWarpsN;
-    g.info.warps.warp_m = r::kTile;
-    g.info.warps.warp_n = r::kTile;
-    g.info.warps.block_k = r::kBlockK;
-    g.info.warps.op = "wmma.m16n16k16.f16";
-    g.info.ops = {g.info.warps.op};
-    g.info.warps.frag_m = r::kTile;
-    g.info.warps.frag_n = r::kTile;
-    g.info.warps.frag_k = r::kTile;
-    g.supports = r::supports;
-    g.stages = names(r::kStageNames);
-    g.smem_sites = names(r::kSmemSites);
-    g.launch = {erase<__half, float, r::launch<NoProbe, float>, r::launch<TraceProbe, float>>(Precision::F16_F32),
-                erase<__half, __half, r::launch<NoProbe, __half>, r::launch<TraceProbe, __half>>(Precision::F16_F16)};
+    g.info.gmem_untraced = kStoresUntraced;
+    g.launch = {GS_WMMA_F32(r::launch), GS_WMMA_F16(r::launch)};
     ladder.push_back(std::move(g));
   }
   {
     namespace r = wmma_03_warp_4x2;
-    Rung g;
-    g.info.name = "wmma/03_warp_4x2";
+    Rung g = GS_WMMA_RUNG(wmma_03_warp_4x2, "wmma/03_warp_4x2", r::kWarpM, r::kWarpN);
     g.info.gmem_stores_traced = false;
-    g.info.gmem_untraced = "C is written with wmma::store_matrix_sync straight from the accumulator fragments, whose "
-                           "lane-to-element mapping is unspecified: not traced lane by lane.";
-    g.info.family = "wmma";
-    g.info.title = r::kTitle;
-    g.info.adds = r::kAdds;
-    g.info.block_m = r::kBlockM;
-    g.info.block_n = r::kBlockN;
-    g.info.threads = r::kThreads;
-    g.info.shape_rule = r::kShapeRule;
-    g.info.warps.warps_m = r::kWarpsM;
-    g.info.warps.warps_n = r::kWarpsN;
-    g.info.warps.warp_m = r::kWarpM;
-    g.info.warps.warp_n = r::kWarpN;
-    g.info.warps.block_k = r::kBlockK;
-    g.info.warps.op = "wmma.m16n16k16.f16";
-    g.info.ops = {g.info.warps.op};
-    g.info.warps.frag_m = r::kTile;
-    g.info.warps.frag_n = r::kTile;
-    g.info.warps.frag_k = r::kTile;
-    g.supports = r::supports;
-    g.stages = names(r::kStageNames);
-    g.smem_sites = names(r::kSmemSites);
-    g.launch = {erase<__half, float, r::launch<NoProbe, float>, r::launch<TraceProbe, float>>(Precision::F16_F32),
-                erase<__half, __half, r::launch<NoProbe, __half>, r::launch<TraceProbe, __half>>(Precision::F16_F16)};
+    g.info.gmem_untraced = kStoresUntraced;
+    g.launch = {GS_WMMA_F32(r::launch), GS_WMMA_F16(r::launch)};
     ladder.push_back(std::move(g));
   }
   {
     namespace r = wmma_04_dbuf_cp_async;
-    Rung g;
-    g.info.name = "wmma/04_dbuf_cp_async";
+    Rung g = GS_WMMA_RUNG(wmma_04_dbuf_cp_async, "wmma/04_dbuf_cp_async", r::kWarpM, r::kWarpN);
     g.info.gmem_stores_traced = false;
-    g.info.gmem_untraced = "C is written with wmma::store_matrix_sync straight from the accumulator fragments, whose "
-                           "lane-to-element mapping is unspecified: not traced lane by lane.";
-    g.info.family = "wmma";
-    g.info.title = r::kTitle;
-    g.info.adds = r::kAdds;
-    g.info.block_m = r::kBlockM;
-    g.info.block_n = r::kBlockN;
-    g.info.threads = r::kThreads;
-    g.info.shape_rule = r::kShapeRule;
-    g.info.warps.warps_m = r::kWarpsM;
-    g.info.warps.warps_n = r::kWarpsN;
-    g.info.warps.warp_m = r::kWarpM;
-    g.info.warps.warp_n = r::kWarpN;
-    g.info.warps.block_k = r::kBlockK;
-    g.info.warps.op = "wmma.m16n16k16.f16";
-    g.info.ops = {g.info.warps.op};
-    g.info.warps.frag_m = r::kTile;
-    g.info.warps.frag_n = r::kTile;
-    g.info.warps.frag_k = r::kTile;
-    g.supports = r::supports;
-    g.stages = names(r::kStageNames);
-    g.smem_sites = names(r::kSmemSites);
-    g.launch = {erase<__half, float, r::launch<NoProbe, float>, r::launch<TraceProbe, float>>(Precision::F16_F32),
-                erase<__half, __half, r::launch<NoProbe, __half>, r::launch<TraceProbe, __half>>(Precision::F16_F16)};
+    g.info.gmem_untraced = kStoresUntraced;
+    g.launch = {GS_WMMA_F32(r::launch), GS_WMMA_F16(r::launch)};
     ladder.push_back(std::move(g));
   }
   {
     namespace r = wmma_05_padded_smem;
-    Rung g;
-    g.info.name = "wmma/05_padded_smem";
+    Rung g = GS_WMMA_RUNG(wmma_05_padded_smem, "wmma/05_padded_smem", r::kWarpM, r::kWarpN);
     g.info.gmem_stores_traced = false;
-    g.info.gmem_untraced = "C is written with wmma::store_matrix_sync straight from the accumulator fragments, whose "
-                           "lane-to-element mapping is unspecified: not traced lane by lane.";
-    g.info.family = "wmma";
-    g.info.title = r::kTitle;
-    g.info.adds = r::kAdds;
-    g.info.block_m = r::kBlockM;
-    g.info.block_n = r::kBlockN;
-    g.info.threads = r::kThreads;
-    g.info.shape_rule = r::kShapeRule;
-    g.info.warps.warps_m = r::kWarpsM;
-    g.info.warps.warps_n = r::kWarpsN;
-    g.info.warps.warp_m = r::kWarpM;
-    g.info.warps.warp_n = r::kWarpN;
-    g.info.warps.block_k = r::kBlockK;
-    g.info.warps.op = "wmma.m16n16k16.f16";
-    g.info.ops = {g.info.warps.op};
-    g.info.warps.frag_m = r::kTile;
-    g.info.warps.frag_n = r::kTile;
-    g.info.warps.frag_k = r::kTile;
-    g.supports = r::supports;
-    g.stages = names(r::kStageNames);
-    g.smem_sites = names(r::kSmemSites);
-    g.launch = {erase<__half, float, r::launch<NoProbe, float>, r::launch<TraceProbe, float>>(Precision::F16_F32),
-                erase<__half, __half, r::launch<NoProbe, __half>, r::launch<TraceProbe, __half>>(Precision::F16_F16)};
+    g.info.gmem_untraced = kStoresUntraced;
+    g.launch = {GS_WMMA_F32(r::launch), GS_WMMA_F16(r::launch)};
     ladder.push_back(std::move(g));
   }
   {
     namespace r = wmma_06_any_shape;
-    Rung g;
-    g.info.name = "wmma/06_any_shape";
-    g.info.family = "wmma";
-    g.info.title = r::kTitle;
-    g.info.adds = r::kAdds;
-    g.info.block_m = r::kBlockM;
-    g.info.block_n = r::kBlockN;
-    g.info.threads = r::kThreads;
-    g.info.shape_rule = r::kShapeRule;
-    g.info.warps.warps_m = r::kWarpsM;
-    g.info.warps.warps_n = r::kWarpsN;
-    g.info.warps.warp_m = r::kWarpM;
-    g.info.warps.warp_n = r::kWarpN;
-    g.info.warps.block_k = r::kBlockK;
-    g.info.warps.op = "wmma.m16n16k16.f16";
-    g.info.ops = {g.info.warps.op};
-    g.info.warps.frag_m = r::kTile;
-    g.info.warps.frag_n = r::kTile;
-    g.info.warps.frag_k = r::kTile;
-    g.supports = r::supports;
-    g.stages = names(r::kStageNames);
-    g.smem_sites = names(r::kSmemSites);
-    g.launch = {erase<__half, float, r::launch<NoProbe, float>, r::launch<TraceProbe, float>>(Precision::F16_F32),
-                erase<__half, __half, r::launch<NoProbe, __half>, r::launch<TraceProbe, __half>>(Precision::F16_F16)};
+    Rung g = GS_WMMA_RUNG(wmma_06_any_shape, "wmma/06_any_shape", r::kWarpM, r::kWarpN);
+    g.launch = {GS_WMMA_F32(r::launch), GS_WMMA_F16(r::launch)};
     ladder.push_back(std::move(g));
   }
   {
     namespace r = wmma_07_bmma;
-    Rung g;
-    g.info.name = "wmma/07_bmma";
-    g.info.family = "wmma";
-    g.info.title = r::kTitle;
-    g.info.adds = r::kAdds;
-    g.info.block_m = r::kBlockM;
-    g.info.block_n = r::kBlockN;
-    g.info.threads = r::kThreads;
-    g.info.shape_rule = r::kShapeRule;
-    g.info.warps.warps_m = r::kWarpsM;
-    g.info.warps.warps_n = r::kWarpsN;
-    g.info.warps.warp_m = r::kWarpM;
-    g.info.warps.warp_n = r::kWarpN;
+    Rung g = GS_WMMA_RUNG(wmma_07_bmma, "wmma/07_bmma", r::kWarpM, r::kWarpN);
     g.info.warps.warps_k = r::kGroupsK;
-    g.info.warps.block_k = r::kBlockK;
-    g.info.warps.op = "wmma.m16n16k16.f16";
-    g.info.ops = {g.info.warps.op};
-    g.info.warps.frag_m = r::kTile;
-    g.info.warps.frag_n = r::kTile;
-    g.info.warps.frag_k = r::kTile;
-    g.supports = r::supports;
-    g.stages = names(r::kStageNames);
-    g.smem_sites = names(r::kSmemSites);
-    g.launch = {erase<__half, float, r::launch<NoProbe, float>, r::launch<TraceProbe, float>>(Precision::F16_F32),
-                erase<__half, __half, r::launch<NoProbe, __half>, r::launch<TraceProbe, __half>>(Precision::F16_F16)};
+    g.launch = {GS_WMMA_F32(r::launch), GS_WMMA_F16(r::launch)};
     ladder.push_back(std::move(g));
   }
   {
     namespace r = wmma_08_multistage;
-    Rung g;
-    g.info.name = "wmma/08_multistage";
-    g.info.family = "wmma";
-    g.info.title = r::kTitle;
-    g.info.adds = r::kAdds;
-    g.info.block_m = r::kBlockM;
-    g.info.block_n = r::kBlockN;
-    g.info.threads = r::kThreads;
-    g.info.shape_rule = r::kShapeRule;
-    g.info.warps.warps_m = r::kWarpsM;
-    g.info.warps.warps_n = r::kWarpsN;
-    g.info.warps.warp_m = r::kWarpM;
-    g.info.warps.warp_n = r::kWarpN;
-    g.info.warps.block_k = r::kBlockK;
-    g.info.warps.op = "wmma.m16n16k16.f16";
-    g.info.ops = {g.info.warps.op};
-    g.info.warps.frag_m = r::kTile;
-    g.info.warps.frag_n = r::kTile;
-    g.info.warps.frag_k = r::kTile;
-    g.supports = r::supports;
-    g.stages = names(r::kStageNames);
-    g.smem_sites = names(r::kSmemSites);
-    g.launch = {erase<__half, float, r::launch<NoProbe, float>, r::launch<TraceProbe, float>>(Precision::F16_F32),
-                erase<__half, __half, r::launch<NoProbe, __half>, r::launch<TraceProbe, __half>>(Precision::F16_F16)};
+    Rung g = GS_WMMA_RUNG(wmma_08_multistage, "wmma/08_multistage", r::kWarpM, r::kWarpN);
+    g.launch = {GS_WMMA_F32(r::launch), GS_WMMA_F16(r::launch)};
     ladder.push_back(g);
     push_order_variants<wmma_08_orders>(&ladder, g);  // its blocks in every scheme, [order=S]
     // Its padding and its 16-byte copies, each switched off: [pad=off], [vec=off].
-    ladder.push_back(toggle_variant(
-        g, "pad", "off", r::kPadOffAdds,
-        {erase<__half, float, r::launch_pad_off<NoProbe, float>, r::launch_pad_off<TraceProbe, float>>(Precision::F16_F32),
-         erase<__half, __half, r::launch_pad_off<NoProbe, __half>, r::launch_pad_off<TraceProbe, __half>>(
-             Precision::F16_F16)}));
-    ladder.push_back(toggle_variant(
-        g, "vec", "off", r::kVecOffAdds,
-        {erase<__half, float, r::launch_vec_off<NoProbe, float>, r::launch_vec_off<TraceProbe, float>>(Precision::F16_F32),
-         erase<__half, __half, r::launch_vec_off<NoProbe, __half>, r::launch_vec_off<TraceProbe, __half>>(
-             Precision::F16_F16)}));
+    ladder.push_back(toggle_variant(g, "pad", "off", r::kPadOffAdds,
+                                    {GS_WMMA_F32(r::launch_pad_off), GS_WMMA_F16(r::launch_pad_off)}));
+    ladder.push_back(toggle_variant(g, "vec", "off", r::kVecOffAdds,
+                                    {GS_WMMA_F32(r::launch_vec_off), GS_WMMA_F16(r::launch_vec_off)}));
   }
   {
     namespace r = wmma_09_pipelined;
-    Rung g;
-    g.info.name = "wmma/09_pipelined";
-    g.info.family = "wmma";
-    g.info.title = r::kTitle;
-    g.info.adds = r::kAdds;
-    g.info.block_m = r::kBlockM;
-    g.info.block_n = r::kBlockN;
-    g.info.threads = r::kThreads;
-    g.info.shape_rule = r::kShapeRule;
-    g.info.warps.warps_m = r::kWarpsM;
-    g.info.warps.warps_n = r::kWarpsN;
-    g.info.warps.warp_m = r::kWarpM;
-    g.info.warps.warp_n = r::kWarpN;
-    g.info.warps.block_k = r::kBlockK;
-    g.info.warps.op = "wmma.m16n16k16.f16";
-    g.info.ops = {g.info.warps.op};
-    g.info.warps.frag_m = r::kTile;
-    g.info.warps.frag_n = r::kTile;
-    g.info.warps.frag_k = r::kTile;
-    g.supports = r::supports;
-    g.stages = names(r::kStageNames);
-    g.smem_sites = names(r::kSmemSites);
-    g.launch = {erase<__half, float, r::launch<NoProbe, float>, r::launch<TraceProbe, float>>(Precision::F16_F32),
-                erase<__half, __half, r::launch<NoProbe, __half>, r::launch<TraceProbe, __half>>(Precision::F16_F16)};
+    Rung g = GS_WMMA_RUNG(wmma_09_pipelined, "wmma/09_pipelined", r::kWarpM, r::kWarpN);
+    g.launch = {GS_WMMA_F32(r::launch), GS_WMMA_F16(r::launch)};
     ladder.push_back(g);
     // Its step switched off: one set of fragments, loaded where they are used, [ahead=off].
-    ladder.push_back(toggle_variant(
-        g, "ahead", "off", r::kAheadOffAdds,
-        {erase<__half, float, r::launch_ahead_off<NoProbe, float>, r::launch_ahead_off<TraceProbe, float>>(
-             Precision::F16_F32),
-         erase<__half, __half, r::launch_ahead_off<NoProbe, __half>, r::launch_ahead_off<TraceProbe, __half>>(
-             Precision::F16_F16)}));
+    ladder.push_back(toggle_variant(g, "ahead", "off", r::kAheadOffAdds,
+                                    {GS_WMMA_F32(r::launch_ahead_off), GS_WMMA_F16(r::launch_ahead_off)}));
   }
   {
     namespace r = wmma_10_warp_128x64;
-    Rung g;
-    g.info.name = "wmma/10_warp_128x64";
-    g.info.family = "wmma";
-    g.info.title = r::kTitle;
-    g.info.adds = r::kAdds;
-    g.info.block_m = r::kBlockM;
-    g.info.block_n = r::kBlockN;
-    g.info.threads = r::kThreads;
-    g.info.shape_rule = r::kShapeRule;
-    g.info.warps.warps_m = r::kWarpsM;
-    g.info.warps.warps_n = r::kWarpsN;
-    g.info.warps.warp_m = r::kWarpM;
-    g.info.warps.warp_n = r::kWarpN;
-    g.info.warps.block_k = r::kBlockK;
-    g.info.warps.op = "wmma.m16n16k16.f16";
-    g.info.ops = {g.info.warps.op};
-    g.info.warps.frag_m = r::kTile;
-    g.info.warps.frag_n = r::kTile;
-    g.info.warps.frag_k = r::kTile;
-    g.supports = r::supports;
-    g.stages = names(r::kStageNames);
-    g.smem_sites = names(r::kSmemSites);
+    Rung g = GS_WMMA_RUNG(wmma_10_warp_128x64, "wmma/10_warp_128x64", r::kWarpM, r::kWarpN);
     // f16.f16 only: a 128x64 tile of fp32 accumulators would need 256 registers per lane.
-    g.launch = {erase<__half, __half, r::launch<NoProbe, __half>, r::launch<TraceProbe, __half>>(Precision::F16_F16)};
+    g.launch = {GS_WMMA_F16(r::launch)};
     ladder.push_back(g);
     // Its fragment pipelining switched off, as 09's: [ahead=off].
-    ladder.push_back(toggle_variant(
-        g, "ahead", "off", r::kAheadOffAdds,
-        {erase<__half, __half, r::launch_ahead_off<NoProbe, __half>, r::launch_ahead_off<TraceProbe, __half>>(
-            Precision::F16_F16)}));
+    ladder.push_back(toggle_variant(g, "ahead", "off", r::kAheadOffAdds, {GS_WMMA_F16(r::launch_ahead_off)}));
   }
   {
     namespace r = wmma_11_ldmatrix_xor;
-    Rung g;
-    g.info.name = "wmma/11_ldmatrix_xor";
-    g.info.family = "wmma";
-    g.info.title = r::kTitle;
-    g.info.adds = r::kAdds;
-    g.info.block_m = r::kBlockM;
-    g.info.block_n = r::kBlockN;
-    g.info.threads = r::kThreads;
-    g.info.shape_rule = r::kShapeRule;
-    g.info.warps.warps_m = r::kWarpsM;
-    g.info.warps.warps_n = r::kWarpsN;
-    g.info.warps.warp_m = r::kWarpM;
-    g.info.warps.warp_n = r::kWarpN;
-    g.info.warps.block_k = r::kBlockK;
-    g.info.warps.op = "wmma.m16n16k16.f16";
-    g.info.ops = {g.info.warps.op};
-    g.info.warps.frag_m = r::kTile;
-    g.info.warps.frag_n = r::kTile;
-    g.info.warps.frag_k = r::kTile;
-    g.supports = r::supports;
-    g.stages = names(r::kStageNames);
-    g.smem_sites = names(r::kSmemSites);
-    g.launch = {erase<__half, float, r::launch<NoProbe, float>, r::launch<TraceProbe, float>>(Precision::F16_F32),
-                erase<__half, __half, r::launch<NoProbe, __half>, r::launch<TraceProbe, __half>>(Precision::F16_F16)};
+    Rung g = GS_WMMA_RUNG(wmma_11_ldmatrix_xor, "wmma/11_ldmatrix_xor", r::kWarpM, r::kWarpN);
+    g.launch = {GS_WMMA_F32(r::launch), GS_WMMA_F16(r::launch)};
     ladder.push_back(g);
   }
   return ladder;
 }
+
+#undef GS_WMMA_RUNG
+#undef GS_WMMA_F32
+#undef GS_WMMA_F16
 
 }  // namespace gs::detail
