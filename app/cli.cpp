@@ -169,13 +169,15 @@ namespace {
 // The test report (--report FILE): where the panes are, what is selected, and the layout audit of the
 // last frame; rewritten whenever it changes. The panes and "maximized" are those of the frame drawn: a double-click
 // maximises or restores after that frame's layout, and a report pairing the new state with the old panes sends a
-// test clicking the panes to places not drawn yet.
+// test clicking the panes to places not drawn yet. "hovered": the view the pointer was over in that frame, the one
+// the M key acts on (a test waits for it after moving the pointer instead of guessing how long a frame takes).
 std::string window_report(const MainWindow& w, const Frame& f, const ViewState& st, long frames, bool audit) {
   nlohmann::json panes = nlohmann::json::object();
   auto box = [](Rect r) { return nlohmann::json::array({r.min.x, r.min.y, r.w(), r.h()}); };
   panes["kernels"] = box(w.last_layout().list);
   for (const auto& [name, r] : w.last_layout().panes) panes[name] = box(r);
   nlohmann::json j{{"frames", frames}, {"panes", panes}, {"maximized", w.last_layout().maximized},
+                   {"hovered", w.hovered_pane()},
                    {"kernel", selected_kernel(st)}, {"zoom", st.effective_zoom()}, {"dark", st.dark},
                    {"ui_font_px", ImGui::GetFontSize()}, {"message", st.message}, {"banner", f.banner},
                    {"alert", w.alert_shown()},
@@ -1061,7 +1063,8 @@ int cmd_list(const ListArgs& a) {
       nlohmann::json precisions = nlohmann::json::array();
       for (Precision p : k.precisions) precisions.push_back(precision_name(p));
       rungs.push_back({{"name", k.name}, {"family", k.family}, {"variant_of", base == k.name ? "" : base},
-                       {"toggles", toggles}, {"title", k.title}, {"adds", k.adds}, {"precisions", precisions},
+                       {"toggles", toggles}, {"title", k.title}, {"adds", k.adds}, {"builds_on", k.builds_on},
+                       {"precisions", precisions},
                        {"block_m", k.block_m}, {"block_n", k.block_n}, {"threads", k.threads},
                        {"shape_rule", k.shape_rule}, {"ops", k.ops},
                        // the C tile one global read of A and B serves (the roofline's intensity), and what of
@@ -1076,7 +1079,7 @@ int cmd_list(const ListArgs& a) {
       for (Precision p : k.precisions) precisions += (precisions.empty() ? "" : ", ") + std::string(precision_name(p));
       std::cout << k.name << "  (" << precisions << "; block " << k.block_m << "x" << k.block_n << ", " << k.threads
                 << " threads" << (k.shape_rule.empty() ? "" : "; " + k.shape_rule) << ")\n"
-                << "    " << k.title << "\n"
+                << "    " << k.title << (k.builds_on.empty() ? "" : " (builds on " + k.builds_on + ")") << "\n"
                 << wrapped(k.adds, 96, "    ") << "\n";
     }
   }

@@ -30,6 +30,7 @@ class MainWindow {
   void ExportWorkspace(const Frame& f, ViewState& st);
   // Where the panes were last drawn, for tests: view name -> rect, and the list as "kernels".
   const WorkspaceLayout& last_layout() const { return layout_; }
+  const std::string& hovered_pane() const { return hovered_pane_; }  // the view under the pointer last frame
   // The alert line shown last frame ("" when there was none or it was dismissed), for tests.
   const std::string& alert_shown() const { return alert_shown_; }
 

@@ -55,6 +55,9 @@ struct KernelInfo {
   std::string family;      // "sgemm", "wmma", "mma_f16", "mma_tf32", "hopper"
   std::string title;       // "Naive: one thread per output element"
   std::string adds;        // two or three lines: what this rung adds over the previous one and why
+  // The rung this one extends where that is not the rung before it ("wmma/09_pipelined" for wmma/11, which leaves
+  // 10's warp tile aside): the code view diffs against it. Empty: the rung before.
+  std::string builds_on;
   std::vector<Precision> precisions;  // first is the default
   int block_m = 0, block_n = 0;       // output tile of one threadblock
   int threads = 0;                     // threads per block

@@ -40,6 +40,15 @@ for r in ordering:
         if listed[v]["toggles"] != {"order": s}: sys.exit(f"FAIL: {v} has toggles {listed[v]['toggles']}")
         if listed[v]["title"] != listed[r]["title"]: sys.exit(f"FAIL: {v} has another title than {r}")
         if s.split(":")[0] not in listed[v]["adds"]: sys.exit(f"FAIL: {v}'s explanation does not name its scheme")
+# A rung that names the one it builds on (the code view diffs against it) names an earlier rung of its family.
+order = list(listed)
+for n, r in listed.items():
+    b = r["builds_on"]
+    if b and (b not in listed or listed[b]["variant_of"] or listed[b]["family"] != r["family"]
+              or order.index(b) >= order.index(n)):
+        sys.exit(f"FAIL: {n} builds on {b!r}: not an earlier rung of its family")
+if listed["wmma/11_ldmatrix_xor"]["builds_on"] != "wmma/09_pipelined":
+    sys.exit("FAIL: wmma/11 (09's tile with hand-loaded fragments) should build on wmma/09, not on 10's warp tile")
 if checked + len(variants) != len(listed): sys.exit(f"FAIL: {len(listed)} listed, {checked} rung files, {len(variants)} variants")
 print(f"ok: {checked} rungs and {len(variants)} variant(s) listed (each ordering rung in {len(schemes)} orders) with their own files' title and explanation")
 PY

@@ -63,18 +63,21 @@ title() {  # a point on view $1's title bar, right of the title text
 }
 read -r x y < <(title banks)
 xdotool mousemove --window "$wid" "$x" "$y"
+wait_for "r['hovered'] == 'banks'"
 sleep 0.3  # a loaded machine can take the move and the clicks in one frame, still hovering what the pointer left
 xdotool click --repeat 2 --delay 60 1
 wait_for "r['maximized'] == 'banks'"
 echo "ok: double-click on the Bank conflicts title maximised it"
 read -r x y < <(title banks)
 xdotool mousemove --window "$wid" "$x" "$y"
-sleep 0.3  # a loaded machine can take the move and the clicks in one frame, still hovering what the pointer left
+sleep 0.3  # (the maximised banks view is hovered already: its title is what the double-click must find)
 xdotool click --repeat 2 --delay 60 1
 wait_for "r['maximized'] == ''"
 echo "ok: a second double-click restored the arrangement"
 read -r x y < <(field "$report" "'%d %d' % (r['panes']['layout'][0] + 200, r['panes']['layout'][1] + 300)")
-xdotool mousemove --window "$wid" "$x" "$y" key --window "$wid" m
+xdotool mousemove --window "$wid" "$x" "$y"
+wait_for "r['hovered'] == 'layout'"
+xdotool key --window "$wid" m
 wait_for "r['maximized'] == 'layout'"
 xdotool key --window "$wid" Escape
 wait_for "r['maximized'] == ''"
@@ -94,7 +97,7 @@ before=$(field "$report" "r['kernel']")
 # Eight views share the window: maximise the chart first (M over it), as a user would to read its bars.
 read -r x y < <(title perf)
 xdotool mousemove --window "$wid" "$x" "$y"
-sleep 0.3  # the window learns which pane is under the pointer on the frame the move wakes
+wait_for "r['hovered'] == 'perf'"  # the window learns which pane is under the pointer on the frame the move wakes
 xdotool key --window "$wid" m
 wait_for "r['maximized'] == 'perf'"
 read -r px py ph < <(field "$report" "'%d %d %d' % (r['panes']['perf'][0] + 90, r['panes']['perf'][1], r['panes']['perf'][3])")

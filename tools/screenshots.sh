@@ -29,7 +29,7 @@ run "$bin" shot --view swizzle --kernel hopper/04_persistent --theme light -o "$
 run "$bin" shot --view timeline --kernel hopper/04_persistent --theme light -o "$root/docs/timeline-hopper-04.png"
 # TFLOP/s against size for each ladder and cuBLAS of its dtype: one picture per family.
 # (mma_f16/09, not 10: the bundled capture replays a live series of 10, which its pane shows instead.)
-for k in sgemm/01_naive wmma/01_naive mma_f16/09_xor_permuted mma_tf32/10_multistage hopper/06_tma_store; do
+for k in sgemm/01_naive wmma/01_naive mma_f16/09_xor_permuted mma_tf32/11_swapped_operands hopper/06_tma_store; do
   run "$bin" shot --view perf --kernel "$k" --theme light -o "$root/docs/perf-${k%%/*}.png"
 done
 ls -la "$root/docs"

@@ -1,6 +1,6 @@
-// The code panel: the selected rung's source embedded at build time, diffed against the rung before it
-// (or one chosen), jumps between changes, the wheel scrolls, and a line whose probe records a
-// shared-memory site shows that site in the bank view when clicked.
+// The code panel: the selected rung's source embedded at build time, diffed against the rung it builds on (the one
+// before it, or its KernelInfo::builds_on) or one chosen, jumps between changes, the wheel scrolls, and a line
+// whose probe records a shared-memory site shows that site in the bank view when clicked.
 #include <imgui.h>
 
 #include <algorithm>
@@ -16,7 +16,7 @@ class CodePanel : public ViewPanel {
  public:
   void Update(const ViewContext& ctx) override {
     const std::string kernel = selected_kernel(ctx.st);
-    if (kernel != kernel_) {  // a new rung opens at its first change, against the rung before it
+    if (kernel != kernel_) {  // a new rung opens at its first change, against the rung it builds on
       kernel_ = kernel;
       ctx.st.code_against.clear();
       ctx.st.code.selected = -1;
@@ -104,10 +104,13 @@ class CodePanel : public ViewPanel {
     return int(std::lower_bound(rows.begin(), rows.end(), diff_index) - rows.begin());
   }
 
-  // The rung before `kernel` in its ladder that has a source, or "".
+  // The rung `kernel` builds on: its KernelInfo::builds_on, else the rung before it in its ladder that has a
+  // source, or "".
   static std::string previous(const std::string& kernel) {
     const auto& reg = kernel_registry();
     const std::string base = kernel.substr(0, kernel.find('['));
+    for (size_t i = 0; i < reg.size(); ++i)
+      if (reg[i].name == base && !reg[i].builds_on.empty() && rung_source(reg[i].builds_on)) return reg[i].builds_on;
     for (size_t i = 0; i < reg.size(); ++i)
       if (reg[i].name == base)
         for (size_t j = i; j-- > 0;)

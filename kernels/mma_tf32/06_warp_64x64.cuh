@@ -9,8 +9,8 @@ inline constexpr const char* kAdds =
     "05 with 64x64 warp tiles (32 mma per k-step, 256x128 block, next k-step's fragments loaded first): a "
     "third fewer smem bytes per mma. Operands are raw fp32 bits, truncated by the tensor core: cvt.rna (3 "
     "instrs/register) would take 96 of 148 issue slots per k-step. Error vs cuBLAS ~8e-4, was 1e-8 (bound "
-    "5e-3). On an H100 it is no faster than 05 (0.98x; on an H200 1.15x): 234 registers leave one block of 8 "
-    "warps per SM where 05 runs two, and with 2 stages a third of its stall samples wait at the barrier for the "
+    "5e-3). On an H100 it is no faster than 05 (0.99x; on an H200 1.15x): 234 registers leave one block of 8 "
+    "warps per SM where 05 runs two, and with 2 stages about 30% of its stall samples wait at the barrier for the "
     "next tile's copy, which 05's second block hid (Nsight Compute at 4096^3: 980 against 958 us, 2.5x fewer "
     "instructions, no eligible warp 81% of cycles against 52%; bench/NOTES.md). 10's 4 stages hide the wait.";
 

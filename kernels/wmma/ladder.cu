@@ -175,6 +175,7 @@ std::vector<Rung> wmma_rungs() {
   {
     namespace r = wmma_11_ldmatrix_xor;
     Rung g = GS_WMMA_RUNG(wmma_11_ldmatrix_xor, "wmma/11_ldmatrix_xor", r::kWarpM, r::kWarpN);
+    g.info.builds_on = "wmma/09_pipelined";  // 09's tile and loop, not 10's f16-only 128x64 warps
     g.launch = {GS_WMMA_F32(r::launch), GS_WMMA_F16(r::launch)};
     ladder.push_back(g);
   }
