@@ -13,7 +13,10 @@ bin=$(sed -n 's/^CMAKE_CACHEFILE_DIR:INTERNAL=//p' "$cache")
 link() { if [ -n "$1" ] && [ ! -e "$1" ]; then mkdir -p "$(dirname "$1")"; ln -s "$2" "$1"; fi; }
 link "$src" "$root"
 link "$bin" "$root/$build"
-# Binaries and libraries tools/devpack.sh compressed for the trip (xz; gzip from older packs).
+# Binaries and libraries tools/devpack.sh compressed for the trip (one xz archive; each binary alone from older packs).
+if [ -e "$root/$build/binaries.tar.xz" ]; then
+  tar -C "$root/$build" -xJf "$root/$build/binaries.tar.xz" && rm "$root/$build/binaries.tar.xz"
+fi
 for bin in "$root/$build/gemmscope" "$root/$build/tests/gpu_tests"; do
   if [ -e "$bin.xz" ]; then unxz -f "$bin.xz"; elif [ -e "$bin.gz" ]; then gunzip -f "$bin.gz"; fi
 done
