@@ -12,6 +12,7 @@
 #include <map>
 #include <regex>
 #include <set>
+#include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -2038,6 +2039,67 @@ TEST(Roofline, TheSelectedRungsNameCoversNoOtherLabelInASmallPane) {
           EXPECT_FALSE(num(e, "cx") > box.min.x && num(e, "cx") < box.max.x && num(e, "cy") > box.min.y &&
                        num(e, "cy") < box.max.y)
               << label << " over a dot at " << size.x << "x" << size.y;
+  }
+}
+
+// The y axis's title sits in the plot's top left corner, where the top ceiling (cuBLAS's dashed line) often runs:
+// every line through its box is drawn before a backing of the background that covers the box, so the title
+// stays readable at every pane size.
+TEST(Roofline, NoLineRunsThroughTheAxisTitle) {
+  const std::vector<Peak> peaks = {{"tensor_f16_f32", 737, "TFLOP/s", "cuBLAS"}, {"dram", 4.26, "TB/s", "copy"},
+                                   {"l2", 7.74, "TB/s", "read"}, {"mma_sync_f16", 643, "TFLOP/s", "loop"}};
+  RooflineViewInput in;
+  in.title = "mma_f16 ladder";
+  in.ceilings = roofline_ceilings(peaks, "mma_f16", "f16.f32");
+  in.points = {{"mma_f16/01_vectorized", 64, 24, true, true}, {"mma_f16/06_warp_64x64", 85.3, 308, true, false},
+               {"mma_f16/10_multistage", 85.3, 481, true, false}};
+  const Theme& t = Theme::Dark();
+  // Where a straight segment passes through a box (sampled: the boxes are text-sized, the steps a pixel).
+  const auto crosses = [](Vec2 a, Vec2 b, const Rect& r) {
+    const int n = 1 + int(std::max(std::fabs(b.x - a.x), std::fabs(b.y - a.y)));
+    for (int i = 0; i <= n; ++i) {
+      const float f = float(i) / n, x = a.x + (b.x - a.x) * f, y = a.y + (b.y - a.y) * f;
+      if (x > r.min.x + 1 && x < r.max.x - 1 && y > r.min.y + 1 && y < r.max.y - 1) return true;
+    }
+    return false;
+  };
+  for (const Vec2 size : {Vec2{380, 220}, Vec2{440, 260}, Vec2{560, 300}, Vec2{800, 450}, Vec2{1600, 900}}) {
+    SvgCanvas svg(size.x, size.y, t.bg);
+    draw_roofline_view(svg, {{0, 0}, size}, t, in, {-1, -1}, nullptr);
+    const std::string doc = svg.finish();
+    std::vector<Element> all;
+    ASSERT_EQ(parse(doc, &all), "");
+    const Rect title = only_box(doc, "TFLOP/s (log)");
+    size_t at = all.size();
+    for (size_t i = 0; i < all.size(); ++i)
+      if (all[i].name == "text" && all[i].text == "TFLOP/s (log)") at = i;
+    ASSERT_LT(at, all.size());
+    int crossing = 0;
+    for (size_t i = 0; i < at; ++i) {
+      const Element& e = all[i];
+      bool through = false;
+      if (e.name == "line") through = crosses({num(e, "x1"), num(e, "y1")}, {num(e, "x2"), num(e, "y2")}, title);
+      if (e.name == "polyline") {
+        std::vector<Vec2> pts;
+        std::istringstream ss(e.attr.count("points") ? e.attr.at("points") : "");
+        for (std::string xy; ss >> xy;) {
+          const size_t comma = xy.find(',');
+          pts.push_back({std::stof(xy.substr(0, comma)), std::stof(xy.substr(comma + 1))});
+        }
+        for (size_t j = 1; j < pts.size(); ++j) through = through || crosses(pts[j - 1], pts[j], title);
+      }
+      if (!through) continue;
+      ++crossing;
+      bool covered = false;
+      for (size_t j = i + 1; j < at; ++j)
+        if (all[j].name == "rect" && all[j].attr.count("fill") && all[j].attr.at("fill") != "none") {
+          const Rect b = rect_of(all[j]);
+          covered = covered || (b.min.x <= title.min.x && b.min.y <= title.min.y + 1 && b.max.x >= title.max.x &&
+                                b.max.y >= title.max.y - 1);
+        }
+      EXPECT_TRUE(covered) << "a " << e.name << " runs through the axis title at " << size.x << "x" << size.y;
+    }
+    RecordProperty("crossing_" + std::to_string(int(size.x)), crossing);
   }
 }
 

@@ -93,7 +93,6 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
     c.text({ax.left - fs * 0.3f, yy - ts * 0.5f}, viz::fmt_num(v), t.text_dim, ts, Align::Right);
   }
   c.rect(plot, t.text_dim, 1);
-  c.text({ax.left + fs * 0.3f, ax.top + fs * 0.2f}, "TFLOP/s (log)", t.text_dim, ts);
 
   c.push_clip(plot);
   // Placed labels (the axis title, the slopes', the compute ceilings', then the rungs'), so that a later one
@@ -267,6 +266,13 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
     if (p.selected) c.rect_filled({{box.min.x - 2, box.min.y}, {box.max.x + 2, box.max.y}}, t.bg.with_alpha(210), 3);
     c.text(box.min, lab, p.selected ? t.text : t.text_dim, lsz, Align::Left, font);
   }
+  // The y axis's title in the plot's top left corner, drawn last on a backing of the background colour: the
+  // ceilings' lines (cuBLAS's dashed one is often near the top) would otherwise run through it.
+  const Vec2 title_at{ax.left + fs * 0.3f, ax.top + fs * 0.2f};
+  const Vec2 title_size = c.text_size("TFLOP/s (log)", ts);
+  c.rect_filled({{title_at.x - 2, title_at.y}, {title_at.x + title_size.x + 2, title_at.y + title_size.y}},
+                t.bg.with_alpha(235), 3);
+  c.text(title_at, "TFLOP/s (log)", t.text_dim, ts);
   c.pop_clip();
 
   // Axis titles and where the numbers come from.
