@@ -2009,7 +2009,8 @@ TEST(Roofline, SlopeLabelsStepAsideForTheRungsDots) {
 // The selected rung at the top right of a small pane, just under cuBLAS's line and among other rungs (the roofline
 // pane of the whole window at 1600x900): its name goes where it covers no other label, shortened to the rung's
 // number where the whole name finds no room, and never leaves the plot.
-TEST(Roofline, TheSelectedRungsNameCoversNoOtherLabelInASmallPane) {
+// The mma_f16 ladder under an H200's ceilings, as the bundled capture has them, rung 10 selected.
+RooflineViewInput mma_f16_ladder_roofline() {
   const std::vector<Peak> peaks = {{"tensor_f16_f32", 741, "TFLOP/s", "cuBLAS"}, {"dram", 4.24, "TB/s", "copy"},
                                    {"l2", 7.62, "TB/s", "read"}, {"mma_sync_f16", 636, "TFLOP/s", "loop"}};
   RooflineViewInput in;
@@ -2020,6 +2021,11 @@ TEST(Roofline, TheSelectedRungsNameCoversNoOtherLabelInASmallPane) {
                {"mma_f16/06_warp_64x64", 85.3, 306, true, false},  {"mma_f16/07_swizzle", 85.3, 303, true, false},
                {"mma_f16/08_ldmatrix", 85.3, 333, true, false},    {"mma_f16/09_xor_permuted", 85.3, 404, true, false},
                {"mma_f16/10_multistage", 85.3, 481, true, true}};
+  return in;
+}
+
+TEST(Roofline, TheSelectedRungsNameCoversNoOtherLabelInASmallPane) {
+  const RooflineViewInput in = mma_f16_ladder_roofline();
   const Theme& t = Theme::Dark();
   for (const Vec2 size : {Vec2{380, 220}, Vec2{470, 260}, Vec2{560, 300}, Vec2{800, 450}, Vec2{1600, 900}}) {
     SvgCanvas svg(size.x, size.y, t.bg);
@@ -2046,13 +2052,7 @@ TEST(Roofline, TheSelectedRungsNameCoversNoOtherLabelInASmallPane) {
 // every line through its box is drawn before a backing of the background that covers the box, so the title
 // stays readable at every pane size.
 TEST(Roofline, NoLineRunsThroughTheAxisTitle) {
-  const std::vector<Peak> peaks = {{"tensor_f16_f32", 737, "TFLOP/s", "cuBLAS"}, {"dram", 4.26, "TB/s", "copy"},
-                                   {"l2", 7.74, "TB/s", "read"}, {"mma_sync_f16", 643, "TFLOP/s", "loop"}};
-  RooflineViewInput in;
-  in.title = "mma_f16 ladder";
-  in.ceilings = roofline_ceilings(peaks, "mma_f16", "f16.f32");
-  in.points = {{"mma_f16/01_vectorized", 64, 24, true, true}, {"mma_f16/06_warp_64x64", 85.3, 308, true, false},
-               {"mma_f16/10_multistage", 85.3, 481, true, false}};
+  const RooflineViewInput in = mma_f16_ladder_roofline();
   const Theme& t = Theme::Dark();
   // Where a straight segment passes through a box (sampled: the boxes are text-sized, the steps a pixel).
   const auto crosses = [](Vec2 a, Vec2 b, const Rect& r) {

@@ -98,7 +98,11 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
   // Placed labels (the axis title, the slopes', the compute ceilings', then the rungs'), so that a later one
   // steps aside.
   std::vector<Rect> labels;
-  const float title_w = c.text_size("TFLOP/s (log)", ts).x + fs * 0.6f;  // the axis title's, at the top left
+  // The y axis's title, at the top left (drawn last, over the lines that cross its corner).
+  const char* const y_title = "TFLOP/s (log)";
+  const Vec2 title_at{ax.left + fs * 0.3f, ax.top + fs * 0.2f};
+  const Vec2 title_size = c.text_size(y_title, ts);
+  const float title_w = title_size.x + fs * 0.6f;  // what the labels keep clear of
   labels.push_back({{ax.left, ax.top}, {ax.left + title_w, ax.top + fs * 0.2f + ts * 1.2f}});
   const auto clashes = [&](const Rect& o) {
     return std::any_of(labels.begin(), labels.end(), [&](const Rect& l) {
@@ -266,13 +270,11 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
     if (p.selected) c.rect_filled({{box.min.x - 2, box.min.y}, {box.max.x + 2, box.max.y}}, t.bg.with_alpha(210), 3);
     c.text(box.min, lab, p.selected ? t.text : t.text_dim, lsz, Align::Left, font);
   }
-  // The y axis's title in the plot's top left corner, drawn last on a backing of the background colour: the
-  // ceilings' lines (cuBLAS's dashed one is often near the top) would otherwise run through it.
-  const Vec2 title_at{ax.left + fs * 0.3f, ax.top + fs * 0.2f};
-  const Vec2 title_size = c.text_size("TFLOP/s (log)", ts);
+  // The y axis's title last, on a backing of the background colour: the ceilings' lines (cuBLAS's dashed one is
+  // often near the top) would otherwise run through it.
   c.rect_filled({{title_at.x - 2, title_at.y}, {title_at.x + title_size.x + 2, title_at.y + title_size.y}},
                 t.bg.with_alpha(235), 3);
-  c.text(title_at, "TFLOP/s (log)", t.text_dim, ts);
+  c.text(title_at, y_title, t.text_dim, ts);
   c.pop_clip();
 
   // Axis titles and where the numbers come from.

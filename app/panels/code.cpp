@@ -110,12 +110,13 @@ class CodePanel : public ViewPanel {
     const auto& reg = kernel_registry();
     const std::string base = kernel.substr(0, kernel.find('['));
     for (size_t i = 0; i < reg.size(); ++i)
-      if (reg[i].name == base && !reg[i].builds_on.empty() && rung_source(reg[i].builds_on)) return reg[i].builds_on;
-    for (size_t i = 0; i < reg.size(); ++i)
-      if (reg[i].name == base)
+      if (reg[i].name == base) {
+        if (!reg[i].builds_on.empty() && rung_source(reg[i].builds_on)) return reg[i].builds_on;
         for (size_t j = i; j-- > 0;)
           if (reg[j].family == reg[i].family && reg[j].name.find('[') == std::string::npos && rung_source(reg[j].name))
             return reg[j].name;
+        break;
+      }
     return "";
   }
 
