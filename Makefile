@@ -24,10 +24,10 @@ build: configure
 run: build
 	./$(BUILD)/gemmscope $(ARGS)
 
-# Tests that need no GPU run side by side (one per core; the few that measure time or CPU run alone); the GPU's
-# tests (skipped where there is none) one at a time, since they time kernels on one device.
+# One ctest run, one summary: tests run side by side (one per core), except the few that measure time or CPU,
+# which run alone, and the GPU's (skipped where there is none), which hold a lock so that one runs at a time.
 test: build
-	cd $(BUILD) && ctest --output-on-failure --timeout 600 -LE gpu -j$(JOBS) && ctest --output-on-failure --timeout 600 -L gpu
+	cd $(BUILD) && ctest --output-on-failure --timeout 600 -j$(JOBS)
 
 # On a GPU machine: also builds the probe-stripped rungs that the NoProbe SASS test compares.
 gpu-test:

@@ -2037,15 +2037,68 @@ TEST(Roofline, TheSelectedRungsNameCoversNoOtherLabelInASmallPane) {
     const std::vector<std::string> text = texts(doc);
     EXPECT_GE(count_if_contains(text, "mma_f16/10_multistage") + std::count(text.begin(), text.end(), "10"), 1)
         << size.x << "x" << size.y << ": the selected rung is named";
-    for (const char* ceiling : {"cuBLAS f16 741", "mma.sync f16 636"})  // whole, or without its unit
-      EXPECT_EQ(count_if_contains(text, ceiling), 1) << ceiling << " at " << size.x << "x" << size.y;
-    for (const auto& [label, box] : text_boxes(doc))  // and no label of a ceiling hides a rung
-      if (label.rfind("cuBLAS", 0) == 0 || label.rfind("mma.sync", 0) == 0)
-        for (const Element& e : elements(doc, "circle"))
-          EXPECT_FALSE(num(e, "cx") > box.min.x && num(e, "cx") < box.max.x && num(e, "cy") > box.min.y &&
-                       num(e, "cy") < box.max.y)
-              << label << " over a dot at " << size.x << "x" << size.y;
+    for (const auto& [name, number] : {std::pair{"cuBLAS", "741"}, {"mma.sync", "636"}})  // whole, or shortened
+      EXPECT_EQ(std::count_if(text.begin(), text.end(),
+                              [&](const std::string& s) { return s.rfind(name, 0) == 0 && s.find(number) != s.npos; }),
+                1)
+          << name << " " << number << " at " << size.x << "x" << size.y;
+    for (const auto& [label, box] : text_boxes(doc)) {  // and no label of a ceiling hides a rung
+      if (label.rfind("cuBLAS", 0) != 0 && label.rfind("mma.sync", 0) != 0) continue;
+      for (const Element& e : elements(doc, "circle"))
+        EXPECT_FALSE(num(e, "cx") > box.min.x && num(e, "cx") < box.max.x && num(e, "cy") > box.min.y &&
+                     num(e, "cy") < box.max.y)
+            << label << " over a dot at " << size.x << "x" << size.y;
+    }
   }
+}
+
+// Each compute ceiling's label names the line it sits on: just above or just below that line, or, where two lines
+// are closer than a label's height (mma.sync and cuBLAS, 15% apart, in the whole window's roofline pane), both in
+// one row just above the upper line. A label a line and a half away (cuBLAS's, beside rung 06, before) reads as
+// another line's. Under the mma_f16 ladder and an sgemm ladder whose top rungs reach cuBLAS.
+TEST(Roofline, EachComputeLabelSitsOnItsOwnLine) {
+  RooflineViewInput sgemm;
+  sgemm.title = "sgemm ladder";
+  sgemm.ceilings = roofline_ceilings({{"fp32", 51.4, "TFLOP/s", "cuBLAS"}, {"dram", 4.26, "TB/s", "copy"},
+                                      {"l2", 7.74, "TB/s", "read"}, {"ffma", 63.6, "TFLOP/s", "loop"}},
+                                     "sgemm", "f32");
+  sgemm.points = {{"sgemm/01_naive", 0.25, 0.5, true, false},     {"sgemm/02_coalesced", 0.25, 6.2, true, false},
+                  {"sgemm/03_smem", 8, 8.1, true, false},         {"sgemm/04_blocktile_1d", 16, 16, true, false},
+                  {"sgemm/05_blocktile_2d", 32, 31, true, false}, {"sgemm/06_vectorized", 32, 38, true, false},
+                  {"sgemm/10_warptile", 32, 47, true, false},     {"sgemm/11_block", 42.7, 49.6, true, true}};
+  const Theme& t = Theme::Dark();
+  for (const RooflineViewInput& in : {mma_f16_ladder_roofline(), sgemm})
+    for (const Vec2 size : {Vec2{380, 220}, Vec2{405, 270}, Vec2{470, 260}, Vec2{560, 300}, Vec2{800, 450},
+                            Vec2{1600, 900}, Vec2{1920, 1080}}) {
+      SvgCanvas svg(size.x, size.y, t.bg);
+      draw_roofline_view(svg, {{0, 0}, size}, t, in, {-1, -1}, nullptr);
+      const std::string doc = svg.finish();
+      ASSERT_EQ(parse(doc, nullptr), "");
+      // The pipe's line is solid in the good colour, cuBLAS's dashed in the text colour: horizontal segments.
+      float pipe_y = -1, cublas_y = -1;
+      for (const Element& e : elements(doc, "line")) {
+        if (!e.attr.count("stroke") || num(e, "y1") != num(e, "y2")) continue;
+        if (e.attr.at("stroke") == hex(t.good)) pipe_y = num(e, "y1");
+        if (e.attr.at("stroke") == hex(t.text)) cublas_y = num(e, "y1");
+      }
+      ASSERT_GT(pipe_y, 0) << size.x << "x" << size.y;
+      ASSERT_GT(cublas_y, 0) << size.x << "x" << size.y;
+      const float upper = std::min(pipe_y, cublas_y);
+      int found = 0;
+      for (const auto& [label, box] : text_boxes(doc)) {
+        const bool is_cublas = label.rfind("cuBLAS", 0) == 0;
+        if (!is_cublas && label.rfind("mma.sync", 0) != 0 && label.rfind("FFMA", 0) != 0) continue;
+        ++found;
+        const float own = is_cublas ? cublas_y : pipe_y, h = box.max.y - box.min.y;
+        const bool above = std::fabs(box.max.y - own) <= 3, below = box.min.y >= own - 1 && box.min.y <= own + h * 0.3f;
+        const bool shared_row = std::fabs(box.max.y - upper) <= 3 && own - upper < h + 3;
+        EXPECT_TRUE(above || below || shared_row)
+            << label << " at " << box.min.y << "-" << box.max.y << ", its line at " << own << " (the other at "
+            << (is_cublas ? pipe_y : cublas_y) << "), " << in.title << " at " << size.x << "x" << size.y;
+      }
+      EXPECT_EQ(found, 2) << in.title << " at " << size.x << "x" << size.y;
+      EXPECT_EQ(overlapping_text(doc), "") << in.title << " at " << size.x << "x" << size.y;
+    }
 }
 
 // The y axis's title sits in the plot's top left corner, where the top ceiling (cuBLAS's dashed line) often runs:

@@ -73,6 +73,11 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
   ax.right = area.max.x - fs * 0.5f;
   ax.top = y + fs * 0.3f;
   ax.bottom = area.max.y - note_h - ts * 2.8f;
+  // A row of labels above the highest compute line: in a short pane the 1.6x above it is less than a text's height.
+  if (top_peak > 0) {
+    const double h = ax.bottom - ax.top, need = ts * 1.15f + 4, l0 = std::log10(ax.y0), lp = std::log10(top_peak);
+    if (h > need * 3) ax.y1 = std::max(ax.y1, std::pow(10.0, (h * lp - need * l0) / (h - need)));
+  }
   const Rect plot{{ax.left, ax.top}, {ax.right, ax.bottom}};
   if (plot.w() < fs * 8 || plot.h() < fs * 6) {
     c.text({r.center().x, r.center().y}, "too small for the roofline: enlarge the pane", t.text_dim, fs, Align::Center);
@@ -133,41 +138,99 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
     c.line(a, b, col, 2);
     // Label right of the line where it crosses the lower third of the plot; where the rungs' dots or another
     // label are there (the L2 slope runs through the top rungs of a ladder in a small pane), the first height
-    // up or down the slope that is clear.
+    // up or down the slope that is clear; where the rungs line the slope's whole right side, left of it, above.
     const Vec2 sz = c.text_size(ce.label, ts);
-    const auto at_height = [&](double frac) {
+    const auto at_height = [&](double frac, bool left) {
       const double yl = std::pow(10.0, std::log10(ax.y0) + (std::log10(ax.y1) - std::log10(ax.y0)) * frac);
-      const float lx = ax.px(yl / ce.value) + fs * 0.4f, ly = ax.py(yl);
+      const float x = ax.px(yl / ce.value), ly = left ? ax.py(yl) - sz.y : ax.py(yl);
+      const float lx = left ? x - fs * 0.4f - sz.x : x + fs * 0.4f;
       return Rect{{lx, ly}, {lx + sz.x, ly + sz.y}};
     };
     const double frac0 = 0.3 + 0.12 * bw_i;
-    Rect box = at_height(frac0);
-    for (double d : {0.0, -0.06, 0.06, -0.12, 0.12, -0.18, 0.18, -0.24, 0.24}) {
-      const Rect o = at_height(frac0 + d);
-      if (within_plot(o) && !clashes(o) && !covers_dot(o)) {
-        box = o;
-        break;
+    Rect box = at_height(frac0, false);
+    bool found = false;
+    for (const bool left : {false, true})
+      for (int step = 0; step <= 16 && !found; ++step) {  // 0, -0.03, +0.03, -0.06, ... of the plot's height
+        const Rect o = at_height(frac0 + 0.03 * ((step + 1) / 2) * (step % 2 ? -1 : 1), left);
+        if (within_plot(o) && !clashes(o) && !covers_dot(o)) box = o, found = true;
       }
-    }
     labels.push_back(box);
     c.text(box.min, ce.label, col, ts);
     if (hover && mouse.y >= box.min.y && mouse.y <= box.max.y && mouse.x >= box.min.x && mouse.x <= box.max.x)
       hover->ceiling = int(i);
   }
-  for (size_t i = 0; i < in.ceilings.size(); ++i) {
-    const Ceiling& ce = in.ceilings[i];
+  const auto is_cublas = [](const Ceiling& ce) {
+    return ce.name == "fp32" || ce.name == "tf32" || ce.name == "tensor_f16_f32";
+  };
+  for (const Ceiling& ce : in.ceilings) {
     if (ce.bandwidth) continue;
-    const bool cublas = ce.name == "fp32" || ce.name == "tf32" || ce.name == "tensor_f16_f32";
     const float yy = ax.py(ce.value);
-    if (cublas)
+    if (is_cublas(ce))
       viz::dashed_polyline(c, {{ax.left, yy}, {ax.right, yy}}, t.text, 2, ts * 0.6f, ts * 0.35f);
     else
       c.line({ax.left, yy}, {ax.right, yy}, t.good, 2);
   }
+  const auto unit_less = [](const std::string& label) { return label.substr(0, label.rfind(' ')); };
+  const auto draw_ceiling_label = [&](size_t i, const Rect& box, const std::string& text) {
+    labels.push_back(box);
+    c.rect_filled({{box.min.x - 2, box.min.y}, {box.max.x + 2, box.max.y}}, t.bg.with_alpha(235), 3);  // over a near line
+    c.text(box.min, text, is_cublas(in.ceilings[i]) ? t.text : t.good, ts);
+    if (hover && mouse.y >= box.min.y && mouse.y <= box.max.y && mouse.x >= box.min.x - fs * 0.6f &&
+        mouse.x <= box.max.x + fs * 0.6f)
+      hover->ceiling = int(i);
+  };
+  // Two compute lines closer than a label's height and air (the mma.sync pipe and cuBLAS, 15% apart, in a small
+  // pane): one row above the upper line holds both labels side by side, the upper line's to the right, each in
+  // its line's colour, at the plot's right or else past the axis title: whole, else both without units, else name
+  // and number ("cuBLAS 737": the subtitle names the dtype, hovering gives the whole). Where the row finds no
+  // room, each label goes by its own line, below.
+  std::vector<size_t> compute;
+  for (size_t i = 0; i < in.ceilings.size(); ++i)
+    if (!in.ceilings[i].bandwidth) compute.push_back(i);
+  std::sort(compute.begin(), compute.end(),
+            [&](size_t a, size_t b) { return in.ceilings[a].value > in.ceilings[b].value; });
+  std::vector<bool> labelled(in.ceilings.size(), false);
+  const float upper_y = compute.empty() ? 0 : ax.py(in.ceilings[compute[0]].value);
+  if (compute.size() >= 2 && ax.py(in.ceilings[compute[1]].value) - upper_y < ts * 1.15f + 2) {
+    const float row = upper_y - ts * 1.15f, gap = fs * 0.9f;
+    const auto brief = [&](const std::string& label) {  // "cuBLAS f16 737 TFLOP/s" -> "cuBLAS 737"
+      const std::string number = unit_less(label);
+      const size_t name_end = label.find(' '), number_at = number.rfind(' ');
+      return name_end == std::string::npos || number_at == std::string::npos || number_at <= name_end
+                 ? number
+                 : label.substr(0, name_end) + number.substr(number_at);
+    };
+    for (int attempt = 0; attempt < 6 && !labelled[compute[0]]; ++attempt) {
+      const int form = attempt / 2;  // the row at the right, else at the left past the axis title; then shorter
+      std::string text[2];
+      Vec2 sz[2];
+      for (int k = 0; k < 2; ++k) {
+        const std::string& label = in.ceilings[compute[k]].label;
+        text[k] = form == 0 ? label : form == 1 ? unit_less(label) : brief(label);
+        sz[k] = c.text_size(text[k], ts);
+      }
+      float x = attempt % 2 ? ax.left + title_w + fs + sz[1].x + gap + sz[0].x : ax.right - fs * 0.4f;
+      Rect box[2];
+      for (int k = 0; k < 2; ++k) {
+        box[k] = {{x - sz[k].x, row}, {x, row + sz[k].y}};
+        x -= sz[k].x + gap;
+      }
+      const Rect both{box[1].min, box[0].max};
+      // A dot just under the upper line (a top rung at cuBLAS's speed) stays clear of a row above the line.
+      const bool over_dot = std::any_of(dots.begin(), dots.end(), [&](const Vec2& d) {
+        return d.x > both.min.x - rad && d.x < both.max.x + rad && d.y > both.min.y - rad && d.y < both.max.y + rad;
+      });
+      if (!within_plot(both) || clashes({{both.min.x, both.min.y - 2}, {both.max.x, both.max.y + 2}}) || over_dot)
+        continue;
+      for (int k = 0; k < 2; ++k) {
+        draw_ceiling_label(compute[k], box[k], text[k]);
+        labelled[compute[k]] = true;
+      }
+    }
+  }
   for (size_t i = 0; i < in.ceilings.size(); ++i) {  // their labels over every line
     const Ceiling& ce = in.ceilings[i];
-    if (ce.bandwidth) continue;
-    const bool cublas = ce.name == "fp32" || ce.name == "tf32" || ce.name == "tensor_f16_f32";
+    if (ce.bandwidth || labelled[i]) continue;
     const float yy = ax.py(ce.value);
     // Above its line at the right; where another ceiling's label is already there (two ceilings close together:
     // sgemm's FFMA pipe and cuBLAS are 20% apart, a line and a half on a small pane), above it at the left (past
@@ -175,22 +238,22 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
     // else a line lower still.
     // Where none of these is free (a pane too narrow for two whole labels side by side), the same places for the
     // label without its unit ("cuBLAS f16 741"); hovering it gives the whole.
-    const std::string unit_less = ce.label.substr(0, ce.label.rfind(' '));
-    std::string text = unit_less;
+    const std::string short_label = unit_less(ce.label);
+    std::string text = short_label;
     const float above = yy - ts * 1.15f, below = yy + ts * 0.2f;
     Rect box;
     bool placed = false;
     // Inside the plot (a line near its top has no room above it); a place over a rung's dot only where nothing
     // else is free.
     for (const bool spare_dots : {true, false}) {
-      for (const std::string& name : {ce.label, unit_less}) {
+      for (const std::string& name : {ce.label, short_label}) {
         const Vec2 sz = c.text_size(name, ts);
         const float xr = ax.right - sz.x - fs * 0.4f, xl = ax.left + title_w + fs;
         const float lower = below + ts * 1.3f;  // under a label just below the line (two lines close together)
         const Rect options[] = {{{xr, above}, {xr + sz.x, above + sz.y}}, {{xl, above}, {xl + sz.x, above + sz.y}},
                                 {{xr, below}, {xr + sz.x, below + sz.y}}, {{xl, below}, {xl + sz.x, below + sz.y}},
                                 {{xr, lower}, {xr + sz.x, lower + sz.y}}, {{xl, lower}, {xl + sz.x, lower + sz.y}}};
-        if (!spare_dots && name == unit_less) box = options[0];
+        if (!spare_dots && name == short_label) box = options[0];
         for (const Rect& o : options)
           // 2 px of air above and below: two labels of lines a text's height apart would touch
           if (!clashes({{o.min.x, o.min.y - 2}, {o.max.x, o.max.y + 2}}) && !(spare_dots && covers_dot(o)) &&
@@ -204,11 +267,7 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
       }
       if (placed) break;
     }
-    labels.push_back(box);
-    c.rect_filled({{box.min.x - 2, box.min.y}, {box.max.x + 2, box.max.y}}, t.bg.with_alpha(235), 3);  // over a near line
-    c.text(box.min, text, cublas ? t.text : t.good, ts);
-    if (hover && mouse.y >= box.min.y && mouse.y <= box.max.y && mouse.x >= box.min.x - fs * 0.6f)
-      hover->ceiling = int(i);
+    draw_ceiling_label(i, box, text);
   }
 
   // The ladder: a path in ladder order, points coloured as verified or not, the selected one ringed.
@@ -242,24 +301,37 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
     std::string lab = names.back();
     Rect box;
     bool placed = false;
-    for (const std::string& name : names) {
-      const Vec2 sz = c.text_size(name, lsz, font);
-      // Right of the point, else left, else a line lower or higher on either side: the first place no label holds.
-      const float h = sz.y * 0.5f;
-      const Rect options[] = {{{at.x + rad * 2 + 2, at.y - h}, {at.x + rad * 2 + 2 + sz.x, at.y + h}},
-                              {{at.x - rad - 2 - sz.x, at.y - h}, {at.x - rad - 2, at.y + h}},
-                              {{at.x + rad + 2, at.y + h}, {at.x + rad + 2 + sz.x, at.y + 3 * h}},
-                              {{at.x - rad - 2 - sz.x, at.y + h}, {at.x - rad - 2, at.y + 3 * h}},
-                              {{at.x + rad + 2, at.y - 3 * h}, {at.x + rad + 2 + sz.x, at.y - h}},
-                              {{at.x - rad - 2 - sz.x, at.y - 3 * h}, {at.x - rad - 2, at.y - h}}};
-      if (name == names.back()) box = options[0];  // the last resort of the selected rung
-      for (const Rect& o : options) {
-        if (!clashes(o) && within_plot(o)) {
-          box = o;
-          lab = name;
-          placed = true;
-          break;
+    // Over no other rung's dot where any name finds such a place (the dots lie under the labels), else anywhere.
+    const auto over_other_dot = [&](const Rect& o) {
+      for (size_t j = 0; j < in.points.size(); ++j) {
+        const RooflinePoint& q = in.points[j];
+        if (j == i || !(q.intensity > 0 && q.tflops > 0)) continue;
+        const Vec2 d{ax.px(q.intensity), ax.py(q.tflops)};
+        if (d.x > o.min.x - rad && d.x < o.max.x + rad && d.y > o.min.y - rad && d.y < o.max.y + rad) return true;
+      }
+      return false;
+    };
+    for (const bool spare_dots : {true, false}) {
+      for (const std::string& name : names) {
+        const Vec2 sz = c.text_size(name, lsz, font);
+        // Right of the point, else left, else a line lower or higher on either side: the first place no label holds.
+        const float h = sz.y * 0.5f;
+        const Rect options[] = {{{at.x + rad * 2 + 2, at.y - h}, {at.x + rad * 2 + 2 + sz.x, at.y + h}},
+                                {{at.x - rad - 2 - sz.x, at.y - h}, {at.x - rad - 2, at.y + h}},
+                                {{at.x + rad + 2, at.y + h}, {at.x + rad + 2 + sz.x, at.y + 3 * h}},
+                                {{at.x - rad - 2 - sz.x, at.y + h}, {at.x - rad - 2, at.y + 3 * h}},
+                                {{at.x + rad + 2, at.y - 3 * h}, {at.x + rad + 2 + sz.x, at.y - h}},
+                                {{at.x - rad - 2 - sz.x, at.y - 3 * h}, {at.x - rad - 2, at.y - h}}};
+        if (name == names.back()) box = options[0];  // the last resort of the selected rung
+        for (const Rect& o : options) {
+          if (!clashes(o) && within_plot(o) && !(spare_dots && over_other_dot(o))) {
+            box = o;
+            lab = name;
+            placed = true;
+            break;
+          }
         }
+        if (placed) break;
       }
       if (placed) break;
     }
