@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/capture_limits.h"
 #include "kernels/gemm.h"
 
 #ifndef GEMMSCOPE_VERSION
@@ -15,10 +16,8 @@
 
 namespace gs {
 
-// What a capture keeps of a trace's stage spans and shared-memory addresses (the rest only grows the file).
-constexpr size_t kCaptureStageBlocks = 2;
-constexpr size_t kCaptureStageRecords = 8192;
-constexpr size_t kCaptureStageWarpRecords = 1024;  // per warp: a persistent CTA's 4 tiles of 64 k-steps fit
+// What a capture keeps of a trace's shared-memory addresses (the rest only grows the file); its stage spans'
+// limits are in core/capture_limits.h, where the timeline reads them.
 constexpr int kCaptureSmemWarps = 2;
 constexpr size_t kCaptureSmemRecords = 1024;
 // Global addresses: warps 0 and 1, their first k-iteration and their stores (a naive rung loads every element of

@@ -130,6 +130,38 @@ std::vector<std::string> names(const char* const (&list)[N]) {
   return {list, list + N};
 }
 
+// A warp tiling from a rung header's constants: warps_m x warps_n warps of warp_m x warp_n over k-tiles of block_k,
+// each computing with `op`, whose unit is frag_m x frag_n x frag_k.
+inline WarpTiling warp_tiling(int warps_m, int warps_n, int warp_m, int warp_n, int block_k, const char* op,
+                              int frag_m, int frag_n, int frag_k) {
+  WarpTiling w;
+  w.warps_m = warps_m, w.warps_n = warps_n, w.warp_m = warp_m, w.warp_n = warp_n, w.block_k = block_k;
+  w.op = op;
+  w.frag_m = frag_m, w.frag_n = frag_n, w.frag_k = frag_k;
+  return w;
+}
+
+// The part of a rung's entry every tensor-core family fills the same way, from the constants of the rung's own
+// header (each family's GS_*_RUNG macro reads them under that family's names, kBlockM or kBM, and adds the
+// launchers with the family's types). The layout view shows the tiling's op, when there is one.
+inline Rung rung_entry(const char* name, const char* family, const char* title, const char* adds, int block_m,
+                       int block_n, int threads, const char* shape_rule, bool (*supports)(int, int, int),
+                       WarpTiling warps = {}) {
+  Rung g;
+  g.info.name = name;
+  g.info.family = family;
+  g.info.title = title;
+  g.info.adds = adds;
+  g.info.block_m = block_m;
+  g.info.block_n = block_n;
+  g.info.threads = threads;
+  g.info.shape_rule = shape_rule;
+  g.info.warps = std::move(warps);
+  if (!g.info.warps.op.empty()) g.info.ops = {g.info.warps.op};
+  g.supports = supports;
+  return g;
+}
+
 // Each family's rungs in ladder order, one translation unit per family (kernels/<family>/ladder.cu),
 // so families compile in parallel. registry.cu concatenates them in this order.
 std::vector<Rung> sgemm_rungs();

@@ -12,6 +12,7 @@
 #include <set>
 
 #include "app/nvml.h"
+#include "app/panels/kernels.h"
 #include "app/panels/panel.h"
 #include "app/settings.h"
 #include "app/state.h"
@@ -20,6 +21,7 @@
 #include "app/workspace.h"
 #include "core/layout.h"
 #include "kernels/gemm.h"
+#include "viz/canvas.h"
 
 namespace fs = std::filesystem;
 
@@ -317,6 +319,46 @@ TEST(DevicePanel, MissingNvmlSaysWhy) {
 
 namespace gs {
 namespace {
+
+// Rungs side by side show numbers of one dtype: the family's (the first dtype of most of its rungs), and a rung
+// measured only in another says which. In the bundled capture wmma/10 runs f16.f16 only, and its 487 TFLOP/s
+// stood above wmma/11's f16.f32 472 as if 11 were slower (it runs 509 in f16.f16).
+TEST(KernelList, RungsBesideEachOtherShowOneDtypeOrSayWhichNot) {
+  Capture c;
+  const auto add = [&](const char* kernel, const char* dtype, double tflops) {
+    RunRecord r;
+    r.kernel = kernel, r.dtype = dtype, r.tflops = tflops, r.m = r.n = r.k = 4096;
+    c.runs.push_back(r);
+  };
+  add("wmma/09_pipelined", "f16.f32", 470), add("wmma/09_pipelined", "f16.f16", 500);
+  add("wmma/10_warp_128x64", "f16.f16", 487);
+  add("wmma/11_ldmatrix_xor", "f16.f32", 472), add("wmma/11_ldmatrix_xor", "f16.f16", 509);
+  add("sgemm/01_naive", "f32", 0.5);
+  EXPECT_EQ(family_dtype(&c, "wmma"), "f16.f32");
+  EXPECT_EQ(family_dtype(&c, "sgemm"), "f32");
+  EXPECT_EQ(family_dtype(&c, "hopper"), "");  // nothing measured
+  bool other = true;
+  EXPECT_EQ(headline_dtype(&c, "wmma/11_ldmatrix_xor", "f16.f32", &other), "f16.f32");
+  EXPECT_FALSE(other);
+  EXPECT_EQ(headline_dtype(&c, "wmma/10_warp_128x64", "f16.f32", &other), "f16.f16");
+  EXPECT_TRUE(other);
+  EXPECT_EQ(headline_dtype(&c, "hopper/01_tma_wgmma", "", &other), "");
+  EXPECT_FALSE(other);
+  // The list drawn for a shot: the family's row names its dtype, wmma/10's row its own.
+  SvgCanvas svg(400, 2400, Theme::Dark().bg);  // tall enough for sgemm's and wmma's rows
+  Frame f;
+  f.capture = &c;
+  ViewState st;
+  st.kernel = "wmma/11_ldmatrix_xor";
+  ViewContext ctx{f, st, Theme::Dark()};
+  draw_kernel_list(svg, {{0, 0}, {400, 2400}}, ctx);
+  const std::string doc = svg.finish();
+  EXPECT_NE(doc.find(">f16.f32</text>"), std::string::npos);
+  EXPECT_NE(doc.find(">f16.f16</text>"), std::string::npos);
+  EXPECT_NE(doc.find(">487</text>"), std::string::npos);
+  EXPECT_NE(doc.find(">472</text>"), std::string::npos);
+  EXPECT_EQ(doc.find(">509</text>"), std::string::npos);  // 11's row shows the family's dtype
+}
 
 // Export names say the size the kernel was measured at and the GPU, so exports of two sizes or GPUs never
 // share a name: "_4096_H200", "_4096x16384x4096_H100"; live, the live plot's size.

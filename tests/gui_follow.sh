@@ -42,7 +42,7 @@ expect code mma_f16/09_xor_permuted "mma_f16/09_xor_permuted" "against mma_f16/0
 expect code sgemm/01_naive "the first rung of its ladder: every line is new"
 # Without a GPU the throughput pane replays the live series the bundled capture recorded on the H200, its
 # toggles marked: mma_f16/10 through [stages=2], [stages=3] and [order=none] and back.
-expect perf mma_f16/10_multistage "Recorded live (a capture, not live)" "[stages=2]" "[stages=3]" "[order=no" "its own"
+expect perf mma_f16/10_multistage "A live session's series, replayed from the capture" "[stages=2]" "[stages=3]" "[order=no" "its own"
 # The throughput view marks the rung: its ladder's bars, the rung's bar label in bold.
 svg="$dir/perf_mma_tf32.svg"
 "$bin" shot --view perf --kernel mma_tf32/04_registers -o "$svg"

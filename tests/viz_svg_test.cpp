@@ -17,6 +17,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/capture_limits.h"
 #include "core/layout_trace.h"
 #include "viz/canvas_imgui.h"
 #include "viz/draw_util.h"
@@ -1692,6 +1693,52 @@ TEST(TimelineView, BlocksStartAtZeroAndOpenOnTheFirstDozenSteps) {
   EXPECT_EQ(t1, 50 + 12 * 100);  // where the 13th wait starts
   EXPECT_EQ(timeline_block(c, "test/01", 5).block, 7);  // the pick clamps to the last sampled block
   EXPECT_EQ(timeline_block(c, "test/99", 0).block, -1);
+}
+
+// A pipelined loop waits once a k-step and computes once more (the first k-step's mma starts before the loop, as
+// mma_f16/10's does): its k-steps are its waits, not its most frequent stage. A block whose stamps ran into the
+// capture's limits (core/capture_limits.h) says the timeline shows only its start.
+TEST(TimelineView, KStepsAreWaitsAndACutBlockSaysSo) {
+  Capture c;
+  for (int w = 0; w < 2; ++w) {
+    uint64_t t = 0;
+    c.stages.push_back({"test/01", 0, w, "mma", t, t + 90});
+    for (int k = 0; k < 64; ++k, t += 100) {
+      c.stages.push_back({"test/01", 0, w, "wait", t + 90, t + 100});
+      c.stages.push_back({"test/01", 0, w, "mma", t + 100, t + 190});
+    }
+  }
+  TimelineBlock b = timeline_block(c, "test/01", 0);
+  EXPECT_EQ(b.loop_steps, 64);
+  EXPECT_FALSE(b.cut);
+  const auto header = [&](const TimelineBlock& block) {
+    SvgCanvas svg(1600, 900, Theme::Dark().bg);
+    draw_timeline_view(svg, {{0, 0}, {1600, 900}}, Theme::Dark(), block, nullptr, 1980, TimelineViewState{},
+                       {-1, -1}, nullptr);
+    return all_text(svg.finish());
+  };
+  EXPECT_NE(header(b).find("64 k-steps"), std::string::npos) << header(b);
+  EXPECT_EQ(header(b).find("the first"), std::string::npos) << header(b);
+
+  // One warp at the per-warp limit: cut, whatever the rung's total.
+  Capture per_warp;
+  for (size_t i = 0; i < kCaptureStageWarpRecords; ++i)
+    per_warp.stages.push_back({"test/02", 0, 0, i % 2 ? "compute" : "load", i * 10, i * 10 + 10});
+  b = timeline_block(per_warp, "test/02", 0);
+  EXPECT_TRUE(b.cut);
+  EXPECT_NE(header(b).find("the first"), std::string::npos) << header(b);
+  EXPECT_NE(header(b).find("all a capture keeps"), std::string::npos) << header(b);
+  per_warp.stages.pop_back();
+  EXPECT_FALSE(timeline_block(per_warp, "test/02", 0).cut);
+
+  // The rung at its total, the last stamp in block 64: block 64 is cut, block 0 (kept whole before it) is not.
+  Capture total;
+  const size_t half = kCaptureStageRecords / 2;
+  for (int block : {0, 64})
+    for (size_t i = 0; i < half; ++i)
+      total.stages.push_back({"test/03", block, int(i / 500), "k-loop", i, i + 1});
+  EXPECT_FALSE(timeline_block(total, "test/03", 0).cut);
+  EXPECT_TRUE(timeline_block(total, "test/03", 1).cut);
 }
 
 // The bundled capture's persistent rung (recorded with probe.tile): one record per tile, 132 CTAs on an H200,

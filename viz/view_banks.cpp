@@ -245,7 +245,8 @@ std::string banks_caption(const SmemSite& site, const SmemSiteAccess& a) {
                                                 : std::string(banks.size() == 1 ? "bank " : "banks ") + ranges(banks)) +
            ")";
     else  // C > 0 with no bank serving two words: cp.async (banks.cpp, rule 6)
-      s += " (no bank serves two words: cp.async writes 8 lanes a wavefront, ideal " + std::to_string(r.ideal) + ")";
+      s += " (wavefronts past the ideal " + std::to_string(r.ideal) +
+           ", with no bank serving two words: cp.async writes 8 lanes a wavefront)";
   }
   return s;
 }

@@ -136,9 +136,10 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
     const double x_end = top_peak > 0 ? ridge(ce.value, top_peak) : ax.x1;
     const Vec2 a{ax.px(ax.x0), ax.py(ce.value * ax.x0)}, b{ax.px(x_end), ax.py(ce.value * x_end)};
     c.line(a, b, col, 2);
-    // Label right of the line where it crosses the lower third of the plot; where the rungs' dots or another
-    // label are there (the L2 slope runs through the top rungs of a ladder in a small pane), the first height
-    // up or down the slope that is clear; where the rungs line the slope's whole right side, left of it, above.
+    // Label outside the band between the slopes, so that it reads as its own line's: the fastest slope's (L2)
+    // left of it, above, the others right of theirs, below; where it crosses the lower third of the plot, else where
+    // the rungs' dots or another label are there (the L2 slope runs through the top rungs of a ladder in a small
+    // pane), the first height up or down the slope that is clear, else on the line's other side.
     const Vec2 sz = c.text_size(ce.label, ts);
     const auto at_height = [&](double frac, bool left) {
       const double yl = std::pow(10.0, std::log10(ax.y0) + (std::log10(ax.y1) - std::log10(ax.y0)) * frac);
@@ -147,10 +148,12 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
       return Rect{{lx, ly}, {lx + sz.x, ly + sz.y}};
     };
     const double frac0 = 0.3 + 0.12 * bw_i;
-    Rect box = at_height(frac0, false);
+    Rect box = at_height(frac0, ce.value >= top_bw);
     bool found = false;
-    for (const bool left : {false, true})
-      for (int step = 0; step <= 16 && !found; ++step) {  // 0, -0.03, +0.03, -0.06, ... of the plot's height
+    const bool top_slope = ce.value >= top_bw;
+    for (const bool left : {top_slope, !top_slope})
+      // 0, -0.03, +0.03, -0.06, ... of the plot's height: to +-0.42 on the label's own side, +-0.24 on the other
+      for (int step = 0; step <= (left == top_slope ? 28 : 16) && !found; ++step) {
         const Rect o = at_height(frac0 + 0.03 * ((step + 1) / 2) * (step % 2 ? -1 : 1), left);
         if (within_plot(o) && !clashes(o) && !covers_dot(o)) box = o, found = true;
       }

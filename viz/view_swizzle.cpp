@@ -44,7 +44,7 @@ struct Side {
   const SwizzleViewInput* in = nullptr;
   Rect area;
   Rect grid, a_strip, b_strip;
-  float s = 0;  // tile edge
+  float sx = 0, sy = 0;  // a tile's width and height: the block tile's shape, C the same size on both sides
 };
 
 void draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st, uint64_t t_ns, float fs, Vec2 mouse,
@@ -56,6 +56,7 @@ void draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st
   std::vector<viz::Span> head{{in.kernel, t.text, Font::SansBold}};
   if (!in.order.empty()) head.push_back({"   " + in.order, t.text_dim, Font::Sans});
   if (in.tflops > 0) head.push_back({" \xC2\xB7 " + viz::fmt_num(in.tflops) + " TFLOP/s", t.text, Font::Sans});
+  if (in.tflops > 0 && !in.other_dtype.empty()) head.push_back({" " + in.other_dtype, t.warn, Font::Sans});
   viz::draw_spans(c, {a.min.x, y}, head, fs, a.w());
   y += fs * 1.5f;
   for (const std::string& line : in.measured) {
@@ -81,23 +82,31 @@ void draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st
                                 " A panels (" + mb(f.a_bytes) + ") and " + std::to_string(f.b_panels) + " B panels (" +
                                 mb(f.b_bytes) + ")";
   const float foot_h = fs * 1.4f + (in.l2_bytes > 0 ? fs * 1.1f : 0);
-  // Geometry: B's panels above the grid, A's left of it, one tile edge for all.
+  // Geometry: B's panels above the grid, A's left of it; each tile as wide as its block's N and as tall as its M
+  // (a 256x128 tile twice as tall as wide), so that C keeps its shape from rung to rung.
   const float strip = std::max(fs * 0.9f, 10.0f), gap = fs * 0.35f;
   const float avail_w = a.w() - strip - gap, avail_h = a.max.y - y - strip - gap - foot_h - fs * 0.4f;
-  side.s = std::min(avail_w / l.tiles_n, avail_h / l.tiles_m);
-  if (side.s < 1) return;
-  side.a_strip = Rect{{a.min.x, y + strip + gap}, {a.min.x + strip, y + strip + gap + l.tiles_m * side.s}};
-  side.b_strip = Rect{{a.min.x + strip + gap, y}, {a.min.x + strip + gap + l.tiles_n * side.s, y + strip}};
+  const float bm = in.block_m > 0 && in.block_n > 0 ? float(in.block_m) : 1.0f;
+  const float bn = in.block_m > 0 && in.block_n > 0 ? float(in.block_n) : 1.0f;
+  const float px = std::min(avail_w / (l.tiles_n * bn), avail_h / (l.tiles_m * bm));  // per element of C
+  side.sx = px * bn, side.sy = px * bm;
+  if (std::min(side.sx, side.sy) < 1 || avail_h < fs * 3) {  // no room for a grid: say so rather than draw nothing
+    if (y + fs <= a.max.y) c.text({a.min.x, y}, viz::elide(c, "maximise to see the tiles", fs,
+                                                          Font::Sans, a.w()), t.text_dim, fs);
+    return;
+  }
+  side.a_strip = Rect{{a.min.x, y + strip + gap}, {a.min.x + strip, y + strip + gap + l.tiles_m * side.sy}};
+  side.b_strip = Rect{{a.min.x + strip + gap, y}, {a.min.x + strip + gap + l.tiles_n * side.sx, y + strip}};
   side.grid = Rect{{side.b_strip.min.x, side.a_strip.min.y}, {side.b_strip.max.x, side.a_strip.max.y}};
-  const float s = side.s;
+  const float sx = side.sx, sy = side.sy, s = std::min(sx, sy);
   std::vector<char> a_used(size_t(l.tiles_m), 0), b_used(size_t(l.tiles_n), 0);
   const float pad = s >= 6 ? 0.5f : 0;
-  const bool labels = c.text_size(std::to_string(l.blocks.back().launch), kMinTextSize).x + 2 <= s &&
-                      s >= kMinTextSize * 1.1f;
+  const bool labels = c.text_size(std::to_string(l.blocks.back().launch), kMinTextSize).x + 2 <= sx &&
+                      sy >= kMinTextSize * 1.1f;
   for (size_t i = 0; i < l.blocks.size(); ++i) {
     const BlockRecord& b = l.blocks[i];
-    const Rect cell{{side.grid.min.x + b.tile_n * s + pad, side.grid.min.y + b.tile_m * s + pad},
-                    {side.grid.min.x + (b.tile_n + 1) * s - pad, side.grid.min.y + (b.tile_m + 1) * s - pad}};
+    const Rect cell{{side.grid.min.x + b.tile_n * sx + pad, side.grid.min.y + b.tile_m * sy + pad},
+                    {side.grid.min.x + (b.tile_n + 1) * sx - pad, side.grid.min.y + (b.tile_m + 1) * sy - pad}};
     const uint64_t start = b.start_ns - l.t0, end = b.end_ns - l.t0;
     const bool started = start <= t_ns || done, running = !done && start <= t_ns && end > t_ns;
     if (running) a_used[size_t(b.tile_m)] = b_used[size_t(b.tile_n)] = 1;
@@ -117,10 +126,10 @@ void draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st
   c.rect(side.grid, t.grid, 1);
   // The panels the running blocks read: A's rows, B's columns, in the accent colour.
   for (int m = 0; m < l.tiles_m; ++m)
-    c.rect_filled({{side.a_strip.min.x, side.a_strip.min.y + m * s + pad}, {side.a_strip.max.x, side.a_strip.min.y + (m + 1) * s - pad}},
+    c.rect_filled({{side.a_strip.min.x, side.a_strip.min.y + m * sy + pad}, {side.a_strip.max.x, side.a_strip.min.y + (m + 1) * sy - pad}},
                   a_used[size_t(m)] ? t.accent : t.panel);
   for (int n = 0; n < l.tiles_n; ++n)
-    c.rect_filled({{side.b_strip.min.x + n * s + pad, side.b_strip.min.y}, {side.b_strip.min.x + (n + 1) * s - pad, side.b_strip.max.y}},
+    c.rect_filled({{side.b_strip.min.x + n * sx + pad, side.b_strip.min.y}, {side.b_strip.min.x + (n + 1) * sx - pad, side.b_strip.max.y}},
                   b_used[size_t(n)] ? t.accent : t.panel);
   // Footprint line and the L2 bar.
   float fy = side.grid.max.y + fs * 0.4f;

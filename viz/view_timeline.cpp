@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/capture_limits.h"
 #include "viz/draw_util.h"
 #include "viz/views.h"
 
@@ -61,8 +62,11 @@ Rect draw_block(Canvas& c, Rect r, const Theme& t, const TimelineBlock& b, doubl
     head.push_back({(b.tiles > 1 ? "   persistent CTA " + std::to_string(b.block) + " (" + std::to_string(b.tiles) + " tiles)"
                                  : "   block " + std::to_string(b.block)) +
                         ", " + std::to_string(b.warps.size()) + " warps stamped, " +
-                        cycles(double(b.duration)) + " cycles" +
+                        (b.cut ? "the first " : "") + cycles(double(b.duration)) + " cycles" +
                         (b.loop_steps > 1 ? ", " + std::to_string(b.loop_steps) + " k-steps" : "") +
+                        (b.cut ? " (all a capture keeps: " + std::to_string(kCaptureStageWarpRecords) +
+                                     " stamps a warp, " + std::to_string(kCaptureStageRecords) + " a rung)"
+                               : "") +
                         (b.slowdown > 1.05 ? "; the stamps slowed this launch " + viz::fmt_num(b.slowdown) + "x" : ""),
                     t.text_dim, Font::Sans});
   viz::draw_spans(c, r.min, head, fs, r.w());
@@ -137,7 +141,26 @@ TimelineBlock timeline_block(const Capture& c, const std::string& kernel, int pi
   std::sort(b.warps.begin(), b.warps.end());
   for (const TimelineBlock::Span& s : b.spans)
     if (s.warp == b.warps.front()) ++per_stage_warp0[s.stage];
-  for (const auto& [stage, n] : per_stage_warp0) b.loop_steps = std::max(b.loop_steps, n);
+  int waits = 0;
+  for (const auto& [stage, n] : per_stage_warp0) {
+    b.loop_steps = std::max(b.loop_steps, n);
+    if (has(b.stages[size_t(stage)], "wait")) waits = std::max(waits, n);
+  }
+  if (waits > 1) b.loop_steps = waits;
+  // Cut short by the capture's limits (kernels/record.cpp keeps stamps in block and warp order): a warp of this
+  // block at the per-warp limit, or the rung at its total with the last stamp kept in this block (that warp's
+  // row ends early and later warps have none).
+  std::map<int, size_t> per_warp;
+  size_t total = 0;
+  int last_block = -1;
+  for (const StageRecord& s : c.stages) {
+    if (s.kernel != kernel) continue;
+    ++total;
+    last_block = s.block;
+    if (s.block == b.block) ++per_warp[s.warp];
+  }
+  b.cut = total >= kCaptureStageRecords && last_block == b.block;
+  for (const auto& [warp, n] : per_warp) b.cut = b.cut || n >= kCaptureStageWarpRecords;
   int own = 0;  // block records this CTA wrote: one per tile for a persistent kernel (probe.tile())
   for (const BlockRecord& r : c.blocks)
     if (r.kernel == kernel && r.bx == b.block && r.by == 0) ++own;
@@ -251,6 +274,15 @@ void draw_timeline_view(Canvas& c, Rect r, const Theme& t, const TimelineBlock& 
     float& short_h = nothing_recorded(in) ? h_in : h_other;
     short_h = std::min(short_h, fs * 2.8f);
     (nothing_recorded(in) ? h_other : h_in) = avail - short_h;
+  }
+  // Too small for the block's title, a row of warps and the axis (the whole window's pane at 1600x900 with the
+  // rung below squeezed out): one line says so, where the title would have been drawn over the rows.
+  if (h_in < fs * 3.0f) {
+    c.text({area.min.x, y}, viz::elide(c, in.kernel + ": maximise to see its warps", fs,
+                                       Font::Sans, area.w()),
+           t.text_dim, fs);
+    c.pop_clip();
+    return;
   }
   const Rect top{{area.min.x, y}, {area.max.x, y + h_in}};
   const Rect plot = draw_block(c, top, t, in, t0, t1, fs, mouse, 0, hover);

@@ -190,6 +190,9 @@ struct SwizzleViewInput {
   int64_t l2_bytes = 0;                  // the GPU's L2, against which a wave's footprint is drawn
   std::string order;                     // what orders its blocks: "row-major", "cutlass:5"
   double tflops = 0;                     // measured at the traced size (0: not measured)
+  // The dtype of `tflops` where it is not the one its family's rungs are shown in (the rung beside may be in
+  // another): wmma/10 has f16.f16 runs only. Empty otherwise.
+  std::string other_dtype;
   double timed_ms = 0;                   // the timed (probe-free) run at that size: the traced one is slower
   // What Nsight Compute measured for the kernel (Capture::l2), one line per size: "Nsight Compute at
   // 4096x16384x4096: L2 hit 92.4%, DRAM read 0.67 GB, 1954 us".
@@ -265,7 +268,13 @@ struct TimelineBlock {
   std::vector<int> warps;          // the warps that stamped, ascending (the rows)
   int tiles = 0;                   // a persistent CTA: the tiles it computed (block records with bx == block); else 0
   uint64_t duration = 0;           // last end
-  int loop_steps = 0;              // how often the most frequent stage ran in the first warp: k-steps
+  // k-steps of the first warp: how often its wait stage ran (a pipelined loop waits once a k-step, and may
+  // compute once more than it waits), else its most frequent stage
+  int loop_steps = 0;
+  // Whether the capture kept only the start of this block's stamps (core/capture_limits.h): a warp reached the
+  // per-warp limit, or the rung's stamps reached the total within this block.
+  // The spans, duration and loop_steps are then those of the part kept.
+  bool cut = false;
   double slowdown = 0;             // the traced launch's time over the timed one's (the stamps' cost), 0: unknown
 };
 // The capture's stage spans of `kernel` for the `pick`-th sampled block (clamped); block -1 when none.

@@ -52,20 +52,31 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
     ImGui::TableSetupColumn("TFLOP/s", ImGuiTableColumnFlags_WidthFixed, num_w);
     ImGui::TableSetupColumn("% of cuBLAS", ImGuiTableColumnFlags_WidthFixed, pct_w);
     ImGui::TableHeadersRow();
-    std::string family;
+    std::string family, fam_dtype;
     for (const std::string& name : rung_names(capture)) {
       const KernelInfo* info = find_kernel(name);
       const std::string fam = family_of(name);
       if (fam != family) {
+        // The family's row names the dtype its numbers are in.
         family = fam;
+        fam_dtype = family_dtype(capture, fam);
         ImGui::TableNextRow();
         ImGui::TableSetColumnIndex(0);
         ImGui::TextColored(vec4(ctx.theme.accent), "%s", fam.c_str());
         ui::note("family");
+        if (!fam_dtype.empty()) {
+          ImGui::TableSetColumnIndex(1);
+          ImGui::SetCursorPosX(ImGui::GetCursorPosX() + num_w - ImGui::CalcTextSize(fam_dtype.c_str()).x);
+          ImGui::TextDisabled("%s", fam_dtype.c_str());
+          ui::note("family dtype");
+        }
       }
-      // One row per rung, with the numbers of its first dtype (the tooltip lists them all).
+      // One row per rung, with the numbers of its family's dtype, or of its own where it has no run in that one,
+      // saying so (the tooltip lists every dtype).
       const std::vector<std::string> dtypes = dtypes_of(capture, name);
-      const RunRecord* r = dtypes.empty() ? nullptr : main_run(capture, name, dtypes.front());
+      bool other_dtype = false;
+      const std::string dtype = headline_dtype(capture, name, fam_dtype, &other_dtype);
+      const RunRecord* r = dtype.empty() ? nullptr : main_run(capture, name, dtype);
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
       ImGui::PushID(name.c_str());
@@ -80,8 +91,16 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
       const bool row_hovered = ImGui::IsItemHovered();
       ImGui::SameLine(0, 0);
       const std::string label = rung_of(name);
-      const bool cut = ui::text_fit(label, name_w);
+      const float tag_w = other_dtype ? ImGui::CalcTextSize(dtype.c_str()).x + em * 0.4f : 0;
+      const float name_x = ImGui::GetCursorPosX();
+      const bool cut = ui::text_fit(label, std::max(em, name_w - tag_w));
       ui::note("kernel name");
+      if (other_dtype) {  // its numbers are in another dtype than the rows around it
+        ImGui::SameLine(0, 0);
+        ImGui::SetCursorPosX(name_x + name_w - tag_w + em * 0.4f);
+        ImGui::TextColored(vec4(ctx.theme.warn), "%s", dtype.c_str());
+        ui::note("kernel dtype");
+      }
       if (row_hovered) {
         ImGui::BeginTooltip();
         ImGui::TextUnformatted(name.c_str());
@@ -90,6 +109,9 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
           ImGui::TextUnformatted(info->title.c_str());
           ImGui::PopTextWrapPos();
         }
+        if (other_dtype)
+          ImGui::TextDisabled("measured in %s only: the other rows of %s show %s", dtype.c_str(), fam.c_str(),
+                              fam_dtype.c_str());
         for (const std::string& d : dtypes)
           if (const RunRecord* rd = main_run(capture, name, d))
             ImGui::Text("%-8s %7.1f TFLOP/s  %5.1f%% of cuBLAS (%s)", d.c_str(), rd->tflops,
@@ -220,19 +242,25 @@ void draw_kernel_list(Canvas& c, Rect r, const ViewContext& ctx) {
   c.text({x_pct, y}, "% of cuBLAS", t.text, fs, Align::Right, Font::SansBold);
   y += lh;
   const float list_end = r.min.y + r.h() * 0.6f;
-  std::string family;
+  std::string family, fam_dtype;
   for (const std::string& name : rung_names(ctx.f.capture)) {
     if (y + lh > list_end) break;
-    if (family_of(name) != family) {
+    if (family_of(name) != family) {  // the family, and the dtype of its numbers
       family = family_of(name);
+      fam_dtype = family_dtype(ctx.f.capture, family);
       c.text({r.min.x + pad, y}, family, t.accent, fs);
+      c.text({x_num, y}, fam_dtype, t.text_dim, fs, Align::Right);
       y += lh;
       if (y + lh > list_end) break;
     }
     if (name == rung_of_variant(selected)) c.rect_filled({{r.min.x + 2, y - 2}, {r.max.x - 2, y + lh - 4}}, viz::mix(t.accent, t.panel, 0.55f), 3);
-    c.text({r.min.x + pad, y}, viz::elide(c, rung_of(name), fs, Font::Sans, name_w), t.text, fs);
-    const std::vector<std::string> dtypes = dtypes_of(ctx.f.capture, name);
-    if (const RunRecord* run = dtypes.empty() ? nullptr : main_run(ctx.f.capture, name, dtypes.front())) {
+    // A rung measured only in another dtype than its family's says which, in the name's column.
+    bool other_dtype = false;
+    const std::string dtype = headline_dtype(ctx.f.capture, name, fam_dtype, &other_dtype);
+    const float tag_w = other_dtype ? c.text_size(dtype, fs).x + pad : 0;
+    c.text({r.min.x + pad, y}, viz::elide(c, rung_of(name), fs, Font::Sans, name_w - tag_w), t.text, fs);
+    if (other_dtype) c.text({r.min.x + pad + name_w, y}, dtype, t.warn, fs, Align::Right);
+    if (const RunRecord* run = dtype.empty() ? nullptr : main_run(ctx.f.capture, name, dtype)) {
       c.text({x_num, y}, tflops(*run), t.text, fs, Align::Right);
       if (run->cublas_tflops > 0) c.text({x_pct, y}, percent(*run), t.text, fs, Align::Right);
     }

@@ -164,6 +164,33 @@ std::vector<std::string> dtypes_of(const Capture* c, const std::string& kernel) 
   return out;
 }
 
+std::string family_dtype(const Capture* c, const std::string& family) {
+  std::vector<std::pair<std::string, int>> votes;  // first dtypes of the family's rungs, in ladder order
+  for (const std::string& rung : rung_names(c)) {
+    if (family_of(rung) != family) continue;
+    const std::vector<std::string> d = dtypes_of(c, rung);
+    if (d.empty()) continue;
+    auto v = std::find_if(votes.begin(), votes.end(), [&](const auto& e) { return e.first == d.front(); });
+    if (v == votes.end()) v = votes.insert(votes.end(), {d.front(), 0});
+    ++v->second;
+  }
+  std::string common;
+  int most = 0;
+  for (const auto& [dtype, n] : votes)
+    if (n > most) common = dtype, most = n;
+  return common;
+}
+
+std::string headline_dtype(const Capture* c, const std::string& kernel, const std::string& family_dtype,
+                           bool* other) {
+  if (other) *other = false;
+  const std::vector<std::string> own = dtypes_of(c, kernel);
+  if (own.empty()) return "";
+  if (std::find(own.begin(), own.end(), family_dtype) != own.end()) return family_dtype;
+  if (other) *other = !family_dtype.empty();
+  return own.front();
+}
+
 std::string shape_label(const RunRecord& r) {
   return std::to_string(r.m) + "x" + std::to_string(r.n) + "x" + std::to_string(r.k);
 }

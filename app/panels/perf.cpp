@@ -216,7 +216,7 @@ class PerfPanel : public ViewPanel {
           points.push_back({p.t, p.tflops, p.cublas_tflops, p.sm_mhz});
         }
         running = switches.empty() ? "" : switches.back().kernel;
-        in.device_label = "Recorded live (a capture, not live): " + c->device.name + ", " + date_of(*c) +
+        in.device_label = "A live session's series, replayed from the capture: " + c->device.name + ", " + date_of(*c) +
                           "; the over-size curves: the toolbar's \"over size\"";
       }
       PerfSeries ref{"cuBLAS, same size", {}, false, "", true};

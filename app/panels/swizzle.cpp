@@ -175,8 +175,15 @@ class SwizzlePanel : public ViewPanel {
     if (const RunRecord* r = dtypes.empty() ? nullptr : main_run(capture_, kernel, dtypes.front())) {
       in.k = r->k;
       in.elem_bytes = elem_bytes(r->dtype);
-      in.tflops = r->tflops;
       in.timed_ms = r->median_ms;
+    }
+    // The speed in the dtype its family is shown in, as in the kernel list, so that two rungs side by side
+    // compare like with like; a rung without a run in that dtype says which it is.
+    bool other = false;
+    const std::string dtype = headline_dtype(capture_, kernel, family_dtype(capture_, family_of(kernel)), &other);
+    if (const RunRecord* r = dtype.empty() ? nullptr : main_run(capture_, kernel, dtype)) {
+      in.tflops = r->tflops;
+      if (other) in.other_dtype = dtype;
     }
     if (capture_) in.l2_bytes = capture_->device.l2_bytes;
     if (capture_)

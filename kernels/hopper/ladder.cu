@@ -14,27 +14,19 @@ namespace gs::detail {
 // One registry entry from a rung namespace NS (every hopper rung names its geometry and texts with the same
 // constants). The layout op is wgmma's accumulator (drawn at N = 16; the rungs' N = 256 repeats it); warp
 // tilings stay empty: a warpgroup's tile is its 64 rows of the block, all columns.
-#define GS_HOPPER_RUNG(NS, NAME)                                                                      \
-  [] {                                                                                                \
-    namespace r = NS;                                                                                 \
-    Rung g;                                                                                           \
-    g.info.name = NAME;                                                                               \
-    g.info.gmem_loads_traced = g.info.gmem_stores_traced = false;                                     \
-    g.info.gmem_untraced = "TMA moves whole tiles of A and B (one thread issues each copy) and the "           \
-                           "epilogue's global stores carry no probe yet.";                                   \
-    g.info.family = "hopper";                                                                         \
-    g.info.title = r::kTitle;                                                                         \
-    g.info.adds = r::kAdds;                                                                           \
-    g.info.block_m = r::kBlockM;                                                                      \
-    g.info.block_n = r::kBlockN;                                                                      \
-    g.info.threads = r::kThreads;                                                                     \
-    g.info.shape_rule = r::kShapeRule;                                                                \
-    g.info.ops = {"wgmma.m64n16k16.f16"};                                                             \
-    g.supports = r::supports;                                                                         \
-    g.unavailable = hopper::unavailable_here;                                                         \
-    g.stages = names(r::kStageNames);                                                                 \
-    g.launch = {erase<__half, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::F16_F32)}; \
-    return g;                                                                                         \
+#define GS_HOPPER_RUNG(NS, NAME)                                                                          \
+  [] {                                                                                                    \
+    namespace r = NS;                                                                                     \
+    Rung g = rung_entry(NAME, "hopper", r::kTitle, r::kAdds, r::kBlockM, r::kBlockN, r::kThreads,         \
+                        r::kShapeRule, r::supports);                                                      \
+    g.info.gmem_loads_traced = g.info.gmem_stores_traced = false;                                         \
+    g.info.gmem_untraced = "TMA moves whole tiles of A and B (one thread issues each copy) and the "       \
+                           "epilogue's global stores carry no probe yet.";                                \
+    g.info.ops = {"wgmma.m64n16k16.f16"};                                                                 \
+    g.unavailable = hopper::unavailable_here;                                                             \
+    g.stages = names(r::kStageNames);                                                                     \
+    g.launch = {erase<__half, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::F16_F32)};     \
+    return g;                                                                                             \
   }()
 
 std::vector<Rung> hopper_rungs() {

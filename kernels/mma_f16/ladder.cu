@@ -17,33 +17,17 @@ namespace gs::detail {
 // One registry entry from a rung namespace NS: every mma_f16 rung names its geometry with the same
 // constants and its texts (kTitle, kAdds) in its own file, so only the name differs from rung to rung. (A
 // namespace cannot be a template argument, hence the macro.)
-#define GS_MMA_F16_RUNG(NS, NAME)                                                                      \
-  [] {                                                                                                 \
-    namespace r = NS;                                                                                  \
-    Rung g;                                                                                            \
-    g.info.name = NAME;                                                                                \
-    g.info.family = "mma_f16";                                                                         \
-    g.info.title = r::kTitle;                                                                          \
-    g.info.adds = r::kAdds;                                                                            \
-    g.info.block_m = r::kBlockM;                                                                       \
-    g.info.block_n = r::kBlockN;                                                                       \
-    g.info.threads = r::kThreads;                                                                      \
-    g.info.shape_rule = r::kShapeRule;                                                                 \
-    g.info.warps.warps_m = r::kWarpsM;                                                                 \
-    g.info.warps.warps_n = r::kWarpsN;                                                                 \
-    g.info.warps.warp_m = r::kWarpM;                                                                   \
-    g.info.warps.warp_n = r::kWarpN;                                                                   \
-    g.info.warps.block_k = r::kBlockK;                                                                 \
-    g.info.warps.op = "mma.m16n8k16.f16";                                                              \
-    g.info.ops = {g.info.warps.op};                                                                    \
-    g.info.warps.frag_m = r::kMmaM;                                                                    \
-    g.info.warps.frag_n = r::kMmaN;                                                                    \
-    g.info.warps.frag_k = r::kMmaK;                                                                    \
-    g.supports = r::supports;                                                                          \
-    g.stages = names(r::kStageNames);                                                                  \
-    g.smem_sites = names(r::kSmemSites);                                                               \
-    g.launch = {erase<__half, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::F16_F32)};  \
-    return g;                                                                                          \
+#define GS_MMA_F16_RUNG(NS, NAME)                                                                              \
+  [] {                                                                                                         \
+    namespace r = NS;                                                                                          \
+    Rung g = rung_entry(NAME, "mma_f16", r::kTitle, r::kAdds, r::kBlockM, r::kBlockN, r::kThreads,             \
+                        r::kShapeRule, r::supports,                                                            \
+                        warp_tiling(r::kWarpsM, r::kWarpsN, r::kWarpM, r::kWarpN, r::kBlockK, "mma.m16n8k16.f16", \
+                                    r::kMmaM, r::kMmaN, r::kMmaK));                                            \
+    g.stages = names(r::kStageNames);                                                                          \
+    g.smem_sites = names(r::kSmemSites);                                                                       \
+    g.launch = {erase<__half, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::F16_F32)};          \
+    return g;                                                                                                  \
   }()
 
 // The launchers of one block order (kCode, block_order.cuh's order_code) of a swizzling rung NS, for

@@ -18,33 +18,16 @@ namespace gs::detail {
 // One registry entry from a rung namespace NS: every mma_tf32 rung names its geometry with the same
 // constants and its texts (kTitle, kAdds) in its own file, so only the name differs from rung to rung. (A
 // namespace cannot be a template argument, hence the macro.)
-#define GS_MMA_TF32_RUNG(NS, NAME)                                                                 \
-  [] {                                                                                             \
-    namespace r = NS;                                                                              \
-    Rung g;                                                                                        \
-    g.info.name = NAME;                                                                            \
-    g.info.family = "mma_tf32";                                                                    \
-    g.info.title = r::kTitle;                                                                      \
-    g.info.adds = r::kAdds;                                                                        \
-    g.info.block_m = r::kBM;                                                                       \
-    g.info.block_n = r::kBN;                                                                       \
-    g.info.threads = r::kThreads;                                                                  \
-    g.info.shape_rule = r::kShapeRule;                                                             \
-    g.info.warps.warps_m = r::kWarpsM;                                                             \
-    g.info.warps.warps_n = r::kWarpsN;                                                             \
-    g.info.warps.warp_m = r::kWM;                                                                  \
-    g.info.warps.warp_n = r::kWN;                                                                  \
-    g.info.warps.block_k = r::kBK;                                                                 \
-    g.info.warps.op = "mma.m16n8k8.tf32";                                                          \
-    g.info.ops = {g.info.warps.op};                                                                \
-    g.info.warps.frag_m = 16;                                                                      \
-    g.info.warps.frag_n = 8;                                                                       \
-    g.info.warps.frag_k = 8;                                                                       \
-    g.supports = r::supports;                                                                      \
-    g.stages = names(r::kStageNames);                                                              \
-    g.smem_sites = names(r::kSmemSites);                                                           \
-    g.launch = {erase<float, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::TF32)};  \
-    return g;                                                                                      \
+#define GS_MMA_TF32_RUNG(NS, NAME)                                                                          \
+  [] {                                                                                                      \
+    namespace r = NS;                                                                                       \
+    Rung g = rung_entry(NAME, "mma_tf32", r::kTitle, r::kAdds, r::kBM, r::kBN, r::kThreads, r::kShapeRule,  \
+                        r::supports,                                                                        \
+                        warp_tiling(r::kWarpsM, r::kWarpsN, r::kWM, r::kWN, r::kBK, "mma.m16n8k8.tf32", 16, 8, 8)); \
+    g.stages = names(r::kStageNames);                                                                       \
+    g.smem_sites = names(r::kSmemSites);                                                                    \
+    g.launch = {erase<float, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::TF32)};           \
+    return g;                                                                                               \
   }()
 
 // The launchers of one block order (kCode, block_order.cuh's order_code) of a swizzling rung NS, for

@@ -30,32 +30,16 @@ struct wmma_08_orders {
 // The fields every wmma rung from 02 on fills the same way, from its header's constants (WARP_M, WARP_N: its warp
 // tile, given because 02 has none of its own), and its launchers for both accumulator types (L: the rung's launch
 // template, e.g. r::launch). Rung 01 and each rung's own extras are spelled out below.
-#define GS_WMMA_RUNG(NS, NAME, WARP_M, WARP_N)   \
-  [] {                                           \
-    namespace r = NS;                            \
-    Rung g;                                      \
-    g.info.name = NAME;                          \
-    g.info.family = "wmma";                      \
-    g.info.title = r::kTitle;                    \
-    g.info.adds = r::kAdds;                      \
-    g.info.block_m = r::kBlockM;                 \
-    g.info.block_n = r::kBlockN;                 \
-    g.info.threads = r::kThreads;                \
-    g.info.shape_rule = r::kShapeRule;           \
-    g.info.warps.warps_m = r::kWarpsM;           \
-    g.info.warps.warps_n = r::kWarpsN;           \
-    g.info.warps.warp_m = WARP_M;                \
-    g.info.warps.warp_n = WARP_N;                \
-    g.info.warps.block_k = r::kBlockK;           \
-    g.info.warps.op = "wmma.m16n16k16.f16";      \
-    g.info.ops = {g.info.warps.op};              \
-    g.info.warps.frag_m = r::kTile;              \
-    g.info.warps.frag_n = r::kTile;              \
-    g.info.warps.frag_k = r::kTile;              \
-    g.supports = r::supports;                    \
-    g.stages = names(r::kStageNames);            \
-    g.smem_sites = names(r::kSmemSites);         \
-    return g;                                    \
+#define GS_WMMA_RUNG(NS, NAME, WARP_M, WARP_N)                                                             \
+  [] {                                                                                                     \
+    namespace r = NS;                                                                                      \
+    Rung g = rung_entry(NAME, "wmma", r::kTitle, r::kAdds, r::kBlockM, r::kBlockN, r::kThreads,            \
+                        r::kShapeRule, r::supports,                                                        \
+                        warp_tiling(r::kWarpsM, r::kWarpsN, WARP_M, WARP_N, r::kBlockK, "wmma.m16n16k16.f16", \
+                                    r::kTile, r::kTile, r::kTile));                                        \
+    g.stages = names(r::kStageNames);                                                                      \
+    g.smem_sites = names(r::kSmemSites);                                                                   \
+    return g;                                                                                              \
   }()
 #define GS_WMMA_F32(L) erase<__half, float, L<NoProbe, float>, L<TraceProbe, float>>(Precision::F16_F32)
 #define GS_WMMA_F16(L) erase<__half, __half, L<NoProbe, __half>, L<TraceProbe, __half>>(Precision::F16_F16)
