@@ -974,7 +974,9 @@ TEST(PerfView, TextNeverOverlapsAndStaysOnTheCanvas) {
     for (int i = 0; i < 20; ++i) ps.points.push_back({float(i), float(100 * s + 5 * i)});
     in.series.push_back(ps);
   }
-  for (Vec2 size : {Vec2{1600, 900}, Vec2{800, 450}})
+  // Down to the panes of the whole window at 150% (presentation): there the line saying how many rungs are left
+  // out fell on the one saying where the curves are.
+  for (Vec2 size : {Vec2{1600, 900}, Vec2{800, 450}, Vec2{480, 260}, Vec2{360, 200}, Vec2{300, 170}, Vec2{320, 140}})
     for (const Theme* t : {&Theme::Dark(), &Theme::Light()}) {
       std::string svg = draw_perf(in, *t, size.x, size.y);
       EXPECT_EQ(overlapping_text(svg), "") << size.x << "x" << size.y;
@@ -1693,6 +1695,22 @@ TEST(TimelineView, BlocksStartAtZeroAndOpenOnTheFirstDozenSteps) {
   EXPECT_EQ(t1, 50 + 12 * 100);  // where the 13th wait starts
   EXPECT_EQ(timeline_block(c, "test/01", 5).block, 7);  // the pick clamps to the last sampled block
   EXPECT_EQ(timeline_block(c, "test/99", 0).block, -1);
+}
+
+// The whole window's timeline pane at 1600x900 (and any pane at 150%) has room for the legend and the overview but
+// not for a row of warps: one line says to maximise, where the block's title was drawn over the axis.
+TEST(TimelineView, ASmallPaneSaysMaximiseInsteadOfOverprinting) {
+  const Capture c = stage_capture();
+  const TimelineBlock b = timeline_block(c, "test/01", 0);
+  for (const Vec2 size : {Vec2{400, 120}, Vec2{400, 140}, Vec2{380, 160}, Vec2{400, 190}, Vec2{520, 240}}) {
+    SvgCanvas svg(size.x, size.y, Theme::Dark().bg);
+    draw_timeline_view(svg, {{0, 0}, size}, Theme::Dark(), b, &b, 1980, TimelineViewState{}, {-1, -1}, nullptr);
+    const std::string doc = svg.finish();
+    EXPECT_EQ(overlapping_text(doc), "") << size.x << "x" << size.y;
+    const std::string text = all_text(doc);
+    EXPECT_TRUE(text.find("maximise") != std::string::npos || text.find("warp 0") != std::string::npos)
+        << size.x << "x" << size.y << ": " << text;
+  }
 }
 
 // A pipelined loop waits once a k-step and computes once more (the first k-step's mma starts before the loop, as

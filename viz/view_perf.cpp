@@ -95,13 +95,24 @@ void draw_bars(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, fl
   const float axis_h = ts * 1.9f;
   const float rh = std::clamp((area.h() - axis_h) / (bars.size() + 0.35f * 3), ts * 1.3f, ts * 2.0f);
   size_t first = 0, count = bars.size();
-  const size_t fit = size_t(std::max(1.0f, (area.h() - axis_h - ts * 1.4f) / rh));
-  if (count * rh + axis_h > area.h() + 0.5f) {
+  // The rows shown and the gaps between families, the axis under them and, where some rows are left out, the line
+  // that says how many: all inside the area (in a short pane the line fell on the note under the bars).
+  const auto height = [&](size_t from, size_t n) {
+    float h = n * rh;
+    for (size_t i = from + 1; i < from + n; ++i)
+      if (family(bars[i].kernel) != family(bars[i - 1].kernel)) h += rh * 0.35f;
+    return h + (n < bars.size() ? ts * 2.5f : axis_h);
+  };
+  if (height(0, count) > area.h() + 0.5f) {
     size_t sel = 0;
     for (size_t i = 0; i < bars.size(); ++i)
       if (bars[i].selected) sel = i;
-    count = std::min(fit, bars.size());
-    first = std::min(sel >= count / 2 ? sel - count / 2 : 0, bars.size() - count);
+    count = std::min(size_t(std::max(1.0f, (area.h() - ts * 2.5f) / rh)), bars.size());
+    for (;;) {
+      first = std::min(sel >= count / 2 ? sel - count / 2 : 0, bars.size() - count);
+      if (count == 1 || height(first, count) <= area.h() + 0.5f) break;
+      --count;
+    }
   }
   const float bar_h = std::max(3.0f, rh * 0.6f);
 
@@ -140,9 +151,11 @@ void draw_bars(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, fl
   }
   const std::string last = viz::fmt_tick(ticks.max, ticks.step);
   c.text({x1 + c.text_size(last, ts).x * 0.5f + ts * 0.4f, grid_bottom + ts * 0.25f}, "TFLOP/s", t.text_dim, ts);
-  if (count < bars.size())
+  if (count < bars.size() && grid_bottom + ts * 2.45f <= area.max.y + 0.5f)  // not where even one row fills the area
     c.text({area.min.x, grid_bottom + ts * 1.45f},
-           std::to_string(bars.size() - count) + " more rungs: zoom out, maximise or pick one to scroll", t.text_dim, ts);
+           viz::elide(c, std::to_string(bars.size() - count) + " more rungs: zoom out, maximise or pick one to scroll",
+                      ts, Font::Sans, area.w()),
+           t.text_dim, ts);
 
   for (size_t i = first; i < first + count; ++i) {
     const PerfBar& b = bars[i];

@@ -79,8 +79,11 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
     if (h > need * 3) ax.y1 = std::max(ax.y1, std::pow(10.0, (h * lp - need * l0) / (h - need)));
   }
   const Rect plot{{ax.left, ax.top}, {ax.right, ax.bottom}};
-  if (plot.w() < fs * 8 || plot.h() < fs * 6) {
-    c.text({r.center().x, r.center().y}, "too small for the roofline: enlarge the pane", t.text_dim, fs, Align::Center);
+  // Under about 16 x 8 lines the ceilings' labels, the rungs' and the axis title no longer fit beside each other.
+  if (plot.w() < fs * 16 || plot.h() < fs * 8) {
+    c.text({r.center().x, r.center().y},
+           viz::elide(c, "too small for the roofline: maximise this view", fs, Font::Sans, area.w()), t.text_dim, fs,
+           Align::Center);
     c.pop_clip();
     return;
   }

@@ -262,11 +262,7 @@ void draw_timeline_view(Canvas& c, Rect r, const Theme& t, const TimelineBlock& 
   // Too small a pane for a second block (under about three lines each): it says so in one line, under the axis,
   // instead of being drawn over the first.
   const bool squeezed = two && avail < fs * 7.5f;
-  if (squeezed) {
-    two = false;
-    c.text({area.min.x, area.max.y - fs * 1.2f},
-           "below: " + other->kernel + ": maximise to compare", t.text_dim, fs);
-  }
+  if (squeezed) two = false;
   // Two blocks share the height; one with nothing recorded needs two lines (its name, then why), and the other
   // takes the rest (on a small pane an even split put the second block's title over the first one's line).
   float h_in = two ? avail / 2 : avail - (squeezed ? fs * 1.6f : 0), h_other = h_in;
@@ -277,13 +273,17 @@ void draw_timeline_view(Canvas& c, Rect r, const Theme& t, const TimelineBlock& 
   }
   // Too small for the block's title, a row of warps and the axis (the whole window's pane at 1600x900 with the
   // rung below squeezed out): one line says so, where the title would have been drawn over the rows.
-  if (h_in < fs * 3.0f) {
-    c.text({area.min.x, y}, viz::elide(c, in.kernel + ": maximise to see its warps", fs,
-                                       Font::Sans, area.w()),
-           t.text_dim, fs);
+  if (h_in < fs * 2.2f) {
+    if (y + fs <= area.max.y)
+      c.text({area.min.x, y}, viz::elide(c, in.kernel + ": maximise to see its warps", fs, Font::Sans, area.w()),
+             t.text_dim, fs);
     c.pop_clip();
     return;
   }
+  if (squeezed)  // under the axis, where the second block would have been
+    c.text({area.min.x, area.max.y - fs * 1.2f},
+           viz::elide(c, "below: " + other->kernel + ": maximise to compare", fs, Font::Sans, area.w()), t.text_dim,
+           fs);
   const Rect top{{area.min.x, y}, {area.max.x, y + h_in}};
   const Rect plot = draw_block(c, top, t, in, t0, t1, fs, mouse, 0, hover);
   Rect bottom_plot = plot;
