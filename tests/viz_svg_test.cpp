@@ -933,6 +933,30 @@ TEST(PerfView, SeriesAreLinesWithTheSelectedOneThicker) {
     EXPECT_GE(count_if_contains(labels, l), 1) << l;
 }
 
+// Live, a kernel run again after its variants (the rung's own order last) is one colour and one legend row, where
+// it had been listed twice in two colours with nothing to tell the rows apart.
+TEST(PerfView, AKernelRunAgainKeepsItsColourAndOneLegendRow) {
+  PerfViewInput in = perf_input();
+  in.series_x_label = "seconds";
+  const auto stretch = [](const std::string& label, float t0, int colour, bool selected) {
+    PerfSeries ps{label, {}, selected, "", false};
+    ps.colour = colour;
+    for (int i = 0; i < 10; ++i) ps.points.push_back({t0 + i, 400.0f + i});
+    return ps;
+  };
+  in.series = {stretch("mma_f16/10_multistage f16.f32 2048^3", 0, 0, true),
+               stretch("mma_f16/10_multistage[stages=2] f16.f32 2048^3", 10, 1, false),
+               stretch("mma_f16/10_multistage f16.f32 2048^3", 20, 0, true)};
+  const std::string svg = draw_perf(in, Theme::Dark());
+  EXPECT_EQ(count_if_contains(texts(svg), "mma_f16/10_multistage f16.f32 2048^3"), 1);
+  EXPECT_EQ(count_if_contains(texts(svg), "[stages=2]"), 1);
+  const auto lines = elements(svg, "polyline");
+  ASSERT_EQ(lines.size(), 3u);  // still three stretches, not one line across the variant's
+  std::set<std::string> strokes;
+  for (const Element& e : lines) strokes.insert(e.attr.at("stroke"));
+  EXPECT_EQ(strokes.size(), 2u);
+}
+
 // Live, after toggles: a labelled line where each switch happened, at its time, and a pinned baseline drawn
 // flat at its TFLOP/s with its name; the ratio in words.
 TEST(PerfView, TogglesAreMarkedAndTheBaselineStaysFlat) {

@@ -204,7 +204,17 @@ void draw_series(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, 
          t.text, fs, Align::Left, Font::SansBold);
   area.min.y += fs * 1.5f;
 
-  // Legend column on the right where the area is wide, else rows under the plot.
+  // Legend column on the right where the area is wide, else rows under the plot: a row per series, one for series
+  // that share a label and a colour (a kernel's stretches before and after another ran, live).
+  std::vector<size_t> rows;
+  for (size_t i = 0; i < in.series.size(); ++i) {
+    const PerfSeries& s = in.series[i];
+    const bool again = std::any_of(rows.begin(), rows.end(), [&](size_t j) {
+      const PerfSeries& o = in.series[j];
+      return o.label == s.label && o.colour >= 0 && o.colour == s.colour && o.dash == s.dash && !o.reference;
+    });
+    if (!again) rows.push_back(i);
+  }
   float legend_w = 0;
   for (const PerfSeries& s : in.series)
     legend_w = std::max(legend_w, c.text_size(s.label, ts, s.selected ? Font::SansBold : Font::Sans).x);
@@ -217,7 +227,7 @@ void draw_series(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, 
     legend_w = std::min(legend_w, area.w());
     legend_cols = std::max(1, int(area.w() / legend_w));
     legend_w = area.w() / legend_cols;
-    legend_h = lh * ((in.series.size() + legend_cols - 1) / legend_cols) + ts * 0.3f;
+    legend_h = lh * ((rows.size() + legend_cols - 1) / legend_cols) + ts * 0.3f;
   }
 
   // Sizes span 256..8192: on a log2 axis each doubling gets the same width.
@@ -342,9 +352,10 @@ void draw_series(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, 
   // Legend: right of the plot, or in columns under it.
   const float lx0 = legend_right ? plot.max.x + ts : area.min.x;
   float ly0 = legend_right ? plot.min.y : plot.max.y + ts * 2.7f;
-  for (size_t i = 0; i < in.series.size(); ++i) {
-    const int col_i = legend_right ? 0 : int(i % legend_cols);
-    const float lx = lx0 + col_i * legend_w, ly = ly0 + lh * (legend_right ? i : i / legend_cols);
+  for (size_t row = 0; row < rows.size(); ++row) {
+    const size_t i = rows[row];
+    const int col_i = legend_right ? 0 : int(row % legend_cols);
+    const float lx = lx0 + col_i * legend_w, ly = ly0 + lh * (legend_right ? row : row / legend_cols);
     if (ly + ts > area.max.y + 0.5f) break;
     const PerfSeries& s = in.series[i];
     Color col = colour[i];

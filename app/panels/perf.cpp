@@ -256,7 +256,14 @@ class PerfPanel : public ViewPanel {
         if (!baseline_label_.empty() && !ratio.empty()) stretches.back().label += " \xC2\xB7 " + ratio;
       }
       in.series = {ref};
-      for (PerfSeries& st : stretches) in.series.push_back(std::move(st));
+      // A kernel run again later (the rung's own order after its variants) keeps its colour and its one legend row.
+      std::vector<std::string> keys;
+      for (PerfSeries& st : stretches) {
+        auto k = std::find(keys.begin(), keys.end(), st.label);
+        if (k == keys.end()) k = keys.insert(keys.end(), st.label);
+        st.colour = int(k - keys.begin());
+        in.series.push_back(std::move(st));
+      }
       in.series_x_label = "seconds";
       in.baseline_label = f.live ? baseline_label_ : "";
       in.baseline_tflops = f.live ? baseline_tflops_ : 0;
