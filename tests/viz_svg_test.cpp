@@ -1950,6 +1950,35 @@ TEST(GmemView, RowWiseLoadShowsThirtyTwoSectorsBesideTheCoalescedRung) {
   EXPECT_GE(min_font_px(doc), kMinTextSize * 2048.0f / (1901 + 483) - 0.01f);
 }
 
+// A warp's 4-byte cp.async over 4 rows of 8 elements (sgemm/11's A copy): every lane's number in its cell, or none;
+// lanes 0-9 were numbered and 10-31 not, where two digits did not fit a cell, as if 10-31 were missing.
+TEST(GmemView, EveryLaneIsNumberedOrNone) {
+  GmemAccess a;
+  a.kernel = "sgemm/11";
+  a.site = "A";
+  a.matrix = 'A';
+  a.kind = "cp.async";
+  a.width = 4;
+  for (int l = 0; l < 32; ++l) a.offset[size_t(l)] = int64_t(l / 8) * 4096 * 4 + (l % 8) * 4;
+  Capture cap;
+  cap.gmem = {a};
+  GmemViewInput in;
+  in.kernel = "sgemm/11";
+  in.sites = gmem_sites(cap, "sgemm/11");
+  in.capture_has_gmem = true;
+  in.ld[0] = 4096;
+  const Theme& t = Theme::Dark();
+  for (const Vec2 size : {Vec2{1600, 900}, Vec2{1920, 1080}, Vec2{800, 450}}) {
+    SvgCanvas svg(size.x, size.y, t.bg);
+    draw_gmem_view(svg, {{0, 0}, size}, t, in, GmemViewState{}, {-1, -1}, nullptr);
+    const std::vector<std::string> text = texts(svg.finish());
+    int numbered = 0;
+    for (int l = 0; l < 32; ++l) numbered += std::count(text.begin(), text.end(), std::to_string(l)) > 0;
+    EXPECT_TRUE(numbered == 0 || numbered == 32) << numbered << " lanes numbered at " << size.x << "x" << size.y;
+    if (size.x >= 1600) EXPECT_EQ(numbered, 32) << size.x << "x" << size.y;
+  }
+}
+
 TEST(GmemView, SaysWhyThereIsNothingToDraw) {
   const Theme& t = Theme::Dark();
   GmemViewInput in;

@@ -82,7 +82,11 @@ float draw_access_map(Canvas& c, Rect box, const Theme& t, const GmemAccess& a, 
   const float label_w = c.text_size(row_head + std::to_string(rows.rbegin()->first), fs, Font::Mono).x + fs * 0.6f;
   const float gx = box.min.x + label_w;
   const float note_w = fs * 11;  // room right of the strips for "lanes 0-31: one element"
-  const float sector_w = std::min(fs * 10.0f, std::max(fs, box.max.x - gx - note_w) / float(sectors));
+  // A sector at most 10 lines wide, or as wide as its lanes need for two-digit lane numbers (8 lanes of 4 bytes).
+  const float lane_w = c.text_size("31", fs, Font::Mono).x + 4;
+  const float lanes_per_sector = float(per_sector) / float(std::max(1, a.width / eb));
+  const float sector_w = std::min(std::max(fs * 10.0f, lane_w * lanes_per_sector),
+                                  std::max(fs, box.max.x - gx - note_w) / float(sectors));
   const float axis_h = fs * 1.4f;
   const int nrows = int(rows.size());
   const float row_h = std::clamp((box.h() - axis_h - fs * 1.5f) / float(nrows), 4.0f, fs * 1.9f);
@@ -123,6 +127,19 @@ float draw_access_map(Canvas& c, Rect box, const Theme& t, const GmemAccess& a, 
     // Lanes: several lanes on one element (a broadcast) share its cell; the label names the first and count.
     std::map<int64_t, std::vector<int>> by_col;
     for (const LaneRun& lr : runs) by_col[lr.col0].push_back(lr.lane);
+    // Lane numbers in every cell of the row or in none: 0-9 alone, where two digits do not fit, read as a fault.
+    const float ls = std::min(fs, cell_h * 0.95f);
+    bool labels_fit = ls >= kMinTextSize;
+    for (const auto& [col0, lanes] : by_col) {
+      const LaneRun* lr = nullptr;
+      for (const LaneRun& x : runs)
+        if (x.col0 == col0) lr = &x;
+      if (lr->col0 / per_sector > s1) continue;
+      const float w = float(std::min(lr->col1, (s1 + 1) * per_sector) - lr->col0) * elem_w - 2;
+      const std::string lab = lanes.size() == 1 ? std::to_string(lanes.front())
+                                                : std::to_string(lanes.front()) + "+" + std::to_string(lanes.size() - 1);
+      labels_fit = labels_fit && c.text_size(lab, ls, Font::Mono).x <= std::max(2.0f, w) - 2;
+    }
     for (const auto& [col0, lanes] : by_col) {
       const LaneRun* lr = nullptr;
       for (const LaneRun& x : runs)
@@ -138,8 +155,7 @@ float draw_access_map(Canvas& c, Rect box, const Theme& t, const GmemAccess& a, 
       if (hover_lane && cell.contains(mouse)) *hover_lane = lanes.front();
       const std::string lab = lanes.size() == 1 ? std::to_string(lanes.front())
                                                 : std::to_string(lanes.front()) + "+" + std::to_string(lanes.size() - 1);
-      const float ls = std::min(fs, cell_h * 0.95f);
-      if (ls >= kMinTextSize && c.text_size(lab, ls, Font::Mono).x <= cell.w() - 2)
+      if (labels_fit)
         c.text({cell.center().x, ry + (cell_h - ls) * 0.5f}, lab, text_on(col), ls, Align::Center, Font::Mono);
     }
     // Lanes that share an element, said beside the strip: a broadcast moves one sector for many lanes.
