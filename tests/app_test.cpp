@@ -334,15 +334,16 @@ TEST(KernelList, RungsBesideEachOtherShowOneDtypeOrSayWhichNot) {
   add("wmma/10_warp_128x64", "f16.f16", 487);
   add("wmma/11_ldmatrix_xor", "f16.f32", 472), add("wmma/11_ldmatrix_xor", "f16.f16", 509);
   add("sgemm/01_naive", "f32", 0.5);
-  EXPECT_EQ(family_dtype(&c, "wmma"), "f16.f32");
-  EXPECT_EQ(family_dtype(&c, "sgemm"), "f32");
-  EXPECT_EQ(family_dtype(&c, "hopper"), "");  // nothing measured
+  const std::map<std::string, std::string> fam = family_dtypes(&c);
+  EXPECT_EQ(fam.at("wmma"), "f16.f32");
+  EXPECT_EQ(fam.at("sgemm"), "f32");
+  EXPECT_EQ(fam.count("hopper"), 0u);  // nothing measured
   bool other = true;
-  EXPECT_EQ(headline_dtype(&c, "wmma/11_ldmatrix_xor", "f16.f32", &other), "f16.f32");
+  EXPECT_EQ(headline_dtype(dtypes_of(&c, "wmma/11_ldmatrix_xor"), "f16.f32", &other), "f16.f32");
   EXPECT_FALSE(other);
-  EXPECT_EQ(headline_dtype(&c, "wmma/10_warp_128x64", "f16.f32", &other), "f16.f16");
+  EXPECT_EQ(headline_dtype(dtypes_of(&c, "wmma/10_warp_128x64"), "f16.f32", &other), "f16.f16");
   EXPECT_TRUE(other);
-  EXPECT_EQ(headline_dtype(&c, "hopper/01_tma_wgmma", "", &other), "");
+  EXPECT_EQ(headline_dtype(dtypes_of(&c, "hopper/01_tma_wgmma"), "", &other), "");
   EXPECT_FALSE(other);
   // The list drawn for a shot: the family's row names its dtype, wmma/10's row its own.
   SvgCanvas svg(400, 2400, Theme::Dark().bg);  // tall enough for sgemm's and wmma's rows

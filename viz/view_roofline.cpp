@@ -124,11 +124,14 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
   const auto within_plot = [&](const Rect& o) {
     return o.min.x >= ax.left && o.max.x <= ax.right && o.min.y >= ax.top && o.max.y <= ax.bottom;
   };
-  const auto covers_dot = [&](const Rect& o) {
+  // Whether a rung's dot lies within `margin` of a label's box: a ceiling's label keeps two radii clear; a row just
+  // above a line, or a rung's name placed beside its own dot (which no place of it covers), one.
+  const auto near_dot = [&](const Rect& o, float margin) {
     return std::any_of(dots.begin(), dots.end(), [&](const Vec2& d) {
-      return d.x > o.min.x - rad * 2 && d.x < o.max.x + rad * 2 && d.y > o.min.y - rad * 2 && d.y < o.max.y + rad * 2;
+      return d.x > o.min.x - margin && d.x < o.max.x + margin && d.y > o.min.y - margin && d.y < o.max.y + margin;
     });
   };
+  const auto covers_dot = [&](const Rect& o) { return near_dot(o, rad * 2); };
   // Ceilings: slopes up to the highest compute line, compute lines across; labels just above each.
   const Color bw_col[] = {t.accent, t.warn};
   int bw_i = 0;
@@ -151,9 +154,9 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
       return Rect{{lx, ly}, {lx + sz.x, ly + sz.y}};
     };
     const double frac0 = 0.3 + 0.12 * bw_i;
-    Rect box = at_height(frac0, ce.value >= top_bw);
-    bool found = false;
     const bool top_slope = ce.value >= top_bw;
+    Rect box = at_height(frac0, top_slope);
+    bool found = false;
     for (const bool left : {top_slope, !top_slope})
       // 0, -0.03, +0.03, -0.06, ... of the plot's height: to +-0.42 on the label's own side, +-0.24 on the other
       for (int step = 0; step <= (left == top_slope ? 28 : 16) && !found; ++step) {
@@ -223,10 +226,8 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
       }
       const Rect both{box[1].min, box[0].max};
       // A dot just under the upper line (a top rung at cuBLAS's speed) stays clear of a row above the line.
-      const bool over_dot = std::any_of(dots.begin(), dots.end(), [&](const Vec2& d) {
-        return d.x > both.min.x - rad && d.x < both.max.x + rad && d.y > both.min.y - rad && d.y < both.max.y + rad;
-      });
-      if (!within_plot(both) || clashes({{both.min.x, both.min.y - 2}, {both.max.x, both.max.y + 2}}) || over_dot)
+      if (!within_plot(both) || clashes({{both.min.x, both.min.y - 2}, {both.max.x, both.max.y + 2}}) ||
+          near_dot(both, rad))
         continue;
       for (int k = 0; k < 2; ++k) {
         draw_ceiling_label(compute[k], box[k], text[k]);
@@ -308,15 +309,6 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
     Rect box;
     bool placed = false;
     // Over no other rung's dot where any name finds such a place (the dots lie under the labels), else anywhere.
-    const auto over_other_dot = [&](const Rect& o) {
-      for (size_t j = 0; j < in.points.size(); ++j) {
-        const RooflinePoint& q = in.points[j];
-        if (j == i || !(q.intensity > 0 && q.tflops > 0)) continue;
-        const Vec2 d{ax.px(q.intensity), ax.py(q.tflops)};
-        if (d.x > o.min.x - rad && d.x < o.max.x + rad && d.y > o.min.y - rad && d.y < o.max.y + rad) return true;
-      }
-      return false;
-    };
     for (const bool spare_dots : {true, false}) {
       for (const std::string& name : names) {
         const Vec2 sz = c.text_size(name, lsz, font);
@@ -330,7 +322,7 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
                                 {{at.x - rad - 2 - sz.x, at.y - 3 * h}, {at.x - rad - 2, at.y - h}}};
         if (name == names.back()) box = options[0];  // the last resort of the selected rung
         for (const Rect& o : options) {
-          if (!clashes(o) && within_plot(o) && !(spare_dots && over_other_dot(o))) {
+          if (!clashes(o) && within_plot(o) && !(spare_dots && near_dot(o, rad))) {
             box = o;
             lab = name;
             placed = true;

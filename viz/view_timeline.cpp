@@ -112,9 +112,16 @@ Rect draw_block(Canvas& c, Rect r, const Theme& t, const TimelineBlock& b, doubl
 TimelineBlock timeline_block(const Capture& c, const std::string& kernel, int pick) {
   TimelineBlock b;
   b.kernel = kernel;
+  // The sampled blocks; and, for the capture's limits below, the rung's stamps and the block of its last one.
   std::vector<int> blocks;
-  for (const StageRecord& s : c.stages)
-    if (s.kernel == kernel && std::find(blocks.begin(), blocks.end(), s.block) == blocks.end()) blocks.push_back(s.block);
+  size_t total = 0;
+  int last_block = -1;
+  for (const StageRecord& s : c.stages) {
+    if (s.kernel != kernel) continue;
+    ++total;
+    last_block = s.block;
+    if (std::find(blocks.begin(), blocks.end(), s.block) == blocks.end()) blocks.push_back(s.block);
+  }
   if (blocks.empty()) return b;
   std::sort(blocks.begin(), blocks.end());
   b.block = blocks[size_t(std::clamp(pick, 0, int(blocks.size()) - 1))];
@@ -122,9 +129,10 @@ TimelineBlock timeline_block(const Capture& c, const std::string& kernel, int pi
   for (const StageRecord& s : c.stages)
     if (s.kernel == kernel && s.block == b.block) first = std::min(first, s.start);
   std::map<int, int> per_stage_warp0;
+  std::map<int, size_t> per_warp;  // stamps (spans and marks) of each warp of the block
   for (const StageRecord& s : c.stages) {
     if (s.kernel != kernel || s.block != b.block) continue;
-    if (std::find(b.warps.begin(), b.warps.end(), s.warp) == b.warps.end()) b.warps.push_back(s.warp);
+    if (per_warp[s.warp]++ == 0) b.warps.push_back(s.warp);
     if (is_mark(s)) {
       const std::string name = s.stage.substr(std::string(kMarkPrefix).size());
       b.marks.push_back({s.warp, index_in(&b.mark_names, name), s.start - first});
@@ -150,15 +158,6 @@ TimelineBlock timeline_block(const Capture& c, const std::string& kernel, int pi
   // Cut short by the capture's limits (kernels/record.cpp keeps stamps in block and warp order): a warp of this
   // block at the per-warp limit, or the rung at its total with the last stamp kept in this block (that warp's
   // row ends early and later warps have none).
-  std::map<int, size_t> per_warp;
-  size_t total = 0;
-  int last_block = -1;
-  for (const StageRecord& s : c.stages) {
-    if (s.kernel != kernel) continue;
-    ++total;
-    last_block = s.block;
-    if (s.block == b.block) ++per_warp[s.warp];
-  }
   b.cut = total >= kCaptureStageRecords && last_block == b.block;
   for (const auto& [warp, n] : per_warp) b.cut = b.cut || n >= kCaptureStageWarpRecords;
   int own = 0;  // block records this CTA wrote: one per tile for a persistent kernel (probe.tile())

@@ -52,6 +52,7 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
     ImGui::TableSetupColumn("TFLOP/s", ImGuiTableColumnFlags_WidthFixed, num_w);
     ImGui::TableSetupColumn("% of cuBLAS", ImGuiTableColumnFlags_WidthFixed, pct_w);
     ImGui::TableHeadersRow();
+    const std::map<std::string, std::string> fam_dtypes = family_dtypes(capture);
     std::string family, fam_dtype;
     for (const std::string& name : rung_names(capture)) {
       const KernelInfo* info = find_kernel(name);
@@ -59,7 +60,8 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
       if (fam != family) {
         // The family's row names the dtype its numbers are in.
         family = fam;
-        fam_dtype = family_dtype(capture, fam);
+        const auto d = fam_dtypes.find(fam);
+        fam_dtype = d == fam_dtypes.end() ? "" : d->second;
         ImGui::TableNextRow();
         ImGui::TableSetColumnIndex(0);
         ImGui::TextColored(vec4(ctx.theme.accent), "%s", fam.c_str());
@@ -75,7 +77,7 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
       // saying so (the tooltip lists every dtype).
       const std::vector<std::string> dtypes = dtypes_of(capture, name);
       bool other_dtype = false;
-      const std::string dtype = headline_dtype(capture, name, fam_dtype, &other_dtype);
+      const std::string dtype = headline_dtype(dtypes, fam_dtype, &other_dtype);
       const RunRecord* r = dtype.empty() ? nullptr : main_run(capture, name, dtype);
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
@@ -242,12 +244,14 @@ void draw_kernel_list(Canvas& c, Rect r, const ViewContext& ctx) {
   c.text({x_pct, y}, "% of cuBLAS", t.text, fs, Align::Right, Font::SansBold);
   y += lh;
   const float list_end = r.min.y + r.h() * 0.6f;
+  const std::map<std::string, std::string> fam_dtypes = family_dtypes(ctx.f.capture);
   std::string family, fam_dtype;
   for (const std::string& name : rung_names(ctx.f.capture)) {
     if (y + lh > list_end) break;
     if (family_of(name) != family) {  // the family, and the dtype of its numbers
       family = family_of(name);
-      fam_dtype = family_dtype(ctx.f.capture, family);
+      const auto d = fam_dtypes.find(family);
+      fam_dtype = d == fam_dtypes.end() ? "" : d->second;
       c.text({r.min.x + pad, y}, family, t.accent, fs);
       c.text({x_num, y}, fam_dtype, t.text_dim, fs, Align::Right);
       y += lh;
@@ -256,7 +260,7 @@ void draw_kernel_list(Canvas& c, Rect r, const ViewContext& ctx) {
     if (name == rung_of_variant(selected)) c.rect_filled({{r.min.x + 2, y - 2}, {r.max.x - 2, y + lh - 4}}, viz::mix(t.accent, t.panel, 0.55f), 3);
     // A rung measured only in another dtype than its family's says which, in the name's column.
     bool other_dtype = false;
-    const std::string dtype = headline_dtype(ctx.f.capture, name, fam_dtype, &other_dtype);
+    const std::string dtype = headline_dtype(dtypes_of(ctx.f.capture, name), fam_dtype, &other_dtype);
     const float tag_w = other_dtype ? c.text_size(dtype, fs).x + pad : 0;
     c.text({r.min.x + pad, y}, viz::elide(c, rung_of(name), fs, Font::Sans, name_w - tag_w), t.text, fs);
     if (other_dtype) c.text({r.min.x + pad + name_w, y}, dtype, t.warn, fs, Align::Right);

@@ -164,31 +164,30 @@ std::vector<std::string> dtypes_of(const Capture* c, const std::string& kernel) 
   return out;
 }
 
-std::string family_dtype(const Capture* c, const std::string& family) {
-  std::vector<std::pair<std::string, int>> votes;  // first dtypes of the family's rungs, in ladder order
+std::map<std::string, std::string> family_dtypes(const Capture* c) {
+  // Per family, the first dtypes of its rungs with their counts, in ladder order (a tie goes to the earlier).
+  std::map<std::string, std::vector<std::pair<std::string, int>>> votes;
   for (const std::string& rung : rung_names(c)) {
-    if (family_of(rung) != family) continue;
     const std::vector<std::string> d = dtypes_of(c, rung);
     if (d.empty()) continue;
-    auto v = std::find_if(votes.begin(), votes.end(), [&](const auto& e) { return e.first == d.front(); });
-    if (v == votes.end()) v = votes.insert(votes.end(), {d.front(), 0});
-    ++v->second;
+    auto& v = votes[family_of(rung)];
+    auto e = std::find_if(v.begin(), v.end(), [&](const auto& x) { return x.first == d.front(); });
+    if (e == v.end()) e = v.insert(v.end(), {d.front(), 0});
+    ++e->second;
   }
-  std::string common;
-  int most = 0;
-  for (const auto& [dtype, n] : votes)
-    if (n > most) common = dtype, most = n;
-  return common;
+  std::map<std::string, std::string> out;
+  for (const auto& [family, v] : votes)
+    out[family] = std::max_element(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.second < b.second; })
+                      ->first;
+  return out;
 }
 
-std::string headline_dtype(const Capture* c, const std::string& kernel, const std::string& family_dtype,
-                           bool* other) {
+std::string headline_dtype(const std::vector<std::string>& dtypes, const std::string& family_dtype, bool* other) {
   if (other) *other = false;
-  const std::vector<std::string> own = dtypes_of(c, kernel);
-  if (own.empty()) return "";
-  if (std::find(own.begin(), own.end(), family_dtype) != own.end()) return family_dtype;
+  if (dtypes.empty()) return "";
+  if (std::find(dtypes.begin(), dtypes.end(), family_dtype) != dtypes.end()) return family_dtype;
   if (other) *other = !family_dtype.empty();
-  return own.front();
+  return dtypes.front();
 }
 
 std::string shape_label(const RunRecord& r) {

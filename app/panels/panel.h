@@ -117,13 +117,13 @@ std::vector<std::string> variants_of(const Capture* c, const std::string& rung);
 const RunRecord* main_run(const Capture* c, const std::string& kernel, const std::string& dtype);
 // The dtypes a kernel was measured in, in capture order.
 std::vector<std::string> dtypes_of(const Capture* c, const std::string& kernel);
-// The dtype a family's numbers are shown in where its rungs stand side by side (the kernel list, the launch
-// order's headers): the first dtype of most of its rungs ("f16.f32" for wmma). Empty when none was measured.
-std::string family_dtype(const Capture* c, const std::string& family);
-// The dtype a rung's numbers are shown in beside its family's (family_dtype): that one where the rung was measured
-// in it; else the rung's own first, and `other` (if given) is set: its numbers are in another dtype than its
+// The dtype each family's numbers are shown in where its rungs stand side by side (the kernel list, the launch
+// order's headers): the first dtype of most of its rungs ("f16.f32" for wmma). Families with no run are absent.
+std::map<std::string, std::string> family_dtypes(const Capture* c);
+// The dtype a rung measured in `dtypes` (dtypes_of) is shown in beside its family's: the family's where the rung
+// has it; else the rung's own first, and `other` (if given) is set: its numbers are in another dtype than its
 // neighbours' (wmma/10 runs f16.f16 only, beside rungs shown in f16.f32). Empty when the rung has no run.
-std::string headline_dtype(const Capture* c, const std::string& kernel, const std::string& family_dtype,
+std::string headline_dtype(const std::vector<std::string>& dtypes, const std::string& family_dtype,
                            bool* other = nullptr);
 std::string shape_label(const RunRecord& r);  // "4096x4096x4096"
 std::string date_of(const Capture& c);        // "2026-11-21"

@@ -44,6 +44,7 @@ class SwizzlePanel : public ViewPanel {
     } else if (reread && !other_chosen_) {
       other_ = previous_traced(kernel);  // live: the twin's trace can arrive after the kernel was selected
     }
+    fam_dtypes_ = family_dtypes(capture_);
     in_ = input(kernel);
     if (!other_.empty()) other_in_ = input(other_);
     // Playback: the moment advances with the frames while playing.
@@ -180,7 +181,8 @@ class SwizzlePanel : public ViewPanel {
     // The speed in the dtype its family is shown in, as in the kernel list, so that two rungs side by side
     // compare like with like; a rung without a run in that dtype says which it is.
     bool other = false;
-    const std::string dtype = headline_dtype(capture_, kernel, family_dtype(capture_, family_of(kernel)), &other);
+    const auto fam = fam_dtypes_.find(family_of(kernel));
+    const std::string dtype = headline_dtype(dtypes, fam == fam_dtypes_.end() ? "" : fam->second, &other);
     if (const RunRecord* r = dtype.empty() ? nullptr : main_run(capture_, kernel, dtype)) {
       in.tflops = r->tflops;
       if (other) in.other_dtype = dtype;
@@ -202,6 +204,7 @@ class SwizzlePanel : public ViewPanel {
   }
 
   const Capture* capture_ = nullptr;
+  std::map<std::string, std::string> fam_dtypes_;  // family_dtypes of capture_, read each frame
   size_t blocks_ = 0;
   std::map<std::string, TracedLaunch> launches_;
   std::map<std::string, std::string> orders_;
