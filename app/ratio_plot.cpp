@@ -100,7 +100,8 @@ PerfViewInput ratio_over_size(const std::vector<RatioSource>& files) {
   for (size_t f = 0; f < files.size(); ++f) {
     const MeasuredFile& m = files[f].file;
     in.device_label += (f ? " \xC2\xB7 " : "") + tag[f] + ": " + std::filesystem::path(files[f].path).filename().string() +
-                       " (" + (m.capture ? "capture" : "bench") + (m.date.empty() ? "" : ", " + m.date) + ")";
+                       " (" + (m.capture ? "capture" : "bench") + (m.date.empty() ? "" : ", " + m.date) +
+                       (m.cublas_paired ? ", cuBLAS beside each run" : ", cuBLAS once per size") + ")";
   }
   in.device_label += " \xC2\xB7 top rung: each family's best at " + std::to_string(kPickSize) + "\xC2\xB3";
   return in;

@@ -657,6 +657,7 @@ MeasuredFile parse_measured(const std::string& text, const std::string& name) {
   const json& device = r.field(j, "", "device");
   out.device = r.str(device, "device", "name");
   if (device.contains("date")) out.date = r.str(device, "device", "date").substr(0, 10);
+  if (j.contains("cublas_timing")) out.cublas_paired = r.str(j, "", "cublas_timing").rfind("paired", 0) == 0;
   const json& results = r.array(j, "", "results");
   if (results.size() > kMaxBenchResults)
     r.fail("results", std::to_string(results.size()) + " rows, more than the " + std::to_string(kMaxBenchResults) +

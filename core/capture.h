@@ -197,6 +197,7 @@ struct MeasuredFile {
   bool capture = false;
   std::string device;  // "NVIDIA H100 80GB HBM3"
   std::string date;    // "2026-11-26"; "" where the file has none
+  bool cublas_paired = false;  // bench timed cuBLAS beside each run (ABBA), not once per shape per process
   std::vector<Measured> runs;
 };
 inline constexpr size_t kMaxBenchResults = 100'000;

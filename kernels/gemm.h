@@ -100,6 +100,10 @@ struct RunOptions {
   float alpha = 1.0f, beta = 0.0f;
   uint64_t seed = 0x9e3779b97f4a7c15ull;
   bool time = true;    // false: verify only
+  // true: cuBLAS is timed beside the kernel, its launches alternating with the kernel's (ABBA), so that both
+  // meet the same clocks and temperature (bench); false: cuBLAS is timed once per shape per session and that
+  // time is reused (the live loop, which must not spend a frame's time on cuBLAS).
+  bool pair_cublas = false;
 };
 
 struct RunResult {
@@ -113,6 +117,7 @@ struct RunResult {
   double cublas_ms = 0, cublas_tflops = 0;
   double rel_err = 0;
   std::vector<double> samples_ms;
+  std::vector<double> cublas_samples_ms;  // this run's own (pair_cublas) or the session's first of this shape
   RunRecord record() const;
 };
 

@@ -288,13 +288,20 @@ class CudaSession final : public GpuSession {
       verify(pr, plain, &r);
       if (!r.ok || !opt.time) return r;
 
-      const Timing kt =
-          time_launches(opt.warmup, repeats, [&](int i) { launch_or_throw(plain, pr, i % pr.sets, k.name); });
+      const auto kernel = [&](int i) { launch_or_throw(plain, pr, i % pr.sets, k.name); };
+      Timing kt, ct;
+      if (opt.pair_cublas) {
+        time_pair(opt.warmup, repeats, kernel, [&](int i) { cublas_gemm(pr, i % pr.sets, pr.c(i % pr.sets)); },
+                  &kt, &ct);
+      } else {
+        kt = time_launches(opt.warmup, repeats, kernel);
+        ct = cublas_timing(pr, opt.warmup, repeats);
+      }
       r.median_ms = kt.median_ms;
       r.samples_ms = kt.samples_ms;
       r.tflops = s.flops() / kt.median_ms / 1e9;
-      const Timing ct = cublas_timing(pr, opt.warmup, repeats);
       r.cublas_ms = ct.median_ms;
+      r.cublas_samples_ms = ct.samples_ms;
       r.cublas_tflops = s.flops() / ct.median_ms / 1e9;
     } catch (const std::exception& e) {
       r.ok = false;
@@ -627,6 +634,43 @@ class CudaSession final : public GpuSession {
     }
     t.median_ms = median(t.samples_ms);
     return t;
+  }
+
+  // Two launch sequences timed in one loop, each launch between its own pair of events: a b, then b a, and so on
+  // (ABBA), so that neither always runs first after the other or on a cooler card. Warm-ups alternate too.
+  void time_pair(int warmup, int repeats, const std::function<void(int)>& a, const std::function<void(int)>& b,
+                 Timing* ta, Timing* tb) {
+    while (events_.size() < 4 * static_cast<size_t>(repeats)) {
+      cudaEvent_t e = nullptr;
+      GS_CUDA(cudaEventCreate(&e));
+      events_.push_back(e);
+    }
+    for (int i = 0; i < warmup; ++i) {
+      a(i);
+      b(i);
+    }
+    for (int i = 0; i < repeats; ++i) {
+      const bool a_first = i % 2 == 0;
+      for (int j = 0; j < 2; ++j) {
+        const bool is_a = (j == 0) == a_first;
+        const size_t e = 4 * static_cast<size_t>(i) + (is_a ? 0 : 2);
+        GS_CUDA(cudaEventRecord(events_[e], stream_));
+        (is_a ? a : b)(warmup + i);
+        GS_CUDA(cudaEventRecord(events_[e + 1], stream_));
+      }
+    }
+    GS_CUDA(cudaStreamSynchronize(stream_));
+    *ta = Timing();
+    *tb = Timing();
+    for (int i = 0; i < repeats; ++i) {
+      float ms = 0;
+      GS_CUDA(cudaEventElapsedTime(&ms, events_[4 * i], events_[4 * i + 1]));
+      ta->samples_ms.push_back(ms);
+      GS_CUDA(cudaEventElapsedTime(&ms, events_[4 * i + 2], events_[4 * i + 3]));
+      tb->samples_ms.push_back(ms);
+    }
+    ta->median_ms = median(ta->samples_ms);
+    tb->median_ms = median(tb->samples_ms);
   }
 
   // cuBLAS on the problem's own input sets, timed once per (precision, shape, beta == 0) per session.

@@ -437,6 +437,34 @@ TEST_F(HarnessTest, HopperRungsRunOnlyOnSm90) {
   }
 }
 
+// bench pairs each run with its own cuBLAS timing (launches alternating); the live loop reuses the session's first.
+TEST_F(HarnessTest, PairedRunsTimeCublasBesideTheKernel) {
+  const KernelInfo* k = find_kernel("sgemm/05_blocktile_2d");
+  ASSERT_NE(k, nullptr);
+  const GemmShape s{1024, 1024, 1024};
+  RunOptions cached;
+  cached.repeats = 10;
+  const RunResult c1 = gpu().run(*k, Precision::F32, s, cached);
+  const RunResult c2 = gpu().run(*k, Precision::F32, s, cached);
+  ASSERT_TRUE(c1.ok && c2.ok) << c1.error << c2.error;
+  EXPECT_EQ(c1.cublas_samples_ms, c2.cublas_samples_ms) << "an unpaired run reuses the session's cuBLAS time";
+  RunOptions paired = cached;
+  paired.pair_cublas = true;
+  int fresh = 0;
+  for (int i = 0; i < 4; ++i) {
+    const RunResult r = gpu().run(*k, Precision::F32, s, paired);
+    ASSERT_TRUE(r.ok) << r.error;
+    ASSERT_EQ(r.cublas_samples_ms.size(), r.samples_ms.size()) << "one cuBLAS launch beside each of the kernel's";
+    for (double ms : r.cublas_samples_ms) EXPECT_GT(ms, 0);
+    EXPECT_NEAR(r.cublas_tflops, s.flops() / r.cublas_ms / 1e9, 1e-9 * r.cublas_tflops);
+    // The same cuBLAS call: within a factor of two of the cached time, yet measured again.
+    EXPECT_GT(r.cublas_ms, c1.cublas_ms * 0.5);
+    EXPECT_LT(r.cublas_ms, c1.cublas_ms * 2.0);
+    fresh += r.cublas_samples_ms != c1.cublas_samples_ms;
+  }
+  EXPECT_EQ(fresh, 4) << "a paired run read the cached cuBLAS samples";
+}
+
 TEST_F(HarnessTest, DeviceInfo) {
   const DeviceInfo d = gpu().device();
   EXPECT_FALSE(d.name.empty());

@@ -45,7 +45,7 @@ def main() -> int:
             have = {(r["kernel"], r["dtype"], r["m"], r["n"], r["k"]) for r in doc["results"]}
             extra = [r for r in json.loads(sizes.read_text())["results"]
                      if (r["kernel"], r["dtype"], r["m"], r["n"], r["k"]) not in have]  # the main file's row wins
-            doc = {"device": doc["device"], "results": doc["results"] + extra}
+            doc = {**doc, "results": doc["results"] + extra}
         docs.append((n, doc))
     bench = results / names[0]
     cols = [f"{d['device']['name'].replace('NVIDIA ', '').replace(' 80GB HBM3', '')}, {d['device']['date'][:10]}"
@@ -69,6 +69,14 @@ def main() -> int:
                 cells.append(" / ".join(parts) + (f" `{t[1].split('/')[1]}`" if t else ""))
             label = fam + (f" {dt}" if dt else "")
             lines.append(f"| {label} | {REFERENCE[fam]} | {100 * goal:.0f}% | " + " | ".join(cells) + " |")
+    # How each column's cuBLAS was timed: bench pairs it with every run since 2026-11-27 (the file says so);
+    # older files timed it once per shape, at the first run of that shape in the process.
+    lines.append("")
+    for (n, doc), col in zip(docs, cols):
+        how = ("timed beside each run, their launches alternating (ABBA), so both meet the same clocks"
+               if "cublas_timing" in doc
+               else "timed once per shape, at the process's first run of that shape (bench before 2026-11-27)")
+        lines.append(f"- {col}: cuBLAS {how}")
     tables = [subprocess.run([sys.executable, str(root / "tools" / "bench_table.py"), str(results / n)],
                              check=True, capture_output=True, text=True).stdout for n, _ in docs]
     binary = pathlib.Path(sys.argv[2]) if len(sys.argv) > 2 else root / "build" / "gemmscope"
