@@ -31,11 +31,15 @@ case $msg in *"tflops_1e39.json: runs[3].tflops: 1e+39 is out of range"*) ;; *) 
 source "$(dirname "$0")/private_x.sh"
 start_private_x "$dir" 1600x900
 report=$dir/report.json
-"$bin" --replay "$bad" --exit-after 120 --width 1600 --height 900 --audit --report "$report" 2>"$dir/window.err" &
+"$bin" --replay "$bad" --exit-after 240 --width 1600 --height 900 --audit --report "$report" 2>"$dir/window.err" &
 app=$!
 field() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($1)" "$report"; }
 wait_report "$report"  # a sanitizer build starts slowly
-for _ in $(seq 150); do [ "$(field "r['frames']")" -ge 5 ] && break; sleep 0.1; done  # an idle window draws no more
+# Up to 15 s for 5 frames: an idle window draws no more (each read of the report starts a Python, about 0.4 s, so
+# the wait is counted in seconds, not reads; counted in reads it took 75 s and, under a parallel ctest, used up
+# the window's --exit-after before the dismiss below).
+deadline=$((SECONDS + 15))
+while [ $SECONDS -lt $deadline ] && [ "$(field "r['frames']")" -lt 5 ]; do sleep 0.1; done
 kill -0 $app 2>/dev/null || fail "the window is gone"
 [ "$(cat "$dir/window.err")" = "gemmscope: $msg; showing the bundled capture instead" ] ||
   fail "stderr is not the one line: $(cat "$dir/window.err")"

@@ -705,6 +705,51 @@ TEST(LayoutView, RealSizedOpsKeepTextApartInEverySize) {
   EXPECT_GE(labels, int(da.cells.size() + db.cells.size() + dc.cells.size()));
 }
 
+// The window's fragment pane at 1920x1080 and 1600x900 is short and wide (about 530x345 and 440x330 under its
+// controls): B above C left 32 rows of cells and two title bands in that height, 4 px cells. There the view
+// draws A x B = C in one row, with cells at least twice that; a pane too small for 3 px cells says so.
+TEST(LayoutView, AShortWidePaneDrawsOneRowOfClearlyLargerCells) {
+  MmaOp mma{"mma.m16n8k16.f16", 16, 8, 16, "f16", "f32", true, 8, 4, 4, 2, 4};
+  FragmentLayout da = formula_layout("A", 16, 16, 8, m16n8k16_a),
+                 db = formula_layout("B", 16, 8, 4, m16n8k16_b),
+                 dc = formula_layout("C", 16, 8, 4, m16n8k16_c);
+  LayoutViewInput in;
+  in.op = &mma;
+  in.documented = {&da, &db, &dc};
+  in.traced = {&da, &db, &dc};
+  in.traced_from = "NVIDIA H200, 2026-11-26";
+  const size_t n_cells = da.cells.size() + db.cells.size() + dc.cells.size();
+  for (Vec2 size : {Vec2{530, 345}, Vec2{440, 330}})
+    for (const Theme* t : {&Theme::Dark(), &Theme::Light()}) {
+      const std::string svg = draw_layout(in, *t, {}, {-1, -1}, nullptr, size.x, size.y);
+      const std::string at = std::to_string(int(size.x)) + "x" + std::to_string(int(size.y));
+      const auto cells = lane_cells(svg, *t);
+      ASSERT_EQ(cells.size(), n_cells) << at;  // one source: two would not fit side by side
+      float top = 1e9f, bottom = 0, edge = 1e9f;
+      for (const auto& [lane, r] : cells) {
+        top = std::min(top, r.min.y);
+        bottom = std::max(bottom, r.max.y);
+        edge = std::min(edge, r.w());
+      }
+      EXPECT_GE(edge, 7.5f) << at;
+      EXPECT_LE(bottom - top, 16 * edge + 16 * 1.5f) << at << ": the operands are not in one row";
+      const auto labels = texts(svg);
+      EXPECT_EQ(std::count(labels.begin(), labels.end(), "\xC3\x97"), 1) << at;
+      EXPECT_EQ(std::count(labels.begin(), labels.end(), "="), 1) << at;
+      EXPECT_EQ(overlapping_text(svg), "") << at;
+      EXPECT_EQ(outside(svg, size.x, size.y), "") << at;
+    }
+  // A large pane keeps B above C, as the product is written.
+  const auto big = texts(draw_layout(in, Theme::Dark(), {}, {-1, -1}, nullptr, 1600, 900));
+  EXPECT_EQ(std::count(big.begin(), big.end(), "="), 0);
+  // Too small for any grid: one line asking to maximise, no cell drawn past the pane.
+  const std::string tiny = draw_layout(in, Theme::Dark(), {}, {-1, -1}, nullptr, 480, 120);
+  EXPECT_EQ(count_if_contains(texts(tiny), "too small for the fragment grids: maximise this view"), 1);
+  EXPECT_TRUE(lane_cells(tiny, Theme::Dark()).empty());
+  EXPECT_EQ(overlapping_text(tiny), "");
+  EXPECT_EQ(outside(tiny, 480, 120), "");
+}
+
 TEST(LayoutView, SaysWhatIsMissing) {
   MmaOp op = test_op();
   LayoutViewInput in;
@@ -1483,6 +1528,26 @@ TEST(BanksView, TextNeverOverlapsAndStaysOnTheCanvas) {
         EXPECT_EQ(overlapping_text(svg), "") << kernel << " site " << s << " at " << w << "x" << h;
         EXPECT_EQ(outside(svg, w, h), "") << kernel << " site " << s << " at " << w << "x" << h;
       }
+  }
+}
+
+// A narrow pane (the window's at 150% is about 350x300 before the zoom) drops the columns a reader needs least
+// before the site names: every name keeps at least 6 characters (it was "..." alone).
+TEST(BanksView, NarrowPaneKeepsTheSiteNames) {
+  for (const char* kernel : {"mma_f16/10_multistage", "wmma/11_ldmatrix_xor", "sgemm/09_cp_async"}) {
+    const BanksViewInput in = banks_view_input(bundled_capture(), kernel);
+    ASSERT_FALSE(in.sites.empty()) << kernel;
+    for (auto [w, h] : {std::pair{350.0f, 300.0f}, {400.0f, 360.0f}}) {
+      const std::vector<std::string> text = texts(draw_banks(in, Theme::Dark(), {}, {-1, -1}, nullptr, w, h));
+      for (const auto& site : in.sites) {
+        const bool shown = std::any_of(text.begin(), text.end(), [&](const std::string& x) {
+          if (x == site.name) return true;
+          const size_t dots = x.rfind("...");
+          return dots != std::string::npos && dots >= 6 && dots + 3 == x.size() && site.name.rfind(x.substr(0, dots), 0) == 0;
+        });
+        EXPECT_TRUE(shown) << kernel << " at " << w << "x" << h << ": site " << site.name;
+      }
+    }
   }
 }
 

@@ -356,8 +356,9 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
 
   // ---- Site table --------------------------------------------------------------------------
   // Columns sized to their widest cell; the site column takes what is left, names elided past it. Where
-  // even that leaves no room for "site", the columns a reader needs least go first (the caption and the
-  // tooltip still say them): accesses, bytes per lane, kind.
+  // that leaves too little room for the names (the widest, or 7 ems of it), the columns a reader needs least
+  // go first (the caption and the tooltip still say them): accesses, bytes per lane, kind, then the verdict
+  // (the conflicts' colour says it) and the ideal.
   std::vector<Column> cols = {{"site", Align::Left},       {"kind", Align::Left},  {"bytes/lane", Align::Right},
                               {"accesses", Align::Right},  {"wavefronts", Align::Right}, {"ideal", Align::Right},
                               {"conflicts", Align::Right}, {"", Align::Left}};
@@ -375,8 +376,9 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
       cols[i].w = std::max(cols[i].w, c.text_size(row[i], ts, bold(i) ? Font::SansBold : Font::Sans).x);
     if (i > 0) fixed += cols[i].w + cgap;
   }
-  for (size_t drop : {3, 2, 1}) {
-    if (fixed + c.text_size("site", ts).x * 3 + ts <= area.w()) break;
+  const float name_room = std::min(cols[0].w, ts * 7);
+  for (size_t drop : {3, 2, 1, 7, 5}) {
+    if (fixed + name_room + ts <= area.w()) break;
     fixed -= cols[drop].w + cgap;
     cols[drop].hidden = true;
   }

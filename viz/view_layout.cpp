@@ -138,6 +138,7 @@ struct Metrics {
   float sup_w = 0;    // ldmatrix: width of a row-supplier chip ("L31"), 0 for other ops
   float sup_gap = 0;  // between a chip and the grid
   float sup_fs = 0;   // chip label size; 0 when too small to read (chips keep their colour)
+  bool row = false;   // A, B and C in one row (A x B = C), for a pane too short for B above C
 };
 
 // The second line of a grid's title (type, elements per lane): a step smaller than the first where there is room.
@@ -226,13 +227,14 @@ std::string multiplicity_line(const Panel& p) {
   return line;
 }
 
-std::vector<Span> title_line2(const MmaOp& op, const Panel& p, int o, const Theme& t) {
+// compact: "f16 · 4 per lane", for grids drawn in a row, whose columns are as wide as their titles.
+std::vector<Span> title_line2(const MmaOp& op, const Panel& p, int o, const Theme& t, bool compact = false) {
   const Grid& g = p.grid[o];
   std::string s;
   if (!g.layout) return {{p.traced ? "not traced" : "not documented", t.text_dim}};
   const int on = p.single ? p.single_op : o;
   s = type_of(op, on) + " \xC2\xB7 " + std::to_string(elems_of(op, on, g)) +
-      (op.kind == OpKind::Wgmma ? " registers/thread" : " elements/lane");
+      (op.kind == OpKind::Wgmma ? " registers/thread" : compact ? " per lane" : " elements/lane");
  if (op.kind == OpKind::Wgmma) s += " \xC2\xB7 drawn one warp per band";
   if (p.single && op.kind == OpKind::Ldmatrix)
     s += " \xC2\xB7 " + std::to_string(op.matrices) + (op.matrices == 1 ? " register" : " registers") +
@@ -246,10 +248,22 @@ float a_column(const Canvas& cv, const MmaOp& op, const Panel& p, const Metrics&
                    viz::spans_width(cv, title_line2(op, p, 0, t), sub_size(m.fs))});
 }
 
+// In a row (Metrics::row): the width of operand o's column, its grid or its title, whichever is wider.
+float row_column(const Canvas& cv, const MmaOp& op, const Panel& p, int o, const Metrics& m, const Theme& t) {
+  return std::max({p.grid[o].cols * m.s, viz::spans_width(cv, title_line1(op, p, o, t), m.fs),
+                   viz::spans_width(cv, title_line2(op, p, o, t, true), sub_size(m.fs))});
+}
+
 // Pixel size of one panel at metrics m: the three grids, their titles and index margins.
+
 Vec2 panel_size(const Canvas& cv, const MmaOp& op, const Panel& p, const Metrics& m, const Theme& t) {
   const Grid &A = p.grid[0], &B = p.grid[1], &C = p.grid[2];
   float head = p.header.size() * m.head_lh + (p.header.empty() ? 0 : m.fs * 0.5f);
+  if (!p.single && m.row) {
+    float w = 2 * m.gap;
+    for (int o = 0; o < 3; ++o) w += m.idx_w + row_column(cv, op, p, o, m, t);
+    return {w, head + m.title_h + m.idx_h + std::max({A.rows, B.rows, C.rows}) * m.s};
+  }
   if (p.single) {
     // [row indices][chips] grid [chips]: the title may run wider than a small tile.
     float right = supplier_blocks(A) > 1 ? m.sup_gap + m.sup_w : 0;
@@ -278,6 +292,15 @@ void place_panel(const Canvas& cv, const MmaOp& op, const Theme& t, Panel& p, Ve
   if (p.single) {
     p.grid[0].lead = m.sup_w + m.sup_gap;
     p.grid[0].origin = {origin.x + m.idx_w + p.grid[0].lead, origin.y + head + m.title_h + m.idx_h};
+    return;
+  }
+  if (m.row) {
+    float x = origin.x;
+    for (int o = 0; o < 3; ++o) {
+      x += m.idx_w;
+      p.grid[o].origin = {x, origin.y + head + m.title_h + m.idx_h};
+      x += row_column(cv, op, p, o, m, t) + m.gap;
+    }
     return;
   }
   const float a_w = a_column(cv, op, p, m, t);
@@ -547,7 +570,7 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
                       : (has_doc || has_tr) ? "Both sources are hidden."
                                             : "No layout recorded for this op: PTX does not document it "
                                               "and this capture holds no trace of it.";
-    cv.text({r.center().x, r.center().y - fs * 0.5f}, msg, t.text_dim, fs, Align::Center);
+    cv.text({area.center().x, std::max(area.min.y, area.center().y - fs * 0.5f)}, msg, t.text_dim, fs, Align::Center);
     cv.pop_clip();
     return;
   }
@@ -615,15 +638,19 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
   struct Fit {
     float s = 0;
     bool stacked = false;
+    bool row = false;
   };
+  const bool gemm_shape = !panels[0].single;
   auto solve = [&](Rect box) {
-    Fit best;
+    Fit best, best_row;
+    for (bool row : {false, true})
     for (bool stacked : {false, true}) {
-      if (stacked && panels.size() < 2) break;
+      if ((stacked && panels.size() < 2) || (row && !gemm_shape)) continue;
       float lo = 2, hi = kMaxCell;
       for (int it = 0; it < 24; ++it) {
         float s = (lo + hi) / 2;
         Metrics m = metrics(cv, fs, s, max_index, ldm);
+        m.row = row;
         float w = 0, h = 0, pg = fs * 2.5f;
         for (const Panel& p : panels) {
           Vec2 sz = panel_size(cv, *op, p, m, t);
@@ -633,8 +660,13 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
         (stacked ? h : w) += pg * (panels.size() - 1);
         (w <= box.w() && h <= box.h() ? lo : hi) = s;
       }
-      if (lo > best.s + 0.5f) best = {lo, stacked};
+      Fit& b = row ? best_row : best;
+      if (lo > b.s + 0.5f) b = {lo, stacked, row};
     }
+    // B above C and A at C's left draws C = A B as the product is written; a short, wide pane would shrink
+    // that picture's cells to a few pixels (32 rows of cells and two title bands stacked): there, one row
+    // A x B = C, where its cells come out clearly larger.
+    if (best_row.s > best.s * 1.4f) best = best_row;
     best.s = std::floor(best.s);  // whole pixels keep cell edges crisp on screen
     return best;
   };
@@ -651,8 +683,9 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
     fit = solve(area);
   }
   Metrics m = metrics(cv, fs, fit.s, max_index, ldm);
+  m.row = fit.row;
   auto corner_of = [&](const Panel& p) {
-    if (p.single) return Rect{};  // no empty corner without the GEMM arrangement: the legend goes below
+    if (p.single || m.row) return Rect{};  // no empty corner without the GEMM arrangement: the legend goes below
     const Grid &A = p.grid[0], &B = p.grid[1];
     return Rect{{p.origin.x, B.origin.y - m.idx_h - m.title_h + m.fs * 0.2f},
                 {A.origin.x + A.cols * m.s + m.gap * 0.5f, A.origin.y - m.title_h - m.idx_h - m.fs * 0.4f}};
@@ -675,12 +708,27 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
   };
   layout_panels(area);
   bool legend_in_corner = draw_legend(cv, t, corner_of(panels[0]), legend_size, st.highlight_lane, false);
-  if (!legend_in_corner) {
+  const Rect strip{{area.min.x, area.max.y - legend_size * 2.6f}, area.max};
+  // A pane too narrow for the legend's strip keeps that height for the cells (hover names a cell's lane).
+  const bool legend_in_strip = !legend_in_corner && draw_legend(cv, t, strip, legend_size, st.highlight_lane, false);
+  if (legend_in_strip) {
     Rect rest = area;
     rest.max.y -= legend_size * 3.2f;
     fit = solve(rest);
     m = metrics(cv, fs, fit.s, max_index, ldm);
+    m.row = fit.row;
     layout_panels(rest);
+  }
+
+  // Cells under 3 px show no pattern, and where not even those fit (the search's floor) the grids would spill
+  // past the pane: say so instead, as the other views do.
+  if (fit.s < 3) {
+    viz::draw_spans(cv, title_at, {{op->name, t.text, Font::SansBold}}, title_size, area.w());
+    cv.text({area.center().x, std::max(area.min.y, area.center().y - fs * 0.5f)},
+            viz::elide(cv, "too small for the fragment grids: maximise this view", fs, Font::Sans, area.w()),
+            t.text_dim, fs, Align::Center);
+    cv.pop_clip();
+    return;
   }
 
   // The title: how to read a cell, as this picture draws them (labels only where cells have room).
@@ -714,24 +762,30 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
       if (p.single && o != 0) continue;  // ldmatrix has no B or C, wgmma (drawn in slot 0) no A or B
       draw_grid(cv, t, g, m, st.highlight_lane);
       draw_indices(cv, t, g, m);
+      if (m.row && o < 2) {  // A x B = C: the sign in the gap after A's and B's columns
+        const float gap_x = g.origin.x + row_column(cv, *op, p, o, m, t) + m.gap * 0.5f;
+        const float mid_y = g.origin.y + std::min(g.rows, p.grid[o + 1].rows) * m.s * 0.5f;
+        cv.text({gap_x, mid_y - m.fs * 0.6f}, o == 0 ? "\xC3\x97" : "=", t.text_dim, m.fs, Align::Center);
+      }
       if (p.single) draw_suppliers(cv, t, g, m, in.row_suppliers, st.highlight_lane);
       // Title room: A's ends where C's row indices begin; B's and C's run to the panel's edge.
       // A single tile's title starts over its chips and runs to the panel's edge.
       float tx = p.single ? g.origin.x - g.lead : o == 0 ? p.origin.x + m.idx_w : g.origin.x;
       const float ty = g.origin.y - m.idx_h - m.title_h;
-      float max_w = o == 0 ? p.grid[2].origin.x - m.idx_w - tx - m.fs * 0.5f : area.max.x - tx;
-      if (!fit.stacked && o != 0 && &p != &panels.back()) max_w = panels[1].origin.x - tx - m.fs;
+      // In a row, A's and B's end where the next grid's row indices begin.
+      const int next = m.row ? o + 1 : o == 0 ? 2 : 3;
+      float max_w = next < 3 ? p.grid[next].origin.x - m.idx_w - tx - m.fs * 0.5f : area.max.x - tx;
+      if (!fit.stacked && next == 3 && &p != &panels.back()) max_w = panels[1].origin.x - tx - m.fs;
       if (p.single)
         max_w = (!fit.stacked && &p != &panels.back()) ? panels[1].origin.x - tx - m.fs : area.max.x - tx;
       viz::draw_spans(cv, {tx, ty}, title_line1(*op, p, o, t), m.fs, max_w);
-      viz::draw_spans(cv, {tx, ty + m.fs * 1.2f}, title_line2(*op, p, o, t), sub_size(m.fs), max_w);
+      viz::draw_spans(cv, {tx, ty + m.fs * 1.2f}, title_line2(*op, p, o, t, m.row), sub_size(m.fs), max_w);
     }
   }
 
   if (legend_in_corner) {
     draw_legend(cv, t, corner_of(panels[0]), legend_size, st.highlight_lane, true);
-  } else {
-    Rect strip{{area.min.x, area.max.y - legend_size * 2.6f}, area.max};
+  } else if (legend_in_strip) {
     draw_legend(cv, t, strip, legend_size, st.highlight_lane, true);
   }
 
