@@ -738,6 +738,18 @@ TEST(LayoutView, AShortWidePaneDrawsOneRowOfClearlyLargerCells) {
       EXPECT_EQ(std::count(labels.begin(), labels.end(), "="), 1) << at;
       EXPECT_EQ(overlapping_text(svg), "") << at;
       EXPECT_EQ(outside(svg, size.x, size.y), "") << at;
+      // Hover follows the row: the last cell at the right is C(15, 7), lane 31's element 3.
+      Rect last = cells.front().second;
+      for (const auto& [lane, r] : cells)
+        if (r.min.x > last.min.x + 0.5f || (r.min.x > last.min.x - 0.5f && r.min.y > last.min.y)) last = r;
+      LayoutHover hover;
+      draw_layout(in, *t, {}, last.center(), &hover, size.x, size.y);
+      ASSERT_TRUE(hover.valid) << at;
+      EXPECT_EQ(hover.operand, int(Operand::C)) << at;
+      EXPECT_EQ(hover.row, 15) << at;
+      EXPECT_EQ(hover.col, 7) << at;
+      ASSERT_EQ(hover.holders.size(), 1u) << at;
+      EXPECT_EQ(hover.holders[0], (LayoutCell{31, 3, 15, 7})) << at;
     }
   // A large pane keeps B above C, as the product is written.
   const auto big = texts(draw_layout(in, Theme::Dark(), {}, {-1, -1}, nullptr, 1600, 900));
