@@ -528,6 +528,7 @@ int cmd_bench(const BenchArgs& a) {
   for (const GemmShape& s : shapes)
     for (const KernelInfo* k : kernels)
       for (Precision p : k->precisions) jobs.push_back({k, p, s, {}});
+  const auto ratio_of = [](const RunResult& r) { return r.cublas_tflops > 0 ? r.tflops / r.cublas_tflops : 0; };
   auto print = [&](const Job& j, const RunResult& r, const std::string& spread) {
     const std::string size = std::to_string(j.s.m) + "x" + std::to_string(j.s.n) + "x" + std::to_string(j.s.k);
     if (r.skipped) {
@@ -541,9 +542,8 @@ int cmd_bench(const BenchArgs& a) {
       std::fflush(stdout);
       return;
     }
-    const double ratio = r.cublas_tflops > 0 ? r.tflops / r.cublas_tflops : 0;
     std::printf("%-26s %-8s %-16s %9.2f %9.2f %6.1f%% %9.2e%s%s\n", j.k->name.c_str(), precision_name(j.p),
-                size.c_str(), r.tflops, r.cublas_tflops, 100 * ratio, r.rel_err, spread.c_str(),
+                size.c_str(), r.tflops, r.cublas_tflops, 100 * ratio_of(r), r.rel_err, spread.c_str(),
                 r.ok ? "" : ("  FAILED: " + r.error).c_str());
     std::fflush(stdout);
   };
@@ -563,20 +563,19 @@ int cmd_bench(const BenchArgs& a) {
       if (a.rounds > 1) print(j, j.runs.front(), "");
       continue;
     }
-    const auto ratio_of = [](const RunResult* x) { return x->cublas_tflops > 0 ? x->tflops / x->cublas_tflops : 0; };
     std::sort(done.begin(), done.end(),
-              [&](const RunResult* x, const RunResult* y) { return ratio_of(x) < ratio_of(y); });
+              [&](const RunResult* x, const RunResult* y) { return ratio_of(*x) < ratio_of(*y); });
     const RunResult& r = *done[done.size() / 2];
     bool ok = true;
     for (const RunResult* d : done) ok = ok && d->ok;
     if (a.rounds > 1) {
       char spread[64];
-      std::snprintf(spread, sizeof spread, "  rounds %.1f-%.1f%%", 100 * ratio_of(done.front()),
-                    100 * ratio_of(done.back()));
+      std::snprintf(spread, sizeof spread, "  rounds %.1f-%.1f%%", 100 * ratio_of(*done.front()),
+                    100 * ratio_of(*done.back()));
       print(j, r, spread);
     }
     all_ok = all_ok && ok;
-    const double ratio = r.cublas_tflops > 0 ? r.tflops / r.cublas_tflops : 0;
+    const double ratio = ratio_of(r);
     nlohmann::ordered_json row = {{"kernel", j.k->name}, {"dtype", precision_name(j.p)}, {"m", j.s.m}, {"n", j.s.n},
                                   {"k", j.s.k}, {"tflops", r.tflops}, {"cublas_tflops", r.cublas_tflops},
                                   {"ratio", ratio}, {"rel_err", r.rel_err}, {"ok", ok}};

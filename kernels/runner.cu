@@ -291,8 +291,10 @@ class CudaSession final : public GpuSession {
       const auto kernel = [&](int i) { launch_or_throw(plain, pr, i % pr.sets, k.name); };
       Timing kt, ct;
       if (opt.pair_cublas) {
-        time_pair(opt.warmup, repeats, kernel, [&](int i) { cublas_gemm(pr, i % pr.sets, pr.c(i % pr.sets)); },
-                  &kt, &ct);
+        const std::vector<Timing> t = time_interleaved(
+            opt.warmup, repeats, {kernel, [&](int i) { cublas_gemm(pr, i % pr.sets, pr.c(i % pr.sets)); }});
+        kt = t[0];
+        ct = t[1];
       } else {
         kt = time_launches(opt.warmup, repeats, kernel);
         ct = cublas_timing(pr, opt.warmup, repeats);
@@ -614,63 +616,40 @@ class CudaSession final : public GpuSession {
 
   // warmup untimed launches, then `repeats` launches each between its own pair of events.
   Timing time_launches(int warmup, int repeats, const std::function<void(int)>& launch) {
-    while (events_.size() < 2 * static_cast<size_t>(repeats)) {
-      cudaEvent_t e = nullptr;
-      GS_CUDA(cudaEventCreate(&e));
-      events_.push_back(e);
-    }
-    for (int i = 0; i < warmup; ++i) launch(i);
-    for (int i = 0; i < repeats; ++i) {
-      GS_CUDA(cudaEventRecord(events_[2 * i], stream_));
-      launch(warmup + i);
-      GS_CUDA(cudaEventRecord(events_[2 * i + 1], stream_));
-    }
-    GS_CUDA(cudaStreamSynchronize(stream_));
-    Timing t;
-    for (int i = 0; i < repeats; ++i) {
-      float ms = 0;
-      GS_CUDA(cudaEventElapsedTime(&ms, events_[2 * i], events_[2 * i + 1]));
-      t.samples_ms.push_back(ms);
-    }
-    t.median_ms = median(t.samples_ms);
-    return t;
+    return time_interleaved(warmup, repeats, {launch}).front();
   }
 
-  // Two launch sequences timed in one loop, each launch between its own pair of events: a b, then b a, and so on
-  // (ABBA), so that neither always runs first after the other or on a cooler card. Warm-ups alternate too.
-  void time_pair(int warmup, int repeats, const std::function<void(int)>& a, const std::function<void(int)>& b,
-                 Timing* ta, Timing* tb) {
-    while (events_.size() < 4 * static_cast<size_t>(repeats)) {
+  // Several launch sequences timed in one loop, each launch between its own pair of events. Two alternate a b,
+  // then b a, and so on (ABBA), so that neither always runs first after the other or on a cooler card; warm-ups
+  // go a b each.
+  std::vector<Timing> time_interleaved(int warmup, int repeats, const std::vector<std::function<void(int)>>& seqs) {
+    const size_t n = seqs.size();
+    while (events_.size() < 2 * n * static_cast<size_t>(repeats)) {
       cudaEvent_t e = nullptr;
       GS_CUDA(cudaEventCreate(&e));
       events_.push_back(e);
     }
-    for (int i = 0; i < warmup; ++i) {
-      a(i);
-      b(i);
-    }
-    for (int i = 0; i < repeats; ++i) {
-      const bool a_first = i % 2 == 0;
-      for (int j = 0; j < 2; ++j) {
-        const bool is_a = (j == 0) == a_first;
-        const size_t e = 4 * static_cast<size_t>(i) + (is_a ? 0 : 2);
+    for (int i = 0; i < warmup; ++i)
+      for (const auto& launch : seqs) launch(i);
+    for (int i = 0; i < repeats; ++i)
+      for (size_t j = 0; j < n; ++j) {
+        const size_t q = i % 2 ? n - 1 - j : j;  // which sequence: in order, then backwards
+        const size_t e = 2 * (n * static_cast<size_t>(i) + q);
         GS_CUDA(cudaEventRecord(events_[e], stream_));
-        (is_a ? a : b)(warmup + i);
+        seqs[q](warmup + i);
         GS_CUDA(cudaEventRecord(events_[e + 1], stream_));
       }
-    }
     GS_CUDA(cudaStreamSynchronize(stream_));
-    *ta = Timing();
-    *tb = Timing();
-    for (int i = 0; i < repeats; ++i) {
-      float ms = 0;
-      GS_CUDA(cudaEventElapsedTime(&ms, events_[4 * i], events_[4 * i + 1]));
-      ta->samples_ms.push_back(ms);
-      GS_CUDA(cudaEventElapsedTime(&ms, events_[4 * i + 2], events_[4 * i + 3]));
-      tb->samples_ms.push_back(ms);
-    }
-    ta->median_ms = median(ta->samples_ms);
-    tb->median_ms = median(tb->samples_ms);
+    std::vector<Timing> t(n);
+    for (int i = 0; i < repeats; ++i)
+      for (size_t q = 0; q < n; ++q) {
+        float ms = 0;
+        const size_t e = 2 * (n * static_cast<size_t>(i) + q);
+        GS_CUDA(cudaEventElapsedTime(&ms, events_[e], events_[e + 1]));
+        t[q].samples_ms.push_back(ms);
+      }
+    for (Timing& x : t) x.median_ms = median(x.samples_ms);
+    return t;
   }
 
   // cuBLAS on the problem's own input sets, timed once per (precision, shape, beta == 0) per session.

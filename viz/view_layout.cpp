@@ -144,8 +144,9 @@ struct Metrics {
 // The second line of a grid's title (type, elements per lane): a step smaller than the first where there is room.
 float sub_size(float fs) { return std::max(kMinTextSize, fs * 0.85f); }
 
-Metrics metrics(const Canvas& cv, float fs, float s, int max_index, bool suppliers) {
+Metrics metrics(const Canvas& cv, float fs, float s, int max_index, bool suppliers, bool row) {
   Metrics m;
+  m.row = row;
   m.fs = fs;
   m.s = s;
   m.idx = kMinLabel;
@@ -242,16 +243,11 @@ std::vector<Span> title_line2(const MmaOp& op, const Panel& p, int o, const Them
   return {{s, t.text_dim}};
 }
 
-// Width of A's column: its grid, or its two title lines where they are wider.
-float a_column(const Canvas& cv, const MmaOp& op, const Panel& p, const Metrics& m, const Theme& t) {
-  return std::max({p.grid[0].cols * m.s, viz::spans_width(cv, title_line1(op, p, 0, t), m.fs),
-                   viz::spans_width(cv, title_line2(op, p, 0, t), sub_size(m.fs))});
-}
-
-// In a row (Metrics::row): the width of operand o's column, its grid or its title, whichever is wider.
-float row_column(const Canvas& cv, const MmaOp& op, const Panel& p, int o, const Metrics& m, const Theme& t) {
+// Width of operand o's column (A's in the GEMM arrangement, each one's in a row): its grid, or its two title
+// lines where they are wider.
+float column_w(const Canvas& cv, const MmaOp& op, const Panel& p, int o, const Metrics& m, const Theme& t) {
   return std::max({p.grid[o].cols * m.s, viz::spans_width(cv, title_line1(op, p, o, t), m.fs),
-                   viz::spans_width(cv, title_line2(op, p, o, t, true), sub_size(m.fs))});
+                   viz::spans_width(cv, title_line2(op, p, o, t, m.row), sub_size(m.fs))});
 }
 
 // Pixel size of one panel at metrics m: the three grids, their titles and index margins.
@@ -261,7 +257,7 @@ Vec2 panel_size(const Canvas& cv, const MmaOp& op, const Panel& p, const Metrics
   float head = p.header.size() * m.head_lh + (p.header.empty() ? 0 : m.fs * 0.5f);
   if (!p.single && m.row) {
     float w = 2 * m.gap;
-    for (int o = 0; o < 3; ++o) w += m.idx_w + row_column(cv, op, p, o, m, t);
+    for (int o = 0; o < 3; ++o) w += m.idx_w + column_w(cv, op, p, o, m, t);
     return {w, head + m.title_h + m.idx_h + std::max({A.rows, B.rows, C.rows}) * m.s};
   }
   if (p.single) {
@@ -280,7 +276,7 @@ Vec2 panel_size(const Canvas& cv, const MmaOp& op, const Panel& p, const Metrics
   for (int o = 1; o < 3; ++o)
     title_w = std::max({title_w, viz::spans_width(cv, title_line1(op, p, o, t), m.fs),
                         viz::spans_width(cv, title_line2(op, p, o, t), sub_size(m.fs))});
-  float w = m.idx_w + a_column(cv, op, p, m, t) + m.gap + m.idx_w + std::max(right_cols, title_w);
+  float w = m.idx_w + column_w(cv, op, p, 0, m, t) + m.gap + m.idx_w + std::max(right_cols, title_w);
   float h = head + m.title_h + m.idx_h + B.rows * m.s + m.gap + m.title_h + m.idx_h +
             std::max(A.rows, C.rows) * m.s;
   return {w, h};
@@ -299,11 +295,11 @@ void place_panel(const Canvas& cv, const MmaOp& op, const Theme& t, Panel& p, Ve
     for (int o = 0; o < 3; ++o) {
       x += m.idx_w;
       p.grid[o].origin = {x, origin.y + head + m.title_h + m.idx_h};
-      x += row_column(cv, op, p, o, m, t) + m.gap;
+      x += column_w(cv, op, p, o, m, t) + m.gap;
     }
     return;
   }
-  const float a_w = a_column(cv, op, p, m, t);
+  const float a_w = column_w(cv, op, p, 0, m, t);
   float bx = origin.x + m.idx_w + a_w + m.gap + m.idx_w;
   float by = origin.y + head + m.title_h + m.idx_h;
   float cy = by + p.grid[1].rows * m.s + m.gap + m.title_h + m.idx_h;
@@ -649,8 +645,7 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
       float lo = 2, hi = kMaxCell;
       for (int it = 0; it < 24; ++it) {
         float s = (lo + hi) / 2;
-        Metrics m = metrics(cv, fs, s, max_index, ldm);
-        m.row = row;
+        Metrics m = metrics(cv, fs, s, max_index, ldm, row);
         float w = 0, h = 0, pg = fs * 2.5f;
         for (const Panel& p : panels) {
           Vec2 sz = panel_size(cv, *op, p, m, t);
@@ -682,8 +677,7 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
          total_mismatch > 0 ? t.bad : t.good, Font::Sans});
     fit = solve(area);
   }
-  Metrics m = metrics(cv, fs, fit.s, max_index, ldm);
-  m.row = fit.row;
+  Metrics m = metrics(cv, fs, fit.s, max_index, ldm, fit.row);
   auto corner_of = [&](const Panel& p) {
     if (p.single || m.row) return Rect{};  // no empty corner without the GEMM arrangement: the legend goes below
     const Grid &A = p.grid[0], &B = p.grid[1];
@@ -715,8 +709,7 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
     Rect rest = area;
     rest.max.y -= legend_size * 3.2f;
     fit = solve(rest);
-    m = metrics(cv, fs, fit.s, max_index, ldm);
-    m.row = fit.row;
+    m = metrics(cv, fs, fit.s, max_index, ldm, fit.row);
     layout_panels(rest);
   }
 
@@ -763,7 +756,7 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
       draw_grid(cv, t, g, m, st.highlight_lane);
       draw_indices(cv, t, g, m);
       if (m.row && o < 2) {  // A x B = C: the sign in the gap after A's and B's columns
-        const float gap_x = g.origin.x + row_column(cv, *op, p, o, m, t) + m.gap * 0.5f;
+        const float gap_x = p.grid[o + 1].origin.x - m.idx_w - m.gap * 0.5f;  // place_panel's gap, halved
         const float mid_y = g.origin.y + std::min(g.rows, p.grid[o + 1].rows) * m.s * 0.5f;
         cv.text({gap_x, mid_y - m.fs * 0.6f}, o == 0 ? "\xC3\x97" : "=", t.text_dim, m.fs, Align::Center);
       }
