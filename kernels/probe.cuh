@@ -40,8 +40,8 @@ namespace gs {
 enum class SmemKind : uint8_t { kLoad, kStore, kLdmatrix, kCpAsync };
 // Instants a kernel marks (probe.mark): the same for every rung, so the probe names them, not the registry.
 // kTile: a persistent kernel's warp starting its next tile (probe.tile() marks it).
-enum class Mark : uint16_t { kBarrier, kCpAsyncWait, kTile, kMbarWait };
-inline constexpr const char* kMarkNames[] = {"__syncthreads", "cp.async wait", "next tile", "mbarrier wait"};
+enum class Mark : uint16_t { kBarrier, kCpAsyncWait, kTile };
+inline constexpr const char* kMarkNames[] = {"__syncthreads", "cp.async wait", "next tile"};
 // A StageRec whose stage id has this bit is a mark: id & ~kMarkBit indexes kMarkNames, start == end.
 inline constexpr uint16_t kMarkBit = 0x8000;
 // Global access sites are the same for every rung: the probe names them, not the registry.

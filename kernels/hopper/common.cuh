@@ -25,7 +25,6 @@
 
 #include "kernels/gemm_args.cuh"
 #include "kernels/hopper/layout.h"
-#include "kernels/mbarrier.cuh"  // mbar_init, mbar_arrive, mbar_wait
 
 namespace gs::hopper {
 
@@ -53,7 +52,13 @@ __device__ __forceinline__ uint32_t smem_base() {
 }
 
 // ---- mbarrier ---------------------------------------------------------------------------------------------
-// Init, arrive and wait are kernels/mbarrier.cuh's; what follows is TMA's and the cluster's part.
+// A 64-bit shared-memory object with an expected arrival count and a transaction (byte) count; a phase
+// completes when every expected thread has arrived and every expected byte has landed, and then the next
+// phase begins. Waiters name the phase they wait for by its parity (0, 1, 0, ...).
+
+__device__ __forceinline__ void mbar_init(uint32_t bar, uint32_t count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");
+}
 
 // Makes the barriers' initialisation visible to the async proxy and to the other CTAs of the cluster; a
 // __syncthreads (or cluster barrier) after it publishes them to the block's threads.
@@ -64,6 +69,10 @@ __device__ __forceinline__ void fence_barrier_init() {
 // This thread arrives, and announces `bytes` more to come through complete_tx (TMA) in this phase.
 __device__ __forceinline__ void mbar_arrive_expect_tx(uint32_t bar, uint32_t bytes) {
   asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes) : "memory");
+}
+
+__device__ __forceinline__ void mbar_arrive(uint32_t bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
 }
 
 // Arrival on the barrier at the same offset in CTA `cta` of the cluster (mapa turns our offset into that CTA's
@@ -80,6 +89,23 @@ __device__ __forceinline__ void mbar_arrive_cluster(uint32_t bar, uint32_t cta) 
       "}\n" ::"r"(bar),
       "r"(cta)
       : "memory");
+}
+
+// Spins until the phase of parity `parity` has completed. The phase before the first is taken as complete,
+// so waiting for parity 1 on a fresh barrier returns at once (how producers start on empty stages).
+__device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity) {
+  uint32_t done = 0;
+  do {
+    asm volatile(
+        "{\n"
+        ".reg .pred p;\n"
+        "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+        "selp.u32 %0, 1, 0, p;\n"
+        "}\n"
+        : "=r"(done)
+        : "r"(bar), "r"(parity)
+        : "memory");
+  } while (!done);
 }
 
 // ---- TMA ----------------------------------------------------------------------------------------------------

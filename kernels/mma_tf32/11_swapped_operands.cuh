@@ -19,7 +19,6 @@ inline constexpr const char* kAdds =
 #include <cstdint>
 
 #include "kernels/gemm_args.cuh"
-#include "kernels/mbarrier.cuh"
 #include "kernels/mma_tf32/common.cuh"
 #include "kernels/probe.cuh"
 
@@ -50,24 +49,16 @@ static_assert((kAChunks + kBChunks) % kCopyParts == 0, "copies split evenly over
 inline constexpr int kAsFloats = kBM * kBK;         // one stage: As (BM, BK) then Bs (BK, BN)
 inline constexpr int kStageFloats = kAsFloats + kBK * kBN;
 inline constexpr int kSmemBytes = kStages * kStageFloats * 4;  // 196608 of the 227 KB a block may have
-// Shared memory of an S-stage pipeline, and with kMbar (the variant [sync=mbarrier]) its 2 S mbarriers after it.
-template <int S, bool kMbar = false>
+// Shared memory of an S-stage pipeline (the variants [stages=S]).
+template <int S>
 constexpr int smem_bytes() {
-  return S * kStageFloats * 4 + (kMbar ? 2 * S * 8 : 0);
+  return S * kStageFloats * 4;
 }
 inline constexpr int kMaxLogTile = 5;               // cutlass:5 swizzle as in 07
 // Any shape. Fast path when K and N are multiples of 4 and A, B are 16-byte aligned (then every 16-byte
 // chunk of a row is wholly inside or wholly outside the matrix); otherwise 4-byte copies, same layout.
 inline constexpr const char* kShapeRule = "";
 inline constexpr bool supports(int m, int n, int k) { return m > 0 && n > 0 && k > 0; }
-
-// What the variant [sync=mbarrier] changes, for `gemmscope list` and the window.
-inline constexpr const char* kMbarAdds =
-    "Variant: the same copies, fragments and mma with no block-wide barrier in the k-loop. Each stage has two "
-    "mbarriers: 'full', reached once every thread's cp.async into it have landed (cp.async.mbarrier.arrive), and "
-    "'empty', reached once each of the 8 warps has issued its last fragment loads from it. A warp waits for the slice it "
-    "reads and for the stage it refills, nothing else, so the 8 warps may drift apart by about a slice instead of "
-    "meeting at every one; copies run 2 slices ahead, not 3, to leave that slack in 4 stages.";
 
 enum Stage : int { kPrologue, kKLoop, kEpilogue };
 inline constexpr const char* kStageNames[] = {"prologue", "k-loop", "epilogue"};
@@ -258,7 +249,6 @@ __device__ __forceinline__ void mma_all(float (&acc)[kTilesM][kTilesN][4], const
 
 // The pipeline over all slices. kFast: an interior block (copy_fast, no checks); otherwise load_slice, which
 // checks each chunk against the edges of A and B. Instantiated twice, so each loop holds one copy path only.
-// kMbar (the variant [sync=mbarrier]): per-stage mbarriers instead of the block-wide barrier (k_loop_mbar below).
 template <bool kFast, bool kVec, int S, class Probe>
 __device__ __forceinline__ void k_loop(const GemmArgs<float, float>& g, const CopyPlan& cp, const FragPlan& fp,
                                        float* smem, int tile_m, int tile_n, int tid,
@@ -339,97 +329,7 @@ __device__ __forceinline__ void k_loop(const GemmArgs<float, float>& g, const Co
   GS_PROBE(probe.mark(Mark::kCpAsyncWait));
 }
 
-// The variant [sync=mbarrier]: the same copies, fragments and mma, but no block-wide barrier in the loop. Stage
-// s has two mbarriers: full[s], expecting all 256 threads, each arriving once its copies into s have landed
-// (cp.async.mbarrier.arrive), and empty[s], expecting the 8 warps, each arriving (one lane) once it has issued
-// its last fragment loads from s. A warp waits for full before reading a slice and for empty before refilling a
-// stage, so the 8 warps wait only for the copies and readers they depend on and may drift apart by about a
-// slice; the block barrier made all 8 meet at every slice, their fragment loads then issuing together. To
-// leave that slack, copies run S - 2 slices ahead (not S - 1): slice kt + S - 2 goes into the stage slice
-// kt - 2 used.
-template <bool kFast, bool kVec, int S, class Probe>
-__device__ __forceinline__ void k_loop_mbar(const GemmArgs<float, float>& g, const CopyPlan& cp, const FragPlan& fp,
-                                            float* smem, uint32_t full, uint32_t empty, int tile_m, int tile_n,
-                                            int tid, float (&acc)[kTilesM][kTilesN][4], Probe& probe) {
-  constexpr int kAhead = S - 2;              // slices copied ahead of the one being read
-  static_assert(kAhead >= 1, "[sync=mbarrier] needs 3 or more stages");
-  const int num_kt = (g.k + kBK - 1) / kBK;  // the last slice may be partial: zero-filled
-  const float* a_next = cp.a_src;            // kFast: chunk 0 of the next slice to copy, A and B
-  const float* b_next = cp.b_src;
-  const size_t b_slice = static_cast<size_t>(kBK) * g.n;  // BK rows of B
-  // Slice j lives in stage j % S and is that stage's (j / S)-th fill: its phases have parity (j / S) % 2.
-  auto bar = [](uint32_t base, unsigned j) { return base + j % S * 8; };
-  auto parity = [](unsigned j) { return j / S % 2; };
-  Frags frag[2];
-
-  GS_PROBE(probe.stage(kPrologue));
-#pragma unroll
-  for (int s = 0; s < kAhead; ++s) {
-    if (s < num_kt) {
-      if (kFast) {
-        copy_fast<-1>(cp, a_next, b_next, smem + s * kStageFloats, probe);
-        a_next += kBK;
-        b_next += b_slice;
-      } else {
-        load_slice<kVec, -1>(g, cp, s, smem + s * kStageFloats, tile_m, tile_n, tid, probe);
-      }
-      cp_async_mbar_arrive(bar(full, s));
-    }
-  }
-  mbar_wait(bar(full, 0), 0);
-  GS_PROBE(probe.mark(Mark::kMbarWait));
-  load_frags(frag[0], smem, fp, 0, probe);
-
-  GS_PROBE(probe.stage(kKLoop));
-  for (int kt = 0; kt < num_kt; ++kt) {
-    GS_PROBE(probe.iteration(kt));
-    const float* rd = smem + kt % S * kStageFloats;
-    const int next = kt + kAhead;  // the slice this iteration copies, into the stage of slice kt - 2
-    float* wr = smem + next % S * kStageFloats;
-    const bool copy = next < num_kt;
-#pragma unroll
-    for (int ks = 0; ks < kSteps; ++ks) {
-      if (ks == kSteps - 1) {
-        // The last k-step loads fragments of slice kt + 1: every thread's copies of it must have landed.
-        if (kt + 1 < num_kt) mbar_wait(bar(full, kt + 1), parity(kt + 1));
-        GS_PROBE(probe.mark(Mark::kMbarWait));
-        rd = smem + (kt + 1) % S * kStageFloats;
-      }
-      load_frags(frag[(ks + 1) % 2], rd, fp, (ks + 1) % kSteps, probe);
-      if (ks == kSteps - 2) {
-        // The warp's last reads of slice kt are issued: once all 32 lanes are past them, one arrival says so.
-        __syncwarp();
-        if (tid % 32 == 0) mbar_arrive(bar(empty, kt));
-      }
-      if (ks < kCopyParts && copy) {
-        if (ks == 0 && next >= S) {
-          // Slice next - S (= kt - 2) must be read by every thread before its stage is refilled.
-          mbar_wait(bar(empty, next), parity(next - S));
-          GS_PROBE(probe.mark(Mark::kMbarWait));
-        }
-        if (kFast) {
-          if (ks == 0) copy_fast<0>(cp, a_next, b_next, wr, probe);
-          if (ks == 1) copy_fast<1>(cp, a_next, b_next, wr, probe);
-          if (ks == 2) copy_fast<2>(cp, a_next, b_next, wr, probe);
-        } else {
-          if (ks == 0) load_slice<kVec, 0>(g, cp, next, wr, tile_m, tile_n, tid, probe);
-          if (ks == 1) load_slice<kVec, 1>(g, cp, next, wr, tile_m, tile_n, tid, probe);
-          if (ks == 2) load_slice<kVec, 2>(g, cp, next, wr, tile_m, tile_n, tid, probe);
-        }
-        if (ks == kCopyParts - 1) {
-          cp_async_mbar_arrive(bar(full, next));
-          a_next += kBK;
-          b_next += b_slice;
-        }
-      }
-      mma_all(acc, frag[ks % 2]);
-    }
-  }
-  // Every copy was of a slice below num_kt, and every thread waited for each such slice's full phase: none
-  // is in flight here.
-}
-
-template <class Probe, bool kVec, int S = kStages, bool kMbar = false>
+template <class Probe, bool kVec, int S = kStages>
 __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<float, float> g, BlockOrder order, Probe probe) {
   extern __shared__ __align__(16) float smem[];  // kStages x [As | Bs]
 
@@ -467,19 +367,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<float, float> g, 
 
   float acc[kTilesM][kTilesN][4] = {};
   // Interior blocks (all of a 4096^3 problem) take the loop without bounds checks.
-  const bool fast = kVec && cp.full_mn && g.k % kBK == 0;
-  if constexpr (kMbar) {
-    const uint32_t full = smem_u32(smem + S * kStageFloats), empty = full + S * 8;  // S barriers each
-    if (tid == 0) {
-      for (int s = 0; s < S; ++s) mbar_init(full + s * 8, kThreads), mbar_init(empty + s * 8, kThreads / 32);
-    }
-    __syncthreads();  // the barriers initialised before any thread arrives or waits
-    if (fast) {
-      k_loop_mbar<true, kVec, S>(g, cp, fp, smem, full, empty, tile_m, tile_n, tid, acc, probe);
-    } else {
-      k_loop_mbar<false, kVec, S>(g, cp, fp, smem, full, empty, tile_m, tile_n, tid, acc, probe);
-    }
-  } else if (fast) {
+  if (kVec && cp.full_mn && g.k % kBK == 0) {
     k_loop<true, kVec, S>(g, cp, fp, smem, tile_m, tile_n, tid, acc, probe);
   } else {
     k_loop<false, kVec, S>(g, cp, fp, smem, tile_m, tile_n, tid, acc, probe);
@@ -501,33 +389,26 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<float, float> g, 
   GS_PROBE(probe.block_end());
 }
 
-template <class Probe, bool kVec, int kOrder, int S, bool kMbar>
+template <class Probe, bool kVec, int kOrder, int S>
 cudaError_t launch_as(const GemmArgs<float, float>& g, Probe probe, cudaStream_t stream) {
   // Above 48 KB of dynamic shared memory a kernel must opt in, once per instantiation.
-  static const cudaError_t opt_in = cudaFuncSetAttribute(
-      kernel<Probe, kVec, S, kMbar>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes<S, kMbar>());
+  static const cudaError_t opt_in =
+      cudaFuncSetAttribute(kernel<Probe, kVec, S>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes<S>());
   if (opt_in != cudaSuccess) return opt_in;
   const int tiles_m = (g.m + kBM - 1) / kBM, tiles_n = (g.n + kBN - 1) / kBN;
   const BlockOrder order = variant_order<kOrder>(tiles_n, kMaxLogTile);
   const dim3 grid = order_grid(order, tiles_m, tiles_n);
-  kernel<Probe, kVec, S, kMbar><<<grid, kThreads, smem_bytes<S, kMbar>(), stream>>>(g, order, probe);
+  kernel<Probe, kVec, S><<<grid, kThreads, smem_bytes<S>(), stream>>>(g, order, probe);
   return cudaGetLastError();
 }
 
-// kOrder: a variant's block order (order_code), or kOrderDefault for the rung's own bands. kMbar: the variant
-// [sync=mbarrier].
-template <class Probe, int kOrder = kOrderDefault, int S = kStages, bool kMbar = false>
+// kOrder: a variant's block order (order_code), or kOrderDefault for the rung's own bands.
+template <class Probe, int kOrder = kOrderDefault, int S = kStages>
 cudaError_t launch(const GemmArgs<float, float>& g, Probe probe, cudaStream_t stream) {
   if (!supports(g.m, g.n, g.k)) return cudaErrorInvalidValue;
   const bool aligned = reinterpret_cast<uintptr_t>(g.a) % 16 == 0 && reinterpret_cast<uintptr_t>(g.b) % 16 == 0;
-  if (aligned && g.k % 4 == 0 && g.n % 4 == 0) return launch_as<Probe, true, kOrder, S, kMbar>(g, probe, stream);
-  return launch_as<Probe, false, kOrder, S, kMbar>(g, probe, stream);
-}
-
-// The variant [sync=mbarrier]: per-stage mbarriers in place of the k-loop's block barrier.
-template <class Probe>
-cudaError_t launch_mbarrier(const GemmArgs<float, float>& g, Probe probe, cudaStream_t stream) {
-  return launch<Probe, kOrderDefault, kStages, true>(g, probe, stream);
+  if (aligned && g.k % 4 == 0 && g.n % 4 == 0) return launch_as<Probe, true, kOrder, S>(g, probe, stream);
+  return launch_as<Probe, false, kOrder, S>(g, probe, stream);
 }
 
 // The variant [stages=S]: the rung's own order, S stages.

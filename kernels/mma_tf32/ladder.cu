@@ -84,11 +84,6 @@ std::vector<Rung> mma_tf32_rungs() {
   r11.info.warps.frag_m = 8;
   r11.info.warps.frag_n = 16;
   ladder.push_back(r11);
-  {
-    namespace r = mma_tf32_11_swapped_operands;
-    ladder.push_back(toggle_variant(r11, "sync", "mbarrier", r::kMbarAdds,
-                                    {erase<float, float, r::launch_mbarrier<NoProbe>, r::launch_mbarrier<TraceProbe>>(Precision::TF32)}));
-  }
   return ladder;
 }
 
