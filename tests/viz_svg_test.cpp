@@ -1947,6 +1947,60 @@ TEST(TimelineView, BarriersAndCpAsyncWaitsAreTicksWhereTheWarpPassedThem) {
   EXPECT_NE(text.find("passed cp.async wait"), std::string::npos) << text;
 }
 
+// Two stages of one kind (hopper's producer waits for an empty stage, its consumers for a full one) had one
+// colour, so the legend could not say which rows waited for what. Each now has its own swatch, the rows are drawn in
+// their stage's swatch colour, and the first of the kind keeps the kind's colour.
+TEST(TimelineView, StagesOfOneKindHaveTheirOwnColours) {
+  Capture c;
+  for (int w = 0; w < 2; ++w) {
+    uint64_t t = 1000;
+    for (int k = 0; k < 4; ++k, t += 100) {
+      c.stages.push_back({"test/ws", 0, w, w == 0 ? "wait empty" : "wait full", t, t + 30});
+      c.stages.push_back({"test/ws", 0, w, w == 0 ? "TMA issue" : "wgmma", t + 30, t + 100});
+    }
+  }
+  const TimelineBlock b = timeline_block(c, "test/ws", 0);
+  ASSERT_EQ(b.stages.size(), 4u);
+  for (const Theme* t : {&Theme::Dark(), &Theme::Light()}) {
+    SvgCanvas svg(1600, 900, t->bg);
+    TimelineHover hover;
+    TimelineViewState st;
+    st.t0 = 0, st.t1 = 400;
+    draw_timeline_view(svg, {{0, 0}, {1600, 900}}, *t, b, nullptr, 1980, st, {-1, -1}, &hover);
+    const std::string doc = svg.finish();
+    // The legend's swatch for a name: the rect that ends just left of the name's text, on its line.
+    const std::vector<Element> rects = elements(doc, "rect");
+    const auto swatch = [&](const std::string& name) {
+      for (const Element& e : elements(doc, "text")) {
+        if (e.text != name) continue;
+        const float x = num(e, "x"), y = num(e, "y");
+        for (const Element& r : rects) {
+          const Rect box = rect_of(r);
+          if (box.max.x < x && box.max.x > x - 20 && std::abs(box.center().y - y) < 20 && box.max.y < hover.plot.min.y)
+            return r.attr.at("fill");
+        }
+      }
+      return std::string("none");
+    };
+    const std::string empty = swatch("wait empty"), full = swatch("wait full");
+    ASSERT_NE(empty, "none");
+    ASSERT_NE(full, "none");
+    EXPECT_NE(empty, full) << "the two waits share a colour";
+    EXPECT_EQ(empty, hex(t->warn)) << "the first wait keeps the waits' colour";
+    // Each row's waits in its own stage's colour: warp 0 (upper half of the plot) waits for empty stages.
+    int right = 0, wrong = 0;
+    for (const Element& r : rects) {
+      const Rect box = rect_of(r);
+      if (box.min.y < hover.plot.min.y || box.h() < 10 || !r.attr.count("fill")) continue;
+      const bool upper = box.center().y < hover.plot.center().y;
+      if (r.attr.at("fill") == empty) ++(upper ? right : wrong);
+      if (r.attr.at("fill") == full) ++(upper ? wrong : right);
+    }
+    EXPECT_EQ(right, 8);  // 4 waits in each warp's row
+    EXPECT_EQ(wrong, 0);
+  }
+}
+
 TEST(TimelineView, SpansInTheWindowAreDrawnAndHovered) {
   const Capture c = stage_capture();
   const TimelineBlock b = timeline_block(c, "test/01", 0);

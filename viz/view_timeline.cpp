@@ -32,6 +32,43 @@ Color stage_color(const std::string& name, int index, const Theme& t) {
   return series_color(size_t(index) + 3, t);
 }
 
+// The stages' colours, by name and in legend order (the selected rung's stages, then those only the rung below
+// has): each its kind's colour (stage_color), except that where two stages share a kind, as hopper's producer
+// waits for an empty stage and its consumers for a full one, the second is lighter (toward the text colour) and a
+// third darker (toward the background), so that the legend tells them apart. A name has one colour in both rungs.
+struct Palette {
+  std::vector<std::pair<std::string, Color>> entries;
+  Color of(const std::string& name) const {
+    for (const auto& [n, col] : entries)
+      if (n == name) return col;
+    return Color{};
+  }
+};
+
+Palette stage_palette(const TimelineBlock& in, const TimelineBlock* other, const Theme& t) {
+  Palette p;
+  std::vector<std::pair<Color, int>> kinds;  // each kind's colour, and how many stages took it so far
+  for (const TimelineBlock* b : {&in, other}) {
+    if (!b) continue;
+    for (size_t i = 0; i < b->stages.size(); ++i) {
+      const std::string& name = b->stages[i];
+      if (std::any_of(p.entries.begin(), p.entries.end(), [&](const auto& e) { return e.first == name; })) continue;
+      const Color base = stage_color(name, int(p.entries.size()), t);
+      auto same = std::find_if(kinds.begin(), kinds.end(), [&](const auto& k) {
+        return k.first.r == base.r && k.first.g == base.g && k.first.b == base.b;
+      });
+      const int n = same == kinds.end() ? 0 : same->second;
+      if (same == kinds.end()) kinds.push_back({base, 1});
+      else ++same->second;
+      p.entries.push_back({name, n == 0   ? base
+                                 : n == 1 ? viz::mix(base, t.text, 0.45f)
+                                 : n == 2 ? viz::mix(base, t.bg, 0.45f)
+                                          : series_color(p.entries.size() + 3, t)});
+    }
+  }
+  return p;
+}
+
 // Marks: a barrier in the text colour, a cp.async wait in the colour of trouble (it is where copies are late).
 Color mark_color(const std::string& name, const Theme& t) { return has(name, "cp.async") ? t.bad : t.text; }
 
@@ -54,8 +91,8 @@ std::string cycles(double c) {
 bool nothing_recorded(const TimelineBlock& b) { return b.block < 0 || b.warps.empty(); }
 
 // One block's rows in `r` over [t0, t1); returns the plot rect.
-Rect draw_block(Canvas& c, Rect r, const Theme& t, const TimelineBlock& b, double t0, double t1, float fs, Vec2 mouse,
-                int side, TimelineHover* hover) {
+Rect draw_block(Canvas& c, Rect r, const Theme& t, const Palette& palette, const TimelineBlock& b, double t0, double t1,
+                float fs, Vec2 mouse, int side, TimelineHover* hover) {
   const float label_w = c.text_size("warp 31", fs).x + fs * 0.6f;
   std::vector<viz::Span> head{{b.kernel, t.text, Font::SansBold}};
   if (b.block >= 0)
@@ -93,7 +130,7 @@ Rect draw_block(Canvas& c, Rect r, const Theme& t, const TimelineBlock& b, doubl
     if (double(s.end) < t0 || double(s.start) > t1) continue;
     const float y = plot.min.y + row_of[s.warp] * rh;
     const Rect bar{{X(double(s.start)), y + gap}, {std::max(X(double(s.end)), X(double(s.start)) + 1), y + rh - gap}};
-    c.rect_filled(bar, stage_color(b.stages[size_t(s.stage)], s.stage, t));
+    c.rect_filled(bar, palette.of(b.stages[size_t(s.stage)]));
     if (bar.w() > 5) c.line({bar.max.x, bar.min.y}, {bar.max.x, bar.max.y}, t.bg, 1);  // where the next stage begins
     if (hover && bar.contains(mouse)) hover->side = side, hover->span = int(i);
   }
@@ -206,13 +243,7 @@ void draw_timeline_view(Canvas& c, Rect r, const Theme& t, const TimelineBlock& 
   // The window of the selected rung's block; where it has no spans, the one below sets the scale.
   timeline_window(in.spans.empty() && other && !other->spans.empty() ? *other : in, st, &t0, &t1);
   // Legend: the stages of both rungs, each once, in their colours.
-  std::vector<std::pair<std::string, Color>> legend;
-  for (const TimelineBlock* b : {&in, other}) {
-    if (!b) continue;
-    for (size_t i = 0; i < b->stages.size(); ++i)
-      if (std::find_if(legend.begin(), legend.end(), [&](const auto& e) { return e.first == b->stages[i]; }) == legend.end())
-        legend.push_back({b->stages[i], stage_color(b->stages[i], int(i), t)});
-  }
+  const Palette palette = stage_palette(in, other, t);
   // Then the marks, each once, as the tick they are drawn with.
   std::vector<std::string> marks;
   for (const TimelineBlock* b : {&in, other}) {
@@ -224,7 +255,7 @@ void draw_timeline_view(Canvas& c, Rect r, const Theme& t, const TimelineBlock& 
   auto room = [&](float w) {
     if (x + w > area.max.x && x > area.min.x) x = area.min.x, y += fs * 1.4f;
   };
-  for (const auto& [name, col] : legend) {
+  for (const auto& [name, col] : palette.entries) {
     const float w = fs * 1.6f + c.text_size(name, fs).x + fs;
     room(w);
     c.rect_filled({{x, y + fs * 0.2f}, {x + fs * 1.2f, y + fs * 0.8f}}, col, 2);
@@ -249,7 +280,7 @@ void draw_timeline_view(Canvas& c, Rect r, const Theme& t, const TimelineBlock& 
       if (s.warp != in.warps.front()) continue;
       const float a = overview.min.x + overview.w() * float(double(s.start) / double(in.duration));
       const float e = overview.min.x + overview.w() * float(double(s.end) / double(in.duration));
-      c.rect_filled({{a, overview.min.y}, {std::max(e, a + 0.5f), overview.max.y}}, stage_color(in.stages[size_t(s.stage)], s.stage, t));
+      c.rect_filled({{a, overview.min.y}, {std::max(e, a + 0.5f), overview.max.y}}, palette.of(in.stages[size_t(s.stage)]));
     }
     const float w0 = overview.min.x + overview.w() * float(std::clamp(t0 / double(in.duration), 0.0, 1.0));
     const float w1 = overview.min.x + overview.w() * float(std::clamp(t1 / double(in.duration), 0.0, 1.0));
@@ -284,11 +315,11 @@ void draw_timeline_view(Canvas& c, Rect r, const Theme& t, const TimelineBlock& 
            viz::elide(c, "below: " + other->kernel + ": maximise to compare", fs, Font::Sans, area.w()), t.text_dim,
            fs);
   const Rect top{{area.min.x, y}, {area.max.x, y + h_in}};
-  const Rect plot = draw_block(c, top, t, in, t0, t1, fs, mouse, 0, hover);
+  const Rect plot = draw_block(c, top, t, palette, in, t0, t1, fs, mouse, 0, hover);
   Rect bottom_plot = plot;
   if (two) {
     const Rect below{{area.min.x, top.max.y + fs * 0.8f}, {area.max.x, top.max.y + fs * 0.8f + h_other}};
-    bottom_plot = draw_block(c, below, t, *other, t0, t1, fs, mouse, 1, hover);
+    bottom_plot = draw_block(c, below, t, palette, *other, t0, t1, fs, mouse, 1, hover);
   }
   // Axis under the last plot: cycles, and microseconds at the clock the capture records.
   const viz::Ticks ticks = viz::nice_ticks(t0, t1, std::max(2, int(plot.w() / (fs * 6))));
