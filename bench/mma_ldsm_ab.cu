@@ -14,8 +14,10 @@
 //              K = 16384, so that prologue, epilogue and the last partial wave are a few percent of the time
 //   rung       the rung at SIZE^3
 //   cublas     cuBLAS at SIZE^3 (the goal's denominator): fp16 with fp32 accumulate, or fp32 with TF32 compute
+//   tma wave, tma rung   (f16 only) mma_f16/11, whose copies a TMA producer warpgroup makes, on the same two shapes;
+//              before timing, its C is compared bit for bit with rung 10's on six shapes (C poisoned first)
 // loop - ldsm is what fragment loads cost, ldsm - ldsm+bar the barrier, ldsm+bar - wave the copies and their
-// waits, wave - rung the tile's fill and drain and the last wave.
+// waits, wave - rung the tile's fill and drain and the last wave. Results: bench/NOTES.md.
 //
 //   cmake --build build --target mma_ldsm_ab
 //   mma_ldsm_ab f16|tf32 [SIZE] [ROUNDS] [LAUNCHES]     default 4096 20 10
@@ -32,7 +34,6 @@
 
 #include "kernels/mma_f16/10_multistage.cuh"
 #include "kernels/mma_f16/11_tma_producer.cuh"
-#include "kernels/mma_f16/12_persistent.cuh"
 #include "kernels/mma_loop.cuh"
 #include "kernels/mma_tf32/11_swapped_operands.cuh"
 
@@ -231,10 +232,6 @@ int bench(int n, int rounds, int launches) {
       gs::GemmArgs<T, float> g{m, nn, k, a, b, c};
       return gs::mma_f16_11_tma_producer::launch<gs::NoProbe>(g, gs::NoProbe{}, 0);
     };
-    auto pers = [&](int m, int nn, int k) {
-      gs::GemmArgs<T, float> g{m, nn, k, a, b, c};
-      return gs::mma_f16_12_persistent::launch<gs::NoProbe>(g, gs::NoProbe{}, 0);
-    };
     // Before timing it: rung 11's C equal, bit for bit, to rung 10's (same mma order, zeros past the edges), C
     // poisoned before each run, on shapes with edges in every dimension.
     const int shapes[][3] = {{n, n, n}, {520, 264, 200}, {256, 384, 64}, {1000, 1000, 1024}, {300, 200, 104},
@@ -247,25 +244,18 @@ int bench(int n, int rounds, int launches) {
       check(gs::mma_f16_10_multistage::launch<gs::NoProbe>(g, gs::NoProbe{}, 0), "rung 10");
       check(cudaMemcpy(want.data(), c, cn * 4, cudaMemcpyDeviceToHost), "C of rung 10");
       check(cudaMemset(c, 0xFF, cn * 4), "poison C");
-      for (int rung = 11; rung <= 12; ++rung) {
-        check(cudaMemset(c, 0xFF, cn * 4), "poison C");
-        check(rung == 11 ? tma(sh[0], sh[1], sh[2]) : pers(sh[0], sh[1], sh[2]), "rung 11 or 12");
-        check(cudaMemcpy(got.data(), c, cn * 4, cudaMemcpyDeviceToHost), "C of rung 11 or 12");
-        size_t diff = 0;
-        for (size_t i = 0; i < cn; ++i) diff += std::memcmp(&want[i], &got[i], 4) != 0;
-        std::printf("rung %d against rung 10 at %dx%dx%d: %zu of %zu elements differ\n", rung, sh[0], sh[1], sh[2],
-                    diff, cn);
-        if (diff) return 1;
-      }
+      check(cudaMemset(c, 0xFF, cn * 4), "poison C");
+      check(tma(sh[0], sh[1], sh[2]), "rung 11");
+      check(cudaMemcpy(got.data(), c, cn * 4, cudaMemcpyDeviceToHost), "C of rung 11");
+      size_t diff = 0;
+      for (size_t i = 0; i < cn; ++i) diff += std::memcmp(&want[i], &got[i], 4) != 0;
+      std::printf("rung 11 against rung 10 at %dx%dx%d: %zu of %zu elements differ\n", sh[0], sh[1], sh[2], diff, cn);
+      if (diff) return 1;
     }
     cs.push_back({"tma wave", wave_flops, {}, {}});
     runs.push_back([&, tma] { check(tma(wave_m, wave_n, wave_k), "rung 11, one wave"); });
     cs.push_back({"tma rung", gemm_flops, {}, {}});
     runs.push_back([&, tma] { check(tma(n, n, n), "rung 11"); });
-    cs.push_back({"pers wave", wave_flops, {}, {}});
-    runs.push_back([&, pers] { check(pers(wave_m, wave_n, wave_k), "rung 12, one wave"); });
-    cs.push_back({"pers rung", gemm_flops, {}, {}});
-    runs.push_back([&, pers] { check(pers(n, n, n), "rung 12"); });
   }
   cs.push_back({"cublas", gemm_flops, {}, {}});  // last: the ratios' denominator
   runs.push_back([&] {

@@ -32,6 +32,9 @@ struct WarpTiling {
   // The unit a warp computes at once: an mma's m x n x k; for SIMT, the lane grid's sub-tiles
   // (lanes x a lane's sub-tile) over one k (1).
   int frag_m = 0, frag_n = 0, frag_k = 0;
+  // Warps beside the warp grid that compute nothing: a producer warpgroup that only issues TMA copies
+  // (mma_f16/11). The block has (warps_m x warps_n x warps_k + producer_warps) x 32 threads.
+  int producer_warps = 0;
 };
 
 // Which thread computes which elements of the block tile, for rungs without tensor-core fragments (sgemm),
@@ -79,6 +82,9 @@ struct KernelInfo {
   // A variant rung[order=S] whose blocks follow core/swizzle.h's scheme S ("none", "cutlass:L", "triton:G")
   // block for block; empty for every other kernel (a rung's own order may adapt to the shape).
   std::string order_scheme;
+  // sm_90a code (TMA, wgmma, setmaxnreg), compiled for that target alone: it runs on compute capability 9.0
+  // (H100, H200) only, and elsewhere reports itself unavailable.
+  bool sm90a_only = false;
 };
 
 const std::vector<KernelInfo>& kernel_registry();

@@ -95,13 +95,13 @@ std::string case_name(const ::testing::TestParamInfo<Case>& info) {
 
 class KernelTest : public GpuTest, public ::testing::WithParamInterface<Case> {
  protected:
-  // The hopper rungs are sm_90a code: on any other GPU they report themselves unavailable (a test of its own
-  // below) and their cases are skipped, visibly.
+  // The hopper rungs and mma_f16/11 are sm_90a code: on any other GPU they report themselves unavailable (a test
+  // of its own below) and their cases are skipped, visibly.
   void SetUp() override {
     GpuTest::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
     const DeviceInfo d = gpu().device();
-    if (k().family == "hopper" && !(d.cc_major == 9 && d.cc_minor == 0)) {
+    if (k().sm90a_only && !(d.cc_major == 9 && d.cc_minor == 0)) {
       GTEST_SKIP() << k().name << " needs compute capability 9.0; this GPU is " << d.cc_major << "." << d.cc_minor;
     }
   }
@@ -690,7 +690,7 @@ TEST(Registry, WarpTilingsAddUp) {
     if (w.warps_m == 0) continue;
     SCOPED_TRACE(k.name);
     ++described;
-    EXPECT_EQ(w.warps_m * w.warps_n * w.warps_k * 32, k.threads);
+    EXPECT_EQ((w.warps_m * w.warps_n * w.warps_k + w.producer_warps) * 32, k.threads);
     EXPECT_EQ(w.warps_m * w.warp_m, k.block_m);
     EXPECT_EQ(w.warps_n * w.warp_n, k.block_n);
     ASSERT_GT(w.frag_m * w.frag_n * w.frag_k, 0);

@@ -98,7 +98,10 @@ void draw_warp_view(Canvas& c, Rect r, const Theme& t, const WarpViewInput& in, 
   std::string head = who + ": " + std::to_string(n) + " warps (" + dims(in.warps_m, in.warps_n) +
                      (in.warps_k > 1 ? "x" + std::to_string(in.warps_k) + " k-groups" : "") + ") of " +
                      dims(in.warp_m, in.warp_n) + " over a " + dims(in.block_m, in.block_n) + " block tile, k-tiles of " +
-                     std::to_string(in.block_k) + (in.op.empty() ? ", SIMT (FFMA)" : ", " + in.op);
+                     std::to_string(in.block_k) + (in.op.empty() ? ", SIMT (FFMA)" : ", " + in.op) +
+                     (in.producer_warps > 0
+                          ? "; " + std::to_string(in.producer_warps) + " more warps compute nothing: one issues TMA"
+                          : "");
   // Heading and caption wrapped to the width (a narrow pane gets more lines, never cut words).
   for (const std::string& line : viz::wrap(c, head, fs, max_w * 0.9f)) {  // wrap measures Sans; bold is wider
     c.text({r.min.x + pad, y}, viz::elide(c, line, fs, Font::SansBold, max_w), t.text, fs, Align::Left, Font::SansBold);

@@ -133,6 +133,7 @@ struct WarpViewInput {
   int warp_m = 0, warp_n = 0;     // one warp's tile of C
   std::string op;                 // "mma.m16n8k16.f16", "wmma.m16n16k16.f16", "" = SIMT
   int frag_m = 0, frag_n = 0, frag_k = 0;
+  int producer_warps = 0;         // warps beside the grid that only issue TMA copies (mma_f16/11)
   bool described() const { return warps_m > 0 && warps_n > 0 && warp_m > 0 && warp_n > 0 && frag_k > 0; }
   std::string undescribed;        // what to say instead of a warp tiling where there is none ("" : a plain notice)
 };

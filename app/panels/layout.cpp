@@ -49,6 +49,7 @@ WarpViewInput warp_input(const KernelInfo* k) {
   in.warp_m = w.warp_m, in.warp_n = w.warp_n;
   in.op = w.op;
   in.frag_m = w.frag_m, in.frag_n = w.frag_n, in.frag_k = w.frag_k;
+  in.producer_warps = w.producer_warps;
   return in;
 }
 

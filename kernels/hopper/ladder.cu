@@ -24,6 +24,7 @@ namespace gs::detail {
                            "epilogue's global stores carry no probe yet.";                                \
     g.info.ops = {"wgmma.m64n16k16.f16"};                                                                 \
     g.unavailable = hopper::unavailable_here;                                                             \
+    g.info.sm90a_only = true;                                                                             \
     g.stages = names(r::kStageNames);                                                                     \
     g.launch = {erase<__half, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::F16_F32)};     \
     return g;                                                                                             \

@@ -10,9 +10,14 @@
 #include "kernels/mma_f16/08_ldmatrix.cuh"
 #include "kernels/mma_f16/09_xor_permuted.cuh"
 #include "kernels/mma_f16/10_multistage.cuh"
+#include "kernels/mma_f16/11_tma_producer.cuh"
 #include "kernels/registry_internal.cuh"
 
 namespace gs::detail {
+
+// mma_f16/11's launchers: setmaxnreg makes it sm_90a code, so they are compiled in mma_f16/ladder_sm90a.cu, with
+// the hopper ladder's target (kernels/CMakeLists.txt). This translation unit only reads the rung's constants.
+std::vector<PrecisionLaunch> mma_f16_11_launches();
 
 // One registry entry from a rung namespace NS: every mma_f16 rung names its geometry with the same
 // constants and its texts (kTitle, kAdds) in its own file, so only the name differs from rung to rung. (A
@@ -90,6 +95,23 @@ std::vector<Rung> mma_f16_rungs() {
         {erase<__half, float, r::launch_ldmatrix_off<NoProbe>, r::launch_ldmatrix_off<TraceProbe>>(Precision::F16_F32)});
     v.info.ops.resize(1);
     ladder.push_back(v);
+  }
+  {
+    namespace r = mma_f16_11_tma_producer;
+    Rung g = rung_entry("mma_f16/11_tma_producer", "mma_f16", r::kTitle, r::kAdds, r::kBlockM, r::kBlockN,
+                        r::kThreads, r::kShapeRule, r::supports,
+                        warp_tiling(r::kWarpsM, r::kWarpsN, r::kWarpM, r::kWarpN, r::kBlockK, "mma.m16n8k16.f16",
+                                    r::kMmaM, r::kMmaN, r::kMmaK));
+    g.info.warps.producer_warps = r::kThreads / 32 - r::kMmaWarps;
+    g.info.gmem_loads_traced = false;
+    g.info.gmem_untraced = "TMA moves whole tiles of A and B (one thread of the producer warp issues each copy), "
+                           "so no lane supplies their addresses; C's stores are traced.";
+    g.info.sm90a_only = true;
+    g.unavailable = r::unavailable_here;
+    g.stages = names(r::kStageNames);
+    g.smem_sites = names(r::kSmemSites);
+    g.launch = mma_f16_11_launches();
+    ladder.push_back(with_loads(g, kLoads));
   }
   return ladder;
 }
