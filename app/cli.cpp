@@ -456,18 +456,49 @@ int cmd_record(const RecordArgs& a) {
   Capture c = record_capture(*gpu, kernels, shape, [](const std::string& line) {
     std::cerr << line << std::endl;
   });
-  // The sweep gives the perf view its TFLOP/s-over-size curves; the main size is measured already.
+  // The sweep gives the perf view its TFLOP/s-over-size curves; the main size is measured already. As in `bench`,
+  // cuBLAS is timed beside each run, and every kernel x precision x size is measured in kSweepRounds rounds,
+  // forward then backward, keeping its median round (by ratio to cuBLAS): measured once, in order, the first
+  // kernel at a large size met a cool card and the next a hot one (mma_f16/10 read 66% of cuBLAS at 8192^3 where
+  // `bench` reads 59%, and rung 11 after it 64%).
+  constexpr int kSweepRounds = 3;
+  RunOptions paired;
+  paired.pair_cublas = true;
+  struct SweepJob {
+    const KernelInfo* k;
+    Precision p;
+    GemmShape s;
+    std::vector<RunResult> runs;
+  };
+  std::vector<SweepJob> jobs;
   for (const GemmShape& s : sweep) {
     if (s.m == shape.m && s.n == shape.n && s.k == shape.k) continue;
     for (const KernelInfo* k : kernels) {
       if (!k->order_scheme.empty()) continue;  // block order variants: measured at the main size only
-      for (Precision p : k->precisions) {
-        const RunResult r = gpu->run(*k, p, s, RunOptions{});
-        std::cerr << "sweep " << k->name << " " << precision_name(p) << " " << s.m << "x" << s.n << "x" << s.k
-                  << ": " << (r.skipped ? "skipped: " + r.error : fmt("%.2f TFLOP/s", r.tflops)) << std::endl;
-        if (!r.skipped) c.runs.push_back(r.record());
-      }
+      for (Precision p : k->precisions) jobs.push_back({k, p, s, {}});
     }
+  }
+  const auto ratio = [](const RunResult& r) { return r.cublas_tflops > 0 ? r.tflops / r.cublas_tflops : 0.0; };
+  for (int round = 0; round < kSweepRounds && !jobs.empty(); ++round) {
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      SweepJob& j = jobs[round % 2 ? jobs.size() - 1 - i : i];
+      if (round > 0 && (j.runs.empty() || j.runs.front().skipped)) continue;
+      j.runs.push_back(gpu->run(*j.k, j.p, j.s, paired));
+    }
+    std::cerr << "sweep: round " << round + 1 << " of " << kSweepRounds << " done" << std::endl;
+  }
+  for (SweepJob& j : jobs) {
+    std::sort(j.runs.begin(), j.runs.end(), [&](const RunResult& x, const RunResult& y) { return ratio(x) < ratio(y); });
+    // A round that failed verification is kept instead of the median: `record` then fails on it.
+    const auto failed = std::find_if(j.runs.begin(), j.runs.end(), [](const RunResult& x) { return !x.skipped && !x.ok; });
+    const RunResult& r = failed != j.runs.end() ? *failed : j.runs[j.runs.size() / 2];
+    std::cerr << "sweep " << j.k->name << " " << precision_name(j.p) << " " << j.s.m << "x" << j.s.n << "x" << j.s.k
+              << ": "
+              << (r.skipped ? "skipped: " + r.error
+                            : fmt("%.2f TFLOP/s", r.tflops) + fmt(" (%.1f%% of cuBLAS, median of ", 100 * ratio(r)) +
+                                  std::to_string(j.runs.size()) + " rounds)")
+              << std::endl;
+    if (!r.skipped) c.runs.push_back(r.record());
   }
   c.l2 = std::move(l2);
   c.smem_price = std::move(price);

@@ -221,6 +221,8 @@ std::string capture_to_json(const Capture& c) {
                          // A run whose output held NaN has no finite error: JSON has no NaN, so null.
                          {"rel_err", std::isfinite(r.rel_err) ? json(r.rel_err) : json(nullptr)},
                          {"samples_ms", r.samples_ms}});
+  for (size_t i = 0; i < c.runs.size(); ++i)
+    if (c.runs[i].cublas_paired) j["runs"][i]["cublas_paired"] = true;
   j["layouts"] = json::array();
   for (const FragmentLayout& l : c.layouts) j["layouts"].push_back(layout_json(l));
   j["smem"] = json::array();
@@ -448,6 +450,10 @@ Capture capture_from_json(const json& j, const Reader& r) {
     const json& samples = r.array(x, w, "samples_ms");
     for (size_t s = 0; s < samples.size(); ++s) {
       run.samples_ms.push_back(r.as_number(samples[s], Reader::at(w + ".samples_ms", s), 0, kMaxMs));
+    }
+    if (x.contains("cublas_paired")) {
+      if (!x["cublas_paired"].is_boolean()) r.fail(w + ".cublas_paired", "expected true or false");
+      run.cublas_paired = x["cublas_paired"].get<bool>();
     }
     c.runs.push_back(std::move(run));
   }

@@ -44,6 +44,10 @@ struct RunRecord {
   double cublas_tflops = 0;
   double rel_err = 0;  // relative Frobenius error against cuBLAS
   std::vector<double> samples_ms;
+  // cuBLAS was timed beside this run, launches alternating (as `bench` does); false: once per shape in the
+  // recording session, which made the ratio depend on the card's temperature when each was timed. Written only
+  // when true (older captures have no field).
+  bool cublas_paired = false;
 };
 
 // Which matrix element one lane's fragment slot holds.

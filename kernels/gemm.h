@@ -121,6 +121,7 @@ struct RunResult {
   std::string error;      // one line when !ok
   double median_ms = 0, tflops = 0;
   double cublas_ms = 0, cublas_tflops = 0;
+  bool cublas_paired = false;  // cuBLAS timed beside this run (RunOptions::pair_cublas)
   double rel_err = 0;
   std::vector<double> samples_ms;
   std::vector<double> cublas_samples_ms;  // this run's own (pair_cublas) or the session's first of this shape

@@ -113,7 +113,9 @@ Capture record_capture(GpuSession& gpu, const std::vector<const KernelInfo*>& ke
     for (const Precision p : k->precisions) {
       std::string line = k->name + " " + precision_name(p) + " " + size + ": ";
       try {
-        const RunResult r = gpu.run(*k, p, shape, RunOptions{});
+        RunOptions opt;
+        opt.pair_cublas = true;  // as `bench`: cuBLAS beside each run, so that both meet the same clocks
+        const RunResult r = gpu.run(*k, p, shape, opt);
         if (r.skipped) {
           say(line + "skipped: " + r.error);
           continue;

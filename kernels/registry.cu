@@ -237,6 +237,7 @@ RunRecord RunResult::record() const {
   r.cublas_tflops = cublas_tflops;
   r.rel_err = rel_err;
   r.samples_ms = samples_ms;
+  r.cublas_paired = cublas_paired;
   return r;
 }
 

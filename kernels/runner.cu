@@ -305,6 +305,7 @@ class CudaSession final : public GpuSession {
       r.cublas_ms = ct.median_ms;
       r.cublas_samples_ms = ct.samples_ms;
       r.cublas_tflops = s.flops() / ct.median_ms / 1e9;
+      r.cublas_paired = opt.pair_cublas;
     } catch (const std::exception& e) {
       r.ok = false;
       r.error = e.what();

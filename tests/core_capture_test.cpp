@@ -7,6 +7,8 @@
 #include <fstream>
 #include <unistd.h>
 
+#include <nlohmann/json.hpp>
+
 #include "core/capture.h"
 #include "core/files.h"
 
@@ -78,6 +80,25 @@ TEST(Capture, JsonRoundTripKeepsEveryField) {
   EXPECT_EQ(back.blocks[0].tile_n, 1);
   ASSERT_EQ(back.stages.size(), 1u);
   EXPECT_EQ(back.stages[0].stage, "k-loop");
+}
+
+// A run whose cuBLAS was timed beside it says so and keeps saying so; a run without the field (every capture
+// recorded before it existed) reads as timed once per shape; anything but true or false is rejected.
+TEST(Capture, PairedCublasTimingSurvivesTheRoundTrip) {
+  Capture c = sample_capture();
+  c.runs.push_back(c.runs[0]);
+  c.runs[1].cublas_paired = true;
+  const std::string text = capture_to_json(c);
+  const Capture back = parse_capture(text, "mem");
+  ASSERT_EQ(back.runs.size(), 2u);
+  EXPECT_FALSE(back.runs[0].cublas_paired);
+  EXPECT_TRUE(back.runs[1].cublas_paired);
+  EXPECT_EQ(capture_to_json(back), text);
+  const nlohmann::json j = nlohmann::json::parse(text);
+  EXPECT_FALSE(j["runs"][0].contains("cublas_paired"));  // older readers see the file they know
+  nlohmann::json bad = j;
+  bad["runs"][1]["cublas_paired"] = "yes";
+  EXPECT_NE(rejection(bad.dump()).find("runs[1].cublas_paired"), std::string::npos) << rejection(bad.dump());
 }
 
 // Nsight Compute's L2 numbers and the shared-memory price table, measured by other tools and kept by `record`,

@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Replaces some kernels' records in a capture with those of another capture of the same GPU.
+
+    tools/capture_merge.py BASE NEW KERNELS OUT
+
+For each kernel named in KERNELS (comma-separated), its runs, shared and global accesses, block and stage
+records and L2 rows are taken from NEW instead of BASE, list by list where NEW has them; everything else (device, peaks, layouts, the other
+kernels, the live series, the price table) stays BASE's. This is how a rung added after the bundled capture was
+recorded joins it without recording every rung again: record the new rung (and the one it is compared with) on a
+GPU of the same name, then merge. Captures may be gzipped (.gz); OUT is gzipped when its name ends in .gz and is
+written to a temporary name and renamed. Exits 1 with one line on stderr when the captures do not fit together.
+"""
+import gzip
+import json
+import os
+import sys
+
+KEYED = ("runs", "smem", "gmem", "blocks", "stages", "l2")  # lists whose entries name their kernel
+
+
+def load(path):
+    try:
+        opener = gzip.open if path.endswith(".gz") else open
+        with opener(path, "rt", encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        sys.exit(f"capture_merge: {path}: {e}")
+
+
+def main(argv):
+    if len(argv) != 5:
+        sys.exit("usage: tools/capture_merge.py BASE NEW KERNELS OUT")
+    base_path, new_path, kernels_arg, out = argv[1:]
+    base, new = load(base_path), load(new_path)
+    kernels = [k for k in kernels_arg.split(",") if k]
+    if not kernels:
+        sys.exit("capture_merge: KERNELS names no kernel")
+    for c, path in ((base, base_path), (new, new_path)):
+        if c.get("schema") != "gemmscope-capture/1":
+            sys.exit(f"capture_merge: {path}: not a gemmscope-capture/1 file")
+    if base["device"]["name"] != new["device"]["name"]:
+        sys.exit(f"capture_merge: {new_path} was recorded on {new['device']['name']}, "
+                 f"{base_path} on {base['device']['name']}: a capture shows one GPU")
+    for k in kernels:
+        if not any(r.get("kernel") == k for r in new.get("runs", [])):
+            sys.exit(f"capture_merge: {new_path} has no run of {k}")
+    counts = []
+    for key in KEYED:
+        # Per list and kernel: NEW's records replace BASE's where NEW has any (a table NEW lacks, such as the L2
+        # rows tools/l2_ncu.sh measured, stays BASE's).
+        added = [r for r in new.get(key, []) if r.get("kernel") in kernels]
+        replaced = {r["kernel"] for r in added}
+        kept = [r for r in base.get(key, []) if r.get("kernel") not in replaced]
+        if key in base or added:
+            base[key] = kept + added
+        counts.append(f"{key} {len(added)}")
+    tmp = out + ".tmp"
+    opener = gzip.open if out.endswith(".gz") else open
+    with opener(tmp, "wt", encoding="utf-8") as f:
+        json.dump(base, f, separators=(",", ":"))
+    os.replace(tmp, out)
+    print(f"capture_merge: {out}: {', '.join(kernels)} from {new_path} ({', '.join(counts)})")
+
+
+if __name__ == "__main__":
+    main(sys.argv)
