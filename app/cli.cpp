@@ -1,6 +1,7 @@
 #include "app/cli.h"
 
 #include <algorithm>
+#include <functional>
 #include <chrono>
 #include <csignal>
 #include <cmath>
@@ -430,6 +431,36 @@ int cmd_window(const WindowArgs& a) {
   return 0;
 }
 
+// ---- measuring in rounds (bench, and record's sweep) ----------------------------------------------
+
+namespace {
+
+// One kernel x precision x size and its runs, one per round.
+struct RoundsJob {
+  const KernelInfo* k;
+  Precision p;
+  GemmShape s;
+  std::vector<RunResult> runs;
+};
+
+// Runs every job `rounds` times: forward, then backward, and so on, so that a GPU that warms up and slows down
+// over a long run (power, clocks) does not favour the jobs measured first. A job skipped in round 1 (a shape
+// rule, an unavailable rung) is not tried again. after_run(job) follows each run, after_round(r) each round.
+void run_rounds(GpuSession& gpu, std::vector<RoundsJob>& jobs, int rounds, const RunOptions& opt,
+                const std::function<void(RoundsJob&)>& after_run, const std::function<void(int)>& after_round) {
+  for (int round = 0; round < rounds && !jobs.empty(); ++round) {
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      RoundsJob& j = jobs[round % 2 ? jobs.size() - 1 - i : i];
+      if (round > 0 && j.runs.front().skipped) continue;
+      j.runs.push_back(gpu.run(*j.k, j.p, j.s, opt));
+      if (after_run) after_run(j);
+    }
+    if (after_round) after_round(round);
+  }
+}
+
+}  // namespace
+
 // ---- record ----------------------------------------------------------------------------------
 
 int cmd_record(const RecordArgs& a) {
@@ -464,13 +495,7 @@ int cmd_record(const RecordArgs& a) {
   constexpr int kSweepRounds = 3;
   RunOptions paired;
   paired.pair_cublas = true;
-  struct SweepJob {
-    const KernelInfo* k;
-    Precision p;
-    GemmShape s;
-    std::vector<RunResult> runs;
-  };
-  std::vector<SweepJob> jobs;
+  std::vector<RoundsJob> jobs;
   for (const GemmShape& s : sweep) {
     if (s.m == shape.m && s.n == shape.n && s.k == shape.k) continue;
     for (const KernelInfo* k : kernels) {
@@ -479,15 +504,10 @@ int cmd_record(const RecordArgs& a) {
     }
   }
   const auto ratio = [](const RunResult& r) { return r.cublas_tflops > 0 ? r.tflops / r.cublas_tflops : 0.0; };
-  for (int round = 0; round < kSweepRounds && !jobs.empty(); ++round) {
-    for (size_t i = 0; i < jobs.size(); ++i) {
-      SweepJob& j = jobs[round % 2 ? jobs.size() - 1 - i : i];
-      if (round > 0 && (j.runs.empty() || j.runs.front().skipped)) continue;
-      j.runs.push_back(gpu->run(*j.k, j.p, j.s, paired));
-    }
+  run_rounds(*gpu, jobs, kSweepRounds, paired, nullptr, [](int round) {
     std::cerr << "sweep: round " << round + 1 << " of " << kSweepRounds << " done" << std::endl;
-  }
-  for (SweepJob& j : jobs) {
+  });
+  for (RoundsJob& j : jobs) {
     std::sort(j.runs.begin(), j.runs.end(), [&](const RunResult& x, const RunResult& y) { return ratio(x) < ratio(y); });
     // A round that failed verification is kept instead of the median: `record` then fails on it.
     const auto failed = std::find_if(j.runs.begin(), j.runs.end(), [](const RunResult& x) { return !x.skipped && !x.ok; });
@@ -546,21 +566,14 @@ int cmd_bench(const BenchArgs& a) {
   // a card at its power limit runs slower the longer it is loaded, and a cuBLAS time taken first, on a cool card,
   // made every later ratio read low.
   opt.pair_cublas = true;
-  // Every kernel x precision x size, measured `rounds` times: forward, then backward, and so on, so that a
-  // GPU that warms up and slows down over a long run (power, clocks) does not favour the kernels measured
-  // first; each one's median round (by its ratio to cuBLAS) is reported.
-  struct Job {
-    const KernelInfo* k;
-    Precision p;
-    GemmShape s;
-    std::vector<RunResult> runs;
-  };
-  std::vector<Job> jobs;
+  // Every kernel x precision x size, measured `rounds` times (run_rounds); each one's median round (by its ratio
+  // to cuBLAS) is reported.
+  std::vector<RoundsJob> jobs;
   for (const GemmShape& s : shapes)
     for (const KernelInfo* k : kernels)
       for (Precision p : k->precisions) jobs.push_back({k, p, s, {}});
   const auto ratio_of = [](const RunResult& r) { return r.cublas_tflops > 0 ? r.tflops / r.cublas_tflops : 0; };
-  auto print = [&](const Job& j, const RunResult& r, const std::string& spread) {
+  auto print = [&](const RoundsJob& j, const RunResult& r, const std::string& spread) {
     const std::string size = std::to_string(j.s.m) + "x" + std::to_string(j.s.n) + "x" + std::to_string(j.s.k);
     if (r.skipped) {
       std::printf("%-26s %-8s %-16s skipped: %s\n", j.k->name.c_str(), precision_name(j.p), size.c_str(),
@@ -578,15 +591,15 @@ int cmd_bench(const BenchArgs& a) {
                 r.ok ? "" : ("  FAILED: " + r.error).c_str());
     std::fflush(stdout);
   };
-  for (int round = 0; round < a.rounds; ++round) {
-    for (size_t i = 0; i < jobs.size(); ++i) {
-      Job& j = jobs[round % 2 ? jobs.size() - 1 - i : i];
-      j.runs.push_back(gpu->run(*j.k, j.p, j.s, opt));
-      if (a.rounds == 1) print(j, j.runs.back(), "");
-    }
-    if (a.rounds > 1) std::fprintf(stderr, "bench: round %d of %d done\n", round + 1, a.rounds);
-  }
-  for (Job& j : jobs) {
+  run_rounds(
+      *gpu, jobs, a.rounds, opt,
+      [&](RoundsJob& j) {
+        if (a.rounds == 1) print(j, j.runs.back(), "");
+      },
+      [&](int round) {
+        if (a.rounds > 1) std::fprintf(stderr, "bench: round %d of %d done\n", round + 1, a.rounds);
+      });
+  for (RoundsJob& j : jobs) {
     std::vector<RunResult*> done;
     for (RunResult& r : j.runs)
       if (!r.skipped) done.push_back(&r);

@@ -20,7 +20,8 @@
 // waits, wave - rung the tile's fill and drain and the last wave. Results: bench/NOTES.md.
 //
 //   cmake --build build --target mma_ldsm_ab
-//   mma_ldsm_ab f16|tf32 [SIZE] [ROUNDS] [LAUNCHES]     default 4096 20 10
+//   mma_ldsm_ab f16|tf32 [SIZE] [ROUNDS] [LAUNCHES] [WAVE_K]     default 4096 20 10 16384
+// WAVE_K: the one-wave shapes' K (a multiple of 64), e.g. 4096 for tiles as long as at 4096^3.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -174,7 +175,7 @@ struct Contender {
 
 // T: __half (f16: mma_f16/10) or float (tf32: mma_tf32/11).
 template <class T>
-int bench(int n, int rounds, int launches) {
+int bench(int n, int rounds, int launches, int wave_k) {
   constexpr bool kTf32 = std::is_same<T, float>::value;
   const int smem = kTf32 ? tf32::kSmem : f16::kSmem, mma_per_tile = kTf32 ? tf32::kMmaPerTile : f16::kMmaPerTile;
   const double mma_flops = kTf32 ? tf32::kMmaFlops : f16::kMmaFlops;
@@ -187,7 +188,7 @@ int bench(int n, int rounds, int launches) {
   int wave_tm = 1;
   for (int t = 1; t * t <= sms; ++t)
     if (sms % t == 0) wave_tm = t;
-  const int wave_m = wave_tm * 256, wave_n = sms / wave_tm * 128, wave_k = 16384;
+  const int wave_m = wave_tm * 256, wave_n = sms / wave_tm * 128;
 
   const size_t a_elems = std::max(size_t(n) * n, size_t(wave_m) * wave_k);
   const size_t b_elems = std::max(size_t(n) * n, size_t(wave_k) * wave_n);
@@ -327,10 +328,11 @@ int main(int argc, char** argv) {
   const int n = argc > 2 ? std::atoi(argv[2]) : 4096;
   const int rounds = argc > 3 ? std::atoi(argv[3]) : 20;
   const int launches = argc > 4 ? std::atoi(argv[4]) : 10;
+  const int wave_k = argc > 5 ? std::atoi(argv[5]) : 16384;
   if (argc < 2 || (!tf32 && std::strcmp(argv[1], "f16") != 0) || n < 256 || n > 16384 || rounds < 1 ||
-      launches < 1) {
-    std::fprintf(stderr, "usage: mma_ldsm_ab f16|tf32 [SIZE 256-16384] [ROUNDS] [LAUNCHES]\n");
+      launches < 1 || wave_k < 64 || wave_k > 65536 || wave_k % 64 != 0) {
+    std::fprintf(stderr, "usage: mma_ldsm_ab f16|tf32 [SIZE 256-16384] [ROUNDS] [LAUNCHES] [WAVE_K 64-65536, a multiple of 64]\n");
     return 2;
   }
-  return tf32 ? bench<float>(n, rounds, launches) : bench<__half>(n, rounds, launches);
+  return tf32 ? bench<float>(n, rounds, launches, wave_k) : bench<__half>(n, rounds, launches, wave_k);
 }
