@@ -36,8 +36,9 @@ inline constexpr int kKI = kBlockK / kMmaK;                        // 4 k16 step
 inline constexpr int kMmaWarps = kWarpsM * kWarpsN;
 inline constexpr int kThreads = kMmaWarps * 32 + 128;              // warpgroup 2 (warps 8-11) produces
 // A ninth warp would cap every thread at 168 registers (3 warps on some scheduler, 16K registers each); 10 uses
-// 240. So the producer is a whole warpgroup, which setmaxnreg shrinks to 40 registers and the two mma
-// warpgroups grow to 232: 2 x 232 + 40 per scheduler fits its 512 per thread-slot.
+// 240. So the producer is a whole warpgroup, which setmaxnreg shrinks to 24 registers (the least it allows) while
+// the two mma warpgroups grow to 240: each scheduler holds one warp of each, 240 + 240 + 24 = 504 of its 512
+// registers per lane. (ptxas reports the same 8-byte spill with 40 and 232 as with 24 and 240.)
 inline constexpr int kProducerRegs = 24, kMmaRegs = 240;
 inline constexpr int kStages = 4;
 inline constexpr int kRowBytes = kBlockK * 2;                      // 128: A rows, and rows of each B box
