@@ -459,6 +459,18 @@ void run_rounds(GpuSession& gpu, std::vector<RoundsJob>& jobs, int rounds, const
   }
 }
 
+double ratio_to_cublas(const RunResult& r) { return r.cublas_tflops > 0 ? r.tflops / r.cublas_tflops : 0; }
+
+// A job's rounds that ran (not skipped), by their ratio to cuBLAS: the median round is at size() / 2.
+std::vector<const RunResult*> rounds_by_ratio(const RoundsJob& j) {
+  std::vector<const RunResult*> done;
+  for (const RunResult& r : j.runs)
+    if (!r.skipped) done.push_back(&r);
+  std::sort(done.begin(), done.end(),
+            [](const RunResult* x, const RunResult* y) { return ratio_to_cublas(*x) < ratio_to_cublas(*y); });
+  return done;
+}
+
 }  // namespace
 
 // ---- record ----------------------------------------------------------------------------------
@@ -503,20 +515,19 @@ int cmd_record(const RecordArgs& a) {
       for (Precision p : k->precisions) jobs.push_back({k, p, s, {}});
     }
   }
-  const auto ratio = [](const RunResult& r) { return r.cublas_tflops > 0 ? r.tflops / r.cublas_tflops : 0.0; };
   run_rounds(*gpu, jobs, kSweepRounds, paired, nullptr, [](int round) {
     std::cerr << "sweep: round " << round + 1 << " of " << kSweepRounds << " done" << std::endl;
   });
-  for (RoundsJob& j : jobs) {
-    std::sort(j.runs.begin(), j.runs.end(), [&](const RunResult& x, const RunResult& y) { return ratio(x) < ratio(y); });
+  for (const RoundsJob& j : jobs) {
+    const std::vector<const RunResult*> done = rounds_by_ratio(j);
     // A round that failed verification is kept instead of the median: `record` then fails on it.
-    const auto failed = std::find_if(j.runs.begin(), j.runs.end(), [](const RunResult& x) { return !x.skipped && !x.ok; });
-    const RunResult& r = failed != j.runs.end() ? *failed : j.runs[j.runs.size() / 2];
+    const auto failed = std::find_if(done.begin(), done.end(), [](const RunResult* x) { return !x->ok; });
+    const RunResult& r = done.empty() ? j.runs.front() : failed != done.end() ? **failed : *done[done.size() / 2];
     std::cerr << "sweep " << j.k->name << " " << precision_name(j.p) << " " << j.s.m << "x" << j.s.n << "x" << j.s.k
               << ": "
               << (r.skipped ? "skipped: " + r.error
-                            : fmt("%.2f TFLOP/s", r.tflops) + fmt(" (%.1f%% of cuBLAS, median of ", 100 * ratio(r)) +
-                                  std::to_string(j.runs.size()) + " rounds)")
+                            : fmt("%.2f TFLOP/s", r.tflops) + fmt(" (%.1f%% of cuBLAS, median of ", 100 * ratio_to_cublas(r)) +
+                                  std::to_string(done.size()) + " rounds)")
               << std::endl;
     if (!r.skipped) c.runs.push_back(r.record());
   }
@@ -572,7 +583,6 @@ int cmd_bench(const BenchArgs& a) {
   for (const GemmShape& s : shapes)
     for (const KernelInfo* k : kernels)
       for (Precision p : k->precisions) jobs.push_back({k, p, s, {}});
-  const auto ratio_of = [](const RunResult& r) { return r.cublas_tflops > 0 ? r.tflops / r.cublas_tflops : 0; };
   auto print = [&](const RoundsJob& j, const RunResult& r, const std::string& spread) {
     const std::string size = std::to_string(j.s.m) + "x" + std::to_string(j.s.n) + "x" + std::to_string(j.s.k);
     if (r.skipped) {
@@ -587,7 +597,7 @@ int cmd_bench(const BenchArgs& a) {
       return;
     }
     std::printf("%-26s %-8s %-16s %9.2f %9.2f %6.1f%% %9.2e%s%s\n", j.k->name.c_str(), precision_name(j.p),
-                size.c_str(), r.tflops, r.cublas_tflops, 100 * ratio_of(r), r.rel_err, spread.c_str(),
+                size.c_str(), r.tflops, r.cublas_tflops, 100 * ratio_to_cublas(r), r.rel_err, spread.c_str(),
                 r.ok ? "" : ("  FAILED: " + r.error).c_str());
     std::fflush(stdout);
   };
@@ -600,26 +610,22 @@ int cmd_bench(const BenchArgs& a) {
         if (a.rounds > 1) std::fprintf(stderr, "bench: round %d of %d done\n", round + 1, a.rounds);
       });
   for (RoundsJob& j : jobs) {
-    std::vector<RunResult*> done;
-    for (RunResult& r : j.runs)
-      if (!r.skipped) done.push_back(&r);
+    const std::vector<const RunResult*> done = rounds_by_ratio(j);
     if (done.empty()) {
       if (a.rounds > 1) print(j, j.runs.front(), "");
       continue;
     }
-    std::sort(done.begin(), done.end(),
-              [&](const RunResult* x, const RunResult* y) { return ratio_of(*x) < ratio_of(*y); });
     const RunResult& r = *done[done.size() / 2];
     bool ok = true;
     for (const RunResult* d : done) ok = ok && d->ok;
     if (a.rounds > 1) {
       char spread[64];
-      std::snprintf(spread, sizeof spread, "  rounds %.1f-%.1f%%", 100 * ratio_of(*done.front()),
-                    100 * ratio_of(*done.back()));
+      std::snprintf(spread, sizeof spread, "  rounds %.1f-%.1f%%", 100 * ratio_to_cublas(*done.front()),
+                    100 * ratio_to_cublas(*done.back()));
       print(j, r, spread);
     }
     all_ok = all_ok && ok;
-    const double ratio = ratio_of(r);
+    const double ratio = ratio_to_cublas(r);
     nlohmann::ordered_json row = {{"kernel", j.k->name}, {"dtype", precision_name(j.p)}, {"m", j.s.m}, {"n", j.s.n},
                                   {"k", j.s.k}, {"tflops", r.tflops}, {"cublas_tflops", r.cublas_tflops},
                                   {"ratio", ratio}, {"rel_err", r.rel_err}, {"ok", ok}};
