@@ -95,8 +95,8 @@ std::string case_name(const ::testing::TestParamInfo<Case>& info) {
 
 class KernelTest : public GpuTest, public ::testing::WithParamInterface<Case> {
  protected:
-  // The hopper rungs and mma_f16/11 are sm_90a code: on any other GPU they report themselves unavailable (a test
-  // of its own below) and their cases are skipped, visibly.
+  // The hopper rungs, mma_f16/11 and mma_tf32/12 are sm_90a code: on any other GPU they report themselves
+  // unavailable (a test of its own below) and their cases are skipped, visibly.
   void SetUp() override {
     GpuTest::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
@@ -704,7 +704,9 @@ TEST(Registry, WarpTilingsAddUp) {
       };
       const bool swapped = w.op.find(shape(w.frag_n, w.frag_m)) != std::string::npos;
       EXPECT_TRUE(w.op.find(shape(w.frag_m, w.frag_n)) != std::string::npos || swapped) << w.op;
-      EXPECT_EQ(swapped && w.frag_m != w.frag_n, k.name.rfind("mma_tf32/11_swapped_operands", 0) == 0) << w.op;
+      const bool swaps = k.name.rfind("mma_tf32/11_swapped_operands", 0) == 0 ||
+                         k.name.rfind("mma_tf32/12_tma_producer", 0) == 0;  // 12 keeps 11's fragments
+      EXPECT_EQ(swapped && w.frag_m != w.frag_n, swaps) << w.op;
     }
   }
   EXPECT_GE(described, 28 + 4);  // wmma, mma_f16, mma_tf32, sgemm 07+

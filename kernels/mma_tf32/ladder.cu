@@ -11,9 +11,14 @@
 #include "kernels/mma_tf32/09_xor_permuted.cuh"
 #include "kernels/mma_tf32/10_multistage.cuh"
 #include "kernels/mma_tf32/11_swapped_operands.cuh"
+#include "kernels/mma_tf32/12_tma_producer.cuh"
 #include "kernels/registry_internal.cuh"
 
 namespace gs::detail {
+
+// mma_tf32/12's launchers: setmaxnreg makes it sm_90a code, so they are compiled in mma_tf32/ladder_sm90a.cu,
+// with the hopper ladder's target (kernels/CMakeLists.txt). This translation unit only reads the rung's constants.
+std::vector<PrecisionLaunch> mma_tf32_12_launches();
 
 // One registry entry from a rung namespace NS: every mma_tf32 rung names its geometry with the same
 // constants and its texts (kTitle, kAdds) in its own file, so only the name differs from rung to rung. (A
@@ -84,6 +89,25 @@ std::vector<Rung> mma_tf32_rungs() {
   r11.info.warps.frag_m = 8;
   r11.info.warps.frag_n = 16;
   ladder.push_back(r11);
+  // 11's mma warps fed by a TMA producer warpgroup: sm_90a only; its launchers come from ladder_sm90a.cu.
+  {
+    namespace r = mma_tf32_12_tma_producer;
+    Rung g = rung_entry("mma_tf32/12_tma_producer", "mma_tf32", r::kTitle, r::kAdds, r::kBM, r::kBN, r::kThreads,
+                        r::kShapeRule, r::supports,
+                        warp_tiling(r::kWarpsM, r::kWarpsN, r::kWM, r::kWN, r::kBK, "mma.m16n8k8.tf32", 16, 8, 8));
+    g.info.warps.frag_m = 8;  // 11's swapped operands
+    g.info.warps.frag_n = 16;
+    g.info.warps.producer_warps = r::kThreads / 32 - r::kMmaWarps;
+    g.info.gmem_loads_traced = false;
+    g.info.gmem_untraced = "TMA moves whole tiles of A and B (one thread of the producer warp issues each copy), "
+                           "so no lane supplies their addresses; C's stores are traced.";
+    g.info.sm90a_only = true;
+    g.unavailable = r::unavailable_here;
+    g.stages = names(r::kStageNames);
+    g.smem_sites = names(r::kSmemSites);
+    g.launch = mma_tf32_12_launches();
+    ladder.push_back(with_loads(g, kLoads));
+  }
   return ladder;
 }
 
