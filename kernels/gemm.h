@@ -35,6 +35,9 @@ struct WarpTiling {
   // Warps beside the warp grid that compute nothing: a producer warpgroup that only issues TMA copies
   // (mma_f16/11). The block has (warps_m x warps_n x warps_k + producer_warps) x 32 threads.
   int producer_warps = 0;
+  // Where an op's columns of C lie when they are not one contiguous run of frag_n (mma_tf32/12: two runs of 8,
+  // 16 apart); "" when they are. The warps view says it beside the tiles it draws as contiguous.
+  std::string frag_columns;
 };
 
 // Which thread computes which elements of the block tile, for rungs without tensor-core fragments (sgemm),

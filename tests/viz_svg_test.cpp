@@ -1196,6 +1196,12 @@ TEST(WarpView, SwappedOperandsAreTilesOfTheTransposedShape) {
   EXPECT_EQ(warp_caption(in, 3),
             "warp 3 of 8 owns C[64:128, 64:128] (a 64x64 tile = 8x4 tiles of 8x16, each an m16n8 op with A and B "
             "swapped: C^T = B^T A^T); per k8 step it loads 8 A fragments (8x8) and 4 B fragments (8x16)");
+  // mma_tf32/12 deals an op's 16 columns out in two runs: the caption says so, inside the tile description.
+  in.frag_columns = "each tile's 16 columns are two runs of 8, 16 apart";
+  EXPECT_NE(warp_caption(in, 3).find("C^T = B^T A^T; each tile's 16 columns are two runs of 8, 16 apart); per k8"),
+            std::string::npos)
+      << warp_caption(in, 3);
+  in.frag_columns.clear();
   in.frag_m = 16, in.frag_n = 8;  // the same op unswapped: its own shape, as before
   EXPECT_NE(warp_caption(in, 3).find("4x8 m16n8 fragments"), std::string::npos) << warp_caption(in, 3);
   in.frag_m = 8, in.frag_n = 16;
@@ -2106,7 +2112,9 @@ TEST(GmemView, EveryLaneIsNumberedOrNone) {
     int numbered = 0;
     for (int l = 0; l < 32; ++l) numbered += std::count(text.begin(), text.end(), std::to_string(l)) > 0;
     EXPECT_TRUE(numbered == 0 || numbered == 32) << numbered << " lanes numbered at " << size.x << "x" << size.y;
-    if (size.x >= 1600) EXPECT_EQ(numbered, 32) << size.x << "x" << size.y;
+    if (size.x >= 1600) {
+      EXPECT_EQ(numbered, 32) << size.x << "x" << size.y;
+    }
   }
 }
 

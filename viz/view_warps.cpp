@@ -70,6 +70,8 @@ std::string warp_caption(const WarpViewInput& in, int w) {
     s += " tiles of " + dims(in.frag_m, in.frag_n) + ", each an " + op_shape + " op with A and B swapped: C^T = B^T A^T";
   else
     s += " " + op_shape + " fragments";
+  // The tiles are drawn as contiguous runs of columns; where a rung deals an op's columns out otherwise, say so.
+  if (!in.frag_columns.empty()) s += "; " + in.frag_columns;
   s += "); per k" + std::to_string(in.frag_k) + " step";
   if (in.warps_k > 1)
     s += " of its k-slice [" + std::to_string(p.k0) + ":" + std::to_string(p.k0 + p.k_slice) + "]";

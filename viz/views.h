@@ -134,6 +134,7 @@ struct WarpViewInput {
   std::string op;                 // "mma.m16n8k16.f16", "wmma.m16n16k16.f16", "" = SIMT
   int frag_m = 0, frag_n = 0, frag_k = 0;
   int producer_warps = 0;         // warps beside the grid that only issue TMA copies (mma_f16/11)
+  std::string frag_columns;       // where an op's columns lie when not contiguous (mma_tf32/12), else ""
   bool described() const { return warps_m > 0 && warps_n > 0 && warp_m > 0 && warp_n > 0 && frag_k > 0; }
   std::string undescribed;        // what to say instead of a warp tiling where there is none ("" : a plain notice)
 };

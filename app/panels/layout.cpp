@@ -50,6 +50,7 @@ WarpViewInput warp_input(const KernelInfo* k) {
   in.op = w.op;
   in.frag_m = w.frag_m, in.frag_n = w.frag_n, in.frag_k = w.frag_k;
   in.producer_warps = w.producer_warps;
+  in.frag_columns = w.frag_columns;
   return in;
 }
 

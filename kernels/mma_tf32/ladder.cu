@@ -98,6 +98,8 @@ std::vector<Rung> mma_tf32_rungs() {
     g.info.warps.frag_m = 8;  // 11's swapped operands
     g.info.warps.frag_n = 16;
     g.info.warps.producer_warps = r::kThreads / 32 - r::kMmaWarps;
+    g.info.warps.frag_columns = "each tile's 16 columns are two runs of 8, 16 apart in a 32-column box, as TMA's "
+                                "swizzle needs";
     g.info.gmem_loads_traced = false;
     g.info.gmem_untraced = "TMA moves whole tiles of A and B (one thread of the producer warp issues each copy), "
                            "so no lane supplies their addresses; C's stores are traced.";
