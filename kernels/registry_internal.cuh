@@ -162,6 +162,18 @@ inline Rung rung_entry(const char* name, const char* family, const char* title, 
   return g;
 }
 
+// A rung whose A and B tiles a TMA producer warpgroup copies (mma_f16/11, mma_tf32/12): sm_90a code, with
+// `producer_warps` warps beside the warp grid, and no lane that supplies A's or B's global addresses.
+inline Rung with_tma_producer(Rung g, int producer_warps, const char* (*unavailable)()) {
+  g.info.warps.producer_warps = producer_warps;
+  g.info.gmem_loads_traced = false;
+  g.info.gmem_untraced = "TMA moves whole tiles of A and B (one thread of the producer warp issues each copy), "
+                         "so no lane supplies their addresses; C's stores are traced.";
+  g.info.sm90a_only = true;
+  g.unavailable = unavailable;
+  return g;
+}
+
 // Each family's rungs in ladder order, one translation unit per family (kernels/<family>/ladder.cu),
 // so families compile in parallel. registry.cu concatenates them in this order.
 std::vector<Rung> sgemm_rungs();

@@ -102,12 +102,7 @@ std::vector<Rung> mma_f16_rungs() {
                         r::kThreads, r::kShapeRule, r::supports,
                         warp_tiling(r::kWarpsM, r::kWarpsN, r::kWarpM, r::kWarpN, r::kBlockK, "mma.m16n8k16.f16",
                                     r::kMmaM, r::kMmaN, r::kMmaK));
-    g.info.warps.producer_warps = r::kThreads / 32 - r::kMmaWarps;
-    g.info.gmem_loads_traced = false;
-    g.info.gmem_untraced = "TMA moves whole tiles of A and B (one thread of the producer warp issues each copy), "
-                           "so no lane supplies their addresses; C's stores are traced.";
-    g.info.sm90a_only = true;
-    g.unavailable = r::unavailable_here;
+    g = with_tma_producer(g, r::kThreads / 32 - r::kMmaWarps, r::unavailable_here);
     g.stages = names(r::kStageNames);
     g.smem_sites = names(r::kSmemSites);
     g.launch = mma_f16_11_launches();

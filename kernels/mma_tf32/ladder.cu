@@ -97,14 +97,9 @@ std::vector<Rung> mma_tf32_rungs() {
                         warp_tiling(r::kWarpsM, r::kWarpsN, r::kWM, r::kWN, r::kBK, "mma.m16n8k8.tf32", 16, 8, 8));
     g.info.warps.frag_m = 8;  // 11's swapped operands
     g.info.warps.frag_n = 16;
-    g.info.warps.producer_warps = r::kThreads / 32 - r::kMmaWarps;
     g.info.warps.frag_columns = "each tile's 16 columns are two runs of 8, 16 apart in a 32-column box, as TMA's "
                                 "swizzle needs";
-    g.info.gmem_loads_traced = false;
-    g.info.gmem_untraced = "TMA moves whole tiles of A and B (one thread of the producer warp issues each copy), "
-                           "so no lane supplies their addresses; C's stores are traced.";
-    g.info.sm90a_only = true;
-    g.unavailable = r::unavailable_here;
+    g = with_tma_producer(g, r::kThreads / 32 - r::kMmaWarps, r::unavailable_here);
     g.stages = names(r::kStageNames);
     g.smem_sites = names(r::kSmemSites);
     g.launch = mma_tf32_12_launches();
