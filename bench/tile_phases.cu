@@ -25,6 +25,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -122,13 +123,11 @@ void report(const Rung& r, Shape s, const std::vector<PhaseRec>& recs, double ms
   }
   std::vector<double> fill, loop, drain, starts, cycles, mhz;
   std::map<int, std::vector<const PhaseRec*>> per_sm;
-  double loop_sum = 0;
   for (const PhaseRec& p : recs) {
     fill.push_back((p.t[1] - p.t[0]) * 1e-3);
     loop.push_back((p.t[2] - p.t[1]) * 1e-3);
     drain.push_back((p.t[3] - p.t[2]) * 1e-3);
     starts.push_back((p.t[0] - t_min) * 1e-3);
-    loop_sum += (p.t[2] - p.t[1]) * 1e-3;
     cycles.push_back(double(p.c2 - p.c1));
     mhz.push_back(double(p.c2 - p.c1) * 1e3 / double(p.t[2] - p.t[1]));
     per_sm[p.smid].push_back(&p);
@@ -141,6 +140,7 @@ void report(const Rung& r, Shape s, const std::vector<PhaseRec>& recs, double ms
     for (size_t i = 1; i < v.size(); ++i) gaps.push_back((double(v[i]->t[0]) - double(v[i - 1]->t[3])) * 1e-3);
   }
   const double span = (t_max - t_min) * 1e-3, k_tiles = (s.k + r.bk - 1) / r.bk;
+  const double loop_sum = std::accumulate(loop.begin(), loop.end(), 0.0);
   std::printf("%-28s %5dx%5dx%5d %4zu %7.1f %7.1f %7.1f %5.2f %7.2f %5.2f %6.3f %6.0f %5.0f %5.2f %5.2f %5.2f %5.3f\n",
               r.name, s.m, s.n, s.k, recs.size(), ms_plain * 1e3, ms_probe * 1e3, span, median(fill), median(loop),
               median(drain), median(loop) / k_tiles, median(cycles) / k_tiles, median(mhz), starts[wave - 1],
@@ -270,32 +270,34 @@ int main(int argc, char** argv) {
   cudaEvent_t e0, e1;
   check(cudaEventCreate(&e0), "cudaEventCreate");
   check(cudaEventCreate(&e1), "cudaEventCreate");
+  // One launch between two events, waited for: its time in ms (the rungs' and the loop's alike).
+  auto event_ms = [&](const std::function<void()>& launch, const char* what) {
+    check(cudaEventRecord(e0), "cudaEventRecord");
+    launch();
+    check(cudaEventRecord(e1), "cudaEventRecord");
+    check(cudaEventSynchronize(e1), what);
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, e0, e1), "cudaEventElapsedTime");
+    return double(ms);
+  };
   const int nr = int(sizeof rungs / sizeof rungs[0]);
   std::vector<PhaseRec*> bufs(nr);
   for (PhaseRec*& b : bufs) check(cudaMalloc(&b, blocks * sizeof(PhaseRec)), "cudaMalloc records");
   for (const Shape& s : shapes) {
     const size_t nb = size_t((s.m + 255) / 256) * ((s.n + 127) / 128);
     auto timed = [&](const Rung& r, PhaseRec* p) {
-      check(cudaEventRecord(e0), "cudaEventRecord");
-      check(r.launch(s, p), r.name);
-      check(cudaEventRecord(e1), "cudaEventRecord");
-      check(cudaEventSynchronize(e1), r.name);
-      float ms = 0;
-      check(cudaEventElapsedTime(&ms, e0, e1), "cudaEventElapsedTime");
-      return double(ms);
+      return event_ms([&] { check(r.launch(s, p), r.name); }, r.name);
     };
     // The rungs take turns, the order rotating each launch, so that all meet the same clocks.
     std::vector<std::vector<double>> plain(nr), probed(nr);
     std::vector<double> loop16, loop32;
     auto loop_ms = [&](bool tf32) {
-      check(cudaEventRecord(e0), "cudaEventRecord");
-      if (tf32) gs::mma_loop<true><<<sms, 256>>>(kLoopIters / 2, sink);
-      else gs::mma_loop<false><<<sms, 256>>>(kLoopIters, sink);
-      check(cudaEventRecord(e1), "cudaEventRecord");
-      check(cudaEventSynchronize(e1), "mma.sync loop");
-      float ms = 0;
-      check(cudaEventElapsedTime(&ms, e0, e1), "cudaEventElapsedTime");
-      return double(ms);
+      return event_ms(
+          [&] {
+            if (tf32) gs::mma_loop<true><<<sms, 256>>>(kLoopIters / 2, sink);
+            else gs::mma_loop<false><<<sms, 256>>>(kLoopIters, sink);
+          },
+          "mma.sync loop");
     };
     for (int l = -1; l < launches; ++l) {
       const double l16 = loop_ms(false), l32 = loop_ms(true);
