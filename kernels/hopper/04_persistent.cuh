@@ -51,17 +51,7 @@ using hopper::supports;
 enum Stage : int { kWaitEmpty, kIssue, kWaitFull, kMma, kEpilogue };
 inline constexpr const char* kStageNames[] = {"wait empty", "TMA issue", "wait full", "wgmma", "epilogue"};
 
-// Position in the stage ring, carried across tiles: stage index and the parity of its current round.
-struct Ring {
-  int stage = 0;
-  uint32_t phase = 0;
-  __device__ __forceinline__ void next() {
-    if (++stage == kStages) {
-      stage = 0;
-      phase ^= 1;
-    }
-  }
-};
+using Ring = StageRing<kStages>;  // carried across tiles
 
 template <class Probe>
 __global__ void __launch_bounds__(kThreads, 1) kernel(const __grid_constant__ CUtensorMap tma_a,
@@ -158,17 +148,6 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(const __grid_constant__ CU
     }
   }
   GS_PROBE(probe.block_end());
-}
-
-// SMs of the current device, looked up once per process (the lent machines have one GPU).
-inline int sm_count() {
-  static const int sms = [] {
-    int dev = 0, n = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
-      return 132;
-    return n;
-  }();
-  return sms;
 }
 
 // kOrderGroup: tile rows per band of the tile order (kGroup; kRowMajor for the variant [order=none]).

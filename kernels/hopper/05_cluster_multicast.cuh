@@ -49,16 +49,7 @@ using hopper::supports;
 enum Stage : int { kWaitEmpty, kIssue, kWaitFull, kMma, kEpilogue };
 inline constexpr const char* kStageNames[] = {"wait empty", "TMA issue", "wait full", "wgmma", "epilogue"};
 
-struct Ring {
-  int stage = 0;
-  uint32_t phase = 0;
-  __device__ __forceinline__ void next() {
-    if (++stage == kStages) {
-      stage = 0;
-      phase ^= 1;
-    }
-  }
-};
+using Ring = StageRing<kStages>;
 
 template <class Probe>
 __global__ void __cluster_dims__(kCluster, 1, 1) __launch_bounds__(kThreads, 1)

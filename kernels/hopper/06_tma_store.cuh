@@ -56,16 +56,7 @@ inline constexpr const char* kStageNames[] = {"wait empty", "TMA issue", "wait f
 enum Site : int { kCStage };
 inline constexpr const char* kSmemSites[] = {"C staging store (st.shared.v2, 128B swizzle)"};
 
-struct Ring {
-  int stage = 0;
-  uint32_t phase = 0;
-  __device__ __forceinline__ void next() {
-    if (++stage == kStages) {
-      stage = 0;
-      phase ^= 1;
-    }
-  }
-};
+using Ring = StageRing<kStages>;
 
 template <class Probe>
 __global__ void __cluster_dims__(kCluster, 1, 1) __launch_bounds__(kThreads, 1)

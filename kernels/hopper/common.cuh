@@ -301,12 +301,37 @@ __device__ __forceinline__ void store_acc(const GemmArgs<__half, float>& g, cons
   }
 }
 
+// Position in a ring of S pipeline stages, carried on across a persistent CTA's tiles: the stage, and the parity of
+// its current round (the phase an mbarrier wait on that stage expects).
+template <int S>
+struct StageRing {
+  int stage = 0;
+  uint32_t phase = 0;
+  __device__ __forceinline__ void next() {
+    if (++stage == S) {
+      stage = 0;
+      phase ^= 1;
+    }
+  }
+};
+
 // Two floats to shared memory at a shared-state-space address (the TMA-store epilogue's staging).
 __device__ __forceinline__ void st_shared_f32x2(uint32_t addr, float v0, float v1) {
   asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(addr), "f"(v0), "f"(v1) : "memory");
 }
 
 // ---- host side ------------------------------------------------------------------------------------------------
+
+// SMs of the current device, looked up once per process for the persistent rungs' one CTA per SM.
+inline int sm_count() {
+  static const int sms = [] {
+    int dev = 0, n = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
+      return 132;
+    return n;
+  }();
+  return sms;
+}
 
 // The hopper rungs run only on compute capability 9.0: their code is sm_90a and nothing else (no PTX that a
 // later GPU could compile). cudaSuccess when the current device is one.

@@ -11,13 +11,16 @@
 #include "kernels/mma_f16/09_xor_permuted.cuh"
 #include "kernels/mma_f16/10_multistage.cuh"
 #include "kernels/mma_f16/11_tma_producer.cuh"
+#include "kernels/mma_f16/12_persistent.cuh"
 #include "kernels/registry_internal.cuh"
 
 namespace gs::detail {
 
-// mma_f16/11's launchers: setmaxnreg makes it sm_90a code, so they are compiled in mma_f16/ladder_sm90a.cu, with
-// the hopper ladder's target (kernels/CMakeLists.txt). This translation unit only reads the rung's constants.
+// mma_f16/11's and 12's launchers: setmaxnreg makes them sm_90a code, so they are compiled in
+// mma_f16/ladder_sm90a.cu, with the hopper ladder's target (kernels/CMakeLists.txt). This translation unit only
+// reads the rungs' constants.
 std::vector<PrecisionLaunch> mma_f16_11_launches();
+std::vector<PrecisionLaunch> mma_f16_12_launches();
 
 // One registry entry from a rung namespace NS: every mma_f16 rung names its geometry with the same
 // constants and its texts (kTitle, kAdds) in its own file, so only the name differs from rung to rung. (A
@@ -32,6 +35,22 @@ std::vector<PrecisionLaunch> mma_f16_11_launches();
     g.stages = names(r::kStageNames);                                                                          \
     g.smem_sites = names(r::kSmemSites);                                                                       \
     g.launch = {erase<__half, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::F16_F32)};          \
+    return g;                                                                                                  \
+  }()
+
+// The same for the TMA rungs (11, 12): sm_90a code whose launchers LAUNCHES() come from ladder_sm90a.cu, with a
+// producer warpgroup beside the mma warps, and their own stage and shared-memory site names.
+#define GS_MMA_F16_TMA_RUNG(NS, NAME, LAUNCHES)                                                                  \
+  [] {                                                                                                         \
+    namespace r = NS;                                                                                          \
+    Rung g = rung_entry(NAME, "mma_f16", r::kTitle, r::kAdds, r::kBlockM, r::kBlockN, r::kThreads,             \
+                        r::kShapeRule, r::supports,                                                            \
+                        warp_tiling(r::kWarpsM, r::kWarpsN, r::kWarpM, r::kWarpN, r::kBlockK, "mma.m16n8k16.f16", \
+                                    r::kMmaM, r::kMmaN, r::kMmaK));                                            \
+    g = with_tma_producer(g, r::kThreads / 32 - r::kMmaWarps, r::unavailable_here);                             \
+    g.stages = names(r::kStageNames);                                                                          \
+    g.smem_sites = names(r::kSmemSites);                                                                       \
+    g.launch = LAUNCHES();                                                                                     \
     return g;                                                                                                  \
   }()
 
@@ -96,21 +115,12 @@ std::vector<Rung> mma_f16_rungs() {
     v.info.ops.resize(1);
     ladder.push_back(v);
   }
-  {
-    namespace r = mma_f16_11_tma_producer;
-    Rung g = rung_entry("mma_f16/11_tma_producer", "mma_f16", r::kTitle, r::kAdds, r::kBlockM, r::kBlockN,
-                        r::kThreads, r::kShapeRule, r::supports,
-                        warp_tiling(r::kWarpsM, r::kWarpsN, r::kWarpM, r::kWarpN, r::kBlockK, "mma.m16n8k16.f16",
-                                    r::kMmaM, r::kMmaN, r::kMmaK));
-    g = with_tma_producer(g, r::kThreads / 32 - r::kMmaWarps, r::unavailable_here);
-    g.stages = names(r::kStageNames);
-    g.smem_sites = names(r::kSmemSites);
-    g.launch = mma_f16_11_launches();
-    ladder.push_back(with_loads(g, kLoads));
-  }
+  ladder.push_back(with_loads(GS_MMA_F16_TMA_RUNG(mma_f16_11_tma_producer, "mma_f16/11_tma_producer", mma_f16_11_launches), kLoads));
+  ladder.push_back(with_loads(GS_MMA_F16_TMA_RUNG(mma_f16_12_persistent, "mma_f16/12_persistent", mma_f16_12_launches), kLoads));
   return ladder;
 }
 
 #undef GS_MMA_F16_RUNG
+#undef GS_MMA_F16_TMA_RUNG
 
 }  // namespace gs::detail
