@@ -1,6 +1,7 @@
 // Warp tiling view: the block tile of C as the rung's warps split it, laid out as the GEMM reads
 // (A left of C, B above it), with the slices of A and B one warp loads in one k-step shaded.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -104,37 +105,53 @@ void draw_warp_view(Canvas& c, Rect r, const Theme& t, const WarpViewInput& in, 
                      (in.producer_warps > 0
                           ? "; " + std::to_string(in.producer_warps) + " more warps compute nothing: one issues TMA"
                           : "");
-  // Heading and caption wrapped to the width (a narrow pane gets more lines, never cut words).
-  for (const std::string& line : viz::wrap(c, head, fs, max_w * 0.9f)) {  // wrap measures Sans; bold is wider
-    c.text({r.min.x + pad, y}, viz::elide(c, line, fs, Font::SansBold, max_w), t.text, fs, Align::Left, Font::SansBold);
-    y += fs * 1.3f;
-  }
+  // Heading and caption wrapped to a width (a narrow pane gets more lines, never cut words); `draw` false only
+  // measures. Returns the y under the text.
   const std::string cap = warp_caption(in, hw);
-  const size_t cut = cap.find("; ");  // its two clauses on lines of their own where they do not share one
-  const std::vector<std::string> clauses =
-      c.text_size(cap, small).x <= max_w || cut == std::string::npos
-          ? std::vector<std::string>{cap}
-          : std::vector<std::string>{cap.substr(0, cut + 1), cap.substr(cut + 2)};
-  for (const std::string& clause : clauses)
-    for (const std::string& line : viz::wrap(c, clause, small, max_w)) {
-      c.text({r.min.x + pad, y}, viz::elide(c, line, small, Font::Sans, max_w), t.text, small);
-      y += small * 1.3f;
+  auto text_block = [&](float w, bool draw) {
+    float ty = r.min.y + pad;
+    for (const std::string& line : viz::wrap(c, head, fs, w * 0.9f)) {  // wrap measures Sans; bold is wider
+      if (draw) c.text({r.min.x + pad, ty}, viz::elide(c, line, fs, Font::SansBold, w), t.text, fs, Align::Left, Font::SansBold);
+      ty += fs * 1.3f;
     }
-  y += small * 0.05f;
-  y += 4;
+    const size_t cut = cap.find("; ");  // its two clauses on lines of their own where they do not share one
+    const std::vector<std::string> clauses =
+        c.text_size(cap, small).x <= w || cut == std::string::npos
+            ? std::vector<std::string>{cap}
+            : std::vector<std::string>{cap.substr(0, cut + 1), cap.substr(cut + 2)};
+    for (const std::string& clause : clauses)
+      for (const std::string& line : viz::wrap(c, clause, small, w)) {
+        if (draw) c.text({r.min.x + pad, ty}, viz::elide(c, line, small, Font::Sans, w), t.text, small);
+        ty += small * 1.3f;
+      }
+    return ty + small * 0.05f + 4;
+  };
+  // The drawing goes under the text; where that would leave it less than 40% of the height (a short strip under
+  // the fragments in the whole window) and the strip is wide, beside the text instead, in 45% of the width.
+  const float gap = 8;
+  const bool beside = r.max.y - pad - small * 1.6f - text_block(max_w, false) < r.h() * 0.4f && max_w > 30 * small;
+  const float text_w = beside ? std::round(max_w * 0.55f) - gap : max_w;
+  y = text_block(text_w, true);
+  const float fig_left = beside ? r.min.x + pad + text_w + gap : r.min.x + pad;
+  if (beside) y = r.min.y + pad;
+  // The line under C: beside the text it wraps to the drawing's width, under it it is one line.
+  const std::string c_label = "C " + dims(in.block_m, in.block_n) + " block tile; outlined: warp " + std::to_string(hw) +
+                              (in.op.empty() ? "'s sub-tiles" : "'s fragments") + ", shaded in A and B: one k-step";
+  const std::vector<std::string> c_lines =
+      beside ? viz::wrap(c, c_label, small, r.max.x - pad - fig_left) : std::vector<std::string>{c_label};
+  const float bottom = small * 1.3f * float(c_lines.size()) + small * 0.3f;
 
   // Geometry: A (block_m x block_k) left of C, B (block_k x block_n) above C; one scale for all three.
   const std::string a_label = "A " + dims(in.block_m, in.block_k), b_label = "B " + dims(in.block_k, in.block_n);
   const float label_w = std::max(c.text_size(a_label, small).x, c.text_size(b_label, small).x) + 8;
-  const float gap = 8, bottom = small * 1.6f;
-  const float avail_w = r.max.x - pad - (r.min.x + pad + label_w) - gap;
+  const float avail_w = r.max.x - pad - (fig_left + label_w) - gap;
   const float avail_h = r.max.y - pad - bottom - y - gap;
   if (avail_w < 20 || avail_h < 20) {
     c.pop_clip();
     return;
   }
   const float s = std::min(avail_w / float(in.block_k + in.block_n), avail_h / float(in.block_k + in.block_m));
-  const float x0 = r.min.x + pad + label_w;
+  const float x0 = fig_left + label_w;
   const Rect a_rect{{x0, y + in.block_k * s + gap}, {x0 + in.block_k * s, y + (in.block_k + in.block_m) * s + gap}};
   const Rect b_rect{{a_rect.max.x + gap, y}, {a_rect.max.x + gap + in.block_n * s, y + in.block_k * s}};
   const Rect c_rect{{b_rect.min.x, a_rect.min.y}, {b_rect.max.x, a_rect.max.y}};
@@ -205,10 +222,12 @@ void draw_warp_view(Canvas& c, Rect r, const Theme& t, const WarpViewInput& in, 
   c.rect(b_rect, t.grid, 1);
   c.text({a_rect.min.x - 6, a_rect.center().y - small * 0.5f}, a_label, t.text_dim, small, Align::Right);
   c.text({b_rect.min.x - 6, b_rect.center().y - small * 0.5f}, b_label, t.text_dim, small, Align::Right);
-  const std::string c_label = "C " + dims(in.block_m, in.block_n) + " block tile; outlined: warp " + std::to_string(hw) +
-                              (in.op.empty() ? "'s sub-tiles" : "'s fragments") + ", shaded in A and B: one k-step";
-  c.text({c_rect.min.x, c_rect.max.y + 4}, viz::elide(c, c_label, small, Font::Sans, r.max.x - pad - c_rect.min.x),
-         t.text_dim, small);
+  float ly = c_rect.max.y + 4;
+  for (const std::string& line : c_lines) {
+    const float lx = beside ? fig_left : c_rect.min.x;
+    c.text({lx, ly}, viz::elide(c, line, small, Font::Sans, r.max.x - pad - lx), t.text_dim, small);
+    ly += small * 1.3f;
+  }
   c.pop_clip();
 }
 
