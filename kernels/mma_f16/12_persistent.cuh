@@ -176,8 +176,9 @@ __global__ void __launch_bounds__(kThreads, 1)
       }
     }
     for (int kt = 0; kt < ktiles; ++kt) {
-      // Counted on across the CTA's tiles, so that only its first tile's k-iterations are traced.
-      GS_PROBE(probe.iteration((t - int(blockIdx.x)) / int(gridDim.x) * ktiles + kt));
+      // Only the CTA's first tile's k-iterations are traced: later tiles' are numbered past any the probe records
+      // (counting on across tiles would make a second tile's k-tile 0 iteration 1 where K is one k-tile).
+      GS_PROBE(probe.iteration(t == int(blockIdx.x) ? kt : (1 << 20) + kt));
       Ring nx = r;
       nx.next();
 #pragma unroll
@@ -259,7 +260,7 @@ cudaError_t launch(const GemmArgs<__half, float>& g, Probe probe, cudaStream_t s
   CUtensorMap ta, tb;
   if (const cudaError_t e = gs::hopper::make_ab_maps(g, kBlockM, &ta, &tb); e != cudaSuccess) return e;
   const int tiles = ((g.m + kBlockM - 1) / kBlockM) * ((g.n + kBlockN - 1) / kBlockN);
-  // One CTA per SM (one fits: 192 KB of shared memory), traced or not: probe.tile() gives each tile its record.
+  // One CTA per SM (one fits: 225 KB of shared memory), traced or not: probe.tile() gives each tile its record.
   const int grid = tiles < gs::hopper::sm_count() ? tiles : gs::hopper::sm_count();
   kernel<Probe><<<grid, kThreads, kSmemBytes, stream>>>(ta, tb, g, probe);
   return cudaGetLastError();
