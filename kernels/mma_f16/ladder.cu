@@ -23,9 +23,10 @@ std::vector<PrecisionLaunch> mma_f16_11_launches();
 std::vector<PrecisionLaunch> mma_f16_12_launches();
 
 // One registry entry from a rung namespace NS: every mma_f16 rung names its geometry with the same
-// constants and its texts (kTitle, kAdds) in its own file, so only the name differs from rung to rung. (A
-// namespace cannot be a template argument, hence the macro.)
-#define GS_MMA_F16_RUNG(NS, NAME)                                                                              \
+// constants and its texts (kTitle, kAdds) in its own file, so only the name and the launchers (LAUNCH, an
+// expression in which r names NS) differ from rung to rung. (A namespace cannot be a template argument, hence
+// the macros.)
+#define GS_MMA_F16_RUNG_LAUNCH(NS, NAME, LAUNCH)                                                               \
   [] {                                                                                                         \
     namespace r = NS;                                                                                          \
     Rung g = rung_entry(NAME, "mma_f16", r::kTitle, r::kAdds, r::kBlockM, r::kBlockN, r::kThreads,             \
@@ -34,25 +35,16 @@ std::vector<PrecisionLaunch> mma_f16_12_launches();
                                     r::kMmaM, r::kMmaN, r::kMmaK));                                            \
     g.stages = names(r::kStageNames);                                                                          \
     g.smem_sites = names(r::kSmemSites);                                                                       \
-    g.launch = {erase<__half, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::F16_F32)};          \
+    g.launch = LAUNCH;                                                                                         \
     return g;                                                                                                  \
   }()
-
-// The same for the TMA rungs (11, 12): sm_90a code whose launchers LAUNCHES() come from ladder_sm90a.cu, with a
-// producer warpgroup beside the mma warps, and their own stage and shared-memory site names.
-#define GS_MMA_F16_TMA_RUNG(NS, NAME, LAUNCHES)                                                                  \
-  [] {                                                                                                         \
-    namespace r = NS;                                                                                          \
-    Rung g = rung_entry(NAME, "mma_f16", r::kTitle, r::kAdds, r::kBlockM, r::kBlockN, r::kThreads,             \
-                        r::kShapeRule, r::supports,                                                            \
-                        warp_tiling(r::kWarpsM, r::kWarpsN, r::kWarpM, r::kWarpN, r::kBlockK, "mma.m16n8k16.f16", \
-                                    r::kMmaM, r::kMmaN, r::kMmaK));                                            \
-    g = with_tma_producer(g, r::kThreads / 32 - r::kMmaWarps, r::unavailable_here);                             \
-    g.stages = names(r::kStageNames);                                                                          \
-    g.smem_sites = names(r::kSmemSites);                                                                       \
-    g.launch = LAUNCHES();                                                                                     \
-    return g;                                                                                                  \
-  }()
+#define GS_MMA_F16_RUNG(NS, NAME)    \
+  GS_MMA_F16_RUNG_LAUNCH(NS, NAME, \
+                         (std::vector<PrecisionLaunch>{erase<__half, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::F16_F32)}))
+// The TMA rungs (11, 12): sm_90a code whose launchers LAUNCHES() come from ladder_sm90a.cu, with a producer
+// warpgroup beside the mma warps.
+#define GS_MMA_F16_TMA_RUNG(NS, NAME, LAUNCHES) \
+  with_tma_producer(GS_MMA_F16_RUNG_LAUNCH(NS, NAME, LAUNCHES()), NS::kThreads / 32 - NS::kMmaWarps, NS::unavailable_here)
 
 // The launchers of one block order (kCode, block_order.cuh's order_code) of a swizzling rung NS, for
 // push_order_variants: a struct template per rung, since a namespace cannot be a template argument.
@@ -121,6 +113,7 @@ std::vector<Rung> mma_f16_rungs() {
 }
 
 #undef GS_MMA_F16_RUNG
+#undef GS_MMA_F16_RUNG_LAUNCH
 #undef GS_MMA_F16_TMA_RUNG
 
 }  // namespace gs::detail
