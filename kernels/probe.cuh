@@ -184,6 +184,7 @@ struct TraceProbe {
     iter_ = 0;
     gmem_loads_ = gmem_stores_ = 0;
     epilogues_ = smem_epilogue_ = 0;
+    tiles_ = 0;
     record_ = -1;
     if (lane_ != 0 || tile_m < 0) return;  // tile_m < 0: a persistent kernel, whose tiles call tile()
     open_record(block_, tile_m, tile_n, warp_ == 0);
@@ -192,8 +193,11 @@ struct TraceProbe {
   // Persistent kernels: each warp calls this as it starts on a tile, `launch` being the tile's index in the
   // kernel's tile order. The tile gets the record a launch of one CTA per tile would give its block (at index
   // `launch`, tile and SM, bx = the CTA), spanning the first warp's start on it to the last warp's move to its
-  // next tile or its end: the producer's first load to the consumers' last store.
+  // next tile or its end: the producer's first load to the consumers' last store. Shared and global accesses are
+  // recorded during a warp's first tile only (as a block records one epilogue), so the kernel numbers each tile's
+  // k-iterations from 0 again.
   __device__ __forceinline__ void tile(int launch, int tile_m, int tile_n) {
+    ++tiles_;  // every lane: smem() and gmem() ask it
     if (lane_ != 0) return;
     close_record();
     open_record(static_cast<unsigned long long>(launch), tile_m, tile_n, true);
@@ -229,7 +233,7 @@ struct TraceProbe {
 
   // ptr must point into shared memory.
   __device__ __forceinline__ void smem(int site, const void* ptr, int bytes, SmemKind kind) {
-    if (!smem_sampled_) return;
+    if (!smem_sampled_ || tiles_ > 1) return;
     const bool epi = iter_ == kEpilogue;
     if (epi ? epilogues_ != 1 : iter_ < 0 || iter_ >= static_cast<int>(smem_iterations)) return;
     const unsigned mask = __activemask();  // the lanes executing this access together
@@ -259,7 +263,7 @@ struct TraceProbe {
   // ptr must point into global memory. Called at one program point by the lanes that execute the access,
   // like smem(); bytes is what each lane moves (0: this lane moves nothing).
   __device__ __forceinline__ void gmem(int site, const void* ptr, int bytes, GmemKind kind) {
-    if (!smem_sampled_) return;
+    if (!smem_sampled_ || tiles_ > 1) return;
     // C is touched in the epilogue (stores, and reads when beta != 0), after the k-loop: kept apart from the
     // loads of the first k-iterations and recorded as iteration 0xFFFF, "epilogue".
     const bool epilogue = kind == GmemKind::kStore || site == kGmemC;
@@ -301,6 +305,7 @@ struct TraceProbe {
   int warp_ = 0, lane_ = 0;
   int gmem_loads_ = 0, gmem_stores_ = 0;  // this warp's global records so far (every lane counts alike)
   int epilogues_ = 0, smem_epilogue_ = 0;  // epilogue() calls, and shared records of the first epilogue
+  int tiles_ = 0;                          // tile() calls: 0 in a kernel of one tile per block
   bool stage_sampled_ = false, smem_sampled_ = false;
 
   long long record_ = -1;  // the block record this warp has open (block_begin or tile()), -1 none

@@ -176,9 +176,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       }
     }
     for (int kt = 0; kt < ktiles; ++kt) {
-      // Only the CTA's first tile's k-iterations are traced: later tiles' are numbered past any the probe records
-      // (counting on across tiles would make a second tile's k-tile 0 iteration 1 where K is one k-tile).
-      GS_PROBE(probe.iteration(t == int(blockIdx.x) ? kt : (1 << 20) + kt));
+      GS_PROBE(probe.iteration(kt));  // the probe records the CTA's first tile only
       Ring nx = r;
       nx.next();
 #pragma unroll
