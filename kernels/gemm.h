@@ -159,7 +159,8 @@ class GpuSession {
   // Verifies the kernel against cuBLAS on fresh random inputs (output poisoned first),
   // then, if opt.time, times both. Never throws: failures come back in RunResult::error.
   virtual RunResult run(const KernelInfo& k, Precision p, GemmShape s, const RunOptions& opt) = 0;
-  // Runs the kernel once with TraceProbe and decodes what it recorded.
+  // Runs the kernel with TraceProbe (addresses) and with StampProbe (block records and stage stamps, near the
+  // timed speed) and decodes what they recorded. Both launches are verified.
   virtual TraceResult trace(const KernelInfo& k, Precision p, GemmShape s) = 0;
   // Fragment layouts discovered on this GPU by probe kernels: wmma m16n16k16 A, B, C and
   // every documented mma op's A, B, C (source "traced"). On failure: what was traced before it, and

@@ -3,6 +3,10 @@
 //   NoProbe    every call is empty and inlined away: timed runs use it.
 //   TraceProbe writes fixed-size records into a bounded device buffer; it only reads clocks and
 //              writes its own buffer, so what the kernel computes is unchanged (tests compare bits).
+//   StampProbe TraceProbe with smem() and gmem() compiled out: block records and stage stamps only. The
+//              address probes' recording code, inlined at every load site of an unrolled loop, slows every
+//              block, recording or not (mma_f16/06 19x at 4096^3 on an H200; with StampProbe 1.13x), so the
+//              times the views show come from a launch with this probe and the addresses from a TraceProbe one.
 //
 // Calls a kernel makes, all from every thread of the block unless noted:
 //   block_begin(tile_m, tile_n)  first thing: which output tile this block computes (the kernel knows
@@ -166,7 +170,8 @@ __device__ __forceinline__ uint32_t smid() {
 
 }  // namespace trace
 
-struct TraceProbe {
+template <bool kAddresses>
+struct TraceProbeT {
   // Set by the host for one launch.
   trace::TraceBuffer* buf = nullptr;
   uint32_t stage_block_stride = 1;  // blocks whose launch index is a multiple of this stamp stages
@@ -233,7 +238,7 @@ struct TraceProbe {
 
   // ptr must point into shared memory.
   __device__ __forceinline__ void smem(int site, const void* ptr, int bytes, SmemKind kind) {
-    if (!smem_sampled_ || tiles_ > 1) return;
+    if (!kAddresses || !smem_sampled_ || tiles_ > 1) return;
     const bool epi = iter_ == kEpilogue;
     if (epi ? epilogues_ != 1 : iter_ < 0 || iter_ >= static_cast<int>(smem_iterations)) return;
     const unsigned mask = __activemask();  // the lanes executing this access together
@@ -263,7 +268,7 @@ struct TraceProbe {
   // ptr must point into global memory. Called at one program point by the lanes that execute the access,
   // like smem(); bytes is what each lane moves (0: this lane moves nothing).
   __device__ __forceinline__ void gmem(int site, const void* ptr, int bytes, GmemKind kind) {
-    if (!smem_sampled_ || tiles_ > 1) return;
+    if (!kAddresses || !smem_sampled_ || tiles_ > 1) return;
     // C is touched in the epilogue (stores, and reads when beta != 0), after the k-loop: kept apart from the
     // loads of the first k-iterations and recorded as iteration 0xFFFF, "epilogue".
     const bool epilogue = kind == GmemKind::kStore || site == kGmemC;
@@ -366,5 +371,8 @@ struct TraceProbe {
     stage_ = -1;
   }
 };
+
+using TraceProbe = TraceProbeT<true>;   // stamps and addresses
+using StampProbe = TraceProbeT<false>;  // stamps only
 
 }  // namespace gs

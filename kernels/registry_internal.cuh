@@ -28,12 +28,14 @@ struct RawArgs {
 
 using PlainLaunch = cudaError_t (*)(const RawArgs&, cudaStream_t);
 using TracedLaunch = cudaError_t (*)(const RawArgs&, const TraceProbe&, cudaStream_t);
+using StampedLaunch = cudaError_t (*)(const RawArgs&, const StampProbe&, cudaStream_t);
 
-// One precision of one rung: the same kernel body instantiated for both probes.
+// One precision of one rung: the same kernel body instantiated for each probe.
 struct PrecisionLaunch {
   Precision precision = Precision::F32;
-  PlainLaunch plain = nullptr;    // NoProbe: what run() verifies and times
-  TracedLaunch traced = nullptr;  // TraceProbe: what trace() decodes
+  PlainLaunch plain = nullptr;      // NoProbe: what run() verifies and times
+  TracedLaunch traced = nullptr;    // TraceProbe: the addresses trace() decodes
+  StampedLaunch stamped = nullptr;  // StampProbe: the block records and stage stamps trace() decodes
 };
 
 struct Rung {
@@ -62,13 +64,19 @@ GemmArgs<TIn, TOut> typed(const RawArgs& r) {
   return g;
 }
 
-// One precision of a rung: its launch<Probe> instantiated for both probes behind untyped pointers.
-template <class TIn, class TOut, auto Plain, auto Traced>
+// The launchers erase() takes, one per probe: GS_LAUNCHERS(r::launch), or GS_LAUNCHERS_WITH(r::launch, float, kCode)
+// where the launcher has template arguments after the probe.
+#define GS_LAUNCHERS(L) L<NoProbe>, L<TraceProbe>, L<StampProbe>
+#define GS_LAUNCHERS_WITH(L, ...) L<NoProbe, __VA_ARGS__>, L<TraceProbe, __VA_ARGS__>, L<StampProbe, __VA_ARGS__>
+
+// One precision of a rung: its launch<Probe> instantiated for each probe behind untyped pointers.
+template <class TIn, class TOut, auto Plain, auto Traced, auto Stamped>
 PrecisionLaunch erase(Precision p) {
   PrecisionLaunch l;
   l.precision = p;
   l.plain = [](const RawArgs& r, cudaStream_t s) { return Plain(typed<TIn, TOut>(r), NoProbe{}, s); };
   l.traced = [](const RawArgs& r, const TraceProbe& t, cudaStream_t s) { return Traced(typed<TIn, TOut>(r), t, s); };
+  l.stamped = [](const RawArgs& r, const StampProbe& t, cudaStream_t s) { return Stamped(typed<TIn, TOut>(r), t, s); };
   return l;
 }
 

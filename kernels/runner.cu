@@ -1,7 +1,8 @@
 // The one verify-and-bench harness (STYLE.md #5): the CLI, the window and the tests all measure here.
 //   run():   fresh random inputs -> output poisoned with NaN -> kernel -> cuBLAS on the same inputs ->
 //            relative Frobenius error -> (opt.time) median of CUDA-event timings of both.
-//   trace(): the same with TraceProbe, then the trace buffer decoded into core's records.
+//   trace(): the same with TraceProbe (addresses) and StampProbe (block records, stage stamps), each launch's
+//            trace buffer decoded into core's records.
 // Everything runs on the session's own stream; every CUDA and cuBLAS status is checked (GS_CUDA,
 // GS_CUBLAS throw one line) and the public entry points turn failures into RunResult::error.
 #include <dlfcn.h>
@@ -322,10 +323,20 @@ class CudaSession final : public GpuSession {
       if (!l) return t;
       GS_CUDA(cudaSetDevice(device_));
       Problem pr = prepare(p, s, RunOptions{}, 1);
-      const TraceProbe probe = make_probe(k, s);
+      // Addresses from a TraceProbe launch; block records and stage stamps from a StampProbe launch, which runs
+      // near the timed kernel's speed (the address probes slow every block, bench/NOTES.md).
+      const TraceProbe probe = make_probe<TraceProbe>(k, s);
       verify(pr, [&](const RawArgs& a) { return l->traced(a, probe, stream_); }, &t.run);
-      decode(*rung, k.name, &t);
+      decode_smem(*rung, k.name, &t);
       decode_gmem(pr, k.name, &t);
+      RunResult stamped = t.run;
+      const StampProbe stamp = make_probe<StampProbe>(k, s);
+      verify(pr, [&](const RawArgs& a) { return l->stamped(a, stamp, stream_); }, &stamped);
+      if (t.run.ok && !stamped.ok) {
+        t.run.ok = false;
+        t.run.error = "with StampProbe: " + stamped.error;
+      }
+      decode_stamps(*rung, k.name, &t);
     } catch (const std::exception& e) {
       t.run.ok = false;
       t.run.error = e.what();
@@ -396,19 +407,26 @@ class CudaSession final : public GpuSession {
     if (!l) return "cannot run: " + r.error;
     GS_CUDA(cudaSetDevice(device_));
     Problem pr = prepare(p, s, opt, 1);
-    const TraceProbe probe = make_probe(k, s);
     const std::vector<unsigned char> plain =
         output_of(pr, [&](const RawArgs& a) { return l->plain(a, stream_); }, k);
-    const std::vector<unsigned char> traced =
-        output_of(pr, [&](const RawArgs& a) { return l->traced(a, probe, stream_); }, k);
     const size_t es = pr.t.out_size;
-    size_t differ = 0, first = 0;
-    for (size_t i = 0; i < plain.size(); i += es) {
-      if (std::memcmp(&plain[i], &traced[i], es) != 0 && differ++ == 0) first = i / es;
+    const auto differs = [&](const std::vector<unsigned char>& probed, const char* probe) -> std::string {
+      size_t differ = 0, first = 0;
+      for (size_t i = 0; i < plain.size(); i += es) {
+        if (std::memcmp(&plain[i], &probed[i], es) != 0 && differ++ == 0) first = i / es;
+      }
+      if (differ == 0) return "";
+      return std::string(probe) + ": " + std::to_string(differ) + " of " + std::to_string(plain.size() / es) +
+             " elements differ, first at (" + std::to_string(first / s.n) + ", " + std::to_string(first % s.n) + ")";
+    };
+    const TraceProbe probe = make_probe<TraceProbe>(k, s);
+    std::string why = differs(output_of(pr, [&](const RawArgs& a) { return l->traced(a, probe, stream_); }, k),
+                              "TraceProbe");
+    if (why.empty()) {
+      const StampProbe stamp = make_probe<StampProbe>(k, s);
+      why = differs(output_of(pr, [&](const RawArgs& a) { return l->stamped(a, stamp, stream_); }, k), "StampProbe");
     }
-    if (differ == 0) return "";
-    return std::to_string(differ) + " of " + std::to_string(plain.size() / es) + " elements differ, first at (" +
-           std::to_string(first / s.n) + ", " + std::to_string(first % s.n) + ")";
+    return why;
   }
 
   RunResult verify_unwritten(Precision p, GemmShape s) {
@@ -682,7 +700,8 @@ class CudaSession final : public GpuSession {
     return {"dram", 2.0 * bytes / (t.median_ms * 1e-3) / 1e12, "TB/s", what};
   }
 
-  TraceProbe make_probe(const KernelInfo& k, GemmShape s) {
+  template <class Probe>
+  Probe make_probe(const KernelInfo& k, GemmShape s) {
     auto* buf = static_cast<trace::TraceBuffer*>(trace_.get(sizeof(trace::TraceBuffer)));
     // Counters and block records start at zero; smem records are read only up to their counter. Stage slots are
     // reserved kStageChunk at a time, so those reserved but never written must say so: all-ones, stage 0xFFFF.
@@ -690,7 +709,7 @@ class CudaSession final : public GpuSession {
     GS_CUDA(cudaMemsetAsync(reinterpret_cast<char*>(buf) + offsetof(trace::TraceBuffer, stages), 0xFF,
                             sizeof(trace::StageRec) * trace::kMaxStages, stream_));
     const uint64_t blocks = expected_blocks(k, s);
-    TraceProbe probe;
+    Probe probe;
     probe.buf = buf;
     probe.stage_block_stride = static_cast<uint32_t>(std::max<uint64_t>(1, blocks / kStageSampleBlocks));
     probe.smem_block = 0;
@@ -715,12 +734,12 @@ class CudaSession final : public GpuSession {
 
   // Trace buffer -> core records. Times are made relative: block %globaltimer to the launch's first
   // block start, stage clock64 to the earliest stamp of the same block (clock64 is per SM).
-  void decode(const Rung& rung, const std::string& kernel, TraceResult* t) {
+  // Block records and stage stamps of the launch just made.
+  void decode_stamps(const Rung& rung, const std::string& kernel, TraceResult* t) {
     using namespace trace;
     const Counters count = download<Counters>(offsetof(TraceBuffer, count), 1)[0];
     t->dropped_blocks = count.blocks_dropped;
     t->dropped_stages = count.stages_dropped;
-    t->dropped_smem = count.smem > kMaxSmem ? count.smem - kMaxSmem : 0;
 
     const std::vector<BlockRec> blocks = download<BlockRec>(offsetof(TraceBuffer, blocks), kMaxBlocks);
     uint64_t t0 = UINT64_MAX;
@@ -769,7 +788,13 @@ class CudaSession final : public GpuSession {
     std::stable_sort(t->stages.begin(), t->stages.end(), [](const StageRecord& a, const StageRecord& b) {
       return std::tie(a.block, a.warp, a.start) < std::tie(b.block, b.warp, b.start);
     });
+  }
 
+  // Shared-memory records of the launch just made (a TraceProbe one).
+  void decode_smem(const Rung& rung, const std::string& kernel, TraceResult* t) {
+    using namespace trace;
+    const Counters count = download<Counters>(offsetof(TraceBuffer, count), 1)[0];
+    t->dropped_smem = count.smem > kMaxSmem ? count.smem - kMaxSmem : 0;
     const std::vector<SmemRec> smem = download<SmemRec>(offsetof(TraceBuffer, smem), std::min(count.smem, kMaxSmem));
     static const char* const kKinds[] = {"load", "store", "ldmatrix", "cp.async"};
     for (const SmemRec& s : smem) {

@@ -10,8 +10,8 @@ namespace gs::test_hooks {
 // The registry's shape rule as code: false exactly when run() comes back skipped for this shape.
 bool shape_supported(const KernelInfo& k, GemmShape s);
 
-// Launches the kernel with NoProbe and with TraceProbe on the same inputs (opt's alpha and beta) and
-// compares the two outputs byte for byte: "" when identical, otherwise what differs.
+// Launches the kernel with NoProbe, with TraceProbe and with StampProbe on the same inputs (opt's alpha and
+// beta) and compares the outputs byte for byte: "" when identical, otherwise what differs.
 std::string compare_probe_outputs(GpuSession& gpu, const KernelInfo& k, Precision p, GemmShape s,
                                   const RunOptions& opt);
 

@@ -132,6 +132,8 @@ class KernelTest : public GpuTest, public ::testing::WithParamInterface<Case> {
 const GemmShape kShapes[] = {{128, 128, 128},   {256, 384, 64},    {512, 256, 1024},
                              {1024, 1024, 1024}, {2048, 2048, 2048}, {100, 77, 33}};
 const GemmShape kOdd{100, 77, 33};
+// How much slower than the timed run the traced launch's blocks may span (TracedTimesAreNearTheTimedRun).
+constexpr double kTracedSlowdownMax = 2.5;
 
 TEST_P(KernelTest, MatchesCublasAtEveryShape) {
   for (const GemmShape& s : kShapes) expect_matches(s, verify_only());
@@ -231,6 +233,28 @@ TEST_P(KernelTest, TraceRecordsEveryBlockOnce) {
     EXPECT_TRUE(a.width == 4 || a.width == 8 || a.width == 16) << a.width;
     EXPECT_EQ(a.site.rfind("site ", 0), std::string::npos) << "smem site with no name: " << a.site;
   }
+}
+
+// The launch-order and timeline views draw the traced launch's block and stage times as the kernel's own. They
+// come from the StampProbe launch, which has no address probes (those made some rungs' TraceProbe launch up to 20x
+// slower than the timed one, bench/NOTES.md), so its blocks must span about the timed run's time.
+TEST_P(KernelTest, TracedTimesAreNearTheTimedRun) {
+  const GemmShape s{2048, 2048, 2048};
+  if (!supported(s)) GTEST_SKIP() << k().name << " does not run " << shape_str(s);
+  RunOptions opt;
+  opt.warmup = 2;
+  const RunResult r = gpu().run(k(), p(), s, opt);
+  ASSERT_TRUE(r.ok) << r.error;
+  const TraceResult t = gpu().trace(k(), p(), s);
+  ASSERT_TRUE(t.run.ok) << t.run.error;
+  ASSERT_FALSE(t.blocks.empty());
+  uint64_t end = 0;
+  for (const BlockRecord& b : t.blocks) end = std::max(end, b.end_ns);
+  const double ratio = double(end) / (r.median_ms * 1e6);
+  RecordProperty("traced_over_timed", std::to_string(ratio));
+  EXPECT_LT(ratio, kTracedSlowdownMax) << "traced blocks span " << end / 1e3 << " us, the timed run "
+                                       << r.median_ms * 1e3 << " us";
+  EXPECT_GT(ratio, 0.5) << "traced blocks span " << end / 1e3 << " us, the timed run " << r.median_ms * 1e3 << " us";
 }
 
 // Global addresses: every traced lane lies inside the matrix its site names (A, B or C of the traced

@@ -104,7 +104,7 @@ Rect draw_block(Canvas& c, Rect r, const Theme& t, const Palette& palette, const
                         (b.cut ? " (all a capture keeps: " + std::to_string(kCaptureStageWarpRecords) +
                                      " stamps a warp, " + std::to_string(kCaptureStageRecords) + " a rung)"
                                : "") +
-                        (b.slowdown > 1.05 ? "; the stamps slowed this launch " + viz::fmt_num(b.slowdown) + "x" : ""),
+                        (b.slowdown > 1.05 ? "; the probes slowed this launch " + viz::fmt_num(b.slowdown) + "x" : ""),
                     t.text_dim, Font::Sans});
   viz::draw_spans(c, r.min, head, fs, r.w());
   const Rect plot{{r.min.x + label_w, r.min.y + fs * 1.5f}, r.max};

@@ -277,7 +277,7 @@ struct TimelineBlock {
   // per-warp limit, or the rung's stamps reached the total within this block.
   // The spans, duration and loop_steps are then those of the part kept.
   bool cut = false;
-  double slowdown = 0;             // the traced launch's time over the timed one's (the stamps' cost), 0: unknown
+  double slowdown = 0;             // the traced launch's time over the timed one's (the probes' cost), 0: unknown
 };
 // The capture's stage spans of `kernel` for the `pick`-th sampled block (clamped); block -1 when none.
 TimelineBlock timeline_block(const Capture& c, const std::string& kernel, int pick);

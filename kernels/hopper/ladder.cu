@@ -26,7 +26,7 @@ namespace gs::detail {
     g.unavailable = hopper::unavailable_here;                                                             \
     g.info.sm90a_only = true;                                                                             \
     g.stages = names(r::kStageNames);                                                                     \
-    g.launch = {erase<__half, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::F16_F32)};     \
+    g.launch = {erase<__half, float, GS_LAUNCHERS(r::launch)>(Precision::F16_F32)};                       \
     return g;                                                                                             \
   }()
 
@@ -42,8 +42,7 @@ std::vector<Rung> hopper_rungs() {
     namespace r = hopper_04_persistent;
     Rung v = GS_HOPPER_RUNG(hopper_04_persistent, "hopper/04_persistent[order=none]");
     v.info.adds = r::kRowOrderAdds;
-    v.launch = {erase<__half, float, r::launch<NoProbe, r::kRowMajor>, r::launch<TraceProbe, r::kRowMajor>>(
-        Precision::F16_F32)};
+    v.launch = {erase<__half, float, GS_LAUNCHERS_WITH(r::launch, r::kRowMajor)>(Precision::F16_F32)};
     ladder.push_back(v);
   }
   ladder.push_back(GS_HOPPER_RUNG(hopper_05_cluster_multicast, "hopper/05_cluster_multicast"));

@@ -40,7 +40,7 @@ std::vector<PrecisionLaunch> mma_f16_12_launches();
   }()
 #define GS_MMA_F16_RUNG(NS, NAME)    \
   GS_MMA_F16_RUNG_LAUNCH(NS, NAME, \
-                         (std::vector<PrecisionLaunch>{erase<__half, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::F16_F32)}))
+                         (std::vector<PrecisionLaunch>{erase<__half, float, GS_LAUNCHERS(r::launch)>(Precision::F16_F32)}))
 // The TMA rungs (11, 12): sm_90a code whose launchers LAUNCHES() come from ladder_sm90a.cu, with a producer
 // warpgroup beside the mma warps.
 #define GS_MMA_F16_TMA_RUNG(NS, NAME, LAUNCHES) \
@@ -52,7 +52,7 @@ std::vector<PrecisionLaunch> mma_f16_12_launches();
   template <int kCode>                                                                                 \
   struct NS##_orders {                                                                                 \
     static std::vector<PrecisionLaunch> get() {                                                        \
-      return {erase<__half, float, NS::launch<NoProbe, kCode>, NS::launch<TraceProbe, kCode>>(Precision::F16_F32)}; \
+      return {erase<__half, float, GS_LAUNCHERS_WITH(NS::launch, kCode)>(Precision::F16_F32)}; \
     }                                                                                                  \
   };
 
@@ -66,7 +66,7 @@ GS_MMA_F16_ORDERS(mma_f16_10_multistage)
 template <int S>
 std::vector<PrecisionLaunch> mma_f16_10_stages() {
   namespace r = mma_f16_10_multistage;
-  return {erase<__half, float, r::launch_stages<NoProbe, S>, r::launch_stages<TraceProbe, S>>(Precision::F16_F32)};
+  return {erase<__half, float, GS_LAUNCHERS_WITH(r::launch_stages, S)>(Precision::F16_F32)};
 }
 
 std::vector<Rung> mma_f16_rungs() {
@@ -99,11 +99,11 @@ std::vector<Rung> mma_f16_rungs() {
     namespace r = mma_f16_10_multistage;
     ladder.push_back(toggle_variant(
         r10, "xor", "off", r::kXorOffAdds,
-        {erase<__half, float, r::launch_xor_off<NoProbe>, r::launch_xor_off<TraceProbe>>(Precision::F16_F32)}));
+        {erase<__half, float, GS_LAUNCHERS(r::launch_xor_off)>(Precision::F16_F32)}));
     // Its ldmatrix, [ldmatrix=off]: fragments by plain shared loads (the layout view shows the computing op only).
     Rung v = toggle_variant(
         r10, "ldmatrix", "off", r::kLdmatrixOffAdds,
-        {erase<__half, float, r::launch_ldmatrix_off<NoProbe>, r::launch_ldmatrix_off<TraceProbe>>(Precision::F16_F32)});
+        {erase<__half, float, GS_LAUNCHERS(r::launch_ldmatrix_off)>(Precision::F16_F32)});
     v.info.ops.resize(1);
     ladder.push_back(v);
   }

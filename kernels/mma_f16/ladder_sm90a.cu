@@ -9,12 +9,12 @@ namespace gs::detail {
 
 std::vector<PrecisionLaunch> mma_f16_11_launches() {
   namespace r = mma_f16_11_tma_producer;
-  return {erase<__half, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::F16_F32)};
+  return {erase<__half, float, GS_LAUNCHERS(r::launch)>(Precision::F16_F32)};
 }
 
 std::vector<PrecisionLaunch> mma_f16_12_launches() {
   namespace r = mma_f16_12_persistent;
-  return {erase<__half, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::F16_F32)};
+  return {erase<__half, float, GS_LAUNCHERS(r::launch)>(Precision::F16_F32)};
 }
 
 }  // namespace gs::detail

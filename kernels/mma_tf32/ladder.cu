@@ -31,7 +31,7 @@ std::vector<PrecisionLaunch> mma_tf32_12_launches();
                         warp_tiling(r::kWarpsM, r::kWarpsN, r::kWM, r::kWN, r::kBK, "mma.m16n8k8.tf32", 16, 8, 8)); \
     g.stages = names(r::kStageNames);                                                                       \
     g.smem_sites = names(r::kSmemSites);                                                                    \
-    g.launch = {erase<float, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::TF32)};           \
+    g.launch = {erase<float, float, GS_LAUNCHERS(r::launch)>(Precision::TF32)};           \
     return g;                                                                                               \
   }()
 
@@ -41,7 +41,7 @@ std::vector<PrecisionLaunch> mma_tf32_12_launches();
   template <int kCode>                                                                                 \
   struct NS##_orders {                                                                                 \
     static std::vector<PrecisionLaunch> get() {                                                        \
-      return {erase<float, float, NS::launch<NoProbe, kCode>, NS::launch<TraceProbe, kCode>>(Precision::TF32)}; \
+      return {erase<float, float, GS_LAUNCHERS_WITH(NS::launch, kCode)>(Precision::TF32)}; \
     }                                                                                                  \
   };
 
@@ -55,7 +55,7 @@ GS_MMA_TF32_ORDERS(mma_tf32_10_multistage)
 template <int S>
 std::vector<PrecisionLaunch> mma_tf32_10_stages() {
   namespace r = mma_tf32_10_multistage;
-  return {erase<float, float, r::launch_stages<NoProbe, S>, r::launch_stages<TraceProbe, S>>(Precision::TF32)};
+  return {erase<float, float, GS_LAUNCHERS_WITH(r::launch_stages, S)>(Precision::TF32)};
 }
 
 std::vector<Rung> mma_tf32_rungs() {

@@ -8,7 +8,7 @@ namespace gs::detail {
 
 std::vector<PrecisionLaunch> mma_tf32_12_launches() {
   namespace r = mma_tf32_12_tma_producer;
-  return {erase<float, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::TF32)};
+  return {erase<float, float, GS_LAUNCHERS(r::launch)>(Precision::TF32)};
 }
 
 }  // namespace gs::detail

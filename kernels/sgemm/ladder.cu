@@ -37,7 +37,7 @@ template <int kCode>
 struct sgemm_10_orders {
   static std::vector<PrecisionLaunch> get() {
     namespace r = sgemm_10_thread_tile_16x8;
-    return {erase<float, float, r::launch<NoProbe, kCode>, r::launch<TraceProbe, kCode>>(Precision::F32)};
+    return {erase<float, float, GS_LAUNCHERS_WITH(r::launch, kCode)>(Precision::F32)};
   }
 };
 
@@ -58,7 +58,7 @@ std::vector<Rung> sgemm_rungs() {
     g.info.reuse_m = g.info.reuse_n = 1;  // every thread reads its own row of A and column of B
     g.supports = r::supports;
     g.stages = names(r::kStageNames);
-    g.launch = {erase<float, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::F32)};
+    g.launch = {erase<float, float, GS_LAUNCHERS(r::launch)>(Precision::F32)};
     ladder.push_back(std::move(g));
   }
   {
@@ -76,7 +76,7 @@ std::vector<Rung> sgemm_rungs() {
     g.info.reuse_m = g.info.reuse_n = 1;
     g.supports = r::supports;
     g.stages = names(r::kStageNames);
-    g.launch = {erase<float, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::F32)};
+    g.launch = {erase<float, float, GS_LAUNCHERS(r::launch)>(Precision::F32)};
     ladder.push_back(std::move(g));
   }
   {
@@ -94,7 +94,7 @@ std::vector<Rung> sgemm_rungs() {
     g.supports = r::supports;
     g.stages = names(r::kStageNames);
     g.smem_sites = names(r::kSmemSites);
-    g.launch = {erase<float, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::F32)};
+    g.launch = {erase<float, float, GS_LAUNCHERS(r::launch)>(Precision::F32)};
     ladder.push_back(std::move(g));
   }
   {
@@ -112,7 +112,7 @@ std::vector<Rung> sgemm_rungs() {
     g.supports = r::supports;
     g.stages = names(r::kStageNames);
     g.smem_sites = names(r::kSmemSites);
-    g.launch = {erase<float, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::F32)};
+    g.launch = {erase<float, float, GS_LAUNCHERS(r::launch)>(Precision::F32)};
     ladder.push_back(std::move(g));
   }
   {
@@ -130,7 +130,7 @@ std::vector<Rung> sgemm_rungs() {
     g.supports = r::supports;
     g.stages = names(r::kStageNames);
     g.smem_sites = names(r::kSmemSites);
-    g.launch = {erase<float, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::F32)};
+    g.launch = {erase<float, float, GS_LAUNCHERS(r::launch)>(Precision::F32)};
     ladder.push_back(std::move(g));
   }
   {
@@ -148,7 +148,7 @@ std::vector<Rung> sgemm_rungs() {
     g.supports = r::supports;
     g.stages = names(r::kStageNames);
     g.smem_sites = names(r::kSmemSites);
-    g.launch = {erase<float, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::F32)};
+    g.launch = {erase<float, float, GS_LAUNCHERS(r::launch)>(Precision::F32)};
     ladder.push_back(std::move(g));
   }
   {
@@ -181,10 +181,10 @@ std::vector<Rung> sgemm_rungs() {
     g.supports = r::supports;
     g.stages = names(r::kStageNames);
     g.smem_sites = names(r::kSmemSites);
-    g.launch = {erase<float, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::F32)};
+    g.launch = {erase<float, float, GS_LAUNCHERS(r::launch)>(Precision::F32)};
     // Its warp tile turned, [warp=64x32]: the same block tile and lane blocks, 2 x 4 warps.
     Rung v = toggle_variant(g, "warp", "64x32", r::kWarp64x32Adds,
-                            {erase<float, float, r::launch_warp_64x32<NoProbe>, r::launch_warp_64x32<TraceProbe>>(
+                            {erase<float, float, GS_LAUNCHERS(r::launch_warp_64x32)>(
                                 Precision::F32)});
     describe(v.info, r::WarpShape<2>{});
     ladder.push_back(std::move(g));
@@ -215,7 +215,7 @@ std::vector<Rung> sgemm_rungs() {
     g.supports = r::supports;
     g.stages = names(r::kStageNames);
     g.smem_sites = names(r::kSmemSites);
-    g.launch = {erase<float, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::F32)};
+    g.launch = {erase<float, float, GS_LAUNCHERS(r::launch)>(Precision::F32)};
     ladder.push_back(std::move(g));
   }
   {
@@ -243,7 +243,7 @@ std::vector<Rung> sgemm_rungs() {
     g.supports = r::supports;
     g.stages = names(r::kStageNames);
     g.smem_sites = names(r::kSmemSites);
-    g.launch = {erase<float, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::F32)};
+    g.launch = {erase<float, float, GS_LAUNCHERS(r::launch)>(Precision::F32)};
     ladder.push_back(std::move(g));
   }
   {
@@ -271,13 +271,13 @@ std::vector<Rung> sgemm_rungs() {
     g.supports = r::supports;
     g.stages = names(r::kStageNames);
     g.smem_sites = names(r::kSmemSites);
-    g.launch = {erase<float, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::F32)};
+    g.launch = {erase<float, float, GS_LAUNCHERS(r::launch)>(Precision::F32)};
     ladder.push_back(g);
     push_order_variants<sgemm_10_orders>(&ladder, g);  // its blocks in every scheme, [order=S]
     // Its 16-byte copies of B and float4 stores of C switched off, [vec=off].
     ladder.push_back(toggle_variant(
         g, "vec", "off", r::kVecOffAdds,
-        {erase<float, float, r::launch_vec_off<NoProbe>, r::launch_vec_off<TraceProbe>>(Precision::F32)}));
+        {erase<float, float, GS_LAUNCHERS(r::launch_vec_off)>(Precision::F32)}));
   }
   {
     namespace r = sgemm_11_block_128x256_k16;
@@ -304,7 +304,7 @@ std::vector<Rung> sgemm_rungs() {
     g.supports = r::supports;
     g.stages = names(r::kStageNames);
     g.smem_sites = names(r::kSmemSites);
-    g.launch = {erase<float, float, r::launch<NoProbe>, r::launch<TraceProbe>>(Precision::F32)};
+    g.launch = {erase<float, float, GS_LAUNCHERS(r::launch)>(Precision::F32)};
     ladder.push_back(std::move(g));
   }
   return ladder;

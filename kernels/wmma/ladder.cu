@@ -21,8 +21,8 @@ template <int kCode>
 struct wmma_08_orders {
   static std::vector<PrecisionLaunch> get() {
     namespace r = wmma_08_multistage;
-    return {erase<__half, float, r::launch<NoProbe, float, kCode>, r::launch<TraceProbe, float, kCode>>(Precision::F16_F32),
-            erase<__half, __half, r::launch<NoProbe, __half, kCode>, r::launch<TraceProbe, __half, kCode>>(
+    return {erase<__half, float, GS_LAUNCHERS_WITH(r::launch, float, kCode)>(Precision::F16_F32),
+            erase<__half, __half, GS_LAUNCHERS_WITH(r::launch, __half, kCode)>(
                 Precision::F16_F16)};
   }
 };
@@ -41,8 +41,8 @@ struct wmma_08_orders {
     g.smem_sites = names(r::kSmemSites);                                                                   \
     return g;                                                                                              \
   }()
-#define GS_WMMA_F32(L) erase<__half, float, L<NoProbe, float>, L<TraceProbe, float>>(Precision::F16_F32)
-#define GS_WMMA_F16(L) erase<__half, __half, L<NoProbe, __half>, L<TraceProbe, __half>>(Precision::F16_F16)
+#define GS_WMMA_F32(L) erase<__half, float, GS_LAUNCHERS_WITH(L, float)>(Precision::F16_F32)
+#define GS_WMMA_F16(L) erase<__half, __half, GS_LAUNCHERS_WITH(L, __half)>(Precision::F16_F16)
 
 // Rungs 02-05 write C with store_matrix_sync straight from the accumulators.
 constexpr const char* kStoresUntraced =
