@@ -12,8 +12,6 @@ inline constexpr const char* kAdds =
 
 }  // namespace gs::sgemm_04_blocktile_1d
 
-#include <type_traits>
-
 #include "kernels/gemm_args.cuh"
 #include "kernels/probe.cuh"
 #include "kernels/sgemm/common.cuh"
@@ -24,13 +22,6 @@ inline constexpr int kBM = 64, kBN = 64, kBK = 8;  // block tile of C, and the k
 inline constexpr int kTM = 8;                       // results per thread, down one column of C
 inline constexpr int kThreads = kBM * kBN / kTM;    // 512
 static_assert(kThreads == kBM * kBK && kThreads == kBK * kBN, "one element of each tile per thread");
-// Two blocks of 512 threads share an SM when each thread has at most 64 registers: NoProbe (51) and TraceProbe
-// (58) stay under that by themselves, but ptxas gives the stamp-only StampProbe 72, one block per SM, and its
-// traced launch, the one the timeline and launch-order views draw, ran at half the timed run's occupancy. So the
-// cap of 64 is asked of StampProbe alone (it spills 32 bytes). 0 asks nothing (no .minnctapersm in the PTX): even
-// a minimum of 1 changes ptxas's choice, to 84 registers for NoProbe, and a minimum of 2 to 64 with a spill.
-template <class Probe>
-inline constexpr int kMinBlocks = std::is_same_v<Probe, StampProbe> ? 2 : 0;
 inline constexpr const char* kShapeRule = "";  // any M, N, K: tile loads outside the matrices read 0
 inline constexpr bool supports(int m, int n, int k) { return m > 0 && n > 0 && k > 0; }
 
@@ -39,8 +30,10 @@ inline constexpr const char* kStageNames[] = {"load tile", "compute", "epilogue"
 enum Site : int { kAsStore, kBsStore, kAsLoad, kBsLoad };
 inline constexpr const char* kSmemSites[] = {"As store", "Bs store", "As load", "Bs load"};
 
+// Two blocks per SM for the stamp-only launch too, which ptxas would otherwise give 72 registers (NoProbe: 51).
 template <class Probe>
-__global__ void __launch_bounds__(kThreads, kMinBlocks<Probe>) kernel(GemmArgs<float, float> g, Probe probe) {
+__global__ void __launch_bounds__(kThreads, sgemm_common::stamped_min_blocks<Probe>(2))
+    kernel(GemmArgs<float, float> g, Probe probe) {
   __shared__ float As[kBM][kBK];  // (BM, BK) tile of A, row-major
   __shared__ float Bs[kBK][kBN];  // (BK, BN) tile of B, row-major
 
