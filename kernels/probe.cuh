@@ -180,19 +180,19 @@ struct TraceProbeT {
 
   __device__ __forceinline__ void block_begin(int tile_m, int tile_n) {
     const unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-    warp_ = static_cast<int>(tid / 32);  // hardware forms warps from the linear thread index
-    lane_ = static_cast<int>(tid % 32);
-    block_ = blockIdx.x + static_cast<unsigned long long>(blockIdx.y) * gridDim.x;
-    stage_sampled_ = block_ % stage_block_stride == 0;
-    smem_sampled_ = block_ == smem_block;
-    stage_ = -1;
+    // hardware forms warps from the linear thread index; a block has at most 32 warps
+    const unsigned long long block = blockIdx.x + static_cast<unsigned long long>(blockIdx.y) * gridDim.x;
+    block_ = static_cast<uint32_t>(block);
+    ids_ = (tid % 32) | (tid / 32) << 5 | (block % stage_block_stride == 0 ? kStageSampled : 0u) |
+           (block == smem_block ? kSmemSampled : 0u);
     iter_ = 0;
     gmem_loads_ = gmem_stores_ = 0;
     epilogues_ = smem_epilogue_ = 0;
     tiles_ = 0;
     record_ = -1;
-    if (lane_ != 0 || tile_m < 0) return;  // tile_m < 0: a persistent kernel, whose tiles call tile()
-    open_record(block_, tile_m, tile_n, warp_ == 0);
+    slot_ = 0;
+    if (lane() != 0 || tile_m < 0) return;  // tile_m < 0: a persistent kernel, whose tiles call tile()
+    open_record(block, tile_m, tile_n, warp() == 0);
   }
 
   // Persistent kernels: each warp calls this as it starts on a tile, `launch` being the tile's index in the
@@ -203,28 +203,28 @@ struct TraceProbeT {
   // k-iterations from 0 again.
   __device__ __forceinline__ void tile(int launch, int tile_m, int tile_n) {
     ++tiles_;  // every lane: smem() and gmem() ask it
-    if (lane_ != 0) return;
+    if (lane() != 0) return;
     close_record();
     open_record(static_cast<unsigned long long>(launch), tile_m, tile_n, true);
     mark(Mark::kTile);
   }
 
   __device__ __forceinline__ void block_end() {
-    if (lane_ != 0) return;
+    if (lane() != 0) return;
     close_stage(clock64());
     close_record();
   }
 
   __device__ __forceinline__ void stage(int id) {
-    if (lane_ != 0 || !stage_sampled_) return;
+    if (lane() != 0 || !(ids_ & kStageSampled)) return;
     const long long now = clock64();
     close_stage(now);
-    stage_ = id;
+    ids_ = (ids_ & 0xFFFFu) | static_cast<uint32_t>(id + 1) << 16;
     stage_t0_ = now;
   }
 
   __device__ __forceinline__ void mark(Mark m) {
-    if (lane_ != 0 || !stage_sampled_) return;
+    if (lane() != 0 || !(ids_ & kStageSampled)) return;
     const long long now = clock64();
     emit_stage(static_cast<uint16_t>(kMarkBit | static_cast<uint16_t>(m)), now, now);
   }
@@ -238,7 +238,7 @@ struct TraceProbeT {
 
   // ptr must point into shared memory.
   __device__ __forceinline__ void smem(int site, const void* ptr, int bytes, SmemKind kind) {
-    if (!kAddresses || !smem_sampled_ || tiles_ > 1) return;
+    if (!kAddresses || !(ids_ & kSmemSampled) || tiles_ > 1) return;
     const bool epi = iter_ == kEpilogue;
     if (epi ? epilogues_ != 1 : iter_ < 0 || iter_ >= static_cast<int>(smem_iterations)) return;
     const unsigned mask = __activemask();  // the lanes executing this access together
@@ -250,16 +250,17 @@ struct TraceProbeT {
       ++smem_epilogue_;
     }
     unsigned slot = 0;
-    if (lane_ == leader) slot = atomicAdd(&buf->count.smem, 1u);
+    const int lane = this->lane();
+    if (lane == leader) slot = atomicAdd(&buf->count.smem, 1u);
     slot = __shfl_sync(mask, slot, leader);
     if (slot >= trace::kMaxSmem) return;
     trace::SmemRec& r = buf->smem[slot];
-    r.addr[lane_] = static_cast<uint32_t>(__cvta_generic_to_shared(ptr));
-    if (lane_ == leader) {
+    r.addr[lane] = static_cast<uint32_t>(__cvta_generic_to_shared(ptr));
+    if (lane == leader) {
       r.site = static_cast<uint8_t>(site);
       r.kind = static_cast<uint8_t>(kind);
       r.width = static_cast<uint8_t>(bytes);
-      r.warp = static_cast<uint16_t>(warp_);
+      r.warp = static_cast<uint16_t>(warp());
       r.iteration = iter_ == kEpilogue ? trace::kEpilogueIteration : static_cast<uint16_t>(iter_);
       r.mask = mask;
     }
@@ -268,7 +269,7 @@ struct TraceProbeT {
   // ptr must point into global memory. Called at one program point by the lanes that execute the access,
   // like smem(); bytes is what each lane moves (0: this lane moves nothing).
   __device__ __forceinline__ void gmem(int site, const void* ptr, int bytes, GmemKind kind) {
-    if (!kAddresses || !smem_sampled_ || tiles_ > 1) return;
+    if (!kAddresses || !(ids_ & kSmemSampled) || tiles_ > 1) return;
     // C is touched in the epilogue (stores, and reads when beta != 0), after the k-loop: kept apart from the
     // loads of the first k-iterations and recorded as iteration 0xFFFF, "epilogue".
     const bool epilogue = kind == GmemKind::kStore || site == kGmemC;
@@ -285,45 +286,54 @@ struct TraceProbeT {
     if (bytes <= 0) return;
     const int leader = __ffs(mask) - 1;
     unsigned slot = 0;
-    if (lane_ == leader) slot = atomicAdd(&buf->count.gmem, 1u);
+    const int lane = this->lane();
+    if (lane == leader) slot = atomicAdd(&buf->count.gmem, 1u);
     slot = __shfl_sync(mask, slot, leader);
     if (slot >= trace::kMaxGmem) return;
     trace::GmemRec& r = buf->gmem[slot];
-    r.addr[lane_] = reinterpret_cast<unsigned long long>(ptr);
-    if (lane_ == leader) {
+    r.addr[lane] = reinterpret_cast<unsigned long long>(ptr);
+    if (lane == leader) {
       r.site = static_cast<uint8_t>(site);
       r.kind = static_cast<uint8_t>(kind);
       r.width = static_cast<uint8_t>(bytes);
-      r.warp = static_cast<uint16_t>(warp_);
+      r.warp = static_cast<uint16_t>(warp());
       r.iteration = epilogue || iter_ < 0 ? trace::kEpilogueIteration : static_cast<uint16_t>(iter_);
       r.mask = mask;
     }
   }
 
  private:
-  // Per-thread state from block_begin on: the kernel's by-value parameter is each thread's own copy.
-  unsigned long long block_ = 0;  // launch index
+  // Per-thread state from block_begin on: the kernel's by-value parameter is each thread's own copy. A StampProbe
+  // launch keeps what its stamps need live from block_begin to block_end, through the k-loop where its calls
+  // compile to nothing, and in a rung held to few registers each one it holds is a load fewer in flight
+  // (sgemm/02 at 4096^3: 2.0x its timed run with about 12 registers of state, 1.5x with these 6; bench/NOTES.md):
+  // so the lane, the warp, both sampling flags and the open stage share one word, and the stage slots one counter.
+  static constexpr uint32_t kStageSampled = 1u << 10;  // blocks whose launch index is a multiple of the stride
+  static constexpr uint32_t kSmemSampled = 1u << 11;   // the block whose addresses are recorded
+  uint32_t ids_ = 0;    // lane in bits 0-4, warp 5-9, the two flags, open stage + 1 in bits 16-31 (0: none)
+  uint32_t block_ = 0;  // launch index (StageRec::block is 32 bits)
   long long stage_t0_ = 0;
-  int stage_ = -1;                // open stage, -1 for none
+  __device__ __forceinline__ int lane() const { return static_cast<int>(ids_ & 31u); }
+  __device__ __forceinline__ int warp() const { return static_cast<int>(ids_ >> 5 & 31u); }
+  __device__ __forceinline__ int open_stage() const { return static_cast<int>(ids_ >> 16) - 1; }
+  // TraceProbe's address bookkeeping (never read in StampProbe, so compiled out there).
   static constexpr int kEpilogue = -1;  // iter_ after epilogue()
   int iter_ = 0;
-  int warp_ = 0, lane_ = 0;
   int gmem_loads_ = 0, gmem_stores_ = 0;  // this warp's global records so far (every lane counts alike)
   int epilogues_ = 0, smem_epilogue_ = 0;  // epilogue() calls, and shared records of the first epilogue
   int tiles_ = 0;                          // tile() calls: 0 in a kernel of one tile per block
-  bool stage_sampled_ = false, smem_sampled_ = false;
 
-  long long record_ = -1;  // the block record this warp has open (block_begin or tile()), -1 none
+  int record_ = -1;  // the block record this warp has open (block_begin or tile()), -1 none (< kMaxBlocks)
 
   // Lane 0 only: opens block record `index` (folding this warp's start in) and fills in its fields; every
   // warp that opens a record writes the same values, so `fill` may be true for several. A record past
   // kMaxBlocks is counted as dropped once (by the filling warp).
   __device__ __forceinline__ void open_record(unsigned long long index, int tile_m, int tile_n, bool fill) {
     if (index >= trace::kMaxBlocks) {
-      if (fill && warp_ == 0) atomicAdd(&buf->count.blocks_dropped, 1u);
+      if (fill && warp() == 0) atomicAdd(&buf->count.blocks_dropped, 1u);
       return;
     }
-    record_ = static_cast<long long>(index);
+    record_ = static_cast<int>(index);
     trace::BlockRec& r = buf->blocks[index];
     atomicMax(&r.start_inv, ~trace::globaltimer());
     if (fill) {
@@ -343,22 +353,21 @@ struct TraceProbeT {
     record_ = -1;
   }
 
-  uint32_t slot_ = 0, slot_end_ = 0;  // this warp's reserved stage slots [slot_, slot_end_)
+  // This warp's next reserved stage slot. Reservations come kStageChunk at a time from a counter that starts at 0,
+  // so a multiple of kStageChunk (0 included) means the last one is used up.
+  uint32_t slot_ = 0;
 
   // Lane 0 only: appends one stage or mark record in the warp's next reserved slot.
   __device__ __forceinline__ void emit_stage(uint16_t stage, long long start, long long end) {
-    if (slot_ == slot_end_) {
-      slot_ = atomicAdd(&buf->count.stages, trace::kStageChunk);
-      slot_end_ = slot_ + trace::kStageChunk;
-    }
+    if (slot_ % trace::kStageChunk == 0) slot_ = atomicAdd(&buf->count.stages, trace::kStageChunk);
     const uint32_t slot = slot_++;
     if (slot >= trace::kMaxStages) {
       atomicAdd(&buf->count.stages_dropped, 1u);
       return;
     }
     trace::StageRec& r = buf->stages[slot];
-    r.block = static_cast<uint32_t>(block_);
-    r.warp = static_cast<uint16_t>(warp_);
+    r.block = block_;
+    r.warp = static_cast<uint16_t>(warp());
     r.stage = stage;
     r.start = static_cast<unsigned long long>(start);
     r.end = static_cast<unsigned long long>(end);
@@ -366,9 +375,9 @@ struct TraceProbeT {
 
   // Lane 0 only: emits the open stage as [stage_t0_, now).
   __device__ __forceinline__ void close_stage(long long now) {
-    if (!stage_sampled_ || stage_ < 0) return;
-    emit_stage(static_cast<uint16_t>(stage_), stage_t0_, now);
-    stage_ = -1;
+    if (open_stage() < 0) return;  // only sampled warps open stages
+    emit_stage(static_cast<uint16_t>(open_stage()), stage_t0_, now);
+    ids_ &= 0xFFFFu;
   }
 };
 

@@ -48,6 +48,16 @@ int warp_count(const WarpViewInput& in) { return in.warps_m * in.warps_n * std::
 
 }  // namespace
 
+std::string warp_heading(const WarpViewInput& in) {
+  const std::string who = in.kernel.empty() ? std::string("this rung") : in.kernel;
+  return who + ": " + std::to_string(warp_count(in)) + " warps (" + dims(in.warps_m, in.warps_n) +
+         (in.warps_k > 1 ? "x" + std::to_string(in.warps_k) + " k-groups" : "") + ") of " + dims(in.warp_m, in.warp_n) +
+         " over a " + dims(in.block_m, in.block_n) + " block tile, k-tiles of " + std::to_string(in.block_k) +
+         (in.op.empty() ? ", SIMT (FFMA)" : ", " + in.op) +
+         (in.producer_warps > 0 ? "; " + std::to_string(in.producer_warps) + " more warps compute nothing: one issues TMA"
+                                : "");
+}
+
 std::string warp_caption(const WarpViewInput& in, int w) {
   if (!in.described()) return "no warp tiling described for this rung";
   const int n = warp_count(in);
@@ -98,13 +108,7 @@ void draw_warp_view(Canvas& c, Rect r, const Theme& t, const WarpViewInput& in, 
   const WarpPlace hp = place(in, hw);
   const Color hc = warp_color(hw, t);
 
-  std::string head = who + ": " + std::to_string(n) + " warps (" + dims(in.warps_m, in.warps_n) +
-                     (in.warps_k > 1 ? "x" + std::to_string(in.warps_k) + " k-groups" : "") + ") of " +
-                     dims(in.warp_m, in.warp_n) + " over a " + dims(in.block_m, in.block_n) + " block tile, k-tiles of " +
-                     std::to_string(in.block_k) + (in.op.empty() ? ", SIMT (FFMA)" : ", " + in.op) +
-                     (in.producer_warps > 0
-                          ? "; " + std::to_string(in.producer_warps) + " more warps compute nothing: one issues TMA"
-                          : "");
+  const std::string head = warp_heading(in);
   // Heading and caption wrapped to a width (a narrow pane gets more lines, never cut words); `draw` false only
   // measures. Returns the y under the text.
   const std::string cap = warp_caption(in, hw);

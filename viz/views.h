@@ -142,6 +142,8 @@ struct WarpViewInput {
 // and beside C the A and B tiles with the slices that warp loads in one k-step shaded in its colour;
 // a caption spells the numbers out. highlight_warp < 0 or out of range: warp 0.
 void draw_warp_view(Canvas& c, Rect r, const Theme& t, const WarpViewInput& in, int highlight_warp);
+// The heading over the picture: "mma_f16/10_multistage: 8 warps (4x2) of 64x64 over a 256x128 block tile, ...".
+std::string warp_heading(const WarpViewInput& in);
 // What the caption says for warp w: "warp 3 of 8 owns C[64:128, 0:64] (...); per k16 step it loads ...".
 std::string warp_caption(const WarpViewInput& in, int warp);
 

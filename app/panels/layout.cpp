@@ -230,14 +230,21 @@ class LayoutPanel : public ViewPanel {
       const float y = r.max.y - std::min(h, r.h() * 0.5f);
       if (warps_.described() && y - r.min.y < kMinTextSize * 20) {
         // Too short a pane for both (the fragments' pictures would shrink to nothing under their labels): the
-        // fragments keep the room, and one line says where the warp tiling went.
-        const float line_y = r.max.y - kMinTextSize * 1.8f;
+        // fragments keep the room, and a few lines under them say the tiling in words and where its picture is.
+        const float size = kMinTextSize, lh = size * 1.3f;
+        std::vector<std::string> lines =
+            viz::wrap(c, "Warp tiling: " + warp_heading(warps_) + ". Maximise this view to see it drawn.", size, r.w() - 20);
+        if (lines.size() > 3) {
+          lines.resize(3);
+          lines.back() = viz::elide(c, lines.back() + " ...", size, Font::Sans, r.w() - 20);
+        }
+        float line_y = r.max.y - lh * float(lines.size()) - size * 0.5f;
         warps_rect_ = Rect{{r.min.x, r.max.y}, r.max};
-        top.max.y = line_y - kMinTextSize * 0.4f;
-        c.text({r.min.x + 10, line_y},
-               viz::elide(c, "warp tiling: no room here; maximise this view", kMinTextSize,
-                          Font::Sans, r.w() - 20),
-               ctx.theme.text_dim, kMinTextSize);
+        top.max.y = line_y - size * 0.4f;
+        for (const std::string& line : lines) {
+          c.text({r.min.x + 10, line_y}, line, ctx.theme.text_dim, size);
+          line_y += lh;
+        }
       } else {
         warps_rect_ = Rect{{r.min.x, y}, r.max};
         top.max.y = y;

@@ -30,10 +30,8 @@ inline constexpr const char* kStageNames[] = {"load tile", "compute", "epilogue"
 enum Site : int { kAsStore, kBsStore, kAsLoad, kBsLoad };
 inline constexpr const char* kSmemSites[] = {"As store", "Bs store", "As load", "Bs load"};
 
-// Two blocks per SM for the stamp-only launch too, which ptxas would otherwise give 72 registers (NoProbe: 51).
 template <class Probe>
-__global__ void __launch_bounds__(kThreads, sgemm_common::stamped_min_blocks<Probe>(2))
-    kernel(GemmArgs<float, float> g, Probe probe) {
+__global__ void __launch_bounds__(kThreads) kernel(GemmArgs<float, float> g, Probe probe) {
   __shared__ float As[kBM][kBK];  // (BM, BK) tile of A, row-major
   __shared__ float Bs[kBK][kBN];  // (BK, BN) tile of B, row-major
 

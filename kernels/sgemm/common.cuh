@@ -3,22 +3,11 @@
 #pragma once
 
 #include <cstdint>
-#include <type_traits>
 
 #include "kernels/gemm_args.cuh"
 #include "kernels/probe.cuh"
 
 namespace gs::sgemm_common {
-
-// ---- occupancy of the stamp-only launch -------------------------------------------------------
-// A rung whose StampProbe instantiation would get more registers than its timed (NoProbe) one, and so fewer
-// blocks per SM, asks `__launch_bounds__(kThreads, stamped_min_blocks<Probe>(N))`: N blocks per SM for StampProbe,
-// whose launch the timeline and launch-order views draw, and no minimum for the others. 0 is no minimum (no
-// .minnctapersm in the PTX); even 1 written out changes ptxas's choice (sgemm/04's NoProbe: 51 -> 84 registers).
-template <class Probe>
-constexpr int stamped_min_blocks(int n) {
-  return std::is_same_v<Probe, StampProbe> ? n : 0;
-}
 
 // ---- epilogue: C = alpha * acc + beta * C ---------------------------------------------------
 // beta == 0 never reads C (BLAS; the runner poisons C with NaN to check). fmaf pins the rounding, so
