@@ -30,4 +30,7 @@ void note(const char* what = nullptr);
 // tooltip when hovered. Returns whether it was cut.
 bool text_fit(const std::string& s, float width, bool disabled = false);
 
+// `s` as it fits `width` pixels of the current font: whole, or cut (at whole UTF-8 sequences) with "..." after it.
+std::string elide(const std::string& s, float width);
+
 }  // namespace gs::ui

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <regex>
@@ -971,6 +972,31 @@ TEST(PerfView, EveryBarSaysItsShareOfCublasAndFailuresSayFailed) {
   EXPECT_NEAR(rect_of(failed).w() / rect_of(b12).w(), 260 / 12.3, 0.5);
 }
 
+// A rung measured in two dtypes has two bars; where the pane is too narrow for whole labels the name gives way and
+// each keeps its dtype, so the two bars never carry the same text (the whole window at 1600x900 cut both to
+// "11_ldmatrix_xor...").
+TEST(PerfView, ACutLabelKeepsItsDtype) {
+  PerfViewInput in;
+  in.title = "wmma ladder";
+  for (const char* k : {"wmma/09_pipelined", "wmma/11_ldmatrix_xor"})
+    for (const char* d : {"f16.f32", "f16.f16"}) in.bars.push_back({k, d, 400, 700, 1e-3, true, false});
+  const std::string svg = draw_perf(in, Theme::Dark(), 330, 300);
+  std::vector<std::string> labels;
+  for (const std::string& l : texts(svg))
+    if (l.find("09_") == 0 || l.find("11_") == 0) labels.push_back(l);
+  ASSERT_EQ(labels.size(), 4u) << ::testing::PrintToString(texts(svg));
+  const std::set<std::string> distinct(labels.begin(), labels.end());
+  EXPECT_EQ(distinct.size(), 4u) << ::testing::PrintToString(labels);
+  int cut = 0;
+  for (const std::string& l : labels) {
+    const bool f32 = l.size() >= 7 && l.compare(l.size() - 7, 7, "f16.f32") == 0;
+    const bool f16 = l.size() >= 7 && l.compare(l.size() - 7, 7, "f16.f16") == 0;
+    EXPECT_TRUE(f32 || f16) << l;
+    cut += l.find("...") != std::string::npos || l.find("\xE2\x80\xA6") != std::string::npos;
+  }
+  EXPECT_GT(cut, 0) << "the pane was wide enough for whole labels: the test shows nothing";
+}
+
 TEST(PerfView, SeriesAreLinesWithTheSelectedOneThicker) {
   PerfViewInput in = perf_input();
   in.series_x_label = "seconds";
@@ -1823,6 +1849,40 @@ TEST(TimelineView, ASmallPaneSaysMaximiseInsteadOfOverprinting) {
 // A pipelined loop waits once a k-step and computes once more (the first k-step's mma starts before the loop, as
 // mma_f16/10's does): its k-steps are its waits, not its most frequent stage. A block whose stamps ran into the
 // capture's limits (core/capture_limits.h) says the timeline shows only its start.
+// The cycle axis reads evenly: ticks 2,500 apart are 10k, 12.5k, 15k, not 10k, 12k, 15k (whatever width and window
+// the pane has, every step between neighbouring labels is the same).
+TEST(TimelineView, CycleAxisLabelsAreEvenlySpaced) {
+  Capture c;
+  for (int w = 0; w < 2; ++w)
+    for (int k = 0; k < 400; ++k) {
+      c.stages.push_back({"test/01", 0, w, "wait", uint64_t(k) * 100, uint64_t(k) * 100 + 10});
+      c.stages.push_back({"test/01", 0, w, "mma", uint64_t(k) * 100 + 10, uint64_t(k) * 100 + 100});
+    }
+  const TimelineBlock b = timeline_block(c, "test/01", 0);
+  int fractional = 0;
+  for (const float width : {700.0f, 900.0f, 1200.0f, 1600.0f})
+    for (const double span : {25000.0, 32000.0, 40000.0}) {
+      TimelineViewState st;
+      st.t0 = 0;
+      st.t1 = span;
+      SvgCanvas svg(width, 900, Theme::Dark().bg);
+      draw_timeline_view(svg, {{0, 0}, {width, 900}}, Theme::Dark(), b, nullptr, 1980, st, {-1, -1}, nullptr);
+      std::vector<double> axis;  // labels that are a number of cycles: "7500", "12.5k"
+      for (const std::string& t : texts(svg.finish())) {
+        char* end = nullptr;
+        const double v = std::strtod(t.c_str(), &end);
+        if (t.empty() || end == t.c_str()) continue;
+        if (*end == 'k' && end[1] == 0) axis.push_back(v * 1e3), fractional += t.find('.') != std::string::npos;
+        else if (*end == 0) axis.push_back(v);
+      }
+      ASSERT_GE(axis.size(), 3u) << width << " x " << span;
+      for (size_t i = 2; i < axis.size(); ++i)
+        EXPECT_DOUBLE_EQ(axis[i] - axis[i - 1], axis[1] - axis[0]) << "labels " << axis[i - 2] << ", " << axis[i - 1]
+                                                                     << ", " << axis[i] << " at " << width << " x " << span;
+    }
+  EXPECT_GT(fractional, 0) << "no window gave a step that is not whole thousands: the test shows nothing";
+}
+
 TEST(TimelineView, KStepsAreWaitsAndACutBlockSaysSo) {
   Capture c;
   for (int w = 0; w < 2; ++w) {

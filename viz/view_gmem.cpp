@@ -173,7 +173,8 @@ float draw_access_map(Canvas& c, Rect box, const Theme& t, const GmemAccess& a, 
     ++r;
   }
   y += float(nrows) * row_h + fs * 0.3f;
-  std::string foot = "each cell one 32-byte sector (" + std::to_string(per_sector) + " elements); outlined: the sectors this request moves";
+  std::string foot = "box: a 32-byte sector (" + std::to_string(per_sector) +
+                     " elements); cell: one lane's elements; outlined: the sectors this request moves";
   if (cut) foot += "; further sectors not drawn";
   c.text({box.min.x, y}, viz::elide(c, foot, std::max(kMinTextSize, fs * 0.9f), Font::Sans, box.w()), t.text_dim,
          std::max(kMinTextSize, fs * 0.9f));
@@ -337,6 +338,7 @@ void draw_gmem_view(Canvas& c, Rect r, const Theme& t, const GmemViewInput& in, 
       by += fs * 1.4f;
     }
     for (const std::string& line : viz::wrap(c, caption(s, acc, idx), ts, box.w())) {
+      if (by + ts * 1.2f > box.max.y) break;  // a line the box cuts would show as a sliver of its top
       c.text({box.min.x, by}, viz::elide(c, line, ts, Font::Sans, box.w()), t.text, ts);
       by += ts * 1.3f;
     }

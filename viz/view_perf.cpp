@@ -24,6 +24,20 @@ std::string bar_label(const PerfBar& b, bool one_family, bool one_dtype) {
   return b.dtype.empty() || (one_family && one_dtype) ? k : k + "  " + b.dtype;
 }
 
+// The bar's label cut to max_w: where a dtype follows the name, the name gives way and the dtype stays, so that a
+// rung's f16.f32 and f16.f16 bars never read alike ("09_pipel... f16.f16").
+std::string fitted_bar_label(const Canvas& c, const PerfBar& b, bool one_family, bool one_dtype, float size, Font font,
+                             float max_w) {
+  const std::string full = bar_label(b, one_family, one_dtype);
+  if (c.text_size(full, size, font).x <= max_w) return full;
+  const std::string k = one_family ? b.kernel.substr(b.kernel.find('/') + 1) : b.kernel;
+  if (full == k) return viz::elide(c, full, size, font, max_w);
+  const std::string tail = "  " + b.dtype;
+  const float room = max_w - c.text_size(tail, size, font).x;
+  if (room < size * 3) return viz::elide(c, full, size, font, max_w);
+  return viz::elide(c, k, size, font, room) + tail;
+}
+
 std::string percent(double ratio) {
   char buf[32];
   double p = ratio * 100;
@@ -164,7 +178,7 @@ void draw_bars(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, fl
     if (hover && row.contains(mouse)) hover->bar = int(i);
     if (b.selected) c.rect_filled({{area.min.x - pad * 0.5f, top}, {area.max.x, top + rh}}, t.panel, 3);
     const Font lf = b.selected ? Font::SansBold : Font::Sans;
-    c.text({x0 - pad, cy - ts * 0.5f}, viz::elide(c, bar_label(b, one_family, one_dtype), ts, lf, label_w), b.ok ? t.text : t.bad,
+    c.text({x0 - pad, cy - ts * 0.5f}, fitted_bar_label(c, b, one_family, one_dtype, ts, lf, label_w), b.ok ? t.text : t.bad,
            ts, Align::Right, lf);
     const Color fill = !b.ok ? t.bad : b.selected ? t.accent : viz::mix(t.accent, t.bg, 0.3f);
     const Rect bar{{x0, cy - bar_h * 0.5f}, {std::max(x0 + 1.0f, X(sane(b.tflops))), cy + bar_h * 0.5f}};

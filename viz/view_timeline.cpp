@@ -87,6 +87,18 @@ std::string cycles(double c) {
   return buf;
 }
 
+// An axis label: cycles() with as many decimals as the tick step needs, so that ticks 2,500 apart read 10k, 12.5k,
+// 15k (not 10k, 12k, 15k).
+std::string tick_cycles(double c, double step) {
+  const double unit = c >= 1e6 ? 1e6 : c >= 1e4 ? 1e3 : 1;
+  int decimals = 0;
+  for (double s = step / unit; decimals < 3 && std::fabs(s - std::round(s)) > 1e-6 * std::max(1.0, s); s *= 10)
+    ++decimals;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.*f%s", decimals, c / unit, unit == 1e6 ? "M" : unit == 1e3 ? "k" : "");
+  return buf;
+}
+
 // A block with no stage spans to draw: the rung was not traced in this capture.
 bool nothing_recorded(const TimelineBlock& b) { return b.block < 0 || b.warps.empty(); }
 
@@ -327,7 +339,7 @@ void draw_timeline_view(Canvas& c, Rect r, const Theme& t, const TimelineBlock& 
     if (v < t0 || v > t1) continue;
     const float px = float(plot.min.x + plot.w() * (v - t0) / std::max(1.0, t1 - t0));
     c.line({px, bottom_plot.max.y}, {px, bottom_plot.max.y + fs * 0.3f}, t.text_dim, 1);
-    c.text({px, bottom_plot.max.y + fs * 0.35f}, cycles(v), t.text_dim, fs, Align::Center);
+    c.text({px, bottom_plot.max.y + fs * 0.35f}, tick_cycles(v, ticks.step), t.text_dim, fs, Align::Center);
   }
   std::string unit = "cycles of the SM";
   if (clock_mhz > 0) {

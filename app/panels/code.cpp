@@ -7,6 +7,7 @@
 
 #include "app/panels/panel.h"
 #include "app/rung_sources.h"
+#include "app/ui.h"
 #include "kernels/gemm.h"
 
 namespace gs {
@@ -60,7 +61,9 @@ class CodePanel : public ViewPanel {
     const float w = flow.combo_w(names);
     flow.next(w);
     ImGui::SetNextItemWidth(w);
-    const std::string preview = in_.against.empty() ? "against: (none)" : "against: " + in_.against;
+    const std::string preview =
+        ui::elide(in_.against.empty() ? "against: (none)" : "against: " + in_.against,
+                  w - ImGui::GetFrameHeight() - ImGui::GetStyle().FramePadding.x * 2);
     if (ImGui::BeginCombo("##against", preview.c_str())) {
       for (const std::string& n : names)
         if (ImGui::Selectable(n.c_str(), n == in_.against || (n == "(none)" && in_.against.empty()))) {

@@ -186,7 +186,13 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
       return r ? "  " + tflops(*r) + " TFLOP/s" : std::string();
     };
     const auto now = current.find(key);
-    const std::string shown = (now == current.end() ? "its own (" + rung_of(rung) + ")" : now->second) + measured(selected);
+    // The closed combo shows what fits its width (ImGui would clip mid-word): "its own (10_multistage)  473 TFLOP/s",
+    // else "its own  473 TFLOP/s", else that cut with "...".
+    const float preview_w =
+        ImGui::GetContentRegionAvail().x - ImGui::GetFrameHeight() - ImGui::GetStyle().FramePadding.x * 2;
+    std::string shown = (now == current.end() ? "its own (" + rung_of(rung) + ")" : now->second) + measured(selected);
+    if (now == current.end() && ImGui::CalcTextSize(shown.c_str()).x > preview_w) shown = "its own" + measured(selected);
+    shown = ui::elide(shown, preview_w);
     ImGui::SetNextItemWidth(-1);
     if (ImGui::BeginCombo(("##" + key).c_str(), shown.c_str())) {
       for (size_t i = 0; i <= vals.size(); ++i) {

@@ -225,6 +225,7 @@ class LayoutPanel : public ViewPanel {
       top.max.x = x;
       draw_warp_view(c, warps_rect_, ctx.theme, warps_, st.warp);
     } else if (st.show_warps) {  // tall: under the fragments, about a third (one line for an undescribed rung)
+      // An undescribed rung's sentence (the hopper rungs') gets one line: their wgmma pictures need the height.
       const float h = warps_.described() ? std::round(std::clamp(r.h() * 0.32f, kMinTextSize * 12, r.h() * 0.45f))
                                          : kMinTextSize * 2.5f;
       const float y = r.max.y - std::min(h, r.h() * 0.5f);
@@ -233,7 +234,7 @@ class LayoutPanel : public ViewPanel {
         // fragments keep the room, and a few lines under them say the tiling in words and where its picture is.
         const float size = kMinTextSize, lh = size * 1.3f;
         std::vector<std::string> lines =
-            viz::wrap(c, "Warp tiling: " + warp_heading(warps_) + ". Maximise this view to see it drawn.", size, r.w() - 20);
+            viz::wrap(c, "Warp tiling (maximise this view to see it drawn): " + warp_heading(warps_) + ".", size, r.w() - 20);
         if (lines.size() > 3) {
           lines.resize(3);
           lines.back() = viz::elide(c, lines.back() + " ...", size, Font::Sans, r.w() - 20);
