@@ -41,6 +41,11 @@ std::string fmt_num(double v) {
 
 std::string fmt_tick(double v, double step) {
   int decimals = std::max(0, int(-std::floor(std::log10(step) + 1e-9)));
+  // A step with more digits than its magnitude (2.5 where an axis shows thousands as "k") gets them all: 12.5, not 12.
+  for (const int most = decimals + 3; decimals < most; ++decimals) {
+    const double scaled = step * std::pow(10.0, decimals);
+    if (std::fabs(scaled - std::round(scaled)) <= 1e-6 * std::max(1.0, scaled)) break;
+  }
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, std::fabs(v) < step * 1e-6 ? 0.0 : v);
   return buf;
@@ -83,6 +88,18 @@ std::string elide(const Canvas& c, std::string_view s, float size, Font font, fl
     (fits(mid) ? lo : hi) = mid;
   }
   return std::string(s.substr(0, lo)) + "...";
+}
+
+std::vector<std::string> wrap_lines(const Canvas& c, const std::string& text, float size, float max_w,
+                                    size_t max_lines) {
+  std::vector<std::string> lines = wrap(c, text, size, max_w);
+  max_lines = std::max<size_t>(1, max_lines);
+  if (lines.size() > max_lines) {
+    // The next line's words joined on make the last too wide for max_w, so elide() always marks the cut.
+    lines[max_lines - 1] = elide(c, lines[max_lines - 1] + " " + lines[max_lines], size, Font::Sans, max_w);
+    lines.resize(max_lines);
+  }
+  return lines;
 }
 
 void centered_message(Canvas& c, Rect r, const std::string& text, Color ink, float size) {

@@ -21,7 +21,7 @@ struct Ticks {
 Ticks nice_ticks(double lo, double hi, int max_ticks);
 // "12.3", "0.85", "1200": three significant digits at most, no trailing zeros.
 std::string fmt_num(double v);
-// The tick label for `v` on an axis whose step is `step` (as many decimals as the step needs).
+// The tick label for `v` on an axis whose step is `step` (as many decimals as the step needs: 0.5 -> 1, 2.5 -> 1).
 std::string fmt_tick(double v, double step);
 
 // A polyline drawn as dashes of `dash` pixels with `gap` between them, the pattern running on across vertices.
@@ -32,6 +32,8 @@ std::string elide(const Canvas& c, std::string_view s, float size, Font font, fl
 // `text` broken at spaces into lines no wider than `max_w` in Font::Sans (a single word wider than that
 // stays whole; the caller elides it).
 std::vector<std::string> wrap(const Canvas& c, const std::string& text, float size, float max_w);
+// wrap() kept to at most `max_lines` (>= 1) lines, the last cut with "..." where more text followed.
+std::vector<std::string> wrap_lines(const Canvas& c, const std::string& text, float size, float max_w, size_t max_lines);
 // `text` wrapped to `r`'s width and centred in it: what a view says instead of a picture it cannot draw.
 void centered_message(Canvas& c, Rect r, const std::string& text, Color ink, float size);
 // The largest size <= `size` (down to `min_size`) at which `s` fits `max_w`; 0 when none does.

@@ -87,16 +87,11 @@ std::string cycles(double c) {
   return buf;
 }
 
-// An axis label: cycles() with as many decimals as the tick step needs, so that ticks 2,500 apart read 10k, 12.5k,
-// 15k (not 10k, 12k, 15k).
+// An axis label: cycles() with as many decimals as the tick step needs, so that ticks 2,500 apart read 10.0k, 12.5k,
+// 15.0k (not 10k, 12k, 15k).
 std::string tick_cycles(double c, double step) {
   const double unit = c >= 1e6 ? 1e6 : c >= 1e4 ? 1e3 : 1;
-  int decimals = 0;
-  for (double s = step / unit; decimals < 3 && std::fabs(s - std::round(s)) > 1e-6 * std::max(1.0, s); s *= 10)
-    ++decimals;
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.*f%s", decimals, c / unit, unit == 1e6 ? "M" : unit == 1e3 ? "k" : "");
-  return buf;
+  return viz::fmt_tick(c / unit, step / unit) + (unit == 1e6 ? "M" : unit == 1e3 ? "k" : "");
 }
 
 // A block with no stage spans to draw: the rung was not traced in this capture.
