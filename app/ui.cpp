@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "viz/canvas_imgui.h"
+#include "viz/draw_util.h"
+
 namespace gs::ui {
 
 LayoutAudit& LayoutAudit::global() {
@@ -66,17 +69,9 @@ bool text_fit(const std::string& s, float width, bool disabled) {
 }
 
 std::string elide(const std::string& s, float width) {
-  if (ImGui::CalcTextSize(s.c_str()).x <= width) return s;
-  auto cut = [&](size_t n) {
-    while (n > 0 && n < s.size() && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;  // not mid-sequence
-    return s.substr(0, n) + "...";
-  };
-  size_t lo = 0, hi = s.size();  // cut(lo) fits (or lo is 0); cut(hi) does not
-  while (hi - lo > 1) {
-    const size_t mid = (lo + hi) / 2;
-    (ImGui::CalcTextSize(cut(mid).c_str()).x <= width ? lo : hi) = mid;
-  }
-  return cut(lo);
+  // viz::elide's bisection, measured in the current ImGui font (a canvas that only measures draws nothing).
+  const ImGuiCanvas measure(nullptr, ImGui::GetFont(), nullptr);
+  return viz::elide(measure, s, ImGui::GetFontSize(), Font::Sans, width);
 }
 
 }  // namespace gs::ui
