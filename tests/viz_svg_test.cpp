@@ -1846,9 +1846,6 @@ TEST(TimelineView, ASmallPaneSaysMaximiseInsteadOfOverprinting) {
   }
 }
 
-// A pipelined loop waits once a k-step and computes once more (the first k-step's mma starts before the loop, as
-// mma_f16/10's does): its k-steps are its waits, not its most frequent stage. A block whose stamps ran into the
-// capture's limits (core/capture_limits.h) says the timeline shows only its start.
 // The cycle axis reads evenly: ticks 2,500 apart are 10k, 12.5k, 15k, not 10k, 12k, 15k (whatever width and window
 // the pane has, every step between neighbouring labels is the same).
 TEST(TimelineView, CycleAxisLabelsAreEvenlySpaced) {
@@ -1883,6 +1880,9 @@ TEST(TimelineView, CycleAxisLabelsAreEvenlySpaced) {
   EXPECT_GT(fractional, 0) << "no window gave a step that is not whole thousands: the test shows nothing";
 }
 
+// A pipelined loop waits once a k-step and computes once more (the first k-step's mma starts before the loop, as
+// mma_f16/10's does): its k-steps are its waits, not its most frequent stage. A block whose stamps ran into the
+// capture's limits (core/capture_limits.h) says the timeline shows only its start.
 TEST(TimelineView, KStepsAreWaitsAndACutBlockSaysSo) {
   Capture c;
   for (int w = 0; w < 2; ++w) {
@@ -2491,6 +2491,22 @@ TEST(Elide, AMegabyteNameIsCutQuicklyToTheLongestPrefixThatFits) {
   const std::string greek = std::string(200, 'x') + "\xCE\xBB\xCE\xBB\xCE\xBB";
   const std::string g = viz::elide(svg, greek, 14, Font::Sans, 1e9);
   EXPECT_EQ(g, greek);
+}
+
+// A sentence kept to a few lines: no line wider than asked, and the last says with "..." that words were left out.
+TEST(WrapLines, KeepsAtMostTheLinesAskedAndMarksTheCut) {
+  SvgCanvas svg(800, 600, Theme::Dark().bg);
+  std::string text;
+  for (int i = 0; i < 40; ++i) text += "word" + std::to_string(i) + " ";
+  const std::vector<std::string> all = viz::wrap(svg, text, 14, 200);
+  ASSERT_GT(all.size(), 3u);
+  const std::vector<std::string> three = viz::wrap_lines(svg, text, 14, 200, 3);
+  ASSERT_EQ(three.size(), 3u);
+  EXPECT_EQ(three[0], all[0]);
+  EXPECT_EQ(three[1], all[1]);
+  EXPECT_EQ(three[2].substr(three[2].size() - 3), "...");
+  for (const std::string& line : three) EXPECT_LE(svg.text_size(line, 14).x, 200) << line;
+  EXPECT_EQ(viz::wrap_lines(svg, text, 14, 200, all.size()), all);  // room for all of it: nothing cut
 }
 
 }  // namespace

@@ -99,14 +99,11 @@ void draw_warp_view(Canvas& c, Rect r, const Theme& t, const WarpViewInput& in, 
   const std::string who = in.kernel.empty() ? std::string("this rung") : in.kernel;
   if (!in.described()) {
     const std::string say = in.undescribed.empty() ? "no warp tiling described for this rung (" + who + ")" : in.undescribed;
-    // Wrapped to the lines the strip has room for, the last one cut.
-    const std::vector<std::string> lines = viz::wrap(c, say, fs, max_w);
-    for (size_t i = 0; i < lines.size(); ++i) {
-      const bool last = i + 1 == lines.size() || y + fs * 2.5f > r.max.y;
-      std::string line = lines[i];
-      if (last && i + 1 < lines.size()) line += " " + lines[i + 1];  // elide shows that more was cut
+    // Wrapped to the lines the strip has room for (a line below needs 2.5 text heights under this one's top).
+    size_t room = 1;
+    while (y + float(room - 1) * fs * 1.3f + fs * 2.5f <= r.max.y) ++room;
+    for (const std::string& line : viz::wrap_lines(c, say, fs, max_w, room)) {
       c.text({r.min.x + pad, y}, viz::elide(c, line, fs, Font::Sans, max_w), t.text_dim, fs);
-      if (last) break;
       y += fs * 1.3f;
     }
     c.pop_clip();

@@ -233,12 +233,8 @@ class LayoutPanel : public ViewPanel {
         // Too short a pane for both (the fragments' pictures would shrink to nothing under their labels): the
         // fragments keep the room, and a few lines under them say the tiling in words and where its picture is.
         const float size = kMinTextSize, lh = size * 1.3f;
-        std::vector<std::string> lines =
-            viz::wrap(c, "Warp tiling (maximise this view to see it drawn): " + warp_heading(warps_) + ".", size, r.w() - 20);
-        if (lines.size() > 3) {
-          lines.resize(3);
-          lines.back() = viz::elide(c, lines.back() + " ...", size, Font::Sans, r.w() - 20);
-        }
+        const std::vector<std::string> lines = viz::wrap_lines(
+            c, "Warp tiling (maximise this view to see it drawn): " + warp_heading(warps_) + ".", size, r.w() - 20, 3);
         float line_y = r.max.y - lh * float(lines.size()) - size * 0.5f;
         warps_rect_ = Rect{{r.min.x, r.max.y}, r.max};
         top.max.y = line_y - size * 0.4f;
