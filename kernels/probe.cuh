@@ -168,6 +168,32 @@ __device__ __forceinline__ uint32_t smid() {
   return s;
 }
 
+// The recording half of TraceProbe's smem() and gmem(), for the lanes in `mask` executing one access together: the
+// leader reserves the next of the `max` records at `recs` (counted in *count), every lane writes its address and the
+// leader the access's fields. Out of line on purpose: a rung's unrolled loops reach smem() and gmem() at hundreds of
+// program points, and with this inlined at each one the TraceProbe kernels were 70% of the wmma ladder's PTX and
+// most of its ptxas time (that file alone took 985 s of a 2-core build's 18 minutes; 370 s with the call). Only the
+// sampled block's first k-iterations call it, and StampProbe and NoProbe never do.
+template <class Rec, class Addr, class Kind>
+__device__ __noinline__ void record_access(unsigned* count, Rec* recs, uint32_t max, unsigned mask, int leader,
+                                           int lane, Addr addr, int site, Kind kind, int bytes, int warp,
+                                           uint16_t iteration) {
+  unsigned slot = 0;
+  if (lane == leader) slot = atomicAdd(count, 1u);
+  slot = __shfl_sync(mask, slot, leader);
+  if (slot >= max) return;
+  Rec& r = recs[slot];
+  r.addr[lane] = addr;
+  if (lane == leader) {
+    r.site = static_cast<uint8_t>(site);
+    r.kind = static_cast<uint8_t>(kind);
+    r.width = static_cast<uint8_t>(bytes);
+    r.warp = static_cast<uint16_t>(warp);
+    r.iteration = iteration;
+    r.mask = mask;
+  }
+}
+
 }  // namespace trace
 
 template <bool kAddresses>
@@ -249,21 +275,9 @@ struct TraceProbeT {
       if (smem_epilogue_ >= trace::kSmemEpiloguePerWarp) return;
       ++smem_epilogue_;
     }
-    unsigned slot = 0;
-    const int lane = this->lane();
-    if (lane == leader) slot = atomicAdd(&buf->count.smem, 1u);
-    slot = __shfl_sync(mask, slot, leader);
-    if (slot >= trace::kMaxSmem) return;
-    trace::SmemRec& r = buf->smem[slot];
-    r.addr[lane] = static_cast<uint32_t>(__cvta_generic_to_shared(ptr));
-    if (lane == leader) {
-      r.site = static_cast<uint8_t>(site);
-      r.kind = static_cast<uint8_t>(kind);
-      r.width = static_cast<uint8_t>(bytes);
-      r.warp = static_cast<uint16_t>(warp());
-      r.iteration = iter_ == kEpilogue ? trace::kEpilogueIteration : static_cast<uint16_t>(iter_);
-      r.mask = mask;
-    }
+    trace::record_access(&buf->count.smem, buf->smem, trace::kMaxSmem, mask, leader, lane(),
+                         static_cast<uint32_t>(__cvta_generic_to_shared(ptr)), site, kind, bytes, warp(),
+                         epi ? trace::kEpilogueIteration : static_cast<uint16_t>(iter_));
   }
 
   // ptr must point into global memory. Called at one program point by the lanes that execute the access,
@@ -285,21 +299,9 @@ struct TraceProbeT {
     const unsigned mask = __ballot_sync(__activemask(), bytes > 0);
     if (bytes <= 0) return;
     const int leader = __ffs(mask) - 1;
-    unsigned slot = 0;
-    const int lane = this->lane();
-    if (lane == leader) slot = atomicAdd(&buf->count.gmem, 1u);
-    slot = __shfl_sync(mask, slot, leader);
-    if (slot >= trace::kMaxGmem) return;
-    trace::GmemRec& r = buf->gmem[slot];
-    r.addr[lane] = reinterpret_cast<unsigned long long>(ptr);
-    if (lane == leader) {
-      r.site = static_cast<uint8_t>(site);
-      r.kind = static_cast<uint8_t>(kind);
-      r.width = static_cast<uint8_t>(bytes);
-      r.warp = static_cast<uint16_t>(warp());
-      r.iteration = epilogue || iter_ < 0 ? trace::kEpilogueIteration : static_cast<uint16_t>(iter_);
-      r.mask = mask;
-    }
+    trace::record_access(&buf->count.gmem, buf->gmem, trace::kMaxGmem, mask, leader, lane(),
+                         reinterpret_cast<unsigned long long>(ptr), site, kind, bytes, warp(),
+                         epilogue || iter_ < 0 ? trace::kEpilogueIteration : static_cast<uint16_t>(iter_));
   }
 
  private:
