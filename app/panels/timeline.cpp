@@ -28,6 +28,10 @@ class TimelinePanel : public ViewPanel {
     if (key == key_) return;
     key_ = std::move(key);
     blocks_ = c ? timeline_blocks(*c, kernel) : 0;
+    others_.clear();  // what "below:" offers: the other rungs whose stages the capture holds
+    if (c)
+      for (const std::string& n : kernel_names(c))
+        if (n != kernel && timeline_blocks(*c, n) > 0) others_.push_back(n);
     in_ = c ? timeline_block(*c, kernel, s.block) : TimelineBlock{};
     in_.kernel = kernel;
     const std::string other = other_choice_.empty() ? previous_with_stages(c, kernel) : other_choice_;
@@ -54,9 +58,7 @@ class TimelinePanel : public ViewPanel {
     flow.next(Flow::checkbox_w("below:"));
     ImGui::Checkbox("below:", &s.compare);
     if (s.compare && ctx.f.capture) {
-      std::vector<std::string> names;
-      for (const std::string& n : kernel_names(ctx.f.capture))
-        if (n != kernel_ && timeline_blocks(*ctx.f.capture, n) > 0) names.push_back(n);
+      const std::vector<std::string>& names = others_;
       const float w = flow.combo_w(names.empty() ? std::vector<std::string>{"(none)"} : names);
       flow.next(w);
       ImGui::SetNextItemWidth(w);
@@ -146,6 +148,7 @@ class TimelinePanel : public ViewPanel {
   };
   Key key_;
   int blocks_ = 0, clock_mhz_ = 0;
+  std::vector<std::string> others_;
   TimelineBlock in_, other_;
   TimelineHover hover_;
 };
