@@ -4,6 +4,8 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <set>
+#include <utility>
 
 #include "app/panels/panel.h"
 #include "kernels/gemm.h"
@@ -27,11 +29,18 @@ class TimelinePanel : public ViewPanel {
     Key key{c, c ? c->stages.size() : 0, c ? c->blocks.size() : 0, kernel, s.block, other_choice_};
     if (key == key_) return;
     key_ = std::move(key);
+    if (c != staged_of_.first || (c && c->stages.size() != staged_of_.second)) {
+      // The rungs whose stages the capture holds: one pass over its stage records, which come rung by rung.
+      staged_of_ = {c, c ? c->stages.size() : 0};
+      staged_.clear();
+      const std::string* last = nullptr;
+      for (const StageRecord& r : c ? c->stages : std::vector<StageRecord>{})
+        if (!last || r.kernel != *last) last = &*staged_.insert(r.kernel).first;
+    }
     blocks_ = c ? timeline_blocks(*c, kernel) : 0;
-    others_.clear();  // what "below:" offers: the other rungs whose stages the capture holds
-    if (c)
-      for (const std::string& n : kernel_names(c))
-        if (n != kernel && timeline_blocks(*c, n) > 0) others_.push_back(n);
+    others_.clear();  // what "below:" offers: the other rungs with stages
+    for (const std::string& n : c ? kernel_names(c) : std::vector<std::string>{})
+      if (n != kernel && staged_.count(n)) others_.push_back(n);
     in_ = c ? timeline_block(*c, kernel, s.block) : TimelineBlock{};
     in_.kernel = kernel;
     const std::string other = other_choice_.empty() ? previous_with_stages(c, kernel) : other_choice_;
@@ -121,14 +130,13 @@ class TimelinePanel : public ViewPanel {
   }
 
   // The rung before `kernel` in its ladder whose stages the capture holds, or "".
-  static std::string previous_with_stages(const Capture* c, const std::string& kernel) {
+  std::string previous_with_stages(const Capture* c, const std::string& kernel) const {
     if (!c) return "";
     const std::vector<std::string> names = kernel_names(c);
     const auto at = std::find(names.begin(), names.end(), kernel);
     for (auto it = at; it != names.begin();) {
       --it;
-      if (family_of(*it) == family_of(kernel) && it->find('[') == std::string::npos && timeline_blocks(*c, *it) > 0)
-        return *it;
+      if (family_of(*it) == family_of(kernel) && it->find('[') == std::string::npos && staged_.count(*it)) return *it;
     }
     return "";
   }
@@ -148,6 +156,8 @@ class TimelinePanel : public ViewPanel {
   };
   Key key_;
   int blocks_ = 0, clock_mhz_ = 0;
+  std::set<std::string> staged_;                         // the rungs with stage records...
+  std::pair<const Capture*, size_t> staged_of_{nullptr, 0};  // ...of this capture (and its count of them)
   std::vector<std::string> others_;
   TimelineBlock in_, other_;
   TimelineHover hover_;
