@@ -8,6 +8,7 @@
 #include <ctime>
 #include <limits>
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "core/files.h"
@@ -122,6 +123,15 @@ class Reader {
     if (x < lo || x > hi)
       fail(where, std::to_string(x) + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
     return x;
+  }
+  // The same, where the value's name is where(field), built only to say what is wrong with it.
+  template <class Where>
+  int64_t as_int(const json& v, const Where& where, const char* field, int64_t lo = 0, int64_t hi = INT64_MAX) const {
+    if (v.is_number_integer()) {
+      const int64_t x = v.is_number_unsigned() ? int64_t(v.get<uint64_t>()) : v.get<int64_t>();
+      if (x >= lo && x <= hi) return x;
+    }
+    return as_int(v, where(field), lo, hi);
   }
   // A number a view can draw: finite and within [lo, hi] (a TFLOP/s of 1e39 is damage, not a measurement).
   double number(const json& obj, const std::string& where, const char* key, double lo = -1e15,
@@ -307,25 +317,32 @@ void rename_old_variants(Capture* c) {
   for (auto& s : c->stages) fix(s.kernel);
 }
 
-// The limits on a capture's JSON, counted by a first pass that builds nothing, so a damaged file is refused before
-// it is built in memory. (nlohmann's parse with a callback would count in one pass, but on every object's end it
-// rescans the whole parent for a discarded value: quadratic in a long list of objects, 1.5 s for 64,000 `smem`
-// records and 30 s under ASan.)
+// The limits on a capture's JSON, counted event by event, so that a damaged file is refused when it passes one. Given
+// where to build the JSON, each event goes on to nlohmann's own DOM builder once counted: one pass, with no more
+// built than the limits allow (lexing the bundled capture twice, to count and then to build, was a quarter of every
+// start's second). parse_limited counts a long text first without building it. (nlohmann's parse with a callback
+// would count in one pass too, but on every object's end it rescans the whole parent for a discarded value:
+// quadratic in a long list of objects, 1.5 s for 64,000 `smem` records and 30 s under ASan.)
 class JsonLimits final : public json::json_sax_t {
  public:
-  explicit JsonLimits(const Reader& r) : r_(r) {}
-  bool null() override { return value(); }
-  bool boolean(bool) override { return value(); }
-  bool number_integer(number_integer_t) override { return value(); }
-  bool number_unsigned(number_unsigned_t) override { return value(); }
-  bool number_float(number_float_t, const string_t&) override { return value(); }
-  bool string(string_t&) override { return value(); }
-  bool binary(binary_t&) override { return value(); }
-  bool start_object(std::size_t) override { return start(); }
-  bool start_array(std::size_t) override { return start(); }
-  bool key(string_t&) override { return nested(); }
-  bool end_object() override { return end(); }
-  bool end_array() override { return end(); }
+  // out: where to build the JSON as it is counted; none: counted only.
+  JsonLimits(const Reader& r, json* out) : r_(r) {
+    if (out) dom_.emplace(*out, false);
+  }
+  bool null() override { return value() && (!dom_ || dom_->null()); }
+  bool boolean(bool v) override { return value() && (!dom_ || dom_->boolean(v)); }
+  bool number_integer(number_integer_t v) override { return value() && (!dom_ || dom_->number_integer(v)); }
+  bool number_unsigned(number_unsigned_t v) override { return value() && (!dom_ || dom_->number_unsigned(v)); }
+  bool number_float(number_float_t v, const string_t& s) override {
+    return value() && (!dom_ || dom_->number_float(v, s));
+  }
+  bool string(string_t& v) override { return value() && (!dom_ || dom_->string(v)); }
+  bool binary(binary_t& v) override { return value() && (!dom_ || dom_->binary(v)); }
+  bool start_object(std::size_t n) override { return start() && (!dom_ || dom_->start_object(n)); }
+  bool start_array(std::size_t n) override { return start() && (!dom_ || dom_->start_array(n)); }
+  bool key(string_t& v) override { return nested() && (!dom_ || dom_->key(v)); }
+  bool end_object() override { return end() && (!dom_ || dom_->end_object()); }
+  bool end_array() override { return end() && (!dom_ || dom_->end_array()); }
   bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& e) override {
     error = e.what();
     byte = position;
@@ -359,6 +376,7 @@ class JsonLimits final : public json::json_sax_t {
     return true;
   }
   const Reader& r_;
+  std::optional<nlohmann::detail::json_sax_dom_parser<json>> dom_;  // without exceptions: parse_error says what failed
   int depth_ = 0;
   uint64_t values_ = 0, containers_ = 0;
 };
@@ -375,8 +393,8 @@ std::string explain(const std::string& error) {
   return what;
 }
 
-// Parses a capture or a bench JSON within a capture's limits: depth and size are counted by a first pass that
-// builds nothing (JsonLimits), so a damaged file is refused before it is built in memory. The top level must be
+// Parses a capture or a bench JSON within a capture's limits: depth and size are counted as it is built
+// (JsonLimits), so a damaged file is refused before more than the limits allow is in memory. The top level must be
 // an object.
 json parse_limited(const std::string& file_text, const Reader& r) {
   // A gzipped capture (the bundled one is) is inflated first, to at most a capture's size.
@@ -390,17 +408,19 @@ json parse_limited(const std::string& file_text, const Reader& r) {
     }
   }
   const std::string& text = gz ? inflated : file_text;
-  JsonLimits limits(r);
   json j;
+  // A text shorter than two bytes a value cannot pass the limit on values: it is built as it is counted, in one pass.
+  // A longer one is counted first, so that 60 MB of numbers is refused in a second, not after it is built.
+  const bool one_pass = text.size() < 2 * kMaxCaptureValues;
+  JsonLimits limits(r, one_pass ? &j : nullptr);
   std::string error;
-  if (!json::sax_parse(text, &limits)) {
-    error = limits.error;
-  } else {
-    try {
+  try {
+    if (!json::sax_parse(text, &limits))
+      error = limits.error.empty() ? "not valid JSON" : limits.error;
+    else if (!one_pass)
       j = json::parse(text);  // within the limits: built in memory now
-    } catch (const json::exception& e) {
-      error = e.what();
-    }
+  } catch (const json::exception& e) {
+    error = e.what();
   }
   if (!error.empty()) {
     // Python's json module writes a NaN or an infinity as a bare word, which JSON does not have: say so, and where.
@@ -464,9 +484,11 @@ Capture capture_from_json(const json& j, const Reader& r) {
   // gigabytes. Four times the most the bundled capture holds (16384 blocks of one launch, 8192 stage spans,
   // 768 shared and 128 global accesses).
   std::map<std::string, size_t> per_kernel[4];
+  auto too_many = [&](const std::string& w, size_t most, const char* what, const std::string& kernel) {
+    r.fail(w, "more than " + std::to_string(most) + " " + what + " of kernel " + Reader::quote(kernel));
+  };
   auto count = [&](int list, const std::string& kernel, const std::string& w, size_t most, const char* what) {
-    if (++per_kernel[list][kernel] > most)
-      r.fail(w, "more than " + std::to_string(most) + " " + what + " of kernel " + Reader::quote(kernel));
+    if (++per_kernel[list][kernel] > most) too_many(w, most, what, kernel);
   };
   const json& smem = r.array(j, "", "smem");
   for (size_t i = 0; i < smem.size(); ++i) {
@@ -514,49 +536,70 @@ Capture capture_from_json(const json& j, const Reader& r) {
       c.gmem.push_back(std::move(g));
     }
   }
+  // Block and stage records come by the hundred thousand: a record's name for a message ("blocks[3].records[120]")
+  // is spelled out only when it has something wrong (building it for each one was a fifth of reading the bundled
+  // capture), and a group's records are counted against the limit at once.
+  const auto total = [](const json& groups) {
+    size_t n = 0;
+    for (const json& g : groups)
+      if (g.is_object() && g.contains("records") && g["records"].is_array()) n += g["records"].size();
+    return n;
+  };
+  const auto count_group = [&](int list, const std::string& kernel, const std::string& records, size_t n, size_t most,
+                               const char* what) {
+    size_t& seen = per_kernel[list][kernel];
+    if (seen + n > most) too_many(Reader::at(records, most - seen), most, what, kernel);  // the first one past it
+    seen += n;
+  };
   const json& blocks = r.array(j, "", "blocks");
+  c.blocks.reserve(total(blocks));
   for (size_t g = 0; g < blocks.size(); ++g) {
     const std::string gw = Reader::at("blocks", g);
     const std::string kernel = r.str(blocks[g], gw, "kernel");
     const json& records = r.array(blocks[g], gw, "records");
+    const std::string list = gw + ".records";
+    count_group(2, kernel, list, records.size(), 65536, "block records");
     for (size_t i = 0; i < records.size(); ++i) {
-      const std::string w = Reader::at(gw + ".records", i);
       const json& x = records[i];
-      if (!x.is_array() || x.size() != 8) r.fail(w, "expected [launch, bx, by, tile_m, tile_n, smid, start_ns, end_ns]");
-      count(2, kernel, w, 65536, "block records");
+      const auto field = [&](const char* f) { return Reader::at(list, i) + f; };
+      if (!x.is_array() || x.size() != 8)
+        r.fail(Reader::at(list, i), "expected [launch, bx, by, tile_m, tile_n, smid, start_ns, end_ns]");
       BlockRecord b;
       b.kernel = kernel;
-      b.launch = int(r.as_int(x[0], w + "[0] (launch)", 0, INT32_MAX));
-      b.bx = int(r.as_int(x[1], w + "[1] (bx)", 0, INT32_MAX));
-      b.by = int(r.as_int(x[2], w + "[2] (by)", 0, INT32_MAX));
-      b.tile_m = int(r.as_int(x[3], w + "[3] (tile_m)", -1, INT32_MAX));
-      b.tile_n = int(r.as_int(x[4], w + "[4] (tile_n)", -1, INT32_MAX));
-      b.smid = int(r.as_int(x[5], w + "[5] (smid)", 0, c.device.sm_count - 1));
-      b.start_ns = uint64_t(r.as_int(x[6], w + "[6] (start_ns)"));
-      b.end_ns = uint64_t(r.as_int(x[7], w + "[7] (end_ns)"));
-      if (b.end_ns < b.start_ns) r.fail(w, "end_ns is before start_ns");
+      b.launch = int(r.as_int(x[0], field, "[0] (launch)", 0, INT32_MAX));
+      b.bx = int(r.as_int(x[1], field, "[1] (bx)", 0, INT32_MAX));
+      b.by = int(r.as_int(x[2], field, "[2] (by)", 0, INT32_MAX));
+      b.tile_m = int(r.as_int(x[3], field, "[3] (tile_m)", -1, INT32_MAX));
+      b.tile_n = int(r.as_int(x[4], field, "[4] (tile_n)", -1, INT32_MAX));
+      b.smid = int(r.as_int(x[5], field, "[5] (smid)", 0, c.device.sm_count - 1));
+      b.start_ns = uint64_t(r.as_int(x[6], field, "[6] (start_ns)"));
+      b.end_ns = uint64_t(r.as_int(x[7], field, "[7] (end_ns)"));
+      if (b.end_ns < b.start_ns) r.fail(Reader::at(list, i), "end_ns is before start_ns");
       c.blocks.push_back(std::move(b));
     }
   }
   const json& stages = r.array(j, "", "stages");
+  c.stages.reserve(total(stages));
   for (size_t g = 0; g < stages.size(); ++g) {
     const std::string gw = Reader::at("stages", g);
     const std::string kernel = r.str(stages[g], gw, "kernel");
     const json& records = r.array(stages[g], gw, "records");
+    const std::string list = gw + ".records";
+    count_group(3, kernel, list, records.size(), 32768, "stage records");
     for (size_t i = 0; i < records.size(); ++i) {
-      const std::string w = Reader::at(gw + ".records", i);
       const json& x = records[i];
+      const auto field = [&](const char* f) { return Reader::at(list, i) + f; };
       if (!x.is_array() || x.size() != 5 || !x[2].is_string())
-        r.fail(w, "expected [block, warp, \"stage\", start, end]");
-      count(3, kernel, w, 32768, "stage records");
+        r.fail(Reader::at(list, i), "expected [block, warp, \"stage\", start, end]");
       StageRecord s;
       s.kernel = kernel;
-      s.block = int(r.as_int(x[0], w + "[0] (block)", 0, INT32_MAX));
-      s.warp = int(r.as_int(x[1], w + "[1] (warp)", 0, 1024));
+      s.block = int(r.as_int(x[0], field, "[0] (block)", 0, INT32_MAX));
+      s.warp = int(r.as_int(x[1], field, "[1] (warp)", 0, 1024));
       s.stage = x[2].get<std::string>();
-      if (s.stage.size() > 200) r.fail(w + "[2] (stage)", std::to_string(s.stage.size()) + " characters, more than a stage's 200");
-      s.start = uint64_t(r.as_int(x[3], w + "[3] (start)"));
-      s.end = uint64_t(r.as_int(x[4], w + "[4] (end)"));
+      if (s.stage.size() > 200)
+        r.fail(field("[2] (stage)"), std::to_string(s.stage.size()) + " characters, more than a stage's 200");
+      s.start = uint64_t(r.as_int(x[3], field, "[3] (start)"));
+      s.end = uint64_t(r.as_int(x[4], field, "[4] (end)"));
       c.stages.push_back(std::move(s));
     }
   }
