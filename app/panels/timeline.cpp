@@ -34,8 +34,9 @@ class TimelinePanel : public ViewPanel {
       staged_of_ = {c, c ? c->stages.size() : 0};
       staged_.clear();
       const std::string* last = nullptr;
-      for (const StageRecord& r : c ? c->stages : std::vector<StageRecord>{})
-        if (!last || r.kernel != *last) last = &*staged_.insert(r.kernel).first;
+      if (c)
+        for (const StageRecord& r : c->stages)
+          if (!last || r.kernel != *last) last = &*staged_.insert(r.kernel).first;
     }
     blocks_ = c ? timeline_blocks(*c, kernel) : 0;
     others_.clear();  // what "below:" offers: the other rungs with stages
