@@ -490,6 +490,10 @@ Capture capture_from_json(const json& j, const Reader& r) {
   auto count = [&](int list, const std::string& kernel, const std::string& w, size_t most, const char* what) {
     if (++per_kernel[list][kernel] > most) too_many(w, most, what, kernel);
   };
+  // A lane's entry of a traced access, named only in an error (32 names a record, by the ten thousand otherwise).
+  const auto lane_at = [](const std::string& list, size_t lane) {
+    return [&list, lane](const char*) { return Reader::at(list, lane); };
+  };
   const json& smem = r.array(j, "", "smem");
   for (size_t i = 0; i < smem.size(); ++i) {
     const std::string w = Reader::at("smem", i);
@@ -504,9 +508,9 @@ Capture capture_from_json(const json& j, const Reader& r) {
     s.width = int(r.integer(x, w, "width", 1, 16));
     const json& addr = r.array(x, w, "addr");
     if (addr.size() != 32) r.fail(w + ".addr", "expected 32 entries (one per lane), got " + std::to_string(addr.size()));
+    const std::string lanes = w + ".addr";
     for (size_t lane = 0; lane < 32; ++lane)
-      if (!addr[lane].is_null())
-        s.addr[lane] = uint32_t(r.as_int(addr[lane], Reader::at(w + ".addr", lane), 0, UINT32_MAX));
+      if (!addr[lane].is_null()) s.addr[lane] = uint32_t(r.as_int(addr[lane], lane_at(lanes, lane), "", 0, UINT32_MAX));
     c.smem.push_back(std::move(s));
   }
   // "gmem" arrived after the first captures: a file without it has no traced global accesses.
@@ -530,9 +534,10 @@ Capture capture_from_json(const json& j, const Reader& r) {
       g.matrix = m[0];
       const json& off = r.array(x, w, "offset");
       if (off.size() != 32) r.fail(w + ".offset", "expected 32 entries (one per lane), got " + std::to_string(off.size()));
+      const std::string lanes = w + ".offset";
       for (size_t lane = 0; lane < 32; ++lane)
         if (!off[lane].is_null())
-          g.offset[lane] = r.as_int(off[lane], Reader::at(w + ".offset", lane), INT64_MIN / 2, INT64_MAX / 2);
+          g.offset[lane] = r.as_int(off[lane], lane_at(lanes, lane), "", INT64_MIN / 2, INT64_MAX / 2);
       c.gmem.push_back(std::move(g));
     }
   }

@@ -172,7 +172,7 @@ __device__ __forceinline__ uint32_t smid() {
 // leader reserves the next of the `max` records at `recs` (counted in *count), every lane writes its address and the
 // leader the access's fields. Out of line on purpose: a rung's unrolled loops reach smem() and gmem() at hundreds of
 // program points, and with this inlined at each one the TraceProbe kernels were 70% of the wmma ladder's PTX and
-// most of its ptxas time (that file alone took 985 s of a 2-core build's 18 minutes; 370 s with the call). Only the
+// most of its ptxas time (that file alone took 985 s of a 2-core build's 18 minutes; 307 s with the call). Only the
 // sampled block's first k-iterations call it, and StampProbe and NoProbe never do.
 template <class Rec, class Addr, class Kind>
 __device__ __noinline__ void record_access(unsigned* count, Rec* recs, uint32_t max, unsigned mask, int leader,

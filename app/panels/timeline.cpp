@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <set>
-#include <utility>
 
 #include "app/panels/panel.h"
 #include "kernels/gemm.h"
@@ -28,16 +27,15 @@ class TimelinePanel : public ViewPanel {
     // every frame (a capture replaced at the same address has other record counts).
     Key key{c, c ? c->stages.size() : 0, c ? c->blocks.size() : 0, kernel, s.block, other_choice_};
     if (key == key_) return;
-    key_ = std::move(key);
-    if (c != staged_of_.first || (c && c->stages.size() != staged_of_.second)) {
+    if (key.capture != key_.capture || key.stages != key_.stages) {
       // The rungs whose stages the capture holds: one pass over its stage records, which come rung by rung.
-      staged_of_ = {c, c ? c->stages.size() : 0};
       staged_.clear();
       const std::string* last = nullptr;
       if (c)
         for (const StageRecord& r : c->stages)
           if (!last || r.kernel != *last) last = &*staged_.insert(r.kernel).first;
     }
+    key_ = std::move(key);
     blocks_ = c ? timeline_blocks(*c, kernel) : 0;
     others_.clear();  // what "below:" offers: the other rungs with stages
     for (const std::string& n : c ? kernel_names(c) : std::vector<std::string>{})
@@ -157,8 +155,7 @@ class TimelinePanel : public ViewPanel {
   };
   Key key_;
   int blocks_ = 0, clock_mhz_ = 0;
-  std::set<std::string> staged_;                         // the rungs with stage records...
-  std::pair<const Capture*, size_t> staged_of_{nullptr, 0};  // ...of this capture (and its count of them)
+  std::set<std::string> staged_;  // the rungs with stage records in key_'s capture
   std::vector<std::string> others_;
   TimelineBlock in_, other_;
   TimelineHover hover_;
