@@ -332,6 +332,62 @@ TEST_F(GlobalTrace, Mma01AddressesAreTheOnesItsIndexArithmeticGives) {
   }
 }
 
+// mma_f16/13 splits the k-tiles of the tiles left after its whole waves among all the SMs, and the owner of a
+// split tile adds the others' partial sums; the common shapes never split (too few tiles left, or too short a k).
+// Here: 68 tiles and nothing else, each split in two or three (4352 x 512 x 4096), a whole wave and then 68 split
+// tiles (5120 x 1280 x 4096), the same with ragged edges, each with and without beta, twice over (each launch a
+// new epoch of the workspace flags).
+class StreamK : public GpuTest {
+ protected:
+  void SetUp() override {
+    GpuTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    const DeviceInfo d = gpu().device();
+    if (!(d.cc_major == 9 && d.cc_minor == 0)) GTEST_SKIP() << "mma_f16/13 needs compute capability 9.0";
+    if (d.sm_count != 132) GTEST_SKIP() << "the shapes are chosen for 132 SMs; this GPU has " << d.sm_count;
+    k_ = find_kernel("mma_f16/13_stream_k");
+    ASSERT_NE(k_, nullptr);
+  }
+  const KernelInfo* k_ = nullptr;
+};
+
+TEST_F(StreamK, SplitTilesMatchCublas) {
+  for (int round = 0; round < 2; ++round) {
+    for (const GemmShape& s : {GemmShape{4352, 512, 4096}, GemmShape{5120, 1280, 4096}, GemmShape{5000, 1272, 4000}}) {
+      for (const RunOptions& opt : {verify_only(), verify_only(0.5f, 2.0f)}) {
+        SCOPED_TRACE(shape_str(s) + " beta " + std::to_string(opt.beta) + " round " + std::to_string(round));
+        const RunResult r = gpu().run(*k_, Precision::F16_F32, s, opt);
+        EXPECT_TRUE(r.ok) << r.error;
+        EXPECT_LT(r.rel_err, error_bound(Precision::F16_F32));
+      }
+    }
+  }
+  EXPECT_EQ(test_hooks::compare_probe_outputs(gpu(), *k_, Precision::F16_F32, GemmShape{5000, 1272, 4000},
+                                              verify_only(0.5f, 2.0f)),
+            "");
+}
+
+// What the launch-order view shows of it: with 68 tiles every SM works on some tile, each tile has a record per
+// piece, and every tile is covered; at 4096^3 (116 tiles left over, a wave 88% full) a split would save less than
+// it costs, so each tile is one CTA's, as in rung 12.
+TEST_F(StreamK, EverySmWorksOnTheLastWave) {
+  const TraceResult t = gpu().trace(*k_, Precision::F16_F32, GemmShape{4352, 512, 4096});
+  ASSERT_TRUE(t.run.ok) << t.run.error;
+  std::set<int> smids;
+  std::set<std::pair<int, int>> tiles;
+  for (const BlockRecord& b : t.blocks) {
+    smids.insert(b.smid);
+    tiles.insert({b.tile_m, b.tile_n});
+  }
+  EXPECT_EQ(tiles.size(), 68u);
+  EXPECT_GT(t.blocks.size(), 68u) << "no tile was split";
+  EXPECT_EQ(smids.size(), 132u);
+
+  const TraceResult whole = gpu().trace(*k_, Precision::F16_F32, GemmShape{4096, 4096, 4096});
+  ASSERT_TRUE(whole.run.ok) << whole.run.error;
+  EXPECT_EQ(whole.blocks.size(), 512u);
+}
+
 TEST_P(KernelTest, TimedRunReportsMedianOfSamples) {
   const GemmShape s{512, 512, 512};
   RunOptions opt;

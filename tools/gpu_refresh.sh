@@ -21,7 +21,7 @@ mkdir -p "$out"
 has() { [[ ",$steps," == *",$1,"* ]]; }
 log() { echo "[$(date +%T)] $*"; }
 ladder=$(for f in sgemm wmma mma_f16 mma_tf32; do "$gs" list 2>/dev/null | awk -v f="$f/" 'index($1, f) == 1 && $1 !~ /\[/ { print $1 }'; done | paste -sd,)
-top="sgemm/10_thread_tile_16x8,sgemm/11_block_128x256_k16,wmma/08_multistage,wmma/09_pipelined,wmma/10_warp_128x64,wmma/11_ldmatrix_xor,mma_f16/10_multistage,mma_f16/11_tma_producer,mma_f16/12_persistent,mma_tf32/10_multistage,mma_tf32/11_swapped_operands,mma_tf32/12_tma_producer,hopper/06_tma_store"
+top="sgemm/10_thread_tile_16x8,sgemm/11_block_128x256_k16,wmma/08_multistage,wmma/09_pipelined,wmma/10_warp_128x64,wmma/11_ldmatrix_xor,mma_f16/10_multistage,mma_f16/11_tma_producer,mma_f16/12_persistent,mma_f16/13_stream_k,mma_tf32/10_multistage,mma_tf32/11_swapped_operands,mma_tf32/12_tma_producer,hopper/06_tma_store"
 if has facts; then
   nvidia-smi --query-gpu=name,clocks.max.sm,clocks.sm,clocks.mem,power.limit,driver_version --format=csv | tee "$out/facts_$tag.txt"
 fi

@@ -74,10 +74,12 @@ inline constexpr const char* kSmemSites[] = {"As ldmatrix.x4", "Bs ldmatrix.x4.t
 
 using Ring = gs::hopper::StageRing<kStages>;  // carried across tiles
 
+// tiles: how many tiles this launch computes, the first of the grouped order: all of C's, except where
+// mma_f16/13 leaves the last wave's tiles to its stream-K kernel.
 template <class Probe>
 __global__ void __launch_bounds__(kThreads, 1)
     kernel(const __grid_constant__ CUtensorMap tma_a, const __grid_constant__ CUtensorMap tma_b,
-           GemmArgs<__half, float> g, Probe probe) {
+           GemmArgs<__half, float> g, int tiles, Probe probe) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   const uint32_t as = gs::hopper::smem_base();      // kStages x (256, 64) halves, 128B-swizzled (TMA)
   const uint32_t bs = as + kStages * kAStageBytes;  // kStages x 2 boxes of (64 k, 64 n)
@@ -85,7 +87,6 @@ __global__ void __launch_bounds__(kThreads, 1)
   const uint32_t empty = full + 8 * kStages;        // stage s read: one arrival per mma warp
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
   const int tiles_m = (g.m + kBlockM - 1) / kBlockM, tiles_n = (g.n + kBlockN - 1) / kBlockN;
-  const int tiles = tiles_m * tiles_n;
   const int ktiles = (g.k + kBlockK - 1) / kBlockK;  // TMA fills zeros past K, M and N
   GS_PROBE(probe.block_begin(-1, -1));  // tiles get their records from probe.tile()
 
@@ -260,7 +261,7 @@ cudaError_t launch(const GemmArgs<__half, float>& g, Probe probe, cudaStream_t s
   const int tiles = ((g.m + kBlockM - 1) / kBlockM) * ((g.n + kBlockN - 1) / kBlockN);
   // One CTA per SM (one fits: 225 KB of shared memory), traced or not: probe.tile() gives each tile its record.
   const int grid = tiles < gs::hopper::sm_count() ? tiles : gs::hopper::sm_count();
-  kernel<Probe><<<grid, kThreads, kSmemBytes, stream>>>(ta, tb, g, probe);
+  kernel<Probe><<<grid, kThreads, kSmemBytes, stream>>>(ta, tb, g, tiles, probe);
   return cudaGetLastError();
 }
 

@@ -12,15 +12,17 @@
 #include "kernels/mma_f16/10_multistage.cuh"
 #include "kernels/mma_f16/11_tma_producer.cuh"
 #include "kernels/mma_f16/12_persistent.cuh"
+#include "kernels/mma_f16/13_stream_k.cuh"
 #include "kernels/registry_internal.cuh"
 
 namespace gs::detail {
 
-// mma_f16/11's and 12's launchers: setmaxnreg makes them sm_90a code, so they are compiled in
+// mma_f16/11's, 12's and 13's launchers: setmaxnreg makes them sm_90a code, so they are compiled in
 // mma_f16/ladder_sm90a.cu, with the hopper ladder's target (kernels/CMakeLists.txt). This translation unit only
 // reads the rungs' constants.
 std::vector<PrecisionLaunch> mma_f16_11_launches();
 std::vector<PrecisionLaunch> mma_f16_12_launches();
+std::vector<PrecisionLaunch> mma_f16_13_launches();
 
 // One registry entry from a rung namespace NS: every mma_f16 rung names its geometry with the same
 // constants and its texts (kTitle, kAdds) in its own file, so only the name and the launchers (LAUNCH, an
@@ -41,7 +43,7 @@ std::vector<PrecisionLaunch> mma_f16_12_launches();
 #define GS_MMA_F16_RUNG(NS, NAME)    \
   GS_MMA_F16_RUNG_LAUNCH(NS, NAME, \
                          (std::vector<PrecisionLaunch>{erase<__half, float, GS_LAUNCHERS(r::launch)>(Precision::F16_F32)}))
-// The TMA rungs (11, 12): sm_90a code whose launchers LAUNCHES() come from ladder_sm90a.cu, with a producer
+// The TMA rungs (11, 12, 13): sm_90a code whose launchers LAUNCHES() come from ladder_sm90a.cu, with a producer
 // warpgroup beside the mma warps.
 #define GS_MMA_F16_TMA_RUNG(NS, NAME, LAUNCHES) \
   with_tma_producer(GS_MMA_F16_RUNG_LAUNCH(NS, NAME, LAUNCHES()), NS::kThreads / 32 - NS::kMmaWarps, NS::unavailable_here)
@@ -109,6 +111,7 @@ std::vector<Rung> mma_f16_rungs() {
   }
   ladder.push_back(with_loads(GS_MMA_F16_TMA_RUNG(mma_f16_11_tma_producer, "mma_f16/11_tma_producer", mma_f16_11_launches), kLoads));
   ladder.push_back(with_loads(GS_MMA_F16_TMA_RUNG(mma_f16_12_persistent, "mma_f16/12_persistent", mma_f16_12_launches), kLoads));
+  ladder.push_back(with_loads(GS_MMA_F16_TMA_RUNG(mma_f16_13_stream_k, "mma_f16/13_stream_k", mma_f16_13_launches), kLoads));
   return ladder;
 }
 
