@@ -74,4 +74,6 @@ std::string elide(const std::string& s, float width) {
   return viz::elide(measure, s, ImGui::GetFontSize(), Font::Sans, width);
 }
 
+float combo_text_w(float combo_w) { return combo_w - ImGui::GetFrameHeight() - ImGui::GetStyle().FramePadding.x * 2; }
+
 }  // namespace gs::ui

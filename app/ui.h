@@ -33,4 +33,7 @@ bool text_fit(const std::string& s, float width, bool disabled = false);
 // `s` as it fits `width` pixels of the current font: whole, or cut (at whole UTF-8 sequences) with "..." after it.
 std::string elide(const std::string& s, float width);
 
+// The room a closed combo `combo_w` pixels wide leaves for its preview text: less its arrow button and padding.
+float combo_text_w(float combo_w);
+
 }  // namespace gs::ui

@@ -79,19 +79,27 @@ int index_in(std::vector<std::string>* names, const std::string& name) {
   return int(it - names->begin());
 }
 
+// The unit a cycle count is written in: millions from 1M, thousands from 10k, else cycles.
+struct CycleUnit {
+  double size;
+  const char* suffix;
+};
+CycleUnit cycle_unit(double c) {
+  return c >= 1e6 ? CycleUnit{1e6, "M"} : c >= 1e4 ? CycleUnit{1e3, "k"} : CycleUnit{1, ""};
+}
+
 std::string cycles(double c) {
+  const CycleUnit u = cycle_unit(c);
   char buf[32];
-  if (c >= 1e6) std::snprintf(buf, sizeof buf, "%.2fM", c / 1e6);
-  else if (c >= 1e4) std::snprintf(buf, sizeof buf, "%.0fk", c / 1e3);
-  else std::snprintf(buf, sizeof buf, "%.0f", c);
+  std::snprintf(buf, sizeof buf, u.size == 1e6 ? "%.2f%s" : "%.0f%s", c / u.size, u.suffix);
   return buf;
 }
 
 // An axis label: cycles() with as many decimals as the tick step needs, so that ticks 2,500 apart read 10.0k, 12.5k,
 // 15.0k (not 10k, 12k, 15k).
 std::string tick_cycles(double c, double step) {
-  const double unit = c >= 1e6 ? 1e6 : c >= 1e4 ? 1e3 : 1;
-  return viz::fmt_tick(c / unit, step / unit) + (unit == 1e6 ? "M" : unit == 1e3 ? "k" : "");
+  const CycleUnit u = cycle_unit(c);
+  return viz::fmt_tick(c / u.size, step / u.size) + u.suffix;
 }
 
 // A block with no stage spans to draw: the rung was not traced in this capture.

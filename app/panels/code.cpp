@@ -63,7 +63,7 @@ class CodePanel : public ViewPanel {
     ImGui::SetNextItemWidth(w);
     const std::string preview =
         ui::elide(in_.against.empty() ? "against: (none)" : "against: " + in_.against,
-                  w - ImGui::GetFrameHeight() - ImGui::GetStyle().FramePadding.x * 2);
+                  ui::combo_text_w(w));
     if (ImGui::BeginCombo("##against", preview.c_str())) {
       for (const std::string& n : names)
         if (ImGui::Selectable(n.c_str(), n == in_.against || (n == "(none)" && in_.against.empty()))) {

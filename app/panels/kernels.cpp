@@ -188,8 +188,7 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
     const auto now = current.find(key);
     // The closed combo shows what fits its width (ImGui would clip mid-word): "its own (10_multistage)  473 TFLOP/s",
     // else "its own  473 TFLOP/s", else that cut with "...".
-    const float preview_w =
-        ImGui::GetContentRegionAvail().x - ImGui::GetFrameHeight() - ImGui::GetStyle().FramePadding.x * 2;
+    const float preview_w = ui::combo_text_w(ImGui::GetContentRegionAvail().x);
     std::string shown = (now == current.end() ? "its own (" + rung_of(rung) + ")" : now->second) + measured(selected);
     if (now == current.end() && ImGui::CalcTextSize(shown.c_str()).x > preview_w) shown = "its own" + measured(selected);
     shown = ui::elide(shown, preview_w);

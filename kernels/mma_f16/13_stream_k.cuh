@@ -45,9 +45,9 @@ inline constexpr const char* kStageNames[] = {"wait empty", "TMA issue",       "
 // When the leftover is split. On an H200 at 8192^3 (bench/NOTES.md) the stream-K kernel took 90 us for runs of 66
 // k-tiles of about 1 us each: 23 us more, for filling the pipeline again, writing, awaiting and reading the partial
 // sums, and the owners' epilogue. So each CTA must save at least 24 k-tiles against rung 12's last wave, and a run
-// must be at least half a tile, so that a tile is cut in three pieces at most: 8192^3 (68 tiles left over, runs of
-// 66 of 128 k-tiles, 62 saved) is split; 4096^3 (116 left, 7.8 saved) and 1024^3 (32 tiles, runs of 3.9 of 16)
-// are not.
+// must be at least half a tile (rounded down), so that a tile is cut in three pieces at most: 8192^3 (68 tiles left
+// over, runs of 66 of 128 k-tiles, 62 saved) is split; 4096^3 (116 left, 7.8 saved) and 1024^3 (32 tiles, runs of
+// 3.9 of 16) are not.
 inline constexpr int kMinSavedKtiles = 24;
 inline constexpr int kPartialFloats = kMI * kNI * 4 * 32;  // one mma warp's 64x64 partial sums: 16 KB
 
@@ -340,7 +340,8 @@ inline const char* unavailable_here() {
 
 // The workspace of the current device, made on its first launch and kept for the process (17 MB on 132 SMs). Its
 // flags are zeroed on `stream` once, before the first launch; each launch takes a new epoch, so no launch clears
-// them. Launches that use it must not run at once (one stream, as gemmscope runs them).
+// them. Launches that use it must not run at once (one stream, as gemmscope runs them), nor be captured in a CUDA
+// graph (a replay would find its epoch already in the flags).
 inline cudaError_t workspace(cudaStream_t stream, Workspace* ws) {
   struct Slot {
     float* partials = nullptr;
@@ -398,8 +399,10 @@ cudaError_t launch(const GemmArgs<__half, float>& g, Probe probe, cudaStream_t s
     dp::kernel<Probe><<<p.grid, kThreads, kSmemBytes, stream>>>(ta, tb, g, p.dp_tiles, probe);
     if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
   }
-  // The rest, split along k: one CTA per SM, all resident at once (225 KB of shared memory each), since an owner
-  // may wait for a CTA after it.
+  // The rest, split along k: one CTA per SM (225 KB of shared memory each). An owner waits for CTAs after it, so
+  // all must be resident at once. Nothing enforces that yet: where fewer SMs are free than sm_count() says (a GPU
+  // shared with other work, or a second GPU with fewer SMs, since sm_count() reads the first device once), the
+  // launch could wait forever. A cooperative launch would refuse such a grid instead (not done: untested).
   kernel<Probe><<<p.grid, kThreads, kSmemBytes, stream>>>(ta, tb, g, p, ws, probe);
   return cudaGetLastError();
 }
