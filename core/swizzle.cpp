@@ -184,6 +184,10 @@ TracedLaunch traced_launch(const Capture& c, const std::string& kernel) {
   for (const BlockRecord& b : l.blocks) ctas.push_back({b.bx, b.by});
   std::sort(ctas.begin(), ctas.end());
   l.ctas = static_cast<int>(std::unique(ctas.begin(), ctas.end()) - ctas.begin());
+  std::vector<std::pair<int, int>> tiles;
+  for (const BlockRecord& b : l.blocks) tiles.push_back({b.tile_m, b.tile_n});
+  std::sort(tiles.begin(), tiles.end());
+  l.tiles = static_cast<int>(std::unique(tiles.begin(), tiles.end()) - tiles.begin());
   return l;
 }
 

@@ -75,9 +75,13 @@ struct TracedLaunch {
   uint64_t t0 = 0;                  // first start
   uint64_t duration = 0;            // last end - first start
   int ctas = 0;                     // distinct CTAs (bx, by) that ran the tiles
+  int tiles = 0;                    // distinct tiles (tile_m, tile_n) the records cover
   // A persistent kernel: fewer CTAs than tiles, each CTA walking several tiles (its records are per tile, from
   // probe.tile(), with bx the CTA). Views then speak of tiles, not blocks.
   bool persistent() const { return ctas > 0 && size_t(ctas) < blocks.size(); }
+  // Tiles split along k (stream-K, mma_f16/13): several CTAs each computed a piece of some tile's k-tiles, and each
+  // piece has its own record, so there are more records than tiles.
+  bool split() const { return tiles > 0 && size_t(tiles) < blocks.size(); }
   bool empty() const { return blocks.empty(); }
 };
 // The capture's blocks of `kernel`, or an empty launch. Records with an end before their start are kept with

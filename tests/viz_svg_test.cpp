@@ -1926,6 +1926,55 @@ TEST(TimelineView, KStepsAreWaitsAndACutBlockSaysSo) {
   EXPECT_TRUE(timeline_block(total, "test/03", 1).cut);
 }
 
+// Stream-K (mma_f16/13): 4 tiles of 8 k-tiles shared by 6 CTAs in runs of 6, 6, 5, 5, 5, 5 k-tiles, a record per
+// piece (launch index 2 x CTA + piece, as the rung numbers them). Tile 2 is cut in three pieces (CTAs 2, 3, 4), the
+// others in two. The view counts tiles, not records, and gives each piece a strip of its tile, in launch order.
+TEST(SwizzleView, TilesSplitAlongKShowEachPieceAsAStripOfItsTile) {
+  Capture cap;
+  // {launch, CTA, tile}: CTA c runs on SM c, its pieces one after the other, 10 ns a k-tile.
+  const int pieces[][4] = {{0, 0, 0, 6},  {2, 1, 0, 2},  {3, 1, 1, 4}, {4, 2, 1, 4}, {5, 2, 2, 1},
+                           {6, 3, 2, 5},  {8, 4, 2, 2},  {9, 4, 3, 3}, {10, 5, 3, 5}};  // + its k-tiles
+  std::map<int, uint64_t> clock;
+  for (const auto& p : pieces) {
+    BlockRecord b;
+    b.kernel = "test/sk";
+    b.launch = p[0], b.bx = p[1], b.smid = p[1], b.tile_m = p[2] / 2, b.tile_n = p[2] % 2;
+    b.start_ns = clock[p[1]], b.end_ns = b.start_ns + 10 * uint64_t(p[3]);
+    clock[p[1]] = b.end_ns;
+    cap.blocks.push_back(b);
+  }
+  const TracedLaunch l = traced_launch(cap, "test/sk");
+  EXPECT_EQ(l.tiles, 4);
+  EXPECT_EQ(l.ctas, 6);
+  EXPECT_TRUE(l.split());
+  EXPECT_TRUE(l.persistent());
+  EXPECT_EQ(identify_order(l), "") << "no launch order of whole tiles fits pieces";
+  EXPECT_FALSE(traced_launch(bundled_capture(), "hopper/04_persistent").split());
+
+  SwizzleViewInput in;
+  in.kernel = "test/sk", in.launch = &l, in.block_m = in.block_n = 128, in.k = 512, in.elem_bytes = 2;
+  const Theme& t = Theme::Light();
+  SvgCanvas c(1200, 800, t.bg);
+  draw_swizzle_view(c, {{0, 0}, {1200, 800}}, t, in, nullptr, SwizzleViewState{}, {-1, -1}, nullptr);
+  const std::string svg = c.finish();
+  EXPECT_EQ(parse(svg, nullptr), "");
+  const std::string text = all_text(svg);
+  EXPECT_NE(text.find("all 4 tiles done by 6 CTAs, in 9 pieces: tiles split along k"), std::string::npos) << text;
+  EXPECT_NE(text.find("each tile or piece of a tile a bar"), std::string::npos) << text;
+  // The grid's cells: tall filled rects (not the narrow A panels beside them), two or three to a tile's width.
+  std::vector<Rect> cells;
+  for (const Element& e : elements(svg, "rect"))
+    if (e.attr.count("fill") && e.attr.at("fill") != "none" && rect_of(e).h() > 100 && rect_of(e).w() > 30 &&
+        rect_of(e).w() < rect_of(e).h())
+      cells.push_back(rect_of(e));
+  ASSERT_EQ(cells.size(), 9u) << svg;
+  std::sort(cells.begin(), cells.end(), [](Rect a, Rect b) { return std::tie(a.min.y, a.min.x) < std::tie(b.min.y, b.min.x); });
+  const float tile = cells[1].max.x - cells[0].min.x;  // tile 0's two strips span its cell
+  for (int i : {0, 1, 2, 3, 7, 8}) EXPECT_NEAR(cells[size_t(i)].w(), tile / 2, 2) << "cell " << i;  // two pieces
+  for (int i : {4, 5, 6}) EXPECT_NEAR(cells[size_t(i)].w(), tile / 3, 2) << "cell " << i;  // tile 2: three
+  EXPECT_EQ(overlapping_text(svg), "");
+}
+
 // The bundled capture's persistent rung (recorded with probe.tile): one record per tile, 132 CTAs on an H200,
 // CTA b computing tiles b, b + 132, ... one after the other on its SM; the launch-order view speaks of tiles and
 // persistent CTAs, the timeline of CTA 0's tiles, each warp marking where it moved on to its next tile.

@@ -4,6 +4,7 @@
 // column-panels the running blocks read are marked beside it with their bytes against L2 (the reuse a
 // swizzle buys). A second rung sits beside on the same time scale; under both, one row per SM.
 #include <algorithm>
+#include <map>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -75,9 +76,12 @@ void draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st
   // Footprint: what the running blocks read, against L2.
   const bool done = t_ns >= l.duration;
   const std::string unit = l.persistent() ? " tiles in flight" : " blocks running";
-  std::string foot = done ? (l.persistent() ? "all " + std::to_string(l.blocks.size()) + " tiles done by " +
+  std::string foot = done ? (l.split()        ? "all " + std::to_string(l.tiles) + " tiles done by " +
+                                                  std::to_string(l.ctas) + " CTAs, in " + std::to_string(l.blocks.size()) +
+                                                  " pieces: tiles split along k"
+                             : l.persistent() ? "all " + std::to_string(l.blocks.size()) + " tiles done by " +
                                                   std::to_string(l.ctas) + " persistent CTAs"
-                                            : "all " + std::to_string(l.blocks.size()) + " blocks done")
+                                              : "all " + std::to_string(l.blocks.size()) + " blocks done")
                           : std::to_string(f.running) + unit + " read " + std::to_string(f.a_panels) +
                                 " A panels (" + mb(f.a_bytes) + ") and " + std::to_string(f.b_panels) + " B panels (" +
                                 mb(f.b_bytes) + ")";
@@ -101,12 +105,20 @@ void draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st
   const float sx = side.sx, sy = side.sy, s = std::min(sx, sy);
   std::vector<char> a_used(size_t(l.tiles_m), 0), b_used(size_t(l.tiles_n), 0);
   const float pad = s >= 6 ? 0.5f : 0;
-  const bool labels = c.text_size(std::to_string(l.blocks.back().launch), kMinTextSize).x + 2 <= sx &&
-                      sy >= kMinTextSize * 1.1f;
+  // A tile split along k has a record per piece: each piece gets a strip of the cell, side by side in launch order.
+  std::vector<std::pair<int, int>> piece(l.blocks.size(), {0, 1});  // (its index among its tile's pieces, their count)
+  if (l.split()) {
+    std::map<std::pair<int, int>, std::vector<size_t>> by_tile;
+    for (size_t i = 0; i < l.blocks.size(); ++i) by_tile[{l.blocks[i].tile_m, l.blocks[i].tile_n}].push_back(i);
+    for (const auto& [tile, records] : by_tile)
+      for (size_t j = 0; j < records.size(); ++j) piece[records[j]] = {int(j), int(records.size())};
+  }
+  const float label_w = c.text_size(std::to_string(l.blocks.back().launch), kMinTextSize).x + 2;
   for (size_t i = 0; i < l.blocks.size(); ++i) {
     const BlockRecord& b = l.blocks[i];
-    const Rect cell{{side.grid.min.x + b.tile_n * sx + pad, side.grid.min.y + b.tile_m * sy + pad},
-                    {side.grid.min.x + (b.tile_n + 1) * sx - pad, side.grid.min.y + (b.tile_m + 1) * sy - pad}};
+    const float w = sx / float(piece[i].second), x0 = side.grid.min.x + b.tile_n * sx + piece[i].first * w;
+    const Rect cell{{x0 + pad, side.grid.min.y + b.tile_m * sy + pad}, {x0 + w - pad, side.grid.min.y + (b.tile_m + 1) * sy - pad}};
+    const bool labels = label_w <= w && sy >= kMinTextSize * 1.1f;
     const uint64_t start = b.start_ns - l.t0, end = b.end_ns - l.t0;
     const bool started = start <= t_ns || done, running = !done && start <= t_ns && end > t_ns;
     if (running) a_used[size_t(b.tile_m)] = b_used[size_t(b.tile_n)] = 1;
@@ -152,7 +164,10 @@ void draw_timeline(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput& in
   const TracedLaunch& l = *in.launch;
   const float label_w = c.text_size("SM 131", fs).x + fs * 0.5f;
   // The traced launch runs with the probes' stamps: slower than the timed one, in the same order and waves.
-  std::string what = l.persistent()
+  std::string what = l.split()
+                         ? "one row per SM, each tile or piece of a tile a bar from its CTA's first load to its last "
+                           "store: the whole tiles first, then the pieces of the split ones"
+                     : l.persistent()
                          ? "one row per SM, each tile a bar from its CTA's first load to its last store: a persistent "
                            "CTA's tiles follow one another, overlapping where its producer loads the next tile while "
                            "its consumers store the last"
