@@ -81,6 +81,16 @@ struct Workspace {
 // uniform registers.)
 __device__ __forceinline__ int run_begin(const Plan& p, int c) { return c * p.run + (c < p.longer ? c : p.longer); }
 
+// The piece of this CTA's run that begins at split k-tile x (the run ends at `end`): k-tiles [k0, k1) of tile t, and
+// its probe record, two per CTA after the whole tiles' (n counts this CTA's pieces so far).
+struct Piece {
+  int t, k0, k1, record;
+};
+__device__ __forceinline__ Piece piece(const Plan& p, int ktiles, int x, int end, int n) {
+  const int k0 = x % ktiles, k1 = end - x < ktiles - k0 ? k0 + end - x : ktiles;
+  return {p.dp_tiles + x / ktiles, k0, k1, p.dp_tiles + 2 * static_cast<int>(blockIdx.x) + n};
+}
+
 // True in one lane of the (converged) warp, with no register kept for it. (A first version of this rung, with the
 // whole waves in the same kernel, spilled `lane` and reloaded it every k-tile for the arrive on `empty`.)
 __device__ __forceinline__ bool elect_one() {
@@ -158,9 +168,9 @@ __global__ void __launch_bounds__(kThreads, 1)
       };
       const int end = run_begin(p, blockIdx.x + 1);
       for (int x = run_begin(p, blockIdx.x), n = 0; x < end; ++n) {
-        const int q = x / ktiles, k0 = x % ktiles, k1 = end - x < ktiles - k0 ? k0 + end - x : ktiles;
-        produce(p.dp_tiles + q, k0, k1, p.dp_tiles + 2 * blockIdx.x + n);  // two records per CTA after the tiles'
-        x += k1 - k0;
+        const Piece pc = piece(p, ktiles, x, end, n);
+        produce(pc.t, pc.k0, pc.k1, pc.record);
+        x += pc.k1 - pc.k0;
       }
     }
     GS_PROBE(probe.block_end());
@@ -322,9 +332,9 @@ __global__ void __launch_bounds__(kThreads, 1)
     load_frags(0, 0, af[0], bf[0]);
   }
   for (int x = run0, n = 0; x < end; ++n) {
-    const int q = x / ktiles, k0 = x % ktiles, k1 = end - x < ktiles - k0 ? k0 + end - x : ktiles;
-    x += k1 - k0;
-    work(p.dp_tiles + q, k0, k1, p.dp_tiles + 2 * blockIdx.x + n, x < end);
+    const Piece pc = piece(p, ktiles, x, end, n);
+    x += pc.k1 - pc.k0;
+    work(pc.t, pc.k0, pc.k1, pc.record, x < end);
   }
   GS_PROBE(probe.block_end());
 #endif
