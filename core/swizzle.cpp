@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <stdexcept>
 
 namespace gs {
@@ -184,10 +185,12 @@ TracedLaunch traced_launch(const Capture& c, const std::string& kernel) {
   for (const BlockRecord& b : l.blocks) ctas.push_back({b.bx, b.by});
   std::sort(ctas.begin(), ctas.end());
   l.ctas = static_cast<int>(std::unique(ctas.begin(), ctas.end()) - ctas.begin());
-  std::vector<std::pair<int, int>> tiles;
-  for (const BlockRecord& b : l.blocks) tiles.push_back({b.tile_m, b.tile_n});
-  std::sort(tiles.begin(), tiles.end());
-  l.tiles = static_cast<int>(std::unique(tiles.begin(), tiles.end()) - tiles.begin());
+  std::map<std::pair<int, int>, std::vector<size_t>> by_tile;  // the records of each tile, in launch order
+  for (size_t i = 0; i < l.blocks.size(); ++i) by_tile[{l.blocks[i].tile_m, l.blocks[i].tile_n}].push_back(i);
+  l.tiles = static_cast<int>(by_tile.size());
+  l.pieces.assign(l.blocks.size(), {0, 1});
+  for (const auto& [tile, records] : by_tile)
+    for (size_t j = 0; j < records.size(); ++j) l.pieces[records[j]] = {int(j), int(records.size())};
   return l;
 }
 

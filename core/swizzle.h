@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/capture.h"
@@ -76,6 +77,8 @@ struct TracedLaunch {
   uint64_t duration = 0;            // last end - first start
   int ctas = 0;                     // distinct CTAs (bx, by) that ran the tiles
   int tiles = 0;                    // distinct tiles (tile_m, tile_n) the records cover
+  // Per record: its index among the records of its tile (in launch order) and their count; {0, 1} unless split().
+  std::vector<std::pair<int, int>> pieces;
   // A persistent kernel: fewer CTAs than tiles, each CTA walking several tiles (its records are per tile, from
   // probe.tile(), with bx the CTA). Views then speak of tiles, not blocks.
   bool persistent() const { return ctas > 0 && size_t(ctas) < blocks.size(); }

@@ -4,7 +4,6 @@
 // column-panels the running blocks read are marked beside it with their bytes against L2 (the reuse a
 // swizzle buys). A second rung sits beside on the same time scale; under both, one row per SM.
 #include <algorithm>
-#include <map>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -106,17 +105,11 @@ void draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st
   std::vector<char> a_used(size_t(l.tiles_m), 0), b_used(size_t(l.tiles_n), 0);
   const float pad = s >= 6 ? 0.5f : 0;
   // A tile split along k has a record per piece: each piece gets a strip of the cell, side by side in launch order.
-  std::vector<std::pair<int, int>> piece(l.blocks.size(), {0, 1});  // (its index among its tile's pieces, their count)
-  if (l.split()) {
-    std::map<std::pair<int, int>, std::vector<size_t>> by_tile;
-    for (size_t i = 0; i < l.blocks.size(); ++i) by_tile[{l.blocks[i].tile_m, l.blocks[i].tile_n}].push_back(i);
-    for (const auto& [tile, records] : by_tile)
-      for (size_t j = 0; j < records.size(); ++j) piece[records[j]] = {int(j), int(records.size())};
-  }
   const float label_w = c.text_size(std::to_string(l.blocks.back().launch), kMinTextSize).x + 2;
   for (size_t i = 0; i < l.blocks.size(); ++i) {
     const BlockRecord& b = l.blocks[i];
-    const float w = sx / float(piece[i].second), x0 = side.grid.min.x + b.tile_n * sx + piece[i].first * w;
+    const std::pair<int, int> piece = l.split() ? l.pieces[i] : std::pair<int, int>{0, 1};
+    const float w = sx / float(piece.second), x0 = side.grid.min.x + b.tile_n * sx + piece.first * w;
     const Rect cell{{x0 + pad, side.grid.min.y + b.tile_m * sy + pad}, {x0 + w - pad, side.grid.min.y + (b.tile_m + 1) * sy - pad}};
     const bool labels = label_w <= w && sy >= kMinTextSize * 1.1f;
     const uint64_t start = b.start_ns - l.t0, end = b.end_ns - l.t0;
