@@ -16,6 +16,7 @@
 //    the epilogue's reads, or the zeroing, across those points).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
 #include <cuda.h>  // CUtensorMap and its enums only: a header, nothing of libcuda is linked
@@ -322,15 +323,18 @@ __device__ __forceinline__ void st_shared_f32x2(uint32_t addr, float v0, float v
 
 // ---- host side ------------------------------------------------------------------------------------------------
 
-// SMs of the current device, looked up once per process for the persistent rungs' one CTA per SM.
+// SMs of the current device, for the persistent rungs' one CTA per SM: looked up on a device's first launch and kept
+// per device, so that a second GPU with another SM count gets its own. 132 where the runtime cannot say (the launch
+// that follows then reports the runtime's error).
 inline int sm_count() {
-  static const int sms = [] {
-    int dev = 0, n = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
-      return 132;
-    return n;
-  }();
-  return sms;
+  constexpr int kMaxDevices = 64;
+  static std::atomic<int> known[kMaxDevices] = {};
+  int dev = 0, n = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess) return 132;
+  if (dev >= 0 && dev < kMaxDevices && (n = known[dev].load(std::memory_order_relaxed)) > 0) return n;
+  if (cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || n <= 0) return 132;
+  if (dev >= 0 && dev < kMaxDevices) known[dev].store(n, std::memory_order_relaxed);
+  return n;
 }
 
 // The hopper rungs run only on compute capability 9.0: their code is sm_90a and nothing else (no PTX that a

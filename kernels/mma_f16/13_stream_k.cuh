@@ -399,6 +399,15 @@ cudaError_t launch(const GemmArgs<__half, float>& g, Probe probe, cudaStream_t s
   if (smem_limit != cudaSuccess) return smem_limit;
   static const cudaError_t dp_smem_limit = allow_dynamic_smem(dp::kernel<Probe>, kSmemBytes);
   if (dp_smem_limit != cudaSuccess) return dp_smem_limit;
+  // An owner waits for CTAs after it, so the stream-K grid must be resident all at once: one CTA per SM (225 KB of
+  // shared memory each). Checked here, before anything is launched, so that a GPU where it cannot be is refused with
+  // C untouched; the launch below is cooperative, so it is never run with some CTAs waiting for others that cannot
+  // start (a GPU shared with other work).
+  int per_sm = 0;
+  if (const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel<Probe>, kThreads, kSmemBytes);
+      e != cudaSuccess)
+    return e;
+  if (per_sm * gs::hopper::sm_count() < p.grid) return cudaErrorCooperativeLaunchTooLarge;
   CUtensorMap ta, tb;
   if (const cudaError_t e = gs::hopper::make_ab_maps(g, kBlockM, &ta, &tb); e != cudaSuccess) return e;
   Workspace ws;
@@ -409,12 +418,18 @@ cudaError_t launch(const GemmArgs<__half, float>& g, Probe probe, cudaStream_t s
     dp::kernel<Probe><<<p.grid, kThreads, kSmemBytes, stream>>>(ta, tb, g, p.dp_tiles, probe);
     if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
   }
-  // The rest, split along k: one CTA per SM (225 KB of shared memory each). An owner waits for CTAs after it, so
-  // all must be resident at once. Nothing enforces that yet: where fewer SMs are free than sm_count() says (a GPU
-  // shared with other work, or a second GPU with fewer SMs, since sm_count() reads the first device once), the
-  // launch could wait forever. A cooperative launch would refuse such a grid instead (not done: untested).
-  kernel<Probe><<<p.grid, kThreads, kSmemBytes, stream>>>(ta, tb, g, p, ws, probe);
-  return cudaGetLastError();
+  // The rest, split along k, on one CTA per SM, launched cooperatively: all of them resident at once, or none.
+  cudaLaunchAttribute cooperative = {};
+  cooperative.id = cudaLaunchAttributeCooperative;
+  cooperative.val.cooperative = 1;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(p.grid);
+  config.blockDim = dim3(kThreads);
+  config.dynamicSmemBytes = kSmemBytes;
+  config.stream = stream;
+  config.attrs = &cooperative;
+  config.numAttrs = 1;
+  return cudaLaunchKernelEx(&config, kernel<Probe>, ta, tb, g, p, ws, probe);
 }
 
 }  // namespace gs::mma_f16_13_stream_k
