@@ -507,10 +507,13 @@ int cmd_record(const RecordArgs& a) {
   constexpr int kSweepRounds = 3;
   RunOptions paired;
   paired.pair_cublas = true;
+  // (A kernel traced at a size of its own, KernelInfo::trace_shape, was measured at both.)
   std::vector<RoundsJob> jobs;
+  const auto same = [](GemmShape x, GemmShape y) { return x.m == y.m && x.n == y.n && x.k == y.k; };
   for (const GemmShape& s : sweep) {
-    if (s.m == shape.m && s.n == shape.n && s.k == shape.k) continue;
+    if (same(s, shape)) continue;
     for (const KernelInfo* k : kernels) {
+      if (same(s, recorded_shape(*k, shape))) continue;
       if (!k->order_scheme.empty()) continue;  // block order variants: measured at the main size only
       for (Precision p : k->precisions) jobs.push_back({k, p, s, {}});
     }
@@ -1061,7 +1064,7 @@ int cmd_export(const ExportArgs& a) {
     }
     html += "<section id=\"" + deck_file(k->name, "rung") + "\">\n<h3>" + xml_escape(k->name) + ": " +
             xml_escape(k->title) + "</h3>\n<p>" + xml_escape(k->adds) + "</p>\n";
-    if (const RunRecord* r = main_run(&c, k->name, "")) {
+    if (const RunRecord* r = ladder_run(&c, k->name, "")) {
       char line[200];
       std::snprintf(line, sizeof line, "%.1f TFLOP/s at %s (%s), %.1f%% of cuBLAS's %.1f in the same process",
                     r->tflops, shape_label(*r).c_str(), r->dtype.c_str(),
@@ -1131,7 +1134,9 @@ int cmd_list(const ListArgs& a) {
                        // the C tile one global read of A and B serves (the roofline's intensity), and what of
                        // the rung's global traffic the probe cannot trace lane by lane
                        {"reuse_tile", {k.reuse_m > 0 ? k.reuse_m : k.block_m, k.reuse_n > 0 ? k.reuse_n : k.block_n}},
-                       {"gmem_untraced", k.gmem_untraced}});
+                       {"gmem_untraced", k.gmem_untraced},
+                       // where `record` traces it instead of --size (null: at --size)
+                       {"trace_shape", k.trace_shape.m > 0 ? nlohmann::json(shape_text(k.trace_shape)) : nlohmann::json()}});
     }
     std::cout << rungs.dump(1) << "\n";
   } else {
@@ -1141,6 +1146,7 @@ int cmd_list(const ListArgs& a) {
       std::cout << k.name << "  (" << precisions << "; block " << k.block_m << "x" << k.block_n << ", " << k.threads
                 << " threads" << (k.shape_rule.empty() ? "" : "; " + k.shape_rule) << ")\n"
                 << "    " << k.title << (k.builds_on.empty() ? "" : " (builds on " + k.builds_on + ")") << "\n"
+                << (k.trace_shape.m > 0 ? "    (`record` traces it at " + shape_text(k.trace_shape) + ", where its step shows)\n" : "")
                 << wrapped(k.adds, 96, "    ") << "\n";
     }
   }

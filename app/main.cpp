@@ -61,7 +61,10 @@ int main(int argc, char** argv) {
   CLI::App* record = app.add_subcommand("record", "Run the registered kernels and write a capture (needs a CUDA GPU)");
   record->add_option("-o,--output", rec.out, "Capture file to write (JSON)")->required();
   record->add_option("--kernels", rec.kernels, "Comma-separated kernel names (default: all)");
-  record->add_option("--size", rec.size, "Problem size MxNxK")->capture_default_str();
+  record->add_option("--size", rec.size,
+                     "Problem size MxNxK (a rung whose step shows only at other sizes is traced at its own, which "
+                     "`list` names, and timed at this one too)")
+      ->capture_default_str();
   record->add_option("--sweep", rec.sweep, "Also time every kernel at these sizes (N or MxNxK, comma-separated)");
   record->add_option("--device", rec.device, "CUDA device index")->check(CLI::NonNegativeNumber);
   record->add_option("--ncu-l2", rec.ncu_l2, "Keep Nsight Compute's L2 numbers in the capture (the CSV tools/l2_ncu.sh writes)");

@@ -189,8 +189,19 @@ TracedLaunch traced_launch(const Capture& c, const std::string& kernel) {
   for (size_t i = 0; i < l.blocks.size(); ++i) by_tile[{l.blocks[i].tile_m, l.blocks[i].tile_n}].push_back(i);
   l.tiles = static_cast<int>(by_tile.size());
   l.pieces.assign(l.blocks.size(), {0, 1});
-  for (const auto& [tile, records] : by_tile)
+  for (const auto& [tile, records] : by_tile) {
     for (size_t j = 0; j < records.size(); ++j) l.pieces[records[j]] = {int(j), int(records.size())};
+    l.split_tiles += records.size() > 1;
+  }
+  std::map<std::pair<int, int>, std::pair<bool, bool>> kinds;  // per CTA: computed a whole tile, a piece
+  for (size_t i = 0; i < l.blocks.size(); ++i) {
+    auto& k = kinds[{l.blocks[i].bx, l.blocks[i].by}];
+    (l.pieces[i].second > 1 ? k.second : k.first) = true;
+  }
+  for (const auto& [cta, k] : kinds) {
+    l.whole_ctas += k.first && !k.second;
+    l.piece_ctas += k.second && !k.first;
+  }
   return l;
 }
 

@@ -79,6 +79,9 @@ struct TracedLaunch {
   int tiles = 0;                    // distinct tiles (tile_m, tile_n) the records cover
   // Per record: its index among the records of its tile (in launch order) and their count; {0, 1} unless split().
   std::vector<std::pair<int, int>> pieces;
+  // Where split(): the tiles cut into pieces, and the CTAs that computed only whole tiles and only pieces (the two
+  // launches of mma_f16/13, whose trace numbers their CTAs apart).
+  int split_tiles = 0, whole_ctas = 0, piece_ctas = 0;
   // A persistent kernel: fewer CTAs than tiles, each CTA walking several tiles (its records are per tile, from
   // probe.tile(), with bx the CTA). Views then speak of tiles, not blocks.
   bool persistent() const { return ctas > 0 && size_t(ctas) < blocks.size(); }

@@ -56,6 +56,11 @@ struct ThreadTiling {
 };
 
 // One rung of a ladder, as registered (kernels/registry.cu) in ladder order.
+struct GemmShape {
+  int m = 0, n = 0, k = 0;
+  double flops() const { return 2.0 * m * n * k; }
+};
+
 struct KernelInfo {
   std::string name;        // "sgemm/01_naive"
   std::string family;      // "sgemm", "wmma", "mma_f16", "mma_tf32", "hopper"
@@ -88,6 +93,10 @@ struct KernelInfo {
   // sm_90a code (TMA, wgmma, setmaxnreg), compiled for that target alone: it runs on compute capability 9.0
   // (H100, H200) only, and elsewhere reports itself unavailable.
   bool sm90a_only = false;
+  // Where `gemmscope record` traces it instead of --size: a rung whose step shows only at some shapes is traced at
+  // one that shows it, and timed at --size in the sweep beside the other rungs (mma_f16/13 splits tiles only where
+  // the last wave is mostly empty; at 4096^3 it is rung 12's launch). Zero: --size, as every other rung.
+  GemmShape trace_shape;
 };
 
 const std::vector<KernelInfo>& kernel_registry();
@@ -96,12 +105,10 @@ const KernelInfo* find_kernel(const std::string& name);
 // Returns false with `error` naming the first unknown kernel.
 bool select_kernels(const std::string& list, std::vector<const KernelInfo*>* out, std::string* error);
 
-struct GemmShape {
-  int m = 0, n = 0, k = 0;
-  double flops() const { return 2.0 * m * n * k; }
-};
 // "MxNxK" -> shape; false on anything else (sizes must be positive).
 bool parse_shape(const std::string& s, GemmShape* out);
+// shape -> "MxNxK".
+std::string shape_text(GemmShape s);
 
 struct RunOptions {
   int warmup = 3;
@@ -187,7 +194,10 @@ inline std::string fault_drill_kernel(const std::string& kind) { return "fault_d
 // of shared- and global-memory addresses. Returns the stage spans kept.
 size_t keep_trace(Capture* c, TraceResult t, const KernelInfo& k);
 
-// Records a whole capture: device, peaks, every selected kernel at `shape` (timed and traced),
+// The size `record` times and traces kernel k at, its first run in the capture: its trace_shape where it has one,
+// else `shape` (--size).
+GemmShape recorded_shape(const KernelInfo& k, GemmShape shape);
+// Records a whole capture: device, peaks, every selected kernel at recorded_shape(k, shape) (timed and traced),
 // traced layouts. `progress` gets one line per step.
 Capture record_capture(GpuSession& gpu, const std::vector<const KernelInfo*>& kernels, GemmShape shape,
                        const std::function<void(const std::string&)>& progress);

@@ -203,11 +203,17 @@ struct TraceProbeT {
   uint32_t stage_block_stride = 1;  // blocks whose launch index is a multiple of this stamp stages
   uint32_t smem_block = 0;          // the one block whose shared-memory addresses are recorded...
   uint32_t smem_iterations = 2;     // ...during its first k-iterations
+  // Added to every block index of this launch (a 1-D grid): a rung of two launches (mma_f16/13: rung 12's kernel,
+  // then a stream-K kernel) numbers one launch's blocks after the other's, so that its trace tells their CTAs
+  // apart (block b of each would otherwise share stage records stamped on two SMs' clocks). Set with
+  // offset_blocks().
+  uint32_t block_offset = 0;
 
   __device__ __forceinline__ void block_begin(int tile_m, int tile_n) {
     const unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
     // hardware forms warps from the linear thread index; a block has at most 32 warps
-    const unsigned long long block = blockIdx.x + static_cast<unsigned long long>(blockIdx.y) * gridDim.x;
+    const unsigned long long block =
+        blockIdx.x + static_cast<unsigned long long>(blockIdx.y) * gridDim.x + block_offset;
     block_ = static_cast<uint32_t>(block);
     ids_ = (tid % 32) | (tid / 32) << 5 | (block % stage_block_stride == 0 ? kStageSampled : 0u) |
            (block == smem_block ? kSmemSampled : 0u);
@@ -339,7 +345,7 @@ struct TraceProbeT {
     trace::BlockRec& r = buf->blocks[index];
     atomicMax(&r.start_inv, ~trace::globaltimer());
     if (fill) {
-      r.bx = blockIdx.x;
+      r.bx = blockIdx.x + block_offset;
       r.by = blockIdx.y;
       r.tile_m = tile_m;
       r.tile_n = tile_n;
@@ -384,6 +390,14 @@ struct TraceProbeT {
 };
 
 using TraceProbe = TraceProbeT<true>;   // stamps and addresses
+
+// Numbers a launch's blocks after `offset` others in the trace (TraceProbeT::block_offset); nothing to do for a
+// probe that records nothing.
+inline void offset_blocks(NoProbe*, uint32_t) {}
+template <bool kAddresses>
+inline void offset_blocks(TraceProbeT<kAddresses>* probe, uint32_t offset) {
+  probe->block_offset = offset;
+}
 using StampProbe = TraceProbeT<false>;  // stamps only
 
 }  // namespace gs

@@ -78,6 +78,10 @@ size_t keep_trace(Capture* c, TraceResult t, const KernelInfo& k) {
   return kept;
 }
 
+GemmShape recorded_shape(const KernelInfo& k, GemmShape shape) {
+  return k.trace_shape.m > 0 && k.trace_shape.n > 0 && k.trace_shape.k > 0 ? k.trace_shape : shape;
+}
+
 Capture record_capture(GpuSession& gpu, const std::vector<const KernelInfo*>& kernels, GemmShape shape,
                        const std::function<void(const std::string&)>& progress) {
   Capture c;
@@ -92,7 +96,6 @@ Capture record_capture(GpuSession& gpu, const std::vector<const KernelInfo*>& ke
     ++step;
     if (progress) progress("[" + std::to_string(step) + "/" + std::to_string(steps) + "] " + line);
   };
-  const std::string size = std::to_string(shape.m) + "x" + std::to_string(shape.n) + "x" + std::to_string(shape.k);
 
   // The session's entry points report failures in their results; the catches are a last line of
   // defence so that one broken step costs its own line, not the recording.
@@ -110,12 +113,17 @@ Capture record_capture(GpuSession& gpu, const std::vector<const KernelInfo*>& ke
   }
 
   for (const KernelInfo* k : kernels) {
+    // A rung whose step shows only at some shapes is traced at one of them (its first run, the one its views
+    // read), then timed at `shape` as well, here beside its neighbours and measured as they are.
+    const GemmShape at = recorded_shape(*k, shape);
+    const std::string size = shape_text(at);
     for (const Precision p : k->precisions) {
-      std::string line = k->name + " " + precision_name(p) + " " + size + ": ";
+      std::string line = k->name + " " + precision_name(p) + " " + size +
+                         (at.m == shape.m && at.n == shape.n && at.k == shape.k ? "" : " (where its step shows)") + ": ";
       try {
         RunOptions opt;
         opt.pair_cublas = true;  // as `bench`: cuBLAS beside each run, so that both meet the same clocks
-        const RunResult r = gpu.run(*k, p, shape, opt);
+        const RunResult r = gpu.run(*k, p, at, opt);
         if (r.skipped) {
           say(line + "skipped: " + r.error);
           continue;
@@ -132,7 +140,7 @@ Capture record_capture(GpuSession& gpu, const std::vector<const KernelInfo*>& ke
         // Block, stage and smem records name a kernel but no dtype, so each kernel is traced once, at
         // its default precision; two precisions' launches would be indistinguishable in the capture.
         if (p == k->precisions.front()) {
-          TraceResult t = gpu.trace(*k, p, shape);
+          TraceResult t = gpu.trace(*k, p, at);
           if (t.run.ok) {
             line += "; traced " + std::to_string(t.blocks.size()) + " blocks, " + std::to_string(t.stages.size()) +
                     " stages, " + std::to_string(t.smem.size()) + " smem accesses, " +
@@ -148,6 +156,18 @@ Capture record_capture(GpuSession& gpu, const std::vector<const KernelInfo*>& ke
           const size_t stages_traced = k->order_scheme.empty() ? t.stages.size() : 0;
           const size_t kept = keep_trace(&c, std::move(t), *k);
           if (kept < stages_traced) line += " (" + std::to_string(kept) + " stage spans kept)";
+        }
+        if (at.m != shape.m || at.n != shape.n || at.k != shape.k) {
+          const RunResult s = gpu.run(*k, p, shape, opt);
+          line += "; at " + shape_text(shape) + ": ";
+          if (s.skipped) {
+            line += "skipped: " + s.error;
+          } else {
+            c.runs.push_back(s.record());  // after the traced size's: main_run stays the traced one
+            line += s.ok ? num("%.1f", s.tflops) + " TFLOP/s (" +
+                               num("%.0f", s.cublas_tflops > 0 ? 100 * s.tflops / s.cublas_tflops : 0) + "% of cuBLAS)"
+                         : "FAILED: " + s.error;
+          }
         }
       } catch (const std::exception& e) {
         line += std::string("FAILED: ") + e.what();

@@ -167,6 +167,10 @@ bool select_kernels(const std::string& list, std::vector<const KernelInfo*>* out
   return true;
 }
 
+std::string shape_text(GemmShape s) {
+  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+}
+
 bool parse_shape(const std::string& s, GemmShape* out) {
   int dims[3] = {0, 0, 0};
   size_t pos = 0;

@@ -320,6 +320,38 @@ TEST(DevicePanel, MissingNvmlSaysWhy) {
 namespace gs {
 namespace {
 
+// Rungs side by side are compared at one size. mma_f16/13 is recorded at 5120x1280x4096, where it splits tiles along
+// k (at 4096^3 it is rung 12's launch), with 4096^3 in its sweep: the list, the bars and the roofline take that sweep
+// run, beside the others' 4096^3 runs; its launch-order and timeline views keep the traced 5120x1280x4096 run.
+TEST(KernelList, RungsAreComparedAtTheSizeMostWereRecordedAt) {
+  Capture c;
+  const auto add = [&](const char* kernel, int m, int n, int k, double tflops) {
+    RunRecord r;
+    r.kernel = kernel, r.dtype = "f16.f32", r.tflops = tflops, r.m = m, r.n = n, r.k = k;
+    c.runs.push_back(r);
+    return c.runs.size() - 1;
+  };
+  add("mma_f16/11_tma_producer", 4096, 4096, 4096, 502);
+  add("mma_f16/12_persistent", 4096, 4096, 4096, 511);
+  add("mma_f16/12_persistent", 8192, 8192, 8192, 437);
+  const size_t traced = add("mma_f16/13_stream_k", 5120, 1280, 4096, 435);
+  add("mma_f16/13_stream_k", 2048, 2048, 2048, 355);
+  const size_t sweep = add("mma_f16/13_stream_k", 4096, 4096, 4096, 480);
+  const size_t alone = add("mma_tf32/99_elsewhere", 1024, 1024, 1024, 100);  // no run at 4096^3: its own
+  EXPECT_EQ(main_run(&c, "mma_f16/13_stream_k", ""), &c.runs[traced]);
+  EXPECT_EQ(ladder_run(&c, "mma_f16/13_stream_k", ""), &c.runs[sweep]);
+  EXPECT_EQ(ladder_run(&c, "mma_f16/13_stream_k", "f16.f32"), &c.runs[sweep]);
+  EXPECT_EQ(ladder_run(&c, "mma_f16/12_persistent", "")->tflops, 511);
+  EXPECT_EQ(ladder_run(&c, "mma_tf32/99_elsewhere", ""), &c.runs[alone]);
+  EXPECT_EQ(ladder_run(&c, "mma_f16/13_stream_k", "f16.f16"), nullptr);
+  EXPECT_EQ(ladder_run(&c, "nothing/01", ""), nullptr);
+  // Most kernels recorded at 5120x1280x4096: that is the size they are compared at.
+  Capture other = c;
+  for (RunRecord& r : other.runs)
+    if (r.kernel != "mma_f16/13_stream_k") r.m = 5120, r.n = 1280;
+  EXPECT_EQ(ladder_run(&other, "mma_f16/13_stream_k", "")->tflops, 435);
+}
+
 // Rungs side by side show numbers of one dtype: the family's (the first dtype of most of its rungs), and a rung
 // measured only in another says which. In the bundled capture wmma/10 runs f16.f16 only, and its 487 TFLOP/s
 // stood above wmma/11's f16.f32 472 as if 11 were slower (it runs 509 in f16.f16).

@@ -24,6 +24,11 @@ for path in sorted(glob.glob(src + "/kernels/*/[0-9][0-9]_*.cuh")):
     if title is None or adds is None: sys.exit(f"FAIL: {path} has no kTitle or kAdds")
     if listed[name]["title"] != title: sys.exit(f"FAIL: {name}: list says {listed[name]['title']!r}, its file {title!r}")
     if listed[name]["adds"] != adds: sys.exit(f"FAIL: {name}: list's explanation differs from its file's kAdds")
+    # Where `record` traces it: its file's kTraceShape, else at --size (null).
+    m = re.search(r"kTraceShape\[3\] = \{(\d+), (\d+), (\d+)\}", text)
+    want = "x".join(m.groups()) if m else None
+    if listed[name]["trace_shape"] != want:
+        sys.exit(f"FAIL: {name}: list says record traces it at {listed[name]['trace_shape']!r}, its file {want!r}")
     checked += 1
 variants = [n for n, r in listed.items() if r["variant_of"]]
 for v in variants:
@@ -49,6 +54,8 @@ for n, r in listed.items():
         sys.exit(f"FAIL: {n} builds on {b!r}: not an earlier rung of its family")
 if listed["wmma/11_ldmatrix_xor"]["builds_on"] != "wmma/09_pipelined":
     sys.exit("FAIL: wmma/11 (09's tile with hand-loaded fragments) should build on wmma/09, not on 10's warp tile")
+if listed["mma_f16/13_stream_k"]["trace_shape"] != "5120x1280x4096":
+    sys.exit("FAIL: mma_f16/13 (stream-K) should be traced where it splits tiles, 5120x1280x4096")
 if checked + len(variants) != len(listed): sys.exit(f"FAIL: {len(listed)} listed, {checked} rung files, {len(variants)} variants")
 print(f"ok: {checked} rungs and {len(variants)} variant(s) listed (each ordering rung in {len(schemes)} orders) with their own files' title and explanation")
 PY

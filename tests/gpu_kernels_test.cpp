@@ -388,6 +388,37 @@ TEST_F(StreamK, EverySmWorksOnTheLastWave) {
   EXPECT_EQ(whole.blocks.size(), 512u);
 }
 
+// Two launches, one trace: the stream-K kernel's CTAs are numbered 0-131 and rung 12's after them (132-263), so
+// that the timeline never joins stamps from two SMs' clocks under one CTA, and the first sampled CTAs, whose
+// stamps a capture keeps, are stream-K CTAs. At 5120x1280x4096 rung 12's kernel computes tiles 0-131 whole and
+// the stream-K kernel the other 68 in pieces.
+TEST_F(StreamK, TheTwoLaunchesCtasStayApartInATrace) {
+  const TraceResult t = gpu().trace(*k_, Precision::F16_F32, GemmShape{5120, 1280, 4096});
+  ASSERT_TRUE(t.run.ok) << t.run.error;
+  std::set<int> whole_ctas, split_ctas;
+  uint64_t launch_ns = 0;
+  for (const BlockRecord& b : t.blocks) {
+    (b.launch < 132 ? whole_ctas : split_ctas).insert(b.bx);
+    launch_ns = std::max(launch_ns, b.end_ns);
+  }
+  ASSERT_EQ(whole_ctas.size(), 132u);
+  ASSERT_EQ(split_ctas.size(), 132u);
+  EXPECT_EQ(*whole_ctas.begin(), 132);
+  EXPECT_EQ(*whole_ctas.rbegin(), 263);
+  EXPECT_EQ(*split_ctas.begin(), 0);
+  EXPECT_EQ(*split_ctas.rbegin(), 131);
+  // Each sampled CTA's stamps span at most its launch's time in cycles of a 2.5 GHz clock (one SM's clock64);
+  // the lowest sampled CTA is a stream-K one.
+  std::map<int, std::pair<uint64_t, uint64_t>> extent;
+  for (const StageRecord& s : t.stages) {
+    auto [it, fresh] = extent.emplace(s.block, std::make_pair(s.start, s.end));
+    if (!fresh) it->second = {std::min(it->second.first, s.start), std::max(it->second.second, s.end)};
+  }
+  ASSERT_FALSE(extent.empty());
+  EXPECT_LT(extent.begin()->first, 132);
+  for (const auto& [block, e] : extent) EXPECT_LT(e.second - e.first, launch_ns * 5 / 2) << "CTA " << block;
+}
+
 TEST_P(KernelTest, TimedRunReportsMedianOfSamples) {
   const GemmShape s{512, 512, 512};
   RunOptions opt;
@@ -589,16 +620,33 @@ TEST_F(HarnessTest, RecordCapture) {
   const GemmShape s{256, 256, 256};
   const Capture c = record_capture(gpu(), kernels, s, [&](const std::string& l) { lines.push_back(l); });
 
-  size_t runs = 0;
-  for (const KernelInfo* k : kernels) runs += k->precisions.size();
-  EXPECT_EQ(c.runs.size(), runs);  // 256^3 suits every rung
+  // One run per kernel and precision at 256^3 (it suits every rung); a rung whose step shows only at other sizes
+  // (mma_f16/13: where it splits tiles) first at its own, the one its views read, then at 256^3.
+  size_t runs = 0, lines_expected = 2;
+  for (const KernelInfo* k : kernels) {
+    const bool own = shape_text(recorded_shape(*k, s)) != shape_text(s);
+    runs += k->precisions.size() * (own ? 2 : 1);
+    lines_expected += k->precisions.size();
+  }
+  EXPECT_EQ(c.runs.size(), runs);
+  std::map<std::string, std::vector<std::string>> shapes;  // per kernel and dtype, in capture order
   for (const RunRecord& r : c.runs) {
     Precision p{};
     ASSERT_TRUE(parse_precision(r.dtype, &p)) << r.dtype;
     EXPECT_LT(r.rel_err, error_bound(p)) << r.kernel << " " << r.dtype;
     EXPECT_GE(r.samples_ms.size(), 10u);
-    EXPECT_EQ(r.m, s.m);
+    shapes[r.kernel + " " + r.dtype].push_back(shape_text({r.m, r.n, r.k}));
   }
+  for (const auto& [run, sizes] : shapes) {
+    const KernelInfo* k = find_kernel(run.substr(0, run.find(' ')));
+    ASSERT_NE(k, nullptr) << run;
+    const std::string at = shape_text(recorded_shape(*k, s));
+    const std::vector<std::string> want =
+        at == shape_text(s) ? std::vector<std::string>{at} : std::vector<std::string>{at, shape_text(s)};
+    EXPECT_EQ(sizes, want) << run;
+  }
+  EXPECT_EQ(shape_text(recorded_shape(*find_kernel("mma_f16/13_stream_k"), s)), "5120x1280x4096");
+  EXPECT_EQ(shape_text(recorded_shape(*find_kernel("mma_f16/12_persistent"), s)), "256x256x256");
   EXPECT_FALSE(c.blocks.empty());
   EXPECT_FALSE(c.stages.empty());
   EXPECT_FALSE(c.peaks.empty());
@@ -607,7 +655,7 @@ TEST_F(HarnessTest, RecordCapture) {
   ASSERT_EQ(c.recorded_at.size(), 20u) << c.recorded_at;  // 2026-11-21T07:30:00Z
   EXPECT_EQ(c.recorded_at.back(), 'Z');
 
-  ASSERT_EQ(lines.size(), runs + 2);  // peaks, one per kernel x precision, layouts
+  ASSERT_EQ(lines.size(), lines_expected);  // peaks, one per kernel x precision, layouts
   for (size_t i = 0; i < lines.size(); ++i) {
     const std::string prefix = "[" + std::to_string(i + 1) + "/" + std::to_string(lines.size()) + "] ";
     EXPECT_EQ(lines[i].rfind(prefix, 0), 0u) << lines[i];

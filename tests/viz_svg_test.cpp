@@ -914,10 +914,10 @@ PerfViewInput perf_input() {
   PerfViewInput in;
   in.shape_label = "4096x4096x4096";
   in.device_label = "Test GPU, 1980 MHz, driver 1.2.3";
-  in.bars = {{"sgemm/01_naive", "f32", 0.6, 51.4, 1e-7, true, false},
-             {"sgemm/05_blocktile_2d", "f32", 12.3, 51.4, 1e-7, true, true},
-             {"wmma/03_warp_4x2", "f16.f32", 260, 753, 0.31, false, false},
-             {"mma_f16/09_multistage", "f16.f32", 610, 753, 1e-4, true, false}};
+  in.bars = {{"sgemm/01_naive", "f32", 0.6, 51.4, 1e-7, true, false, ""},
+             {"sgemm/05_blocktile_2d", "f32", 12.3, 51.4, 1e-7, true, true, ""},
+             {"wmma/03_warp_4x2", "f16.f32", 260, 753, 0.31, false, false, ""},
+             {"mma_f16/09_multistage", "f16.f32", 610, 753, 1e-4, true, false, ""}};
   return in;
 }
 
@@ -972,6 +972,23 @@ TEST(PerfView, EveryBarSaysItsShareOfCublasAndFailuresSayFailed) {
   EXPECT_NEAR(rect_of(failed).w() / rect_of(b12).w(), 260 / 12.3, 0.5);
 }
 
+// A bar measured at another size than the chart's (a rung that has no run at that size) says at which, in the
+// warning colour, and the others say nothing of size.
+TEST(PerfView, ABarMeasuredAtAnotherSizeSaysWhich) {
+  PerfViewInput in = perf_input();
+  in.bars[3].shape = "5120x1280x4096";
+  const Theme& t = Theme::Light();
+  const std::string svg = draw_perf(in, t);
+  const std::vector<std::string> labels = texts(svg);
+  EXPECT_EQ(count_if_contains(labels, "at 5120x1280x4096"), 1);
+  EXPECT_EQ(count_if_contains(labels, " at "), 1);
+  for (const Element& e : elements(svg, "text"))
+    if (e.text.find("at 5120x1280x4096") != std::string::npos) {
+      EXPECT_EQ(e.attr.at("fill"), hex(t.warn));
+    }
+  EXPECT_EQ(overlapping_text(svg), "");
+}
+
 // A rung measured in two dtypes has two bars; where the pane is too narrow for whole labels the name gives way and
 // each keeps its dtype, so the two bars never carry the same text (the whole window at 1600x900 cut both to
 // "11_ldmatrix_xor...").
@@ -979,7 +996,7 @@ TEST(PerfView, ACutLabelKeepsItsDtype) {
   PerfViewInput in;
   in.title = "wmma ladder";
   for (const char* k : {"wmma/09_pipelined", "wmma/11_ldmatrix_xor"})
-    for (const char* d : {"f16.f32", "f16.f16"}) in.bars.push_back({k, d, 400, 700, 1e-3, true, false});
+    for (const char* d : {"f16.f32", "f16.f16"}) in.bars.push_back({k, d, 400, 700, 1e-3, true, false, ""});
   const std::string svg = draw_perf(in, Theme::Dark(), 330, 300);
   std::vector<std::string> labels;
   for (const std::string& l : texts(svg))
@@ -1074,7 +1091,7 @@ TEST(PerfView, TextNeverOverlapsAndStaysOnTheCanvas) {
   PerfViewInput in = perf_input();
   for (int i = 0; i < 20; ++i)
     in.bars.push_back(
-        {"mma_f16/" + std::to_string(10 + i) + "_rung", "f16.f32", 50.0 * i, 753, 1e-4, true, false});
+        {"mma_f16/" + std::to_string(10 + i) + "_rung", "f16.f32", 50.0 * i, 753, 1e-4, true, false, ""});
   in.series_x_label = "seconds";
   for (int s = 0; s < 4; ++s) {
     PerfSeries ps{"mma_f16/1" + std::to_string(s) + "_rung", {}, s == 0, "", false};
@@ -1946,6 +1963,9 @@ TEST(SwizzleView, TilesSplitAlongKShowEachPieceAsAStripOfItsTile) {
   const TracedLaunch l = traced_launch(cap, "test/sk");
   EXPECT_EQ(l.tiles, 4);
   EXPECT_EQ(l.ctas, 6);
+  EXPECT_EQ(l.split_tiles, 4);
+  EXPECT_EQ(l.whole_ctas, 0);
+  EXPECT_EQ(l.piece_ctas, 6);
   EXPECT_TRUE(l.split());
   EXPECT_TRUE(l.persistent());
   EXPECT_EQ(identify_order(l), "") << "no launch order of whole tiles fits pieces";
@@ -1973,6 +1993,47 @@ TEST(SwizzleView, TilesSplitAlongKShowEachPieceAsAStripOfItsTile) {
   for (int i : {0, 1, 2, 3, 7, 8}) EXPECT_NEAR(cells[size_t(i)].w(), tile / 2, 2) << "cell " << i;  // two pieces
   for (int i : {4, 5, 6}) EXPECT_NEAR(cells[size_t(i)].w(), tile / 3, 2) << "cell " << i;  // tile 2: three
   EXPECT_EQ(overlapping_text(svg), "");
+
+  // Whole tiles first, by CTAs of their own (mma_f16/13 runs rung 12's kernel on the whole wave, numbered after
+  // the stream-K kernel's CTAs): the foot says which CTAs did what.
+  {
+    Capture two = cap;
+    for (int i = 0; i < 2; ++i) {
+      BlockRecord b = cap.blocks.front();
+      b.launch = 20 + i, b.bx = 6 + i, b.smid = i, b.tile_m = 2, b.tile_n = i;
+      two.blocks.push_back(b);
+    }
+    const TracedLaunch l2 = traced_launch(two, "test/sk");
+    EXPECT_EQ(l2.whole_ctas, 2);
+    EXPECT_EQ(l2.piece_ctas, 6);
+    SwizzleViewInput in2 = in;
+    in2.launch = &l2;
+    SvgCanvas c2(1200, 800, t.bg);
+    draw_swizzle_view(c2, {{0, 0}, {1200, 800}}, t, in2, nullptr, SwizzleViewState{}, {-1, -1}, nullptr);
+    const std::string text2 = all_text(c2.finish());
+    EXPECT_NE(text2.find("all 6 tiles done: 2 whole by 2 CTAs, then 4 split along k into 9 pieces by 6 other CTAs"),
+              std::string::npos)
+        << text2;
+  }
+
+  // The timeline heads a CTA with what it computed: CTA 0 the first piece of tile 0, CTA 1 the last of tile 0 and
+  // the first of tile 1. With one whole tile ahead of it (a whole wave first, as mma_f16/13 runs), CTA 0 says so.
+  const auto heading = [&](const Capture& with, int cta) {
+    Capture stamped = with;
+    stamped.stages.push_back({"test/sk", cta, 0, "mma", 100, 900});
+    SvgCanvas tl(1600, 900, t.bg);
+    draw_timeline_view(tl, {{0, 0}, {1600, 900}}, t, timeline_block(stamped, "test/sk", 0), nullptr, 1980,
+                       TimelineViewState{}, {-1, -1}, nullptr);
+    return all_text(tl.finish());
+  };
+  EXPECT_NE(heading(cap, 0).find("   CTA 0 (1 piece of a tile split along k)"), std::string::npos);
+  EXPECT_NE(heading(cap, 1).find("   CTA 1 (2 pieces of tiles split along k)"), std::string::npos);
+  Capture wave = cap;
+  BlockRecord whole = cap.blocks.front();
+  whole.launch = 20, whole.tile_m = 5, whole.tile_n = 0;  // a tile of its own, no other record
+  wave.blocks.push_back(whole);
+  EXPECT_NE(heading(wave, 0).find("   CTA 0 (1 tile, then 1 piece of a tile split along k)"), std::string::npos)
+      << heading(wave, 0);
 }
 
 // The bundled capture's persistent rung (recorded with probe.tile): one record per tile, 132 CTAs on an H200,

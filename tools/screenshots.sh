@@ -13,6 +13,8 @@ run "$bin" shot --view banks --kernel mma_tf32/01_vectorized --theme light -o "$
 # Launch order: mma_f16/07's bands beside the same kernel in row-major order ([order=none]), the waves on the
 # per-SM timelines.
 run "$bin" shot --view swizzle --kernel mma_f16/07_swizzle --theme light -o "$root/docs/swizzle-mma_f16-07.png"
+# Stream-K: mma_f16/13's whole wave, then the leftover tiles' pieces on every SM, beside rung 12.
+run "$bin" shot --view swizzle --kernel mma_f16/13_stream_k --theme light -o "$root/docs/swizzle-mma_f16-13.png"
 # Global memory: sgemm/02's loads beside 01's (one sector for the whole warp against 32).
 run "$bin" shot --view gmem --kernel sgemm/02_gmem_coalesce --theme light -o "$root/docs/gmem-sgemm-02.png"
 # The mma_f16 ladder on the roofline, under the H200's measured ceilings.

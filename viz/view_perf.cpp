@@ -67,6 +67,7 @@ std::vector<Span> value_spans(const PerfBar& b, const Theme& t, bool brief = fal
   v.push_back({viz::fmt_num(sane(b.tflops)) + " TFLOP/s", b.ok ? t.text : t.text_dim, Font::Sans});
   if (sane(b.cublas_tflops) > 0)
     v.push_back({" \xC2\xB7 " + percent(sane(b.tflops) / sane(b.cublas_tflops)) + " of cuBLAS", t.text_dim, Font::Sans});
+  if (!b.shape.empty()) v.push_back({" at " + b.shape, t.warn, Font::Sans});
   return v;
 }
 

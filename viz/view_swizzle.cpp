@@ -45,6 +45,7 @@ struct Side {
   Rect area;
   Rect grid, a_strip, b_strip;
   float sx = 0, sy = 0;  // a tile's width and height: the block tile's shape, C the same size on both sides
+  bool shape = false;    // head the traced size: the two sides were traced at different sizes
 };
 
 void draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st, uint64_t t_ns, float fs, Vec2 mouse,
@@ -57,6 +58,7 @@ void draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st
   if (!in.order.empty()) head.push_back({"   " + in.order, t.text_dim, Font::Sans});
   if (in.tflops > 0) head.push_back({" \xC2\xB7 " + viz::fmt_num(in.tflops) + " TFLOP/s", t.text, Font::Sans});
   if (in.tflops > 0 && !in.other_dtype.empty()) head.push_back({" " + in.other_dtype, t.warn, Font::Sans});
+  if (side.shape && !in.shape.empty()) head.push_back({" at " + in.shape, t.warn, Font::Sans});
   viz::draw_spans(c, {a.min.x, y}, head, fs, a.w());
   y += fs * 1.5f;
   for (const std::string& line : in.measured) {
@@ -75,7 +77,16 @@ void draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st
   // Footprint: what the running blocks read, against L2.
   const bool done = t_ns >= l.duration;
   const std::string unit = l.persistent() ? " tiles in flight" : " blocks running";
-  std::string foot = done ? (l.split()        ? "all " + std::to_string(l.tiles) + " tiles done by " +
+  // A split launch: the whole tiles and the split ones by CTAs of their own (mma_f16/13's two kernels), else
+  // all the tiles by all the CTAs.
+  const bool two_kinds = l.split() && l.whole_ctas > 0 && l.piece_ctas > 0 && l.whole_ctas + l.piece_ctas == l.ctas;
+  const int whole_tiles = l.tiles - l.split_tiles, split_pieces = int(l.blocks.size()) - whole_tiles;
+  std::string foot = done ? (two_kinds ? "all " + std::to_string(l.tiles) + " tiles done: " + std::to_string(whole_tiles) +
+                                             " whole by " + std::to_string(l.whole_ctas) + " CTAs, then " +
+                                             std::to_string(l.split_tiles) + " split along k into " +
+                                             std::to_string(split_pieces) + " pieces by " +
+                                             std::to_string(l.piece_ctas) + " other CTAs"
+                             : l.split()      ? "all " + std::to_string(l.tiles) + " tiles done by " +
                                                   std::to_string(l.ctas) + " CTAs, in " + std::to_string(l.blocks.size()) +
                                                   " pieces: tiles split along k"
                              : l.persistent() ? "all " + std::to_string(l.blocks.size()) + " tiles done by " +
@@ -252,6 +263,7 @@ void draw_swizzle_view(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput
     sides[0].area.max.x = mid - fs;
     sides[1].in = other;
     sides[1].area = Rect{{mid + fs, body.min.y}, body.max};
+    sides[0].shape = sides[1].shape = in.shape != other->shape;
   }
   for (int i = 0; i < (has_other ? 2 : 1); ++i) draw_side(c, sides[i], t, st, t_ns, fs, mouse, i, hover);
   if (timeline) {

@@ -102,6 +102,16 @@ std::string tick_cycles(double c, double step) {
   return viz::fmt_tick(c / u.size, step / u.size) + u.suffix;
 }
 
+// What a persistent CTA computed: "4 tiles", or "1 tile, then 1 piece of a tile split along k".
+std::string cta_work(const TimelineBlock& b) {
+  const auto n = [](int count, const char* one, const char* many) {
+    return std::to_string(count) + " " + (count == 1 ? one : many);
+  };
+  if (b.pieces == 0) return n(b.tiles, "tile", "tiles");
+  const std::string split = n(b.pieces, "piece", "pieces") + (b.pieces == 1 ? " of a tile" : " of tiles") + " split along k";
+  return b.tiles == 0 ? split : n(b.tiles, "tile", "tiles") + ", then " + split;
+}
+
 // A block with no stage spans to draw: the rung was not traced in this capture.
 bool nothing_recorded(const TimelineBlock& b) { return b.block < 0 || b.warps.empty(); }
 
@@ -111,8 +121,9 @@ Rect draw_block(Canvas& c, Rect r, const Theme& t, const Palette& palette, const
   const float label_w = c.text_size("warp 31", fs).x + fs * 0.6f;
   std::vector<viz::Span> head{{b.kernel, t.text, Font::SansBold}};
   if (b.block >= 0)
-    head.push_back({(b.tiles > 1 ? "   persistent CTA " + std::to_string(b.block) + " (" + std::to_string(b.tiles) + " tiles)"
-                                 : "   block " + std::to_string(b.block)) +
+    head.push_back({(b.tiles + b.pieces > 1 || b.pieces > 0 ? (b.pieces > 0 ? "   CTA " : "   persistent CTA ") +
+                                                                  std::to_string(b.block) + " (" + cta_work(b) + ")"
+                                            : "   block " + std::to_string(b.block)) +
                         ", " + std::to_string(b.warps.size()) + " warps stamped, " +
                         (b.cut ? "the first " : "") + cycles(double(b.duration)) + " cycles" +
                         (b.loop_steps > 1 ? ", " + std::to_string(b.loop_steps) + " k-steps" : "") +
@@ -212,10 +223,15 @@ TimelineBlock timeline_block(const Capture& c, const std::string& kernel, int pi
   // row ends early and later warps have none).
   b.cut = total >= kCaptureStageRecords && last_block == b.block;
   for (const auto& [warp, n] : per_warp) b.cut = b.cut || n >= kCaptureStageWarpRecords;
-  int own = 0;  // block records this CTA wrote: one per tile for a persistent kernel (probe.tile())
+  // Block records this CTA wrote: one per tile for a persistent kernel (probe.tile()), one per piece where a tile
+  // is split along k among CTAs (stream-K: a tile with records from several CTAs).
+  std::map<std::pair<int, int>, int> records;  // per tile
   for (const BlockRecord& r : c.blocks)
-    if (r.kernel == kernel && r.bx == b.block && r.by == 0) ++own;
-  if (own > 1) b.tiles = own;
+    if (r.kernel == kernel) ++records[{r.tile_m, r.tile_n}];
+  int own = 0, pieces = 0;
+  for (const BlockRecord& r : c.blocks)
+    if (r.kernel == kernel && r.bx == b.block && r.by == 0) ++(records[{r.tile_m, r.tile_n}] > 1 ? pieces : own);
+  if (own + pieces > 1 || pieces > 0) b.tiles = own, b.pieces = pieces;
   return b;
 }
 

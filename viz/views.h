@@ -69,6 +69,7 @@ struct PerfBar {
   double rel_err = 0;
   bool ok = true;       // verified against cuBLAS
   bool selected = false;
+  std::string shape;    // "5120x1280x4096" where it was measured at another size than the chart's; else empty
 };
 struct PerfSeries {     // one kernel's TFLOP/s over time (live) or over size
   std::string label;
@@ -194,6 +195,7 @@ struct SwizzleViewInput {
   int64_t l2_bytes = 0;                  // the GPU's L2, against which a wave's footprint is drawn
   std::string order;                     // what orders its blocks: "row-major", "cutlass:5"
   double tflops = 0;                     // measured at the traced size (0: not measured)
+  std::string shape;                     // the traced size, "5120x1280x4096": headed where the side beside differs
   // The dtype of `tflops` where it is not the one its family's rungs are shown in (the rung beside may be in
   // another): wmma/10 has f16.f16 runs only. Empty otherwise.
   std::string other_dtype;
@@ -270,7 +272,8 @@ struct TimelineBlock {
   std::vector<Mark> marks;         // __syncthreads and cp.async waits passed (probe.mark)
   std::vector<std::string> mark_names;  // "__syncthreads", "cp.async wait", in the order first seen
   std::vector<int> warps;          // the warps that stamped, ascending (the rows)
-  int tiles = 0;                   // a persistent CTA: the tiles it computed (block records with bx == block); else 0
+  int tiles = 0;                   // a persistent CTA: the whole tiles it computed (block records with bx == block)
+  int pieces = 0;                  // and the pieces of tiles split along k among CTAs (stream-K); both 0 for a block
   uint64_t duration = 0;           // last end
   // k-steps of the first warp: how often its wait stage ran (a pipelined loop waits once a k-step, and may
   // compute once more than it waits), else its most frequent stage

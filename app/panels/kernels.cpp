@@ -78,7 +78,7 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
       const std::vector<std::string> dtypes = dtypes_of(capture, name);
       bool other_dtype = false;
       const std::string dtype = headline_dtype(dtypes, fam_dtype, &other_dtype);
-      const RunRecord* r = dtype.empty() ? nullptr : main_run(capture, name, dtype);
+      const RunRecord* r = dtype.empty() ? nullptr : ladder_run(capture, name, dtype);
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
       ImGui::PushID(name.c_str());
@@ -115,9 +115,12 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
           ImGui::TextDisabled("measured in %s only: the other rows of %s show %s", dtype.c_str(), fam.c_str(),
                               fam_dtype.c_str());
         for (const std::string& d : dtypes)
-          if (const RunRecord* rd = main_run(capture, name, d))
+          if (const RunRecord* rd = ladder_run(capture, name, d))
             ImGui::Text("%-8s %7.1f TFLOP/s  %5.1f%% of cuBLAS (%s)", d.c_str(), rd->tflops,
                         rd->cublas_tflops > 0 ? 100.0 * rd->tflops / rd->cublas_tflops : 0.0, shape_label(*rd).c_str());
+        if (const RunRecord* m = main_run(capture, name, ""); m && m != ladder_run(capture, name, ""))
+          ImGui::TextDisabled("its launch order, timeline and memory views show its launch at %s",
+                              shape_label(*m).c_str());
         if (cut) ImGui::TextDisabled("(name cut to fit the column: drag the list's edge to widen it)");
         ImGui::EndTooltip();
       }
@@ -182,7 +185,7 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
       return variant_name(rung, t);
     };
     auto measured = [&](const std::string& name) {
-      const RunRecord* r = main_run(capture, name, "");  // its first dtype's run
+      const RunRecord* r = ladder_run(capture, name, "");  // its first dtype's run
       return r ? "  " + tflops(*r) + " TFLOP/s" : std::string();
     };
     const auto now = current.find(key);
@@ -269,7 +272,7 @@ void draw_kernel_list(Canvas& c, Rect r, const ViewContext& ctx) {
     const float tag_w = other_dtype ? c.text_size(dtype, fs).x + pad : 0;
     c.text({r.min.x + pad, y}, viz::elide(c, rung_of(name), fs, Font::Sans, name_w - tag_w), t.text, fs);
     if (other_dtype) c.text({r.min.x + pad + name_w, y}, dtype, t.warn, fs, Align::Right);
-    if (const RunRecord* run = dtype.empty() ? nullptr : main_run(ctx.f.capture, name, dtype)) {
+    if (const RunRecord* run = dtype.empty() ? nullptr : ladder_run(ctx.f.capture, name, dtype)) {
       c.text({x_num, y}, tflops(*run), t.text, fs, Align::Right);
       if (run->cublas_tflops > 0) c.text({x_pct, y}, percent(*run), t.text, fs, Align::Right);
     }

@@ -4,8 +4,10 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <filesystem>
+#include <set>
 #include <stdexcept>
 
 #include "app/settings.h"
@@ -154,6 +156,37 @@ const RunRecord* main_run(const Capture* c, const std::string& kernel, const std
   for (const RunRecord& r : c->runs)
     if (r.kernel == kernel && (dtype.empty() || r.dtype == dtype)) return &r;
   return nullptr;
+}
+
+const RunRecord* ladder_run(const Capture* c, const std::string& kernel, const std::string& dtype) {
+  const RunRecord* main = main_run(c, kernel, dtype);
+  if (!main) return nullptr;
+  // The commonest size among the kernels' first runs (one vote per kernel; a tie goes to the size seen first),
+  // worked out once per capture and number of runs (a live capture grows).
+  struct Known {
+    const Capture* capture = nullptr;
+    size_t runs = 0;
+    const RunRecord* first = nullptr;  // another capture at the same address has other runs
+    std::array<int, 3> shape{};
+  };
+  thread_local Known known;
+  if (known.capture != c || known.runs != c->runs.size() || known.first != c->runs.data()) {
+    std::vector<std::pair<std::array<int, 3>, int>> votes;
+    std::set<std::string> seen;
+    for (const RunRecord& r : c->runs) {
+      if (!seen.insert(r.kernel).second) continue;
+      const std::array<int, 3> shape{r.m, r.n, r.k};
+      auto v = std::find_if(votes.begin(), votes.end(), [&](const auto& e) { return e.first == shape; });
+      if (v == votes.end()) v = votes.insert(votes.end(), {shape, 0});
+      ++v->second;
+    }
+    const auto top =
+        std::max_element(votes.begin(), votes.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    known = {c, c->runs.size(), c->runs.data(), top->first};  // votes is not empty: main is a run
+  }
+  for (const RunRecord& r : c->runs)
+    if (r.kernel == kernel && r.dtype == main->dtype && std::array<int, 3>{r.m, r.n, r.k} == known.shape) return &r;
+  return main;
 }
 
 std::vector<std::string> dtypes_of(const Capture* c, const std::string& kernel) {

@@ -115,6 +115,11 @@ std::vector<std::string> variants_of(const Capture* c, const std::string& rung);
 // first of any, in the first dtype it was measured in), which is the size `record --size` measured (a --sweep
 // adds the other sizes after it). Null when there is none.
 const RunRecord* main_run(const Capture* c, const std::string& kernel, const std::string& dtype);
+// Where rungs stand side by side (the kernel list, the throughput bars, the roofline, the deck): the run at the
+// size most of the capture's kernels were recorded at (their main runs' commonest size; 4096^3 in the bundled
+// capture), so that a rung recorded at another size to show what it does (mma_f16/13 at 5120x1280x4096, where it
+// splits tiles) is compared at the same size as its neighbours, from its sweep. Its main run where it has none.
+const RunRecord* ladder_run(const Capture* c, const std::string& kernel, const std::string& dtype);
 // The dtypes a kernel was measured in, in capture order.
 std::vector<std::string> dtypes_of(const Capture* c, const std::string& kernel);
 // The dtype each family's numbers are shown in where its rungs stand side by side (the kernel list, the launch

@@ -168,10 +168,11 @@ class PerfPanel : public ViewPanel {
       if (!shown(name)) continue;
       for (const std::string& dtype : dtypes_of(c, name)) {
         if (std::find(dtypes_.begin(), dtypes_.end(), dtype) == dtypes_.end()) dtypes_.push_back(dtype);
-        const RunRecord* r = main_run(c, name, dtype);
+        const RunRecord* r = ladder_run(c, name, dtype);
         if (!r) continue;
         if (in.shape_label.empty()) in.shape_label = shape_label(*r);
         PerfBar b;
+        if (shape_label(*r) != in.shape_label) b.shape = shape_label(*r);
         b.kernel = name;
         b.dtype = dtype;
         b.tflops = r->tflops;

@@ -43,7 +43,7 @@ class RooflinePanel : public ViewPanel {
     std::string shape;
     for (const std::string& name : kernel_names(c)) {
       if (family_of(name) != family || name.find('[') != std::string::npos) continue;
-      const RunRecord* r = main_run(c, name, dtype_);
+      const RunRecord* r = ladder_run(c, name, dtype_);
       const KernelInfo* k = find_kernel(name);
       if (!r || !k) continue;
       if (shape.empty()) shape = shape_label(*r);

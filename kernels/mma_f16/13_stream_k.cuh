@@ -49,6 +49,9 @@ inline constexpr const char* kStageNames[] = {"wait empty", "TMA issue",       "
 // over, runs of 66 of 128 k-tiles, 62 saved) is split; 4096^3 (116 left, 7.8 saved) and 1024^3 (32 tiles, runs of
 // 3.9 of 16) are not.
 inline constexpr int kMinSavedKtiles = 24;
+// Where `gemmscope record` traces this rung (KernelInfo::trace_shape): 200 tiles, so rung 12's kernel computes one
+// whole wave of 132 and the stream-K kernel shares the other 68 among all 132 SMs; both halves show in the views.
+inline constexpr int kTraceShape[3] = {5120, 1280, 4096};
 inline constexpr int kPartialFloats = kMI * kNI * 4 * 32;  // one mma warp's 64x64 partial sums: 16 KB
 
 // What the host decides for one launch: the first dp_tiles tiles (in grouped order) go to rung 12's kernel, whole;
@@ -415,7 +418,11 @@ cudaError_t launch(const GemmArgs<__half, float>& g, Probe probe, cudaStream_t s
   // The whole waves: rung 12's kernel, unchanged, on the first dp_tiles tiles. (One kernel for both parts ran
   // rung 12's k-loop 3% slower: ptxas scheduled and allocated it differently beside the stream-K code.)
   if (p.dp_tiles > 0) {
-    dp::kernel<Probe><<<p.grid, kThreads, kSmemBytes, stream>>>(ta, tb, g, p.dp_tiles, probe);
+    // A trace numbers this launch's CTAs after the stream-K kernel's (grid to 2 grid - 1): the CTAs of the two
+    // launches stay apart, and the first sampled ones, those a capture keeps stamps of, are stream-K CTAs.
+    Probe dp_probe = probe;
+    offset_blocks(&dp_probe, static_cast<uint32_t>(p.grid));
+    dp::kernel<Probe><<<p.grid, kThreads, kSmemBytes, stream>>>(ta, tb, g, p.dp_tiles, dp_probe);
     if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
   }
   // The rest, split along k, on one CTA per SM, launched cooperatively: all of them resident at once, or none.
