@@ -393,6 +393,33 @@ TEST(KernelList, RungsBesideEachOtherShowOneDtypeOrSayWhichNot) {
   EXPECT_EQ(doc.find(">509</text>"), std::string::npos);  // 11's row shows the family's dtype
 }
 
+// The throughput view's cuBLAS curve over size is cuBLAS as timed beside the shown family's own runs (the median
+// at each size), not whatever another family's recording measured last: the wmma ladder's curve moved when the
+// mma_f16 family was recorded again in another process.
+TEST(PerfPanel, CublasOverSizeIsTheShownFamilysOwn) {
+  Capture c;
+  const auto add = [&](const char* kernel, int n, double cublas) {
+    RunRecord r;
+    r.kernel = kernel, r.dtype = "f16.f32", r.m = r.n = r.k = n, r.tflops = cublas / 2, r.cublas_tflops = cublas;
+    c.runs.push_back(r);
+  };
+  add("wmma/01_naive", 256, 10), add("wmma/01_naive", 512, 20);
+  add("wmma/02_smem", 256, 12), add("wmma/02_smem", 512, 22);
+  add("wmma/03_warp_4x2", 256, 11), add("wmma/03_warp_4x2", 512, 90);
+  add("mma_f16/01_vectorized", 256, 99), add("mma_f16/01_vectorized", 512, 99);  // recorded last, elsewhere
+  Frame f;
+  f.capture = &c;
+  ViewState st;
+  st.kernel = "wmma/01_naive";
+  ViewContext ctx{f, st, Theme::Dark()};
+  const std::unique_ptr<ViewPanel> perf = find_view("perf")->make();
+  perf->Update(ctx);
+  const std::string csv = perf->FigureCsv();
+  EXPECT_NE(csv.find("cuBLAS f16.f32,,256,11,"), std::string::npos) << csv;  // the median of 10, 11, 12
+  EXPECT_NE(csv.find("cuBLAS f16.f32,,512,22,"), std::string::npos) << csv;  // of 20, 22, 90
+  EXPECT_EQ(csv.find(",99,"), std::string::npos) << csv;
+}
+
 // Export names say the size the kernel was measured at and the GPU, so exports of two sizes or GPUs never
 // share a name: "_4096_H200", "_4096x16384x4096_H100"; live, the live plot's size.
 TEST(Export, NamesCarrySizeAndGpu) {

@@ -277,13 +277,18 @@ class PerfPanel : public ViewPanel {
           if (r->dtype == dtype_ && r->m == r->n && r->n == r->k) s.points.push_back({float(r->m), float(r->tflops)});
         if (s.points.size() >= 2) in.series.push_back(std::move(s));
       }
-      // cuBLAS of that dtype over the same sizes: the curve every rung is chasing.
-      std::map<int, double> cublas;
+      // cuBLAS of that dtype over the same sizes: the curve every rung is chasing. Timed beside each of this
+      // family's runs (not another family's, recorded in another process); the median of those at each size.
+      std::map<int, std::vector<double>> cublas;
       for (const RunRecord& r : c->runs)
-        if (r.dtype == dtype_ && r.m == r.n && r.n == r.k && r.cublas_tflops > 0) cublas[r.m] = r.cublas_tflops;
+        if (family_of(r.kernel) == family && r.dtype == dtype_ && r.m == r.n && r.n == r.k && r.cublas_tflops > 0)
+          cublas[r.m].push_back(r.cublas_tflops);
       if (cublas.size() >= 2 && !in.series.empty()) {
         PerfSeries s{"cuBLAS " + dtype_, {}, false, "", true};
-        for (const auto& [m, tflops] : cublas) s.points.push_back({float(m), float(tflops)});
+        for (auto& [m, tflops] : cublas) {
+          std::nth_element(tflops.begin(), tflops.begin() + tflops.size() / 2, tflops.end());
+          s.points.push_back({float(m), float(tflops[tflops.size() / 2])});
+        }
         in.series.insert(in.series.begin(), std::move(s));
       }
       in.series_x_label = "M = N = K" + (dtype_.empty() ? "" : ", " + dtype_);
