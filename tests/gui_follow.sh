@@ -33,6 +33,11 @@ expect banks mma_f16/01_vectorized "(4-way on banks 0-3)"
 expect swizzle mma_f16/07_swizzle "mma_f16/07_swizzle" "cutlass:4 order" "mma_f16/07_swizzle[order=none]" \
   "row-major order" "all 512 blocks done"
 expect swizzle mma_f16/06_warp_64x64 "mma_f16/06_warp_64x64" "row-major order" "mma_f16/05_double_buffer"
+# Stream-K: the bundled capture traces mma_f16/13 where it splits tiles (5120x1280x4096): a whole wave by rung 12's
+# kernel, then the leftover tiles in pieces on every SM; its timeline follows a stream-K CTA through its piece, its
+# wait for the partial sums it owns, and its epilogue.
+expect swizzle mma_f16/13_stream_k "at 5120x1280x4096" "132 whole by 132 CTAs, then 68 split along k into"
+expect timeline mma_f16/13_stream_k "CTA 0 (1 piece of a tile split along k)" "partial sums in" "epilogue"
 # The timeline shows a sampled block of the rung's warps, the rung before below: 05's copies overlapping
 # its mma (short waits) over 04's load-then-compute.
 expect timeline mma_f16/05_double_buffer "mma_f16/05_double_buffer" "mma_f16/04_registers" "wait" "load" \
