@@ -391,12 +391,17 @@ struct TraceProbeT {
 
 using TraceProbe = TraceProbeT<true>;   // stamps and addresses
 
-// Numbers a launch's blocks after `offset` others in the trace (TraceProbeT::block_offset); nothing to do for a
-// probe that records nothing.
-inline void offset_blocks(NoProbe*, uint32_t) {}
+// Numbers a launch of `grid` blocks after `offset` others in the trace (TraceProbeT::block_offset). With `stamps`
+// false none of them stamps stages or records addresses (the sampling stride then exceeds their numbers), so the
+// launch runs as its timed twin does while its blocks still get their records. Nothing to do for a probe that
+// records nothing.
+inline void offset_blocks(NoProbe*, uint32_t, uint32_t, bool) {}
 template <bool kAddresses>
-inline void offset_blocks(TraceProbeT<kAddresses>* probe, uint32_t offset) {
+inline void offset_blocks(TraceProbeT<kAddresses>* probe, uint32_t offset, uint32_t grid, bool stamps) {
   probe->block_offset = offset;
+  if (stamps || offset == 0) return;
+  probe->stage_block_stride = offset + grid;  // blocks offset .. offset + grid - 1: none a multiple
+  probe->smem_block = offset + grid;
 }
 using StampProbe = TraceProbeT<false>;  // stamps only
 

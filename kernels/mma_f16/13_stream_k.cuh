@@ -418,10 +418,11 @@ cudaError_t launch(const GemmArgs<__half, float>& g, Probe probe, cudaStream_t s
   // The whole waves: rung 12's kernel, unchanged, on the first dp_tiles tiles. (One kernel for both parts ran
   // rung 12's k-loop 3% slower: ptxas scheduled and allocated it differently beside the stream-K code.)
   if (p.dp_tiles > 0) {
-    // A trace numbers this launch's CTAs after the stream-K kernel's (grid to 2 grid - 1): the CTAs of the two
-    // launches stay apart, and the first sampled ones, those a capture keeps stamps of, are stream-K CTAs.
+    // A trace numbers this launch's CTAs after the stream-K kernel's (grid to 2 grid - 1), so that the CTAs of the
+    // two launches stay apart, and none of them stamps: their stamps would slow some of these CTAs (1.3x), and the
+    // stream-K kernel would wait for the slowest; rung 12's own trace shows its stamps.
     Probe dp_probe = probe;
-    offset_blocks(&dp_probe, static_cast<uint32_t>(p.grid));
+    offset_blocks(&dp_probe, static_cast<uint32_t>(p.grid), static_cast<uint32_t>(p.grid), false);
     dp::kernel<Probe><<<p.grid, kThreads, kSmemBytes, stream>>>(ta, tb, g, p.dp_tiles, dp_probe);
     if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
   }
