@@ -1996,11 +1996,15 @@ TEST(SwizzleView, TilesSplitAlongKShowEachPieceAsAStripOfItsTile) {
 
   // Whole tiles first, by CTAs of their own (mma_f16/13 runs rung 12's kernel on the whole wave, numbered after
   // the stream-K kernel's CTAs): the foot says which CTAs did what.
+  // The pieces start 600 ns after the last whole tile ends: the second kernel's launch, which the per-SM timeline
+  // names.
   {
     Capture two = cap;
+    for (BlockRecord& b : two.blocks) b.start_ns += 1000, b.end_ns += 1000;
     for (int i = 0; i < 2; ++i) {
       BlockRecord b = cap.blocks.front();
       b.launch = 20 + i, b.bx = 6 + i, b.smid = i, b.tile_m = 2, b.tile_n = i;
+      b.start_ns = 0, b.end_ns = 300 + 100 * uint64_t(i);
       two.blocks.push_back(b);
     }
     const TracedLaunch l2 = traced_launch(two, "test/sk");
@@ -2014,6 +2018,9 @@ TEST(SwizzleView, TilesSplitAlongKShowEachPieceAsAStripOfItsTile) {
     EXPECT_NE(text2.find("all 6 tiles done: 2 whole by 2 CTAs, then 4 split along k into 9 pieces by 6 other CTAs"),
               std::string::npos)
         << text2;
+    EXPECT_NE(text2.find("between them 0.6 \xC2\xB5s with no SM at work: the second kernel's launch"), std::string::npos)
+        << text2;
+    EXPECT_EQ(text.find("with no SM at work"), std::string::npos) << "one kind of CTA: no second launch to name";
   }
 
   // The timeline heads a CTA with what it computed: CTA 0 the first piece of tile 0, CTA 1 the last of tile 0 and
