@@ -509,11 +509,10 @@ int cmd_record(const RecordArgs& a) {
   paired.pair_cublas = true;
   // (A kernel traced at a size of its own, KernelInfo::trace_shape, was measured at both.)
   std::vector<RoundsJob> jobs;
-  const auto same = [](GemmShape x, GemmShape y) { return x.m == y.m && x.n == y.n && x.k == y.k; };
   for (const GemmShape& s : sweep) {
-    if (same(s, shape)) continue;
+    if (s == shape) continue;
     for (const KernelInfo* k : kernels) {
-      if (same(s, recorded_shape(*k, shape))) continue;
+      if (s == recorded_shape(*k, shape)) continue;
       if (!k->order_scheme.empty()) continue;  // block order variants: measured at the main size only
       for (Precision p : k->precisions) jobs.push_back({k, p, s, {}});
     }
@@ -587,7 +586,7 @@ int cmd_bench(const BenchArgs& a) {
     for (const KernelInfo* k : kernels)
       for (Precision p : k->precisions) jobs.push_back({k, p, s, {}});
   auto print = [&](const RoundsJob& j, const RunResult& r, const std::string& spread) {
-    const std::string size = std::to_string(j.s.m) + "x" + std::to_string(j.s.n) + "x" + std::to_string(j.s.k);
+    const std::string size = shape_text(j.s);
     if (r.skipped) {
       std::printf("%-26s %-8s %-16s skipped: %s\n", j.k->name.c_str(), precision_name(j.p), size.c_str(),
                   r.error.c_str());

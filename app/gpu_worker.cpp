@@ -621,8 +621,7 @@ void GpuWorker::set_live_kernel(const std::string& kernel, Precision p) {
 void GpuWorker::set_live_shape(GemmShape shape) {
   {
     std::lock_guard<std::mutex> lock(impl_->mu);
-    const GemmShape& s = impl_->live_shape;
-    if (shape.m == s.m && shape.n == s.n && shape.k == s.k) return;
+    if (shape == impl_->live_shape) return;
     impl_->live_shape = shape;
   }
   impl_->poke();

@@ -39,7 +39,7 @@ void WorkerThread::set_live_kernel(const std::string& kernel, Precision p) {
 void WorkerThread::set_live_shape(GemmShape shape) {
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (shape.m == live_shape_.m && shape.n == live_shape_.n && shape.k == live_shape_.k) return;
+    if (shape == live_shape_) return;
     live_shape_ = shape;
   }
   wake_.notify_all();
@@ -204,8 +204,7 @@ void WorkerThread::loop() {
     // toggle shows in the plot first) and never mixed with its timed runs. With it, the kernel it is compared
     // with in the launch-order view: a rung's row-major variant, a variant's rung. A variant not yet measured
     // gets its run at that size too.
-    const std::string key = kernel + " " + precision_name(precision) + " " + std::to_string(live_shape.m) + "x" +
-                            std::to_string(live_shape.n) + "x" + std::to_string(live_shape.k);
+    const std::string key = kernel + " " + precision_name(precision) + " " + shape_text(live_shape);
     if (!traced.count(kernel) && key == series_key) {
       std::vector<const KernelInfo*> todo{info};
       const size_t open = kernel.find('[');

@@ -202,6 +202,14 @@ TracedLaunch traced_launch(const Capture& c, const std::string& kernel) {
     l.whole_ctas += k.first && !k.second;
     l.piece_ctas += k.second && !k.first;
   }
+  if (l.two_launches()) {
+    uint64_t whole_end = 0, piece_start = UINT64_MAX;
+    for (size_t i = 0; i < l.blocks.size(); ++i) {
+      if (l.pieces[i].second > 1) piece_start = std::min(piece_start, l.blocks[i].start_ns);
+      else whole_end = std::max(whole_end, l.blocks[i].end_ns);
+    }
+    if (piece_start > whole_end) l.launch_gap = piece_start - whole_end;
+  }
   return l;
 }
 

@@ -82,12 +82,19 @@ struct TracedLaunch {
   // Where split(): the tiles cut into pieces, and the CTAs that computed only whole tiles and only pieces (the two
   // launches of mma_f16/13, whose trace numbers their CTAs apart).
   int split_tiles = 0, whole_ctas = 0, piece_ctas = 0;
+  // Where two_launches(): the time between the last whole tile's end and the first piece's start, when no SM
+  // computes (the second kernel's launch); 0 where they overlap.
+  uint64_t launch_gap = 0;
   // A persistent kernel: fewer CTAs than tiles, each CTA walking several tiles (its records are per tile, from
   // probe.tile(), with bx the CTA). Views then speak of tiles, not blocks.
   bool persistent() const { return ctas > 0 && size_t(ctas) < blocks.size(); }
   // Tiles split along k (stream-K, mma_f16/13): several CTAs each computed a piece of some tile's k-tiles, and each
   // piece has its own record, so there are more records than tiles.
   bool split() const { return tiles > 0 && size_t(tiles) < blocks.size(); }
+  // Whole tiles and pieces computed by CTAs of their own: two kernels, one for each (mma_f16/13).
+  bool two_launches() const {
+    return split() && whole_ctas > 0 && piece_ctas > 0 && whole_ctas + piece_ctas == ctas;
+  }
   bool empty() const { return blocks.empty(); }
 };
 // The capture's blocks of `kernel`, or an empty launch. Records with an end before their start are kept with

@@ -59,6 +59,8 @@ struct ThreadTiling {
 struct GemmShape {
   int m = 0, n = 0, k = 0;
   double flops() const { return 2.0 * m * n * k; }
+  bool operator==(const GemmShape& o) const { return m == o.m && n == o.n && k == o.k; }
+  bool operator!=(const GemmShape& o) const { return !(*this == o); }
 };
 
 struct KernelInfo {

@@ -119,7 +119,7 @@ Capture record_capture(GpuSession& gpu, const std::vector<const KernelInfo*>& ke
     const std::string size = shape_text(at);
     for (const Precision p : k->precisions) {
       std::string line = k->name + " " + precision_name(p) + " " + size +
-                         (at.m == shape.m && at.n == shape.n && at.k == shape.k ? "" : " (where its step shows)") + ": ";
+                         (at == shape ? "" : " (where its step shows)") + ": ";
       try {
         RunOptions opt;
         opt.pair_cublas = true;  // as `bench`: cuBLAS beside each run, so that both meet the same clocks
@@ -157,7 +157,7 @@ Capture record_capture(GpuSession& gpu, const std::vector<const KernelInfo*>& ke
           const size_t kept = keep_trace(&c, std::move(t), *k);
           if (kept < stages_traced) line += " (" + std::to_string(kept) + " stage spans kept)";
         }
-        if (at.m != shape.m || at.n != shape.n || at.k != shape.k) {
+        if (at != shape) {
           const RunResult s = gpu.run(*k, p, shape, opt);
           line += "; at " + shape_text(shape) + ": ";
           if (s.skipped) {

@@ -130,10 +130,6 @@ Dtype dtype_of(Precision p) {
   throw std::invalid_argument("unknown precision");
 }
 
-std::string shape_name(GemmShape s) {
-  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
-}
-
 std::string sci(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2g", v);
@@ -480,12 +476,12 @@ class CudaSession final : public GpuSession {
       return nullptr;
     }
     if (s.m <= 0 || s.n <= 0 || s.k <= 0) {
-      r->error = "shape " + shape_name(s) + ": M, N and K must be positive";
+      r->error = "shape " + shape_text(s) + ": M, N and K must be positive";
       return nullptr;
     }
     if (!rung->supports(s.m, s.n, s.k)) {
       r->skipped = true;  // never launched
-      r->error = k.name + ": " + rung->info.shape_rule + " (got " + shape_name(s) + ")";
+      r->error = k.name + ": " + rung->info.shape_rule + " (got " + shape_text(s) + ")";
       return nullptr;
     }
     if (const char* why = rung->unavailable ? rung->unavailable() : nullptr) {
@@ -572,7 +568,7 @@ class CudaSession final : public GpuSession {
   static void launch_or_throw(const Launch& launch, const Problem& pr, int set, const std::string& kernel) {
     const cudaError_t e = launch(pr.args(set));
     if (e != cudaSuccess) {
-      throw CudaFailure("launching " + kernel + " " + precision_name(pr.precision) + " at " + shape_name(pr.s) +
+      throw CudaFailure("launching " + kernel + " " + precision_name(pr.precision) + " at " + shape_text(pr.s) +
                         ": " + cudaGetErrorString(e) + " (" + cudaGetErrorName(e) + ")");
     }
   }

@@ -42,10 +42,6 @@ class GpuTest : public ::testing::Test {
   GpuSession& gpu() { return *session().gpu; }
 };
 
-std::string shape_str(GemmShape s) {
-  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
-}
-
 int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
 RunOptions verify_only(float alpha = 1.0f, float beta = 0.0f) {
@@ -112,7 +108,7 @@ class KernelTest : public GpuTest, public ::testing::WithParamInterface<Case> {
   // Runs and checks: ok and within the bound where the rung supports the shape, otherwise skipped
   // with a message that names the rule (and never a wrong answer).
   void expect_matches(GemmShape s, const RunOptions& opt) {
-    SCOPED_TRACE(k().name + " " + precision_name(p()) + " " + shape_str(s) + " alpha " + std::to_string(opt.alpha) +
+    SCOPED_TRACE(k().name + " " + precision_name(p()) + " " + shape_text(s) + " alpha " + std::to_string(opt.alpha) +
                  " beta " + std::to_string(opt.beta));
     const RunResult r = gpu().run(k(), p(), s, opt);
     if (supported(s)) {
@@ -121,7 +117,7 @@ class KernelTest : public GpuTest, public ::testing::WithParamInterface<Case> {
       EXPECT_TRUE(std::isfinite(r.rel_err));
       EXPECT_LT(r.rel_err, error_bound(p()));
     } else {
-      EXPECT_FALSE(k().shape_rule.empty()) << "a rung with no shape rule refused " << shape_str(s);
+      EXPECT_FALSE(k().shape_rule.empty()) << "a rung with no shape rule refused " << shape_text(s);
       EXPECT_TRUE(r.skipped);
       EXPECT_FALSE(r.ok);
       EXPECT_NE(r.error.find(k().shape_rule), std::string::npos) << r.error;
@@ -161,7 +157,7 @@ TEST_P(KernelTest, TraceProbeLeavesOutputBitForBit) {
   for (const RunOptions& opt : {verify_only(), verify_only(0.5f, 2.0f)}) {
     for (const GemmShape& s : {GemmShape{256, 384, 64}, GemmShape{1024, 1024, 1024}}) {
       EXPECT_EQ(test_hooks::compare_probe_outputs(gpu(), k(), p(), s, opt), "")
-          << shape_str(s) << " beta " << opt.beta;
+          << shape_text(s) << " beta " << opt.beta;
     }
   }
 }
@@ -240,7 +236,7 @@ TEST_P(KernelTest, TraceRecordsEveryBlockOnce) {
 // slower than the timed one, bench/NOTES.md), so its blocks must span about the timed run's time.
 TEST_P(KernelTest, TracedTimesAreNearTheTimedRun) {
   const GemmShape s{2048, 2048, 2048};
-  if (!supported(s)) GTEST_SKIP() << k().name << " does not run " << shape_str(s);
+  if (!supported(s)) GTEST_SKIP() << k().name << " does not run " << shape_text(s);
   RunOptions opt;
   opt.warmup = 2;
   const RunResult r = gpu().run(k(), p(), s, opt);
@@ -355,7 +351,7 @@ TEST_F(StreamK, SplitTilesMatchCublas) {
   for (int round = 0; round < 2; ++round) {
     for (const GemmShape& s : {GemmShape{4352, 512, 4096}, GemmShape{5120, 1280, 4096}, GemmShape{5000, 1272, 4000}}) {
       for (const RunOptions& opt : {verify_only(), verify_only(0.5f, 2.0f)}) {
-        SCOPED_TRACE(shape_str(s) + " beta " + std::to_string(opt.beta) + " round " + std::to_string(round));
+        SCOPED_TRACE(shape_text(s) + " beta " + std::to_string(opt.beta) + " round " + std::to_string(round));
         const RunResult r = gpu().run(*k_, Precision::F16_F32, s, opt);
         EXPECT_TRUE(r.ok) << r.error;
         EXPECT_LT(r.rel_err, error_bound(Precision::F16_F32));
@@ -465,8 +461,8 @@ TEST_P(OrderTest, TilesFollowTheScheme) {
   ASSERT_TRUE(parse_swizzle_scheme(k().order_scheme, &scheme, &error)) << error;
   for (const auto& [tiles_m, tiles_n] : {std::pair{3, 5}, std::pair{6, 17}}) {
     const GemmShape s{tiles_m * k().block_m, tiles_n * k().block_n, 128};
-    ASSERT_TRUE(supported(s)) << shape_str(s);
-    SCOPED_TRACE(k().name + " " + shape_str(s));
+    ASSERT_TRUE(supported(s)) << shape_text(s);
+    SCOPED_TRACE(k().name + " " + shape_text(s));
     const TraceResult t = gpu().trace(k(), p(), s);
     ASSERT_TRUE(t.run.ok) << t.run.error;
     std::vector<BlockRecord> blocks = t.blocks;

@@ -79,9 +79,8 @@ void draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st
   const std::string unit = l.persistent() ? " tiles in flight" : " blocks running";
   // A split launch: the whole tiles and the split ones by CTAs of their own (mma_f16/13's two kernels), else
   // all the tiles by all the CTAs.
-  const bool two_kinds = l.split() && l.whole_ctas > 0 && l.piece_ctas > 0 && l.whole_ctas + l.piece_ctas == l.ctas;
   const int whole_tiles = l.tiles - l.split_tiles, split_pieces = int(l.blocks.size()) - whole_tiles;
-  std::string foot = done ? (two_kinds ? "all " + std::to_string(l.tiles) + " tiles done: " + std::to_string(whole_tiles) +
+  std::string foot = done ? (l.two_launches() ? "all " + std::to_string(l.tiles) + " tiles done: " + std::to_string(whole_tiles) +
                                              " whole by " + std::to_string(l.whole_ctas) + " CTAs, then " +
                                              std::to_string(l.split_tiles) + " split along k into " +
                                              std::to_string(split_pieces) + " pieces by " +
@@ -176,17 +175,10 @@ void draw_timeline(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput& in
                            "CTA's tiles follow one another, overlapping where its producer loads the next tile while "
                            "its consumers store the last"
                          : "one row per SM, each block a bar from its start to its end";
-  // Whole tiles and pieces by CTAs of their own (two kernels, mma_f16/13): the time between the last whole tile's
-  // end and the first piece's start, when no SM computes, is the second kernel's launch.
-  if (l.split() && l.whole_ctas > 0 && l.piece_ctas > 0 && l.whole_ctas + l.piece_ctas == l.ctas) {
-    uint64_t whole_end = 0, piece_start = UINT64_MAX;
-    for (size_t i = 0; i < l.blocks.size(); ++i) {
-      if (l.pieces[i].second > 1) piece_start = std::min(piece_start, l.blocks[i].start_ns);
-      else whole_end = std::max(whole_end, l.blocks[i].end_ns);
-    }
-    if (piece_start > whole_end && piece_start != UINT64_MAX)
-      what += "; between them " + us(double(piece_start - whole_end)) + " with no SM at work: the second kernel's launch";
-  }
+  // Whole tiles and pieces by CTAs of their own (two kernels, mma_f16/13): the time between them, when no SM
+  // computes, is the second kernel's launch.
+  if (l.launch_gap > 0)
+    what += "; between them " + us(double(l.launch_gap)) + " with no SM at work: the second kernel's launch";
   if (in.timed_ms > 0 && l.duration > 0)
     what += "; the traced run took " + us(double(l.duration)) + ", " +
             viz::fmt_num(double(l.duration) / (in.timed_ms * 1e6)) + "x the timed run's " + us(in.timed_ms * 1e6) +

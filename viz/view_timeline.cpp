@@ -121,8 +121,8 @@ Rect draw_block(Canvas& c, Rect r, const Theme& t, const Palette& palette, const
   const float label_w = c.text_size("warp 31", fs).x + fs * 0.6f;
   std::vector<viz::Span> head{{b.kernel, t.text, Font::SansBold}};
   if (b.block >= 0)
-    head.push_back({(b.tiles + b.pieces > 1 || b.pieces > 0 ? (b.pieces > 0 ? "   CTA " : "   persistent CTA ") +
-                                                                  std::to_string(b.block) + " (" + cta_work(b) + ")"
+    head.push_back({(b.tiles + b.pieces > 0 ? (b.pieces > 0 ? "   CTA " : "   persistent CTA ") + std::to_string(b.block) +
+                                                  " (" + cta_work(b) + ")"
                                             : "   block " + std::to_string(b.block)) +
                         ", " + std::to_string(b.warps.size()) + " warps stamped, " +
                         (b.cut ? "the first " : "") + cycles(double(b.duration)) + " cycles" +
@@ -231,7 +231,7 @@ TimelineBlock timeline_block(const Capture& c, const std::string& kernel, int pi
   int own = 0, pieces = 0;
   for (const BlockRecord& r : c.blocks)
     if (r.kernel == kernel && r.bx == b.block && r.by == 0) ++(records[{r.tile_m, r.tile_n}] > 1 ? pieces : own);
-  if (own + pieces > 1 || pieces > 0) b.tiles = own, b.pieces = pieces;
+  if (own > 1 || pieces > 0) b.tiles = own, b.pieces = pieces;
   return b;
 }
 

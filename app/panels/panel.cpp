@@ -224,7 +224,7 @@ std::string headline_dtype(const std::vector<std::string>& dtypes, const std::st
 }
 
 std::string shape_label(const RunRecord& r) {
-  return std::to_string(r.m) + "x" + std::to_string(r.n) + "x" + std::to_string(r.k);
+  return shape_text({r.m, r.n, r.k});
 }
 
 std::string date_of(const Capture& c) { return c.recorded_at.substr(0, 10); }

@@ -320,7 +320,7 @@ class PerfPanel : public ViewPanel {
         return;
       }
     }
-    ctx.st.live_size = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+    ctx.st.live_size = shape_text(s);
   }
 
   void TogglePin() {

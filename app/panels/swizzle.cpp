@@ -175,7 +175,7 @@ class SwizzlePanel : public ViewPanel {
     const std::vector<std::string> dtypes = dtypes_of(capture_, kernel);
     if (const RunRecord* r = dtypes.empty() ? nullptr : main_run(capture_, kernel, dtypes.front())) {
       in.k = r->k;
-      in.shape = std::to_string(r->m) + "x" + std::to_string(r->n) + "x" + std::to_string(r->k);
+      in.shape = shape_label(*r);
       in.elem_bytes = elem_bytes(r->dtype);
       in.timed_ms = r->median_ms;
     }
