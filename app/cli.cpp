@@ -157,6 +157,14 @@ std::string fmt(const char* f, double v) {
   return buf;
 }
 
+// "unknown kernel 'NAME': not one of this build's (gemmscope list)", or for a variant of a rung that exists, which
+// variants it has.
+std::string kernel_not_found(const std::string& name) {
+  const size_t bracket = name.find('[');
+  if (bracket != std::string::npos && find_kernel(name.substr(0, bracket))) return unknown_kernel(name) + ";";
+  return "unknown kernel '" + name.substr(0, 80) + "': not one of this build's (gemmscope list)";
+}
+
 std::string ends_with_ext(const std::string& path) {
   return fs::path(path).extension().string();
 }
@@ -177,7 +185,10 @@ std::string window_report(const MainWindow& w, const Frame& f, const ViewState& 
   auto box = [](Rect r) { return nlohmann::json::array({r.min.x, r.min.y, r.w(), r.h()}); };
   panes["kernels"] = box(w.last_layout().list);
   for (const auto& [name, r] : w.last_layout().panes) panes[name] = box(r);
-  nlohmann::json j{{"frames", frames}, {"panes", panes}, {"maximized", w.last_layout().maximized},
+  nlohmann::json tabs = nlohmann::json::array();  // columns too short for their stacks: the views, the one shown
+  for (const TabStrip& t : w.last_layout().tabs)
+    tabs.push_back({{"column", t.column}, {"views", t.views}, {"shown", t.shown}, {"rect", box(t.rect)}});
+  nlohmann::json j{{"frames", frames}, {"panes", panes}, {"tabs", tabs}, {"maximized", w.last_layout().maximized},
                    {"hovered", w.hovered_pane()},
                    {"kernel", selected_kernel(st)}, {"zoom", st.effective_zoom()}, {"dark", st.dark},
                    {"ui_font_px", ImGui::GetFontSize()}, {"message", st.message}, {"banner", f.banner},
@@ -252,7 +263,7 @@ int cmd_window(const WindowArgs& a) {
 
   if (!a.kernel.empty()) {
     if (!find_kernel(a.kernel) && (worker || runs_of(replayed, a.kernel).empty()))
-      return fail("", "--kernel: unknown kernel '" + a.kernel.substr(0, 80) + "': not one of this build's (gemmscope list)" +
+      return fail("", "--kernel: " + kernel_not_found(a.kernel) +
                           (worker ? "" : " nor run in " + (a.replay.empty() || !alert.empty() ? std::string("the bundled capture") : a.replay)),
                   kExitUsage);
     st.kernel = a.kernel;
@@ -478,6 +489,8 @@ std::vector<const RunResult*> rounds_by_ratio(const RoundsJob& j) {
 int cmd_record(const RecordArgs& a) {
   std::vector<const KernelInfo*> kernels;
   std::string error;
+  if (a.kernels.find_first_not_of(" ,") == std::string::npos)  // "" or ",": a variable left empty, not "all"
+    return fail("record", "--kernels: an empty list (name kernels, or leave --kernels out for all)", kExitUsage);
   if (!select_kernels(a.kernels, &kernels, &error)) return fail("record", "--kernels: " + error, kExitUsage);
   GemmShape shape;
   if (!parse_shape(a.size, &shape)) return fail("record", "--size: '" + a.size + "' is not MxNxK", kExitUsage);
@@ -492,6 +505,12 @@ int cmd_record(const RecordArgs& a) {
     if (!a.smem_price.empty()) price = parse_smem_price(read_file(a.smem_price), a.smem_price);
   } catch (const std::exception& e) {
     return fail("record", e.what(), kExitUsage);
+  }
+  // And where the capture goes: a path that cannot take it is said now, not after minutes of GPU work.
+  try {
+    check_writable(a.out);
+  } catch (const std::exception& e) {
+    return fail("record", std::string("-o: ") + e.what(), kExitRuntime);
   }
   int code = 0;
   std::unique_ptr<GpuSession> gpu = open_gpu(a.device, &error, &code);
@@ -559,9 +578,16 @@ int cmd_bench(const BenchArgs& a) {
   std::vector<const KernelInfo*> kernels;
   std::vector<GemmShape> shapes;
   std::string error;
+  if (a.kernels.find_first_not_of(" ,") == std::string::npos)
+    return fail("bench", "--kernels: an empty list (name kernels, or leave --kernels out for all)", kExitUsage);
   if (!select_kernels(a.kernels, &kernels, &error)) return fail("bench", "--kernels: " + error, kExitUsage);
   if (!shapes_from_list(a.sizes, &shapes, &error)) return fail("bench", error, kExitUsage);
   if (a.verify_only && a.rounds > 1) return fail("bench", "--verify-only times nothing: --rounds does not apply", kExitUsage);
+  try {  // said before the GPU work, not after it
+    if (!a.json.empty()) check_writable(a.json);
+  } catch (const std::exception& e) {
+    return fail("bench", std::string("--json: ") + e.what(), kExitRuntime);
+  }
   int code = 0;
   std::unique_ptr<GpuSession> gpu = open_gpu(a.device, &error, &code);
   if (!gpu) return fail("bench", error, code);
@@ -848,11 +874,26 @@ int cmd_shot(const ShotArgs& a) {
     return fail("shot", "-o: '" + a.out + "' must end in .png or .svg", kExitUsage);
   if (!a.op.empty() && !find_mma_op(a.op))
     return fail("shot", "--op: unknown operation '" + a.op + "' (known: " + mma_op_names() + ")", kExitUsage);
+  // The picture and (the throughput view's) the numbers beside it: both paths are checked before either is
+  // written, so that a refusal leaves the old pair as it was.
+  try {
+    check_writable(a.out);
+    if (a.view == "perf" || !a.ratio_over_size.empty())
+      check_writable(std::filesystem::path(a.out).replace_extension(".csv").string());
+  } catch (const std::exception& e) {
+    return fail("shot", e.what(), kExitRuntime);
+  }
 
+  // WxH in digits only (sscanf's %d would wrap 4294968896 round to 1600).
   int base_w = 0, base_h = 0;
-  char tail = 0;
-  if (std::sscanf(a.size.c_str(), "%dx%d%c", &base_w, &base_h, &tail) != 2 || base_w < 320 || base_h < 240 ||
-      base_w > 8192 || base_h > 8192)
+  const size_t x = a.size.find('x');
+  const auto dim = [](const std::string& d, int* v) {
+    if (d.empty() || d.size() > 5 || d.find_first_not_of("0123456789") != std::string::npos) return false;
+    *v = std::stoi(d);
+    return true;
+  };
+  if (x == std::string::npos || !dim(a.size.substr(0, x), &base_w) || !dim(a.size.substr(x + 1), &base_h) ||
+      base_w < 320 || base_h < 240 || base_w > 8192 || base_h > 8192)
     return fail("shot", "--size: '" + a.size + "' is not WxH between 320x240 and 8192x8192", kExitUsage);
   const int w = int(std::lround(base_w * a.scale)), h = int(std::lround(base_h * a.scale));
   if (!a.ratio_over_size.empty()) return shot_ratio_over_size(a, w, h);
@@ -862,7 +903,7 @@ int cmd_shot(const ShotArgs& a) {
   if (!load_capture(a.replay, &c, &banner, &error)) return fail("shot", error, kExitRuntime);
   // As in the window: a kernel of this build, or one the replayed capture has runs of (recorded by another build).
   if (!a.kernel.empty() && !find_kernel(a.kernel) && (a.replay.empty() || runs_of(c, a.kernel).empty()))
-    return fail("shot", "--kernel: unknown kernel '" + a.kernel.substr(0, 80) + "': not one of this build's (gemmscope list) " +
+    return fail("shot", "--kernel: " + kernel_not_found(a.kernel) + " " +
                             (a.replay.empty() ? "nor in the bundled capture" : "nor run in " + a.replay), kExitUsage);
   Frame f;
   f.capture = &c;
@@ -953,7 +994,9 @@ std::string deck_file(const std::string& kernel, const std::string& view) {
 
 int cmd_export(const ExportArgs& a) {
   namespace fs = std::filesystem;
-  const fs::path deck(a.deck);
+  std::string name = a.deck;  // "deck/" names the folder deck, as a shell's completion writes it
+  while (name.size() > 1 && name.back() == '/') name.pop_back();
+  const fs::path deck(name);
   std::error_code ec;
   if (deck.empty()) return fail("export", "--deck: give a folder to create", kExitUsage);
   if (fs::exists(deck, ec))

@@ -34,12 +34,12 @@ struct WindowArgs {
   bool fake_gpu = false;  // tests: a worker process without CUDA (made-up numbers; its own fault drills)
 };
 struct RecordArgs {
-  std::string out, kernels, size = "4096x4096x4096", sweep;
+  std::string out, kernels = "all", size = "4096x4096x4096", sweep;
   std::string ncu_l2, smem_price;  // tables other tools measured, kept in the capture
   int device = 0;
 };
 struct BenchArgs {
-  std::string kernels, sizes = "4096", json;
+  std::string kernels = "all", sizes = "4096", json;
   int device = 0, repeats = 10, rounds = 1;
   bool verify_only = false;  // one verification launch per kernel, precision and size; nothing timed
 };

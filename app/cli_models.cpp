@@ -1,4 +1,8 @@
 // `banks` and `swizzle`: the pure models of core/, on the command line.
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
 #include <iostream>
 
 #include "app/cli.h"
@@ -11,7 +15,14 @@ int cmd_banks(const BanksArgs& a) {
   const SmemOp op = *parse_smem_op(a.op);  // CLI11 already restricted --op to the known spellings
   LaneOffsets offsets;
   std::string error;
-  if (!parse_lane_offsets(std::cin, a.width, op, &offsets, &error)) return fail("banks", error, kExitUsage);
+  // Standard input that cannot be read is said as such, not as "expected 32 offsets, got 0".
+  struct stat in {};
+  if (::fstat(0, &in) != 0)
+    return fail("banks", std::string("cannot read standard input: ") + std::strerror(errno) + " (pipe the 32 offsets in)", kExitUsage);
+  if (S_ISDIR(in.st_mode)) return fail("banks", "cannot read standard input: it is a folder", kExitUsage);
+  const bool parsed = parse_lane_offsets(std::cin, a.width, op, &offsets, &error);
+  if (std::cin.bad()) return fail("banks", "cannot read standard input", kExitRuntime);
+  if (!parsed) return fail("banks", error, kExitUsage);
   const BankReport r = bank_report(offsets, a.width, op);
   std::cout << "wavefronts=" << r.wavefronts << " ideal=" << r.ideal << " conflicts=" << r.conflicts << "\n";
   return 0;

@@ -2,6 +2,8 @@
 // Parses the command line (DESIGN.md's contract) and hands over to one subcommand.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -33,9 +35,34 @@ int main(int argc, char** argv) {
                "record and bench need a CUDA GPU; every other subcommand runs without one."};
   app.set_version_flag("--version", std::string("gemmscope ") + GEMMSCOPE_VERSION);
 
+  // Checks whose one line says what was expected and what came instead (CLI11's own ranges print "Value abc not in
+  // range 0.000000 to 1797693134862315708..." for a word and a negative number alike). They see the text before it
+  // is converted.
+  const auto number_in = [](double lo, double hi, bool integer, const std::string& what) {
+    return CLI::Validator(
+        [=](std::string& s) -> std::string {
+          char* end = nullptr;
+          errno = 0;
+          const double v = std::strtod(s.c_str(), &end);
+          const bool ok = !s.empty() && *end == '\0' && errno == 0 && std::isfinite(v) && v >= lo && v <= hi &&
+                          (!integer || v == std::floor(v));
+          return ok ? std::string() : "expected " + what + ", got '" + s.substr(0, 40) + "'";
+        },
+        "");
+  };
+  const auto one_of = [](const std::vector<std::string>& items, const std::string& what) {
+    return CLI::Validator(
+        [=](std::string& s) -> std::string {
+          return std::find(items.begin(), items.end(), s) != items.end() ? std::string()
+                                                                         : "expected " + what + ", got '" + s.substr(0, 40) + "'";
+        },
+        "");
+  };
+  const CLI::Validator device_index = number_in(0, 1023, true, "a CUDA device index (0, 1, ...; nvidia-smi lists them)");
+
   WindowArgs win;
   app.add_option("--replay", win.replay, "Open this capture instead of running on the GPU")->check(CLI::ExistingFile);
-  app.add_option("--device", win.device, "CUDA device index")->check(CLI::NonNegativeNumber);
+  app.add_option("--device", win.device, "CUDA device index")->check(device_index);
   // Test hooks, hidden from --help (an empty group).
   app.add_option("--frames", win.frames, "Quit after this many frames")->check(CLI::PositiveNumber)->group("");
   app.add_option("--exit-after", win.exit_after, "Quit after this many seconds")->check(CLI::PositiveNumber)->group("");
@@ -66,7 +93,7 @@ int main(int argc, char** argv) {
                      "`list` names, and timed at this one too)")
       ->capture_default_str();
   record->add_option("--sweep", rec.sweep, "Also time every kernel at these sizes (N or MxNxK, comma-separated)");
-  record->add_option("--device", rec.device, "CUDA device index")->check(CLI::NonNegativeNumber);
+  record->add_option("--device", rec.device, "CUDA device index")->check(device_index);
   record->add_option("--ncu-l2", rec.ncu_l2, "Keep Nsight Compute's L2 numbers in the capture (the CSV tools/l2_ncu.sh writes)");
   record->add_option("--smem-price", rec.smem_price,
                      "Keep the shared-memory price table in the capture (bench/bank_probe price's TSV)");
@@ -78,7 +105,7 @@ int main(int argc, char** argv) {
   benchc->add_option("--json", bench.json, "Also write the results as JSON to this file");
   benchc->add_option("--repeats", bench.repeats, "Timed launches per kernel (median; at least 10)")
       ->check(CLI::Range(10, 10000))->capture_default_str();
-  benchc->add_option("--device", bench.device, "CUDA device index")->check(CLI::NonNegativeNumber);
+  benchc->add_option("--device", bench.device, "CUDA device index")->check(device_index);
   benchc->add_option("--rounds", bench.rounds,
                      "Measure every kernel this many times, alternately forward and backward, and report each one's "
                      "median (fair comparisons on a GPU whose clocks drift)")
@@ -99,12 +126,12 @@ int main(int argc, char** argv) {
   layout->add_option("--replay", lay.replay, "Read traced layouts from this capture")->check(CLI::ExistingFile);
   layout->add_option("--theme", lay.theme, "dark or light (svg, png)")->check(CLI::IsMember({"dark", "light"}))
       ->capture_default_str();
-  layout->add_option("--device", lay.device, "CUDA device index for --source traced")->check(CLI::NonNegativeNumber);
+  layout->add_option("--device", lay.device, "CUDA device index for --source traced")->check(device_index);
 
   BanksArgs banks;
   CLI::App* banksc = app.add_subcommand("banks", "Count shared-memory wavefronts for 32 lane offsets read from stdin");
   banksc->add_option("--width", banks.width, "Bytes per lane: 4, 8 or 16")->required()
-      ->check(CLI::IsMember({4, 8, 16}));
+      ->check(one_of({"4", "8", "16"}, "4, 8 or 16 (bytes per lane)"));
   banksc->add_option("--op", banks.op, "lds (ld.shared), sts (st.shared), ldmatrix.x1, ldmatrix.x2 or ldmatrix.x4")
       ->check(CLI::IsMember({"lds", "sts", "ldmatrix.x1", "ldmatrix.x2", "ldmatrix.x4"}))->capture_default_str();
 
@@ -113,9 +140,6 @@ int main(int argc, char** argv) {
   swizzle->add_option("--tiles", sw.tiles, "Output tiles MxN")->required();
   swizzle->add_option("--scheme", sw.scheme, "none, cutlass:L or triton:G")->capture_default_str();
 
-  // NaN passes a range check (every comparison with it is false): finite first.
-  const CLI::Validator finite([](std::string& s) { return std::isfinite(std::strtod(s.c_str(), nullptr)) ? "" : "not a finite number: " + s.substr(0, 40); },
-                              "FINITE");
   // --zoom: the window's zoom range; the text of a figure for slides, larger without a larger picture.
   const char* zoom_help = "Text and figure this many times larger in a picture of the same size, as the window's zoom (0.5-3)";
   ExportArgs exp;
@@ -123,10 +147,10 @@ int main(int argc, char** argv) {
   exportc->add_option("--deck", exp.deck, "Folder to create (it must not exist yet)")->required();
   exportc->add_option("--replay", exp.replay, "Capture to draw (default: the bundled one)")->check(CLI::ExistingFile);
   exportc->add_option("--theme", exp.theme, "dark or light")->check(CLI::IsMember({"dark", "light"}))->capture_default_str();
-  exportc->add_option("--zoom", exp.zoom, zoom_help)->check(finite & CLI::Range(0.5f, 3.0f))->capture_default_str();
+  exportc->add_option("--zoom", exp.zoom, zoom_help)->check(number_in(0.5, 3, false, "a number from 0.5 to 3"))->capture_default_str();
   exportc->add_option("--formats", exp.formats,
                       "png,svg (each PNG links its SVG), png (slides only; about half the size) or svg (no display needed)")
-      ->check(CLI::IsMember({"png,svg", "svg,png", "png", "svg"}))
+      ->check(one_of({"png,svg", "svg,png", "png", "svg"}, "png,svg (or svg,png), png or svg"))
       ->capture_default_str();
 
   ShotArgs shot;
@@ -136,10 +160,10 @@ int main(int argc, char** argv) {
   shotc->add_option("--op", shot.op, "Operation the layout view shows instead of the kernel's own");
   shotc->add_option("--replay", shot.replay, "Capture to draw (default: the bundled one)")->check(CLI::ExistingFile);
   shotc->add_option("--theme", shot.theme, "dark or light")->check(CLI::IsMember({"dark", "light"}))->capture_default_str();
-  shotc->add_option("--scale", shot.scale, "Size multiplier of the 1600x900 picture")->check(finite & CLI::Range(0.25f, 4.0f))
+  shotc->add_option("--scale", shot.scale, "Size multiplier of the 1600x900 picture")->check(number_in(0.25, 4, false, "a number from 0.25 to 4"))
       ->capture_default_str();
   shotc->add_option("--size", shot.size, "Window size WxH the picture shows (before --scale)")->capture_default_str();
-  shotc->add_option("--zoom", shot.zoom, zoom_help)->check(finite & CLI::Range(0.5f, 3.0f))->capture_default_str();
+  shotc->add_option("--zoom", shot.zoom, zoom_help)->check(number_in(0.5, 3, false, "a number from 0.5 to 3"))->capture_default_str();
   shotc->add_option("--ratio-over-size", shot.ratio_over_size,
                     "FILE[,FILE...] (bench JSONs or captures, one per GPU): each family's top rung as % of cuBLAS over "
                     "size, with --view perf");

@@ -29,6 +29,9 @@ struct Arrangement {
   std::vector<float> column_w;                  // one per column, summing to 1
   std::vector<std::vector<float>> row_h;        // per column, one per view, summing to 1
   std::string maximized;                        // a view filling the whole view area, or ""
+  // Per column, the view it shows when the window is too small for its stack: the column then becomes tabs
+  // (layout_workspace); "" = its first view.
+  std::vector<std::string> active;
 };
 
 // The arrangement a first start gets for these views (the table's order): up to four, the fragment layout
@@ -38,6 +41,8 @@ Arrangement default_arrangement(const std::vector<std::string>& views);
 // Makes `a` hold exactly `views`: unknown names dropped, missing ones added to the shortest column,
 // sizes renormalised (a damaged or old settings file still gives a usable arrangement).
 void reconcile(Arrangement* a, const std::vector<std::string>& views);
+// Makes `view` the one its column shows when that column is tabs (a tab clicked, or a view asked for).
+void activate(Arrangement* a, const std::string& view);
 
 // What the user chose: plain data, shared by the panels.
 struct ViewState {
@@ -58,6 +63,7 @@ struct ViewState {
   GmemViewState gmem;                     // the global-memory panel's site, request and comparison
   std::string code_against;               // the rung the code view diffs against ("": the one before)
   std::string focus_site;                 // a site the code view asked the bank or global-memory view to show
+  std::string reveal;                     // a view that took such a request: the window brings its tab to the front
   std::string perf_dtype;                 // dtype the throughput curves show ("" = the selected rung's first)
   bool perf_pin = false;                  // asks the throughput panel to pin (or unpin) its baseline
   std::string live_size = "2048x2048x2048";  // the size the live plot measures at (MxNxK)

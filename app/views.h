@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/panels/panel.h"
+#include "app/workspace.h"
 
 namespace gs {
 
@@ -15,12 +16,16 @@ struct ViewDef {
   const char* title;   // the pane's header
   const char* about;   // one line for --help: what the view shows
   std::unique_ptr<ViewPanel> (*make)();
+  float min_h_em = 17;  // the shortest pane, in lines of text, the view still draws its figure in (below: tabs)
+  float narrow_w_em = 0, narrow_min_h_em = 0;  // in a pane narrower than narrow_w_em lines, narrow_min_h_em instead
 };
 
 // In the order the workspace first places them.
 const std::vector<ViewDef>& view_table();
 const ViewDef* find_view(const std::string& name);
 std::vector<std::string> view_names();
+// Each view's shortest pane at this text size, for layout_workspace; `tab_h` the height of a strip of tabs.
+PaneLimits pane_limits(float font_px, float tab_h);
 // DESIGN.md's views that are not built yet: `shot` says so rather than drawing a blank picture.
 const std::vector<std::string>& planned_views();
 // "layout (which lane holds ...), ..., all (the whole window)": for --help.

@@ -373,7 +373,51 @@ void MainWindow::ExportWorkspace(const Frame& f, ViewState& st) {
   st.message = "exporting the workspace...";
 }
 
-void MainWindow::DrawPane(size_t i, Rect pane, const ViewContext& ctx) {
+void MainWindow::DrawTabs(const TabStrip& strip, ViewState& st) {
+  const Theme& t = theme_of(st);
+  const float pad = ImGui::GetStyle().FramePadding.x * 1.5f, gap = 2;
+  std::vector<std::string> titles;
+  std::vector<float> widths;
+  for (const std::string& v : strip.views) {
+    const ViewDef* def = find_view(v);
+    titles.push_back(def ? def->title : v);
+    ImGui::PushFont(gui_.bold);  // the shown tab's font, so that no natural width cuts it
+    widths.push_back(ImGui::CalcTextSize(titles.back().c_str()).x);
+    ImGui::PopFont();
+  }
+  const std::vector<Rect> rects = place_tabs(strip, widths, pad, gap);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  for (size_t i = 0; i < rects.size(); ++i) {
+    const Rect& r = rects[i];
+    const bool shown = strip.views[i] == strip.shown;
+    ImGui::SetCursorScreenPos(ImVec2(r.min.x, r.min.y));
+    ImGui::PushID(strip.views[i].c_str());
+    if (ImGui::InvisibleButton("##tab", ImVec2(std::max(r.w(), 1.0f), std::max(r.h(), 1.0f)))) {
+      activate(&st.arrangement, strip.views[i]);
+    }
+    ImGui::PopID();
+    ui::note(("tab " + strip.views[i]).c_str());
+    const bool hovered = ImGui::IsItemHovered();
+    if (shown) ImGui::PushFont(gui_.bold);
+    const std::string label = ui::elide(titles[i], r.w() - 2 * pad + 1);  // (a natural width fits exactly)
+    if (shown) ImGui::PopFont();
+    if (hovered)
+      ImGui::SetTooltip("%s", (shown ? titles[i] + ": shown below. The window is too short for this column's views "
+                                       "stacked: a taller window or a smaller zoom (Ctrl -) shows them all"
+                                     : "show " + titles[i] + " here")
+                                  .c_str());
+    const Color fill = shown ? t.panel : hovered ? t.panel.with_alpha(170) : t.panel.with_alpha(90);
+    dl->AddRectFilled(ImVec2(r.min.x, r.min.y), ImVec2(r.max.x, r.max.y + (shown ? 2 : 0)), im_color(fill),
+                      ImGui::GetStyle().ChildRounding, ImDrawFlags_RoundCornersTop);
+    if (shown) dl->AddLine(ImVec2(r.min.x + 2, r.min.y + 1), ImVec2(r.max.x - 2, r.min.y + 1), im_color(t.accent), 2);
+    const float ty = r.min.y + (r.h() - ImGui::GetFontSize()) * 0.5f;
+    if (shown) ImGui::PushFont(gui_.bold);
+    dl->AddText(ImVec2(r.min.x + pad, ty), im_color(shown ? t.text : t.text_dim), label.c_str());
+    if (shown) ImGui::PopFont();
+  }
+}
+
+void MainWindow::DrawPane(size_t i, Rect pane, const ViewContext& ctx, bool tabbed) {
   const ViewDef& def = view_table()[i];
   ViewPanel& p = *panels_[i];
   ViewState& st = ctx.st;
@@ -384,11 +428,16 @@ void MainWindow::DrawPane(size_t i, Rect pane, const ViewContext& ctx) {
   const float right = top.x + ImGui::GetContentRegionAvail().x;
   const float icons_w = Flow::button_w("PNG") + Flow::button_w("SVG") + ImGui::GetFrameHeight() + style.ItemSpacing.x * 2;
 
-  // Header: title, the panel's widgets flowing after it, the export and maximise buttons at the right.
-  ImGui::PushFont(gui_.bold);
-  ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted(def.title);
-  ImGui::PopFont();
+  // Header: title (the tab above names a tabbed pane), the panel's widgets flowing after it, the export and
+  // maximise buttons at the right.
+  if (tabbed) {
+    ImGui::Dummy(ImVec2(0, ImGui::GetFrameHeight()));  // the line the widgets (or the buttons alone) sit on
+  } else {
+    ImGui::PushFont(gui_.bold);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(def.title);
+    ImGui::PopFont();
+  }
   Flow flow(right - icons_w - style.ItemSpacing.x, true);
   p.Toolbar(ctx, flow);
   flow.end();
@@ -459,6 +508,10 @@ bool MainWindow::Draw(const Frame& f, ViewState& st) {
   HandleKeys(f, st);
   const ViewContext ctx{f, st, theme_of(st), &gui_};
   for (auto& p : panels_) p->Update(ctx);
+  if (!st.reveal.empty()) {  // a view took another's request (the code view's site): show it if it is a tab
+    activate(&st.arrangement, st.reveal);
+    st.reveal.clear();
+  }
 
   ImGui::SetNextWindowPos(vp->Pos);
   ImGui::SetNextWindowSize(vp->Size);
@@ -470,7 +523,8 @@ bool MainWindow::Draw(const Frame& f, ViewState& st) {
   const ImVec2 a0 = ImGui::GetCursorScreenPos(), avail = ImGui::GetContentRegionAvail();
   area_ = Rect{{a0.x, a0.y}, {a0.x + avail.x, a0.y + avail.y}};
   const float gap = std::round(ImGui::GetStyle().ItemSpacing.x);
-  layout_ = layout_workspace(area_, st.arrangement, gap);
+  const PaneLimits limits = pane_limits(ImGui::GetFontSize(), std::round(ImGui::GetFrameHeight() * 1.2f));
+  layout_ = layout_workspace(area_, st.arrangement, gap, limits);
 
   ImGui::SetCursorScreenPos(ImVec2(layout_.list.min.x, layout_.list.min.y));
   ImGui::BeginChild("kernels", ImVec2(layout_.list.w(), layout_.list.h()), true);
@@ -478,9 +532,13 @@ bool MainWindow::Draw(const Frame& f, ViewState& st) {
   ImGui::EndChild();
   hovered_pane_.clear();
   const auto& table = view_table();
-  for (const auto& [name, rect] : layout_.panes)
+  for (const TabStrip& strip : layout_.tabs) DrawTabs(strip, st);
+  for (const auto& [name, rect] : layout_.panes) {
+    bool tabbed = false;
+    for (const TabStrip& strip : layout_.tabs) tabbed = tabbed || strip.shown == name;
     for (size_t i = 0; i < table.size(); ++i)
-      if (name == table[i].name) DrawPane(i, rect, ctx);
+      if (name == table[i].name) DrawPane(i, rect, ctx, tabbed);
+  }
 
   // Splitters: the gaps between panes, dragged to resize.
   const float min_pane = ImGui::GetFontSize() * 10;
@@ -492,7 +550,7 @@ bool MainWindow::Draw(const Frame& f, ViewState& st) {
     ImGui::PopID();
     if (ImGui::IsItemActive()) {
       const ImVec2 d = ImGui::GetIO().MouseDelta;
-      drag_splitter(&st.arrangement, s, s.vertical() ? d.x : d.y, area_, gap, min_pane);
+      drag_splitter(&st.arrangement, s, s.vertical() ? d.x : d.y, area_, gap, min_pane, limits);
     }
     if (ImGui::IsItemHovered() || ImGui::IsItemActive()) {
       ImGui::SetMouseCursor(s.vertical() ? ImGuiMouseCursor_ResizeEW : ImGuiMouseCursor_ResizeNS);
@@ -532,18 +590,45 @@ void draw_workspace(Canvas& c, Rect r, const Frame& f, ViewState& st, std::vecto
   c.rect_filled(bar, (f.live ? t.good : t.warn).with_alpha(55), 4);
   c.text({bar.min.x + pad, bar.min.y + fs * 0.3f}, viz::elide(c, f.banner, fs, Font::Sans, bar.w() - 2 * pad), t.text, fs);
   const Rect area{{r.min.x + pad, bar.max.y + pad}, {r.max.x - pad, r.max.y - pad}};
-  const WorkspaceLayout lay = layout_workspace(area, st.arrangement, std::round(8 * z));
+  // The window's limits: its font is 15 px times the zoom, a frame 3 px of padding above and below the text.
+  const WorkspaceLayout lay = layout_workspace(area, st.arrangement, std::round(8 * z),
+                                               pane_limits(fs, std::round((fs + 6 * z) * 1.2f)));
   {
     ScaledCanvas scaled(c, z, lay.list.min);
     draw_kernel_list(scaled, scaled.layout_rect(lay.list), ctx);
+  }
+  // Tabs as the window draws them: the shown one joined to its pane, in bold, under an accent line.
+  std::vector<std::string> tabbed;
+  for (const TabStrip& strip : lay.tabs) {
+    const float tpad = 6 * z;
+    std::vector<std::string> titles;
+    std::vector<float> widths;
+    for (const std::string& v : strip.views) {
+      const ViewDef* def = find_view(v);
+      titles.push_back(def ? def->title : v);
+      widths.push_back(c.text_size(titles.back(), fs, Font::SansBold).x);
+    }
+    const std::vector<Rect> rects = place_tabs(strip, widths, tpad, 2);
+    for (size_t i = 0; i < rects.size(); ++i) {
+      const Rect& r = rects[i];
+      const bool shown = strip.views[i] == strip.shown;
+      c.rect_filled(Rect{r.min, {r.max.x, r.max.y + (shown ? 4 : 0)}}, shown ? t.panel : t.panel.with_alpha(90), 4);
+      if (shown) c.line({r.min.x + 2, r.min.y + 1}, {r.max.x - 2, r.min.y + 1}, t.accent, 2);
+      const Font font = shown ? Font::SansBold : Font::Sans;
+      c.text({r.min.x + tpad, r.min.y + (r.h() - fs) * 0.5f}, viz::elide(c, titles[i], fs, font, r.w() - 2 * tpad + 1),
+             shown ? t.text : t.text_dim, fs, Align::Left, font);
+    }
+    tabbed.push_back(strip.shown);
   }
   const auto& table = view_table();
   for (const auto& [name, rect] : lay.panes)
     for (size_t i = 0; i < table.size(); ++i) {
       if (name != table[i].name) continue;
+      const bool under_tab = std::find(tabbed.begin(), tabbed.end(), name) != tabbed.end();
       c.rect_filled(rect, t.panel, 4);
       c.push_clip(rect);  // a title longer than a narrow pane stops at its edge, as on screen
-      c.text({rect.min.x + pad, rect.min.y + pad}, table[i].title, t.text, fs, Align::Left, Font::SansBold);
+      if (!under_tab)  // a tab names a tabbed pane
+        c.text({rect.min.x + pad, rect.min.y + pad}, table[i].title, t.text, fs, Align::Left, Font::SansBold);
       c.pop_clip();
       const Rect fig{{rect.min.x + pad, rect.min.y + pad + fs * 1.8f}, {rect.max.x - pad, rect.max.y - pad}};
       c.push_clip(fig);

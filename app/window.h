@@ -46,7 +46,10 @@ class MainWindow {
   // Renders `draw` offscreen at w x h times the PNG scale, with the zoom and fonts times the scale, into `path`.
   bool RenderScaled(const ViewState& st, int w, int h, const std::function<void(ViewState&)>& draw,
                     const std::string& path, std::string* error);
-  void DrawPane(size_t view, Rect pane, const ViewContext& ctx);
+  // `tabbed`: the pane hangs under a strip of tabs, which names it (no title of its own).
+  void DrawPane(size_t view, Rect pane, const ViewContext& ctx, bool tabbed);
+  // A column's strip of tabs: clicking one shows that view in the column's pane.
+  void DrawTabs(const TabStrip& strip, ViewState& st);
   void HandleKeys(const Frame& f, ViewState& st);
   ViewPanel& panel(const std::string& name);
 

@@ -19,6 +19,29 @@ void normalise(std::vector<float>* v, size_t n) {
   for (float& f : *v) f = ok && sum > 0 ? f / sum : 1.0f / float(n);
 }
 
+// The heights of a column's stack: the arranged shares of `usable`, except that a view below what it needs gets
+// that much, taken from the others in proportion to their shares. Empty when the needs add up to more than
+// `usable` (the column becomes tabs); with no limits, the shares as they are.
+std::vector<float> row_heights(const std::vector<std::string>& views, const std::vector<float>& shares, float usable,
+                               float width, const PaneLimits& limits) {
+  const size_t n = views.size();
+  std::vector<float> need(n, 0.0f), h(n);
+  float total_need = 0;
+  for (size_t r = 0; r < n; ++r) total_need += need[r] = limits.tab_h > 0 ? limits.need(views[r], width) : 0.0f;
+  if (n > 1 && total_need > usable) return {};
+  std::vector<bool> fixed(n, false);
+  for (bool changed = true; changed;) {  // at most n rounds: each fixes one more view at its need
+    changed = false;
+    float left = usable, share = 0;
+    for (size_t r = 0; r < n; ++r) fixed[r] ? left -= need[r] : share += shares[r];
+    for (size_t r = 0; r < n; ++r) {
+      h[r] = fixed[r] ? need[r] : left * (share > 0 ? shares[r] / share : 1.0f / float(n));
+      if (!fixed[r] && h[r] < need[r]) fixed[r] = changed = true;
+    }
+  }
+  return h;
+}
+
 }  // namespace
 
 Arrangement default_arrangement(const std::vector<std::string>& views) {
@@ -53,6 +76,7 @@ Arrangement default_arrangement(const std::vector<std::string>& views) {
 void reconcile(Arrangement* a, const std::vector<std::string>& views) {
   // Drop what is not a view (or shown twice), and empty columns.
   std::vector<std::string> seen;
+  a->active.resize(a->columns.size());
   for (size_t c = 0; c < a->columns.size(); ++c) {
     auto& col = a->columns[c];
     std::vector<float> h = c < a->row_h.size() ? a->row_h[c] : std::vector<float>{};
@@ -75,6 +99,7 @@ void reconcile(Arrangement* a, const std::vector<std::string>& views) {
       a->columns.erase(a->columns.begin() + c);
       a->row_h.erase(a->row_h.begin() + c);
       a->column_w.erase(a->column_w.begin() + c);
+      a->active.erase(a->active.begin() + c);
     }
   if (a->columns.empty()) {
     const std::string max = a->maximized;
@@ -96,9 +121,24 @@ void reconcile(Arrangement* a, const std::vector<std::string>& views) {
   normalise(&a->column_w, a->columns.size());
   if (!std::isfinite(a->list_w) || a->list_w < 0.08f || a->list_w > 0.5f) a->list_w = 0.2f;
   if (std::find(views.begin(), views.end(), a->maximized) == views.end()) a->maximized.clear();
+  a->active.resize(a->columns.size());
+  for (size_t c = 0; c < a->columns.size(); ++c)
+    if (std::find(a->columns[c].begin(), a->columns[c].end(), a->active[c]) == a->columns[c].end()) a->active[c].clear();
 }
 
-WorkspaceLayout layout_workspace(Rect area, const Arrangement& a, float gap) {
+void activate(Arrangement* a, const std::string& view) {
+  a->active.resize(a->columns.size());
+  for (size_t c = 0; c < a->columns.size(); ++c)
+    if (std::find(a->columns[c].begin(), a->columns[c].end(), view) != a->columns[c].end()) a->active[c] = view;
+}
+
+float PaneLimits::need(const std::string& view, float width) const {
+  for (const Need& n : needs)
+    if (n.view == view) return width < n.narrow_w ? std::max(n.min_h, n.narrow_min_h) : n.min_h;
+  return other_min_h;
+}
+
+WorkspaceLayout layout_workspace(Rect area, const Arrangement& a, float gap, const PaneLimits& limits) {
   WorkspaceLayout out;
   out.maximized = a.maximized;
   const float list_w = std::round(area.w() * a.list_w);
@@ -116,9 +156,20 @@ WorkspaceLayout layout_workspace(Rect area, const Arrangement& a, float gap) {
     const float w = last_col ? views.max.x - x : std::round(usable_w * a.column_w[c]);
     float y = views.min.y;
     const float usable_h = views.h() - gap * float(a.columns[c].size() - 1);
-    for (size_t r = 0; r < a.columns[c].size(); ++r) {
+    // Too short for every view of the stack to draw: one at a time, under tabs (the arrangement is kept, so a
+    // larger window or a smaller zoom shows the stack again). Otherwise each view gets at least what it needs.
+    const std::vector<float> heights = row_heights(a.columns[c], a.row_h[c], usable_h, w, limits);
+    const bool tabs = heights.empty();
+    if (tabs) {
+      TabStrip strip{Rect{{x, y}, {x + w, y + limits.tab_h}}, int(c), a.columns[c], a.columns[c].front()};
+      if (c < a.active.size() && std::find(strip.views.begin(), strip.views.end(), a.active[c]) != strip.views.end())
+        strip.shown = a.active[c];
+      out.panes.push_back({strip.shown, Rect{{x, strip.rect.max.y}, {x + w, views.max.y}}});
+      out.tabs.push_back(strip);
+    }
+    for (size_t r = 0; !tabs && r < a.columns[c].size(); ++r) {
       const bool last_row = r + 1 == a.columns[c].size();
-      const float h = last_row ? views.max.y - y : std::round(usable_h * a.row_h[c][r]);
+      const float h = last_row ? views.max.y - y : std::round(heights[r]);
       out.panes.push_back({a.columns[c][r], Rect{{x, y}, {x + w, y + h}}});
       if (!last_row) out.splitters.push_back({Rect{{x, y + h}, {x + w, y + h + gap}}, int(c), int(r)});
       y += h + gap;
@@ -129,7 +180,37 @@ WorkspaceLayout layout_workspace(Rect area, const Arrangement& a, float gap) {
   return out;
 }
 
-void drag_splitter(Arrangement* a, const Splitter& s, float delta, Rect area, float gap, float min_pane) {
+std::vector<Rect> place_tabs(const TabStrip& strip, const std::vector<float>& label_w, float pad, float gap) {
+  const size_t n = label_w.size();
+  std::vector<Rect> out;
+  if (n == 0) return out;
+  // Too wide all together: the widest tabs are cut to one width, the highest at which they all fit, so that
+  // the short labels stay whole.
+  const float room = strip.rect.w() - gap * float(n - 1);
+  std::vector<float> want(n);
+  for (size_t i = 0; i < n; ++i) want[i] = label_w[i] + 2 * pad;
+  std::vector<float> sorted = want;
+  std::sort(sorted.begin(), sorted.end());
+  float cap = sorted.back(), below = 0;
+  for (size_t i = 0; i < n; ++i) {  // the cap lies among the tabs from i on, all cut to it
+    const float c = (room - below) / float(n - i);
+    if (c <= sorted[i]) {
+      cap = c;
+      break;
+    }
+    below += sorted[i];
+  }
+  float x = strip.rect.min.x;
+  for (size_t i = 0; i < n; ++i) {
+    const float w = std::max(std::min(want[i], cap), 1.0f);
+    out.push_back(Rect{{x, strip.rect.min.y}, {x + w, strip.rect.max.y}});
+    x += w + gap;
+  }
+  return out;
+}
+
+void drag_splitter(Arrangement* a, const Splitter& s, float delta, Rect area, float gap, float min_pane,
+                   const PaneLimits& limits) {
   if (s.column < 0) {  // the list's edge: a share of the whole width
     const float w = std::clamp(area.w() * a->list_w + delta, min_pane, area.w() * 0.5f);
     a->list_w = w / area.w();
@@ -144,7 +225,15 @@ void drag_splitter(Arrangement* a, const Splitter& s, float delta, Rect area, fl
   const float total = (s.row < 0 ? views_w : area.h()) - gap * (n - 1);
   if (total <= 0) return;
   const float pair = (f[i] + f[i + 1]) * total;
-  const float first = std::clamp(f[i] * total + delta, std::min(min_pane, pair / 2), pair - std::min(min_pane, pair / 2));
+  // Rows stop where a view would get less than it needs (the layout would not draw it smaller anyway).
+  float lo = min_pane, hi = min_pane;
+  if (s.row >= 0 && limits.tab_h > 0) {
+    const auto& col = a->columns[size_t(s.column)];
+    const float width = s.rect.w();
+    lo = std::max(lo, limits.need(col[i], width));
+    hi = std::max(hi, limits.need(col[i + 1], width));
+  }
+  const float first = std::clamp(f[i] * total + delta, std::min(lo, pair / 2), pair - std::min(hi, pair / 2));
   f[i] = first / total;
   f[i + 1] = (pair - first) / total;
 }

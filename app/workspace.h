@@ -19,18 +19,46 @@ struct Splitter {
   bool vertical() const { return row < 0; }  // dragged left and right
 };
 
+// A column too short for its stack of views shows one at a time, under a strip of tabs naming them all.
+struct TabStrip {
+  Rect rect;                        // the strip, above the pane of the view shown
+  int column = 0;
+  std::vector<std::string> views;   // the column's views, top to bottom as arranged
+  std::string shown;
+};
+
 struct WorkspaceLayout {
   Rect list;                                         // the kernel list
   std::vector<std::pair<std::string, Rect>> panes;   // every view shown, by name
   std::vector<Splitter> splitters;
+  std::vector<TabStrip> tabs;                        // one per column shown as tabs
   std::string maximized;                             // the view maximised when this was laid out; "" for none
+};
+
+// How small a pane each view can still draw in, and the tab strip's height: a column whose views cannot all
+// have their height shows them as tabs. The default (no limits) never makes tabs.
+struct PaneLimits {
+  struct Need {
+    std::string view;
+    float min_h = 0;
+    float narrow_w = 0, narrow_min_h = 0;  // in a pane narrower than narrow_w it needs narrow_min_h instead
+  };
+  float tab_h = 0;
+  std::vector<Need> needs;  // a view not named here needs `other_min_h`
+  float other_min_h = 0;
+  float need(const std::string& view, float width) const;
 };
 
 // `area` is the window below the top bar; `gap` the space between panes (splitters sit in it). A maximised
 // view fills everything right of the list.
-WorkspaceLayout layout_workspace(Rect area, const Arrangement& a, float gap);
+WorkspaceLayout layout_workspace(Rect area, const Arrangement& a, float gap, const PaneLimits& limits = {});
+
+// Where each tab of a strip goes, left to right: as wide as its label (`label_w`, plus `pad` each side) while
+// they all fit, else equal shares of the strip (the labels then cut to fit).
+std::vector<Rect> place_tabs(const TabStrip& strip, const std::vector<float>& label_w, float pad, float gap);
 
 // Moves a splitter by `delta` pixels along its axis, keeping every pane at least `min_pane` pixels.
-void drag_splitter(Arrangement* a, const Splitter& s, float delta, Rect area, float gap, float min_pane);
+void drag_splitter(Arrangement* a, const Splitter& s, float delta, Rect area, float gap, float min_pane,
+                   const PaneLimits& limits = {});
 
 }  // namespace gs

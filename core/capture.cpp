@@ -198,6 +198,20 @@ FragmentLayout read_layout(const Reader& r, const json& j, const std::string& w)
   const json& cells = r.array(j, w, "cells");
   const MmaOp* op = find_mma_op(l.op);
   const int lanes = op ? op->threads : 32;  // a lane of a wgmma layout is a thread of the warpgroup
+  // An op this build knows fixes the operand's shape and its slots: every lane holds elements 0..n-1 once. Where
+  // the slots hold (row, col) is what a trace observes, and may differ from PTX (that is what the view shows).
+  const std::optional<Operand> o = parse_operand(l.operand);
+  const int elems = op && o && has_operand(*op, *o) ? fragment_elems(*op, *o) : 0;
+  if (elems > 0) {
+    const Extent e = operand_extent(*op, *o);
+    if (l.rows != e.rows || l.cols != e.cols)
+      r.fail(w, l.op + " " + l.operand + " is " + std::to_string(e.rows) + "x" + std::to_string(e.cols) + ", not " +
+                    std::to_string(l.rows) + "x" + std::to_string(l.cols));
+    if (cells.size() != size_t(lanes) * size_t(elems))
+      r.fail(w + ".cells", "expected " + std::to_string(lanes * elems) + " cells (" + std::to_string(lanes) + " lanes x " +
+                               std::to_string(elems) + " elements), got " + std::to_string(cells.size()));
+  }
+  std::vector<bool> seen(size_t(lanes) * size_t(std::max(elems, 1)), false);
   for (size_t i = 0; i < cells.size(); ++i) {
     const std::string cw = Reader::at(w + ".cells", i);
     if (!cells[i].is_array() || cells[i].size() != 4) r.fail(cw, "expected [lane, elem, row, col]");
@@ -207,6 +221,13 @@ FragmentLayout read_layout(const Reader& r, const json& j, const std::string& w)
     // A traced slot that decoded to no element is stored as row/col -1 so a view can mark it.
     c.row = int(r.as_int(cells[i][2], cw + "[2] (row)", -1, l.rows - 1));
     c.col = int(r.as_int(cells[i][3], cw + "[3] (col)", -1, l.cols - 1));
+    if (elems > 0) {
+      if (c.elem >= elems) r.fail(cw + "[1] (elem)", "expected 0-" + std::to_string(elems - 1) + ", got " + std::to_string(c.elem));
+      const size_t slot = size_t(c.lane) * size_t(elems) + size_t(c.elem);
+      if (seen[slot])
+        r.fail(cw, "lane " + std::to_string(c.lane) + " element " + std::to_string(c.elem) + " appears twice");
+      seen[slot] = true;
+    }
     l.cells.push_back(c);
   }
   return l;

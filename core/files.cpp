@@ -195,7 +195,59 @@ std::string gzip(const std::string& bytes) {
   return out;
 }
 
-void write_file_atomic(const std::string& path, const std::string& bytes) {
+namespace {
+
+// What `given` names for a write: the path written (a symbolic link followed), whether something is there and
+// what. Throws where write_file_atomic would refuse: not a regular file, not writable, no such folder.
+std::string write_target(const std::string& given, struct stat* st, bool* exists) {
+  std::string path = given;
+  *exists = ::lstat(path.c_str(), st) == 0;
+  if (*exists && S_ISLNK(st->st_mode)) {
+    if (char* real = ::realpath(given.c_str(), nullptr)) {
+      path = real;
+      std::free(real);
+      *exists = ::stat(path.c_str(), st) == 0;
+    } else {  // a link to nothing yet: create what it names
+      char to[4096];
+      const ssize_t n = ::readlink(given.c_str(), to, sizeof to - 1);
+      if (n <= 0) throw std::runtime_error(given + ": a symbolic link that cannot be followed: " + std::strerror(errno));
+      to[n] = '\0';
+      const size_t slash = given.rfind('/');
+      path = to[0] == '/' || slash == std::string::npos ? std::string(to) : given.substr(0, slash + 1) + to;
+      if (::lstat(path.c_str(), st) == 0)  // a link to a link to nothing, or a loop
+        throw std::runtime_error(given + ": a symbolic link that cannot be followed: " + std::strerror(ELOOP));
+      *exists = false;
+    }
+  }
+  if (*exists && !S_ISREG(st->st_mode))
+    throw std::runtime_error(given + (S_ISDIR(st->st_mode) ? ": is a folder" : ": not a regular file (a device, a pipe or a socket)") +
+                             ", left as it was");
+  if (*exists && ::access(path.c_str(), W_OK) != 0)
+    throw std::runtime_error(given + ": not writable (" + std::strerror(errno) + "), left as it was");
+  const size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  struct stat d {};
+  if (::stat(dir.c_str(), &d) != 0 || !S_ISDIR(d.st_mode))
+    throw std::runtime_error(given + ": the folder " + dir + " does not exist");
+  if (::access(dir.c_str(), W_OK) != 0)
+    throw std::runtime_error(given + ": cannot write in the folder " + dir + " (" + std::strerror(errno) + ")");
+  return path;
+}
+
+}  // namespace
+
+void check_writable(const std::string& path) {
+  struct stat st {};
+  bool exists = false;
+  write_target(path, &st, &exists);
+}
+
+void write_file_atomic(const std::string& given, const std::string& bytes) {
+  // What the name stands for: a symbolic link is written through (its target replaced, the link kept); what is
+  // not a regular file (a device, a FIFO, a folder) or not writable is refused, never replaced by a file.
+  struct stat st {};
+  bool exists = false;
+  const std::string path = write_target(given, &st, &exists);
   // The temporary lives beside the target so that rename() stays on one file system. Its name is
   // unpredictable and created exclusively (mkstemp: O_CREAT | O_EXCL, so a planted file or symlink is never
   // followed), and short enough that a target name of the legal 255 bytes still leaves room for it.
@@ -213,14 +265,19 @@ void write_file_atomic(const std::string& path, const std::string& bytes) {
   if (fd < 0) {
     const int err = errno;
     pthread_sigmask(SIG_SETMASK, &before, nullptr);
-    throw std::runtime_error(path + ": cannot create a temporary file beside it: " + std::strerror(err));
+    throw std::runtime_error(given + ": cannot create a temporary file beside it: " + std::strerror(err));
   }
-  TmpGuard guard(tmp, path);
+  TmpGuard guard(tmp, given);
   pthread_sigmask(SIG_SETMASK, &before, nullptr);
-  // mkstemp creates 0600; the file gets what a plain create would (0666 less the umask).
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  ::fchmod(fd, 0666 & ~mask);
+  // mkstemp creates 0600; a file replaced keeps its mode, a new one gets what a plain create would (0666 less the
+  // umask).
+  if (exists) {
+    ::fchmod(fd, st.st_mode & 07777);
+  } else {
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    ::fchmod(fd, 0666 & ~mask);
+  }
   size_t done = 0;
   int err = 0;
   while (done < bytes.size()) {
@@ -236,12 +293,12 @@ void write_file_atomic(const std::string& path, const std::string& bytes) {
   if (::close(fd) != 0 && err == 0) err = errno;
   if (err != 0) {
     ::unlink(tmp.c_str());
-    throw std::runtime_error(path + ": write failed: " + std::strerror(err));
+    throw std::runtime_error(given + ": write failed: " + std::strerror(err));
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     const int rerr = errno;
     ::unlink(tmp.c_str());
-    throw std::runtime_error(path + ": cannot rename into place: " + std::strerror(rerr));
+    throw std::runtime_error(given + ": cannot rename into place: " + std::strerror(rerr));
   }
 }
 

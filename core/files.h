@@ -27,10 +27,16 @@ std::string gunzip(const std::string& bytes, uint64_t max_bytes);
 std::string gzip(const std::string& bytes);
 
 // Writes `bytes` to a temporary file in the same folder (an unpredictable name, created exclusively), flushes
-// it and renames it over `path`. Throws std::runtime_error("PATH: reason") and leaves no temporary behind on
+// it and renames it over `path`. A symbolic link is written through (its target replaced, the link kept, the
+// target's mode kept); a path that holds something other than a regular file (a device, a FIFO, a folder) or a
+// file not writable is refused and left as it was. Throws std::runtime_error("PATH: reason") and leaves no temporary behind on
 // failure or when SIGINT, SIGTERM or SIGHUP ends the process. A signal the program ignores or handles itself is
 // left to it (the handler must let the write finish, then remove what it no longer wants).
 void write_file_atomic(const std::string& path, const std::string& bytes);
+
+// Throws what write_file_atomic(path, ...) would for what is already there (not a regular file, not writable,
+// no such folder), so that a command can refuse before its work rather than after it.
+void check_writable(const std::string& path);
 
 // For a command-line program: from now on SIGINT, SIGTERM and SIGHUP (those not ignored) print one line on stderr,
 // "WHO: interrupted (SIGINT)", with " while writing PATH: left as it was, no temporary behind" during a

@@ -130,6 +130,22 @@ size_t name_end(const std::string& list, size_t begin) {
 
 }  // namespace
 
+std::string unknown_kernel(const std::string& name) {
+  const std::string shown = name.substr(0, 80);
+  // A rung that exists with a variant that does not: say which variants it has.
+  const size_t bracket = name.find('[');
+  if (bracket != std::string::npos && find_kernel(name.substr(0, bracket))) {
+    const std::string rung = name.substr(0, bracket);
+    std::string variants;
+    for (const KernelInfo& k : kernel_registry())
+      if (k.name.size() > rung.size() && k.name.compare(0, rung.size() + 1, rung + "[") == 0)
+        variants += (variants.empty() ? "" : ", ") + k.name.substr(rung.size());
+    return "unknown kernel '" + shown + "': " + rung + " has " +
+           (variants.empty() ? std::string("no variants") : "the variants " + variants) + " (gemmscope list)";
+  }
+  return "unknown kernel '" + shown + "' (`gemmscope list` prints every rung and variant; rungs: " + known_kernels() + ")";
+}
+
 bool select_kernels(const std::string& list, std::vector<const KernelInfo*>* out, std::string* error) {
   const std::vector<KernelInfo>& all = kernel_registry();
   std::vector<bool> chosen(all.size(), false);
@@ -149,7 +165,7 @@ bool select_kernels(const std::string& list, std::vector<const KernelInfo*>* out
       }
       const KernelInfo* k = find_kernel(name);
       if (!k) {
-        if (error) *error = "unknown kernel '" + name + "' (`gemmscope list` prints every rung and variant; rungs: " + known_kernels() + ")";
+        if (error) *error = unknown_kernel(name);
         return false;
       }
       chosen[static_cast<size_t>(k - all.data())] = true;

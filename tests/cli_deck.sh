@@ -80,6 +80,10 @@ set +e
 [ $? -eq 2 ] && grep -q "exists already" "$dir/err2.txt" || fail "an existing deck folder was not refused: $(cat "$dir/err2.txt")"
 "$bin" export --deck "$dir/no/such/deck" >/dev/null 2>"$dir/err3.txt"
 [ $? -eq 2 ] && grep -q "does not exist" "$dir/err3.txt" || fail "a missing parent folder was not refused: $(cat "$dir/err3.txt")"
+# A folder named with a trailing slash (as a shell completes it) is that folder.
+"$bin" export --deck "$dir/slash/" --formats svg >/dev/null 2>"$dir/err5.txt"
+[ $? -eq 0 ] && [ -f "$dir/slash/index.html" ] || fail "--deck DIR/ was not written: $(tail -1 "$dir/err5.txt")"
+echo "ok: --deck with a trailing slash made that folder"
 "$bin" export --deck "$dir/cut" >/dev/null 2>"$dir/err4.txt" &
 pid=$!
 # Interrupted once it is drawing (a loaded machine can take more than 10 s to reach picture 26, and a signal

@@ -73,7 +73,40 @@ done
 if ! grep -q "every other subcommand runs without one" <<<"$help"; then echo "FAIL: --help does not say what runs without a GPU"; failures=$((failures + 1)); fi
 
 # A failed write leaves nothing behind and says why.
-expect 1 "cannot create" layout --op mma.m16n8k16.f16 --operand A -o "$tmp/no/such/dir/a.csv"
+expect 1 "the folder .*/no/such/dir does not exist" layout --op mma.m16n8k16.f16 --operand A -o "$tmp/no/such/dir/a.csv"
+# A path that holds no regular file (a device, a FIFO, a folder) is refused and left as it is, never replaced by a
+# file; a symbolic link is written through, to its target.
+expect 1 "/dev/full: not a regular file" layout --op mma.m16n8k16.f16 --operand A -o /dev/full
+[ -c /dev/full ] || { echo "FAIL: /dev/full is no longer a device"; failures=$((failures + 1)); }
+mkfifo "$tmp/out.fifo"
+expect 1 "out.fifo: not a regular file" layout --op mma.m16n8k16.f16 --operand A -o "$tmp/out.fifo"
+[ -p "$tmp/out.fifo" ] || { echo "FAIL: the FIFO was replaced"; failures=$((failures + 1)); }
+echo old >"$tmp/target.csv"
+ln -sf target.csv "$tmp/link.csv"
+if "$bin" layout --op mma.m16n8k16.f16 --operand A -o "$tmp/link.csv" && [ -L "$tmp/link.csv" ] &&
+   [ "$(head -1 "$tmp/target.csv")" = lane,elem,row,col ]; then echo "ok: -o LINK wrote its target and kept the link"
+else echo "FAIL: -o LINK: $(ls -l "$tmp/link.csv")"; failures=$((failures + 1)); fi
+# The throughput view writes its picture and its numbers (FILE.csv): both paths are checked before either is
+# written, so a refusal of the second keeps the first as it was.
+echo old >"$tmp/pair.svg"
+mkdir -p "$tmp/pair.csv"
+expect 1 "pair.csv: is a folder" shot --view perf -o "$tmp/pair.svg"
+[ "$(cat "$tmp/pair.svg")" = old ] || { echo "FAIL: shot replaced pair.svg although pair.csv could not be written"; failures=$((failures + 1)); }
+# Where a GPU subcommand writes is checked before its GPU work (here, before it finds no GPU).
+expect 1 "record: -o: .*/no/such/dir does not exist" record -o "$tmp/no/such/dir/c.json"
+expect 1 "bench: --json: .*/no/such/dir does not exist" bench --json "$tmp/no/such/dir/b.json"
+# Messages that say what was expected and what came.
+expect 2 "--device: expected a CUDA device index .*, got '-1'" --device -1
+expect 2 "--device: expected a CUDA device index .*, got 'abc'" bench --device abc
+expect 2 "--width: expected 4, 8 or 16 \(bytes per lane\), got 'abc'" banks --width abc
+expect 2 "--formats: expected png,svg \(or svg,png\), png or svg, got 'pdf'" export --deck "$tmp/d" --formats pdf
+expect 2 "--zoom: expected a number from 0.5 to 3, got 'x'" shot --view perf --zoom x -o "$tmp/x.svg"
+expect 2 "--size: '4294968896x900' is not WxH" shot --view banks --size 4294968896x900 -o "$tmp/x.svg"
+expect 2 "mma_f16/10_multistage\[xor=maybe\]': mma_f16/10_multistage has the variants .*\[xor=off\]" bench --kernels 'mma_f16/10_multistage[xor=maybe]'
+expect 2 "mma_f16/10_multistage has the variants .*\[stages=2\]" shot --view perf --kernel 'mma_f16/10_multistage[stages=9]' -o "$tmp/x.svg"
+expect 2 "--kernels: an empty list" bench --kernels ''
+expect 2 "--kernels: an empty list" record -o "$tmp/c.json" --kernels ,
+expect 2 "cannot read standard input: it is a folder" banks --width 4 <"$tmp"
 
 # A message stays one line whatever it quotes: a newline in a file name is written as \n.
 expect 2 "'.*a\\\\nb.txt' must end in .png or .svg" shot --view perf -o "$tmp/a
@@ -83,7 +116,7 @@ err=$(timeout 20 "$bin" banks --width 4 </dev/zero 2>&1 >/dev/null); rc=$?
 if [ "$rc" = 2 ] && grep -q "more than 64 KB of input" <<<"$err"; then echo "ok: banks < /dev/zero -> 2: $err"
 else echo "FAIL: banks < /dev/zero -> exit $rc: $err"; failures=$((failures + 1)); fi
 # Numbers must be finite: NaN passes every range check.
-expect 2 "--scale: not a finite number: nan" shot --view perf --scale nan -o "$tmp/x.svg"
+expect 2 "--scale: expected a number from 0.25 to 4, got 'nan'" shot --view perf --scale nan -o "$tmp/x.svg"
 # Something that is not a regular file is refused at once, never read without end or waited on.
 mkfifo "$tmp/fifo"
 expect 1 "/dev/zero: not a regular file" shot --view perf --replay /dev/zero -o "$tmp/x.svg"

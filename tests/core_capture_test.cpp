@@ -247,6 +247,28 @@ TEST(Capture, RejectsCellsOutsideTheOperand) {
   EXPECT_EQ(msg, "bad.json: layouts[0].cells[7][3] (col): 16 is out of range [-1, 15]");
 }
 
+TEST(Capture, RejectsALayoutWhoseSlotsAreNotTheOpsOwn) {
+  // wmma C: 32 lanes x 8 elements. A trace may put a slot anywhere (that is what it shows), but every lane's
+  // elements 0-7 are there, once each; and the operand is the op's 16x16.
+  Capture empty = sample_capture();
+  empty.layouts[0].cells.clear();
+  EXPECT_EQ(rejection(capture_to_json(empty)), "bad.json: layouts[0].cells: expected 256 cells (32 lanes x 8 elements), got 0");
+  Capture twice = sample_capture();
+  twice.layouts[0].cells[1] = twice.layouts[0].cells[0];
+  EXPECT_EQ(rejection(capture_to_json(twice)), "bad.json: layouts[0].cells[1]: lane 0 element 0 appears twice");
+  Capture beyond = sample_capture();
+  beyond.layouts[0].cells[3].elem = 99;
+  EXPECT_EQ(rejection(capture_to_json(beyond)), "bad.json: layouts[0].cells[3][1] (elem): expected 0-7, got 99");
+  Capture shape = sample_capture();
+  shape.layouts[0].rows = 8;
+  for (LayoutCell& c : shape.layouts[0].cells) c.row %= 8;
+  EXPECT_EQ(rejection(capture_to_json(shape)), "bad.json: layouts[0]: wmma.m16n16k16.f16 C is 16x16, not 8x16");
+  // An element decoded to no place (-1) stays allowed: the view marks it.
+  Capture lost = sample_capture();
+  lost.layouts[0].cells[5].row = lost.layouts[0].cells[5].col = -1;
+  EXPECT_EQ(rejection(capture_to_json(lost)), "(accepted)");
+}
+
 TEST(Capture, ReadingAMissingFileNamesIt) {
   try {
     read_capture("no/such/capture.json");

@@ -106,11 +106,63 @@ TEST_F(Files, ALegalLongNameIsWrittenAndAFailedWriteLeavesNoTemporary) {
   write_file_atomic(at(name + ".svg"), "x");  // 254 bytes: the temporary's name must not grow past 255
   EXPECT_EQ(read_file(at(name + ".svg")), "x");
   const std::string missing = at("no/such/folder/out.svg");
-  EXPECT_NE(error_of([&] { write_file_atomic(missing, "x"); }).find("cannot create a temporary file"), std::string::npos);
+  EXPECT_NE(error_of([&] { write_file_atomic(missing, "x"); }).find("does not exist"), std::string::npos);
   fs::create_directories(dir_ / "target_is_a_folder");
-  EXPECT_NE(error_of([&] { write_file_atomic(at("target_is_a_folder"), "x"); }).find("cannot rename into place"),
-            std::string::npos);
+  EXPECT_NE(error_of([&] { write_file_atomic(at("target_is_a_folder"), "x"); }).find("is a folder"), std::string::npos);
   EXPECT_EQ(entries(), 2u);  // the long file and the folder: no temporary from either failure
+}
+
+TEST_F(Files, ALinkIsWrittenThroughAndWhatIsNotAFileIsLeftAlone) {
+  // A symbolic link keeps pointing where it did; its target gets the bytes (and keeps its mode).
+  std::ofstream(at("target.csv")) << "old";
+  ::chmod(at("target.csv").c_str(), 0640);
+  fs::create_symlink(at("target.csv"), at("link.csv"));
+  write_file_atomic(at("link.csv"), "new");
+  EXPECT_TRUE(fs::is_symlink(at("link.csv")));
+  EXPECT_EQ(read_file(at("target.csv")), "new");
+  struct stat st {};
+  ASSERT_EQ(::stat(at("target.csv").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0640u);
+  // A link to a file not there yet creates it, relative to the link's folder.
+  fs::create_symlink("made.csv", at("ahead.csv"));
+  write_file_atomic(at("ahead.csv"), "made");
+  EXPECT_TRUE(fs::is_symlink(at("ahead.csv")));
+  EXPECT_EQ(read_file(at("made.csv")), "made");
+  // A FIFO and a device stay what they are (before, a rename replaced them with a file).
+  ASSERT_EQ(::mkfifo(at("pipe").c_str(), 0600), 0);
+  EXPECT_NE(error_of([&] { write_file_atomic(at("pipe"), "x"); }).find("not a regular file"), std::string::npos);
+  ASSERT_EQ(::lstat(at("pipe").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+  fs::create_symlink("/dev/null", at("null.csv"));
+  EXPECT_NE(error_of([&] { write_file_atomic(at("null.csv"), "x"); }).find("not a regular file"), std::string::npos);
+  ASSERT_EQ(::stat("/dev/null", &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode));
+  // check_writable says the same before any work is done.
+  EXPECT_NE(error_of([&] { check_writable(at("pipe")); }).find("not a regular file"), std::string::npos);
+  EXPECT_NE(error_of([&] { check_writable(at("no/such/out.json")); }).find("does not exist"), std::string::npos);
+  EXPECT_EQ(error_of([&] { check_writable(at("fresh.json")); }), "");
+  EXPECT_FALSE(fs::exists(at("fresh.json")));
+}
+
+TEST_F(Files, AFileTheUserMayNotWriteIsLeftAlone) {
+  std::ofstream(at("locked.csv")) << "keep";
+  ::chmod(at("locked.csv").c_str(), 0440);
+  // Root may write any file: as root, the write is tried by a child that has become nobody (uid 65534) in a folder
+  // anyone may write in, so that only the file's own mode stands in the way.
+  ::chmod(dir_.c_str(), 0777);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    if (::geteuid() == 0 && ::setuid(65534) != 0) ::_exit(3);
+    const std::string e = error_of([&] { write_file_atomic(at("locked.csv"), "x"); });
+    ::_exit(e.find("not writable") != std::string::npos ? 0 : 1);
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "the write did not say 'not writable' (3: could not become another user)";
+  EXPECT_EQ(read_file(at("locked.csv")), "keep");
+  ::chmod(dir_.c_str(), 0700);
 }
 
 // A child writing 400 MB to `target` (after `before` ran in it), interrupted by `sig` once its temporary exists.

@@ -86,12 +86,6 @@ first=$(field "$report" "r['kernel']")
 xdotool key --window "$wid" Down
 wait_for "r['kernel'] != '$first'"
 echo "ok: the down arrow moved from $first to $(field "$report" "r['kernel']")"
-xdotool key --window "$wid" ctrl+equal
-wait_for "abs(r['zoom'] - 1.1) < 1e-3"
-echo "ok: Ctrl + zoomed to 110%"
-xdotool keydown ctrl click 4 keyup ctrl
-wait_for "abs(r['zoom'] - 1.2) < 1e-3"
-echo "ok: Ctrl + wheel zoomed to 120%"
 # Clicking a bar of the throughput chart selects its rung: walk down the bars' labels until one does.
 before=$(field "$report" "r['kernel']")
 # Eight views share the window: maximise the chart first (M over it), as a user would to read its bars.
@@ -110,11 +104,53 @@ done
 echo "ok: clicking a throughput bar selected $(field "$report" "r['kernel']")"
 xdotool key --window "$wid" Escape
 wait_for "r['maximized'] == ''"
+# (Zoomed last: at 120% the 1600x900 window's columns are too short for their stacks and become tabs.)
+xdotool key --window "$wid" ctrl+equal
+wait_for "abs(r['zoom'] - 1.1) < 1e-3"
+echo "ok: Ctrl + zoomed to 110%"
+xdotool keydown ctrl click 4 keyup ctrl
+wait_for "abs(r['zoom'] - 1.2) < 1e-3"
+echo "ok: Ctrl + wheel zoomed to 120%"
 chosen=$(field "$report" "r['kernel']")
 xdotool key --window "$wid" ctrl+q
 wait $app || fail "the window exited with an error"
 echo "ok: Ctrl Q closed the window"
 app=
+
+# ---- 2b. A laptop's window: columns too short for their views become tabs ----------------------------------
+saved_config=$XDG_CONFIG_HOME  # (section 3 reads what section 2 saved)
+export XDG_CONFIG_HOME=$dir/config-tabs
+report=$dir/tabs.json
+rm -f "$report"
+"$bin" --exit-after 60 --width 1366 --height 768 --audit --report "$report" &
+app=$!
+wait_report "$report"
+wid=$(xdotool search --sync --name '^gemmscope$' | head -1)
+# Every view is either a pane or a tab, every pane drawn at least 30 lines of text tall or a whole stack's column.
+[ "$(field "$report" "sorted(set(r['panes']) | {v for t in r['tabs'] for v in t['views']}) == sorted(['kernels', 'layout', 'banks', 'gmem', 'swizzle', 'perf', 'roofline', 'timeline', 'code'])")" = True ] ||
+  fail "at 1366x768 some view is neither a pane nor a tab: $(field "$report" "r['panes'], r['tabs']")"
+[ "$(field "$report" "len(r['tabs']) >= 2 and all(r['panes'][t['shown']][3] > 600 for t in r['tabs'])")" = True ] ||
+  fail "at 1366x768 the short columns did not become tabs over a full-height pane: $(field "$report" "r['tabs']")"
+[ "$(field "$report" "'swizzle' in r['panes']")" = False ] || fail "the launch order is a pane before its tab was clicked"
+# The tab's place from the audit's widgets ("tab swizzle in ...").
+read -r x y < <(field "$report" "next('%d %d' % (w[1] + w[3] / 2, w[2] + w[4] / 2) for w in r['audit']['widgets'] if w[0].startswith('tab swizzle '))")
+xdotool mousemove --window "$wid" "$x" "$y" click 1
+wait_for "'swizzle' in r['panes'] and any(t['shown'] == 'swizzle' for t in r['tabs'])"
+[ "$(field "$report" "'gmem' in r['panes']")" = False ] || fail "the launch order's tab showed, but Global memory stayed a pane"
+echo "ok: at 1366x768 the views stand in $(field "$report" "len(r['tabs'])") columns of tabs; clicking Launch order showed it"
+xdotool key --window "$wid" ctrl+q
+wait $app || fail "the window exited with an error"
+app=
+rm -f "$report"
+"$bin" --frames 4 --width 1366 --height 768 --report "$report"
+[ "$(field "$report" "any(t['shown'] == 'swizzle' for t in r['tabs'])")" = True ] || fail "the tab shown was not remembered"
+rm -f "$report"
+"$bin" --frames 4 --width 1920 --height 1080 --report "$report"
+[ "$(field "$report" "len(r['tabs']) == 0 and len(r['panes']) == 9")" = True ] ||
+  fail "at 1920x1080 the views are not all stacked side by side again: $(field "$report" "r['tabs']")"
+echo "ok: the next start showed Launch order's tab again; at 1920x1080 every view has its own pane"
+export XDG_CONFIG_HOME=$saved_config
+report=$dir/live.json
 
 # ---- 3. Remembered, and a damaged file ---------------------------------------------------------------
 rm -f "$report"

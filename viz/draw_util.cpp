@@ -111,7 +111,7 @@ void centered_message(Canvas& c, Rect r, const std::string& text, Color ink, flo
   }
 }
 
-std::vector<std::string> wrap(const Canvas& c, const std::string& text, float size, float max_w) {
+std::vector<std::string> wrap(const Canvas& c, const std::string& text, float size, float max_w, Font font) {
   std::vector<std::string> lines;
   std::string line;
   size_t i = 0;
@@ -120,7 +120,7 @@ std::vector<std::string> wrap(const Canvas& c, const std::string& text, float si
     std::string word = text.substr(i, sp == std::string::npos ? std::string::npos : sp - i);
     i = sp == std::string::npos ? text.size() : sp + 1;
     std::string longer = line.empty() ? word : line + " " + word;
-    if (!line.empty() && c.text_size(longer, size, Font::Sans).x > max_w) {
+    if (!line.empty() && c.text_size(longer, size, font).x > max_w) {
       lines.push_back(line);
       line = word;
     } else {

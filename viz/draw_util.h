@@ -29,9 +29,9 @@ void dashed_polyline(Canvas& c, const std::vector<Vec2>& pts, Color col, float t
 
 // `s` cut to fit `max_w` pixels, ending in "..." where cut; empty when not even that fits.
 std::string elide(const Canvas& c, std::string_view s, float size, Font font, float max_w);
-// `text` broken at spaces into lines no wider than `max_w` in Font::Sans (a single word wider than that
+// `text` broken at spaces into lines no wider than `max_w` in `font` (a single word wider than that
 // stays whole; the caller elides it).
-std::vector<std::string> wrap(const Canvas& c, const std::string& text, float size, float max_w);
+std::vector<std::string> wrap(const Canvas& c, const std::string& text, float size, float max_w, Font font = Font::Sans);
 // wrap() kept to at most `max_lines` (>= 1) lines, the last cut with "..." where more text followed.
 std::vector<std::string> wrap_lines(const Canvas& c, const std::string& text, float size, float max_w, size_t max_lines);
 // `text` wrapped to `r`'s width and centred in it: what a view says instead of a picture it cannot draw.

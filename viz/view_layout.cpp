@@ -600,12 +600,14 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
     if (!p.traced) {
       p.header.push_back({{"documented (PTX ISA)", t.text, Font::SansBold}});
     } else {
-      p.header.push_back({{"traced on " + device, t.text, Font::SansBold}});
+      // The verdict before the device: where the line is cut, the device goes first.
+      p.header.push_back({{"traced", t.text, Font::SansBold}});
       if (panels.size() == 2 && total_mismatch > 0)
         p.header.back().push_back(
             {"   " + std::to_string(total_mismatch) + " cells differ from PTX", t.bad, Font::Sans});
       else if (panels.size() == 2)
         p.header.back().push_back({"   identical to PTX", t.good, Font::Sans});
+      p.header.back().push_back({"   on " + device, t.text_dim, Font::Sans});
       if (!op->documented) {
         const std::string what = op->name.rfind("wmma", 0) == 0 ? "the wmma" : "this op's";
         Span note{"PTX leaves " + what + " fragment layout unspecified: this is what the GPU did", t.text_dim,

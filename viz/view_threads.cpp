@@ -111,7 +111,7 @@ void draw_thread_view(Canvas& c, Rect r, const Theme& t, const ThreadViewInput& 
                           ? std::string("one result")
                           : dims(in.reps_m * in.tm, in.reps_n * in.tn) + " results") +
                      (in.reps_m * in.reps_n > 1 ? " in " + std::to_string(in.reps_m * in.reps_n) + " sub-tiles" : "");
-  for (const std::string& line : viz::wrap(c, head, fs, max_w * 0.9f)) {  // wrap measures Sans; bold is wider
+  for (const std::string& line : viz::wrap(c, head, fs, max_w, Font::SansBold)) {
     c.text({r.min.x + pad, y}, viz::elide(c, line, fs, Font::SansBold, max_w), t.text, fs, Align::Left, Font::SansBold);
     y += fs * 1.3f;
   }

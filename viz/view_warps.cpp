@@ -120,7 +120,7 @@ void draw_warp_view(Canvas& c, Rect r, const Theme& t, const WarpViewInput& in, 
   const std::string cap = warp_caption(in, hw);
   auto text_block = [&](float w, bool draw) {
     float ty = r.min.y + pad;
-    for (const std::string& line : viz::wrap(c, head, fs, w * 0.9f)) {  // wrap measures Sans; bold is wider
+    for (const std::string& line : viz::wrap(c, head, fs, w, Font::SansBold)) {
       if (draw) c.text({r.min.x + pad, ty}, viz::elide(c, line, fs, Font::SansBold, w), t.text, fs, Align::Left, Font::SansBold);
       ty += fs * 1.3f;
     }

@@ -49,7 +49,7 @@ class BanksPanel : public ViewPanel {
       // A name this view does not know is left for the global-memory view (next in the table), which clears it.
       for (size_t i = 0; i < in_.sites.size(); ++i)
         if (in_.sites[i].name == ctx.st.focus_site)
-          ctx.st.banks = BanksViewState{}, ctx.st.banks.site = int(i), ctx.st.focus_site.clear();
+          ctx.st.banks = BanksViewState{}, ctx.st.banks.site = int(i), ctx.st.focus_site.clear(), ctx.st.reveal = "banks";
     }
     UpdateCompare(ctx);
     pick_ = banks_pick(in_, ctx.st.banks);

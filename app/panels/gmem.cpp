@@ -64,7 +64,7 @@ class GmemPanel : public ViewPanel {
     }
     if (!ctx.st.focus_site.empty()) {  // the code view asked for a site by name
       for (size_t i = 0; i < in_.sites.size(); ++i)
-        if (in_.sites[i].name == ctx.st.focus_site) ctx.st.gmem.site = int(i), ctx.st.gmem.access = 0;
+        if (in_.sites[i].name == ctx.st.focus_site) ctx.st.gmem.site = int(i), ctx.st.gmem.access = 0, ctx.st.reveal = "gmem";
       ctx.st.focus_site.clear();  // the bank view (before this one in the table) had its chance
     }
     UpdateCompare(ctx);

@@ -27,6 +27,10 @@ std::string tflops(const RunRecord& r) {
 
 std::string rung_of(const std::string& kernel) { return kernel.substr(kernel.find('/') + 1); }
 
+// Whether a list `width` wide keeps 8 lines of text for the names beside both number columns; else the TFLOP/s
+// column goes (each row's tooltip still has it).
+bool list_shows_tflops(float width, float num_w, float pct_w, float em) { return width - num_w - pct_w - em * 1.5f >= em * 8; }
+
 ImVec4 vec4(Color c) { return ImVec4(c.r / 255.f, c.g / 255.f, c.b / 255.f, c.a / 255.f); }
 
 }  // namespace
@@ -46,10 +50,14 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_ScrollY;
   const float list_h = std::max(em * 6, ImGui::GetContentRegionAvail().y * 0.6f);
   const float num_w = ImGui::CalcTextSize("TFLOP/s").x, pct_w = ImGui::CalcTextSize("% of cuBLAS").x;
-  if (ImGui::BeginTable("##kernels", 3, flags, ImVec2(0, list_h))) {
+  // A narrow list (a laptop's window, a projector's zoom) keeps the names and the ratio; the TFLOP/s are in
+  // each row's tooltip.
+  const bool show_num = list_shows_tflops(ImGui::GetContentRegionAvail().x, num_w, pct_w, em);
+  if (ImGui::BeginTable("##kernels", show_num ? 3 : 2, flags, ImVec2(0, list_h))) {
+    const int pct_col = show_num ? 2 : 1;
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn("Kernel", ImGuiTableColumnFlags_WidthStretch);
-    ImGui::TableSetupColumn("TFLOP/s", ImGuiTableColumnFlags_WidthFixed, num_w);
+    if (show_num) ImGui::TableSetupColumn("TFLOP/s", ImGuiTableColumnFlags_WidthFixed, num_w);
     ImGui::TableSetupColumn("% of cuBLAS", ImGuiTableColumnFlags_WidthFixed, pct_w);
     ImGui::TableHeadersRow();
     const std::map<std::string, std::string> fam_dtypes = family_dtypes(capture);
@@ -68,7 +76,8 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
         ui::note("family");
         if (!fam_dtype.empty()) {
           ImGui::TableSetColumnIndex(1);
-          ImGui::SetCursorPosX(ImGui::GetCursorPosX() + num_w - ImGui::CalcTextSize(fam_dtype.c_str()).x);
+          const float col_w = show_num ? num_w : pct_w;
+          ImGui::SetCursorPosX(ImGui::GetCursorPosX() + col_w - ImGui::CalcTextSize(fam_dtype.c_str()).x);
           ImGui::TextDisabled("%s", fam_dtype.c_str());
           ui::note("family dtype");
         }
@@ -78,12 +87,14 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
       const std::vector<std::string> dtypes = dtypes_of(capture, name);
       bool other_dtype = false;
       const std::string dtype = headline_dtype(dtypes, fam_dtype, &other_dtype);
-      const RunRecord* r = dtype.empty() ? nullptr : ladder_run(capture, name, dtype);
+      const bool is_sel = name == rung_of_variant(selected);  // a variant selects its rung's row
+      // A variant selected shows on its rung's row: its toggles after the name, its numbers, as every view does.
+      const std::string shown = is_sel ? selected : name;
+      const RunRecord* r = dtype.empty() ? nullptr : ladder_run(capture, shown, dtype);
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
       ImGui::PushID(name.c_str());
       const float name_w = ImGui::GetContentRegionAvail().x;
-      const bool is_sel = name == rung_of_variant(selected);  // a variant selects its rung's row
       if (ImGui::Selectable("##row", is_sel, ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowItemOverlap))
         ctx.st.kernel = name;
       if (is_sel && reveal_) {
@@ -92,7 +103,7 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
       }
       const bool row_hovered = ImGui::IsItemHovered();
       ImGui::SameLine(0, 0);
-      const std::string label = rung_of(name);
+      const std::string label = rung_of(shown);
       const float tag_w = other_dtype ? ImGui::CalcTextSize(dtype.c_str()).x + em * 0.4f : 0;
       const float name_x = ImGui::GetCursorPosX();
       const bool cut = ui::text_fit(label, std::max(em, name_w - tag_w));
@@ -105,7 +116,8 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
       }
       if (row_hovered) {
         ImGui::BeginTooltip();
-        ImGui::TextUnformatted(name.c_str());
+        ImGui::TextUnformatted(shown.c_str());
+        if (shown != name) ImGui::TextDisabled("(a variant of %s: click the row for the rung itself)", name.c_str());
         if (info) {
           ImGui::PushTextWrapPos(em * 30);
           ImGui::TextUnformatted(info->title.c_str());
@@ -115,7 +127,7 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
           ImGui::TextDisabled("measured in %s only: the other rows of %s show %s", dtype.c_str(), fam.c_str(),
                               fam_dtype.c_str());
         for (const std::string& d : dtypes)
-          if (const RunRecord* rd = ladder_run(capture, name, d))
+          if (const RunRecord* rd = ladder_run(capture, shown, d))
             ImGui::Text("%-8s %7.1f TFLOP/s  %5.1f%% of cuBLAS (%s)", d.c_str(), rd->tflops,
                         rd->cublas_tflops > 0 ? 100.0 * rd->tflops / rd->cublas_tflops : 0.0, shape_label(*rd).c_str());
         if (const RunRecord* m = main_run(capture, name, ""); m && m != ladder_run(capture, name, ""))
@@ -125,17 +137,21 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
         ImGui::EndTooltip();
       }
       ImGui::PopID();
-      ImGui::TableSetColumnIndex(1);
-      if (r) {
-        const std::string v = tflops(*r);
-        ImGui::SetCursorPosX(ImGui::GetCursorPosX() + num_w - ImGui::CalcTextSize(v.c_str()).x);
-        ImGui::TextUnformatted(v.c_str());
-      } else {
-        ImGui::TextDisabled("%s", ctx.f.live ? "..." : "-");
+      if (show_num) {
+        ImGui::TableSetColumnIndex(1);
+        if (r) {
+          const std::string v = tflops(*r);
+          ImGui::SetCursorPosX(ImGui::GetCursorPosX() + num_w - ImGui::CalcTextSize(v.c_str()).x);
+          ImGui::TextUnformatted(v.c_str());
+        } else {
+          ImGui::TextDisabled("%s", ctx.f.live ? "..." : "-");
+        }
+        ui::note("TFLOP/s");
       }
-      ui::note("TFLOP/s");
-      ImGui::TableSetColumnIndex(2);
-      if (r && r->cublas_tflops > 0) {
+      ImGui::TableSetColumnIndex(pct_col);
+      if (!r && !show_num) {
+        ImGui::TextDisabled("%s", ctx.f.live ? "..." : "-");
+      } else if (r && r->cublas_tflops > 0) {
         const std::string v = percent(*r);
         ImGui::SetCursorPosX(ImGui::GetCursorPosX() + pct_w - ImGui::CalcTextSize(v.c_str()).x);
         ImGui::TextUnformatted(v.c_str());
@@ -245,10 +261,12 @@ void draw_kernel_list(Canvas& c, Rect r, const ViewContext& ctx) {
   c.push_clip(r);
   // Two right-aligned columns as wide as their bold headers, the numbers ending where their header ends.
   const float num_w = c.text_size("TFLOP/s", fs, Font::SansBold).x, pct_w = c.text_size("% of cuBLAS", fs, Font::SansBold).x;
-  const float x_pct = r.max.x - pad, x_num = x_pct - pct_w - pad, name_w = x_num - num_w - pad - (r.min.x + pad);
+  const bool show_num = list_shows_tflops(r.w() - 2 * pad, num_w, pct_w, fs);  // as the window decides
+  const float x_pct = r.max.x - pad, x_num = show_num ? x_pct - pct_w - pad : x_pct;
+  const float name_w = (show_num ? x_num - num_w - pad : x_pct - pct_w - pad) - (r.min.x + pad);
   float y = r.min.y + pad;
   c.text({r.min.x + pad, y}, "Kernel", t.text, fs, Align::Left, Font::SansBold);
-  c.text({x_num, y}, "TFLOP/s", t.text, fs, Align::Right, Font::SansBold);
+  if (show_num) c.text({x_num, y}, "TFLOP/s", t.text, fs, Align::Right, Font::SansBold);
   c.text({x_pct, y}, "% of cuBLAS", t.text, fs, Align::Right, Font::SansBold);
   y += lh;
   const float list_end = r.min.y + r.h() * 0.6f;
@@ -265,15 +283,17 @@ void draw_kernel_list(Canvas& c, Rect r, const ViewContext& ctx) {
       y += lh;
       if (y + lh > list_end) break;
     }
-    if (name == rung_of_variant(selected)) c.rect_filled({{r.min.x + 2, y - 2}, {r.max.x - 2, y + lh - 4}}, viz::mix(t.accent, t.panel, 0.55f), 3);
+    const bool is_sel = name == rung_of_variant(selected);
+    const std::string shown = is_sel ? selected : name;  // a variant on its rung's row, as in the window
+    if (is_sel) c.rect_filled({{r.min.x + 2, y - 2}, {r.max.x - 2, y + lh - 4}}, viz::mix(t.accent, t.panel, 0.55f), 3);
     // A rung measured only in another dtype than its family's says which, in the name's column.
     bool other_dtype = false;
     const std::string dtype = headline_dtype(dtypes_of(ctx.f.capture, name), fam_dtype, &other_dtype);
     const float tag_w = other_dtype ? c.text_size(dtype, fs).x + pad : 0;
-    c.text({r.min.x + pad, y}, viz::elide(c, rung_of(name), fs, Font::Sans, name_w - tag_w), t.text, fs);
+    c.text({r.min.x + pad, y}, viz::elide(c, rung_of(shown), fs, Font::Sans, name_w - tag_w), t.text, fs);
     if (other_dtype) c.text({r.min.x + pad + name_w, y}, dtype, t.warn, fs, Align::Right);
-    if (const RunRecord* run = dtype.empty() ? nullptr : ladder_run(ctx.f.capture, name, dtype)) {
-      c.text({x_num, y}, tflops(*run), t.text, fs, Align::Right);
+    if (const RunRecord* run = dtype.empty() ? nullptr : ladder_run(ctx.f.capture, shown, dtype)) {
+      if (show_num) c.text({x_num, y}, tflops(*run), t.text, fs, Align::Right);
       if (run->cublas_tflops > 0) c.text({x_pct, y}, percent(*run), t.text, fs, Align::Right);
     }
     y += lh;

@@ -11,8 +11,9 @@ inline constexpr const char* kAdds =
     "rung 09's XOR layout; the eight mma warps, 10's, only wait for the stage's full mbarrier, ldmatrix and mma, "
     "and release it with one arrival per warp. No cp.async, copy address or __syncthreads is left in their "
     "k-loop, and all 4 stages are in flight. setmaxnreg gives the mma warps 240 registers, the producer 24 "
-    "(sm_90a code). On an H200, paired: 63.0% of cuBLAS at 4096^3 and 63.5% at 8192^3, 10: 59.2% and 59.2% "
-    "(bench/NOTES.md).";
+    "(sm_90a code). On an H200, timed beside 10 in one bench: 6% faster at 4096^3 and 7% at 8192^3 (that bench, "
+    "whose launches alternate, reads each a few points of cuBLAS below a capture: 63.0% against 59.2% at "
+    "4096^3; bench/NOTES.md).";
 
 }  // namespace gs::mma_f16_11_tma_producer
 

@@ -13,8 +13,8 @@ inline constexpr const char* kAdds =
     "this one, and each mma warp loads the next tile's first fragments before its epilogue. C is staged in each "
     "warp's own 4 KB past the stages (which hold the next tile by then), 16 rows at a time, and leaves 16 bytes "
     "per lane as in 11, with no barrier among the mma warps. Tiles go in bands of 8 tile rows (layout.h's grouped "
-    "order), the footprint of 11's bands of 16 tile columns. On an H100, paired: 65.3% of cuBLAS at 4096^3 "
-    "(11: 63.4%), 3% faster there, level with 11 at 2048^3 and 8192^3 (bench/NOTES.md says why so little).";
+    "order), the footprint of 11's bands of 16 tile columns. On an H100, timed beside 11 in one bench: 3% faster "
+    "at 4096^3, level with 11 at 2048^3 and 8192^3 (bench/NOTES.md says why so little).";
 
 }  // namespace gs::mma_f16_12_persistent
 
