@@ -55,7 +55,7 @@ std::string settings_path() {
 std::string settings_json(const ViewState& st) {
   const Arrangement& a = st.arrangement;
   json arr{{"list_w", a.list_w}, {"columns", a.columns}, {"column_w", a.column_w}, {"row_h", a.row_h},
-           {"maximized", a.maximized}, {"active", a.active}};
+           {"maximized", a.maximized}, {"tabs_shown", a.recent}};
   json j{{"schema", kSchema},
          {"kernel", st.kernel},
          {"dark", st.dark},
@@ -179,11 +179,11 @@ bool load_settings(const std::string& path, ViewState* st, std::string* notice) 
       const json& rows = a.value("row_h", json::array());
       if (!rows.is_array() || rows.size() > 16) throw std::runtime_error("arrangement.row_h is not a list");
       for (const json& r : rows) arr.row_h.push_back(fractions(r, "arrangement.row_h"));
-      const json& active = a.value("active", json::array());  // absent in settings from before tabs
-      if (!active.is_array() || active.size() > 16) throw std::runtime_error("arrangement.active is not a list");
-      for (const json& n : active) {
-        if (!n.is_string() || n.get<std::string>().size() > 64) throw std::runtime_error("arrangement.active holds a non-name");
-        arr.active.push_back(n.get<std::string>());
+      const json& shown = a.value("tabs_shown", json::array());  // absent in settings from before tabs
+      if (!shown.is_array() || shown.size() > 32) throw std::runtime_error("arrangement.tabs_shown is not a list");
+      for (const json& n : shown) {
+        if (!n.is_string() || n.get<std::string>().size() > 64) throw std::runtime_error("arrangement.tabs_shown holds a non-name");
+        arr.recent.push_back(n.get<std::string>());
       }
       s.arrangement = arr;  // reconcile() against the views table makes it usable
     }

@@ -29,9 +29,9 @@ struct Arrangement {
   std::vector<float> column_w;                  // one per column, summing to 1
   std::vector<std::vector<float>> row_h;        // per column, one per view, summing to 1
   std::string maximized;                        // a view filling the whole view area, or ""
-  // Per column, the view it shows when the window is too small for its stack: the column then becomes tabs
-  // (layout_workspace); "" = its first view.
-  std::vector<std::string> active;
+  // The views last shown by a click on their tab, the latest first: a column shown as tabs (a window too small
+  // for its stack, layout_workspace) shows the latest of its views here, else its first.
+  std::vector<std::string> recent;
 };
 
 // The arrangement a first start gets for these views (the table's order): up to four, the fragment layout

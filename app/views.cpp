@@ -17,7 +17,7 @@ const std::vector<ViewDef>& view_table() {
       // The fragment grids (three matrices, their titles and the warp tiling under them) want the most height;
       // narrower than A x B = C in a row (28 lines of text), B above C, more.
       {"layout", "Fragment layout", "which lane holds which element of the rung's own instructions", make_layout_panel,
-       30, 28, 40},
+       30, 28, 40, 24},
       {"banks", "Bank conflicts", "the rung's shared-memory accesses, one drawn bank by bank", make_banks_panel},
       {"gmem", "Global memory", "how the rung's warps read A and B and write C: requests against 32-byte sectors", make_gmem_panel},
       {"swizzle", "Launch order", "which SM ran which output tile when, and what the running blocks read", make_swizzle_panel},
@@ -33,7 +33,8 @@ PaneLimits pane_limits(float font_px, float tab_h) {
   PaneLimits l;
   l.tab_h = tab_h;
   for (const ViewDef& v : view_table())
-    l.needs.push_back({v.name, v.min_h_em * font_px, v.narrow_w_em * font_px, v.narrow_min_h_em * font_px});
+    l.needs.push_back({v.name, v.min_h_em * font_px, v.narrow_w_em * font_px, v.narrow_min_h_em * font_px,
+                       v.min_w_em * font_px});
   return l;
 }
 

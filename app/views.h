@@ -18,6 +18,7 @@ struct ViewDef {
   std::unique_ptr<ViewPanel> (*make)();
   float min_h_em = 17;  // the shortest pane, in lines of text, the view still draws its figure in (below: tabs)
   float narrow_w_em = 0, narrow_min_h_em = 0;  // in a pane narrower than narrow_w_em lines, narrow_min_h_em instead
+  float min_w_em = 20;  // the narrowest column, in lines of text, it draws in (narrower: columns fold into tabs)
 };
 
 // In the order the workspace first places them.

@@ -19,18 +19,17 @@ void normalise(std::vector<float>* v, size_t n) {
   for (float& f : *v) f = ok && sum > 0 ? f / sum : 1.0f / float(n);
 }
 
-// The heights of a column's stack: the arranged shares of `usable`, except that a view below what it needs gets
-// that much, taken from the others in proportion to their shares. Empty when the needs add up to more than
-// `usable` (the column becomes tabs); with no limits, the shares as they are.
-std::vector<float> row_heights(const std::vector<std::string>& views, const std::vector<float>& shares, float usable,
-                               float width, const PaneLimits& limits) {
-  const size_t n = views.size();
-  std::vector<float> need(n, 0.0f), h(n);
+// Sizes along one axis (a column's rows, or the columns): the arranged shares of `usable`, except that a pane below
+// what it needs gets that much, taken from the others in proportion to their shares. Empty when the needs add up to
+// more than `usable` (and there is more than one pane).
+std::vector<float> sizes_with_needs(const std::vector<float>& need, const std::vector<float>& shares, float usable) {
+  const size_t n = need.size();
   float total_need = 0;
-  for (size_t r = 0; r < n; ++r) total_need += need[r] = limits.tab_h > 0 ? limits.need(views[r], width) : 0.0f;
+  for (float x : need) total_need += x;
   if (n > 1 && total_need > usable) return {};
+  std::vector<float> h(n);
   std::vector<bool> fixed(n, false);
-  for (bool changed = true; changed;) {  // at most n rounds: each fixes one more view at its need
+  for (bool changed = true; changed;) {  // at most n rounds: each fixes one more pane at its need
     changed = false;
     float left = usable, share = 0;
     for (size_t r = 0; r < n; ++r) fixed[r] ? left -= need[r] : share += shares[r];
@@ -41,6 +40,15 @@ std::vector<float> row_heights(const std::vector<std::string>& views, const std:
   }
   return h;
 }
+
+// A column as laid out: one of the arrangement's, or neighbours folded into one where the window is too narrow for
+// each to have its own (a folded column shows tabs).
+struct LaidColumn {
+  std::vector<size_t> from;           // the arrangement's columns it holds, left to right
+  std::vector<std::string> views;
+  std::vector<float> row_h;           // shares of the height (an unfolded column's own)
+  float share = 0, need_w = 0;
+};
 
 }  // namespace
 
@@ -76,7 +84,6 @@ Arrangement default_arrangement(const std::vector<std::string>& views) {
 void reconcile(Arrangement* a, const std::vector<std::string>& views) {
   // Drop what is not a view (or shown twice), and empty columns.
   std::vector<std::string> seen;
-  a->active.resize(a->columns.size());
   for (size_t c = 0; c < a->columns.size(); ++c) {
     auto& col = a->columns[c];
     std::vector<float> h = c < a->row_h.size() ? a->row_h[c] : std::vector<float>{};
@@ -99,7 +106,6 @@ void reconcile(Arrangement* a, const std::vector<std::string>& views) {
       a->columns.erase(a->columns.begin() + c);
       a->row_h.erase(a->row_h.begin() + c);
       a->column_w.erase(a->column_w.begin() + c);
-      a->active.erase(a->active.begin() + c);
     }
   if (a->columns.empty()) {
     const std::string max = a->maximized;
@@ -121,21 +127,29 @@ void reconcile(Arrangement* a, const std::vector<std::string>& views) {
   normalise(&a->column_w, a->columns.size());
   if (!std::isfinite(a->list_w) || a->list_w < 0.08f || a->list_w > 0.5f) a->list_w = 0.2f;
   if (std::find(views.begin(), views.end(), a->maximized) == views.end()) a->maximized.clear();
-  a->active.resize(a->columns.size());
-  for (size_t c = 0; c < a->columns.size(); ++c)
-    if (std::find(a->columns[c].begin(), a->columns[c].end(), a->active[c]) == a->columns[c].end()) a->active[c].clear();
+  std::vector<std::string> recent;  // views only, each once
+  for (const std::string& v : a->recent)
+    if (std::find(views.begin(), views.end(), v) != views.end() && std::find(recent.begin(), recent.end(), v) == recent.end())
+      recent.push_back(v);
+  a->recent = recent;
 }
 
 void activate(Arrangement* a, const std::string& view) {
-  a->active.resize(a->columns.size());
-  for (size_t c = 0; c < a->columns.size(); ++c)
-    if (std::find(a->columns[c].begin(), a->columns[c].end(), view) != a->columns[c].end()) a->active[c] = view;
+  a->recent.erase(std::remove(a->recent.begin(), a->recent.end(), view), a->recent.end());
+  a->recent.insert(a->recent.begin(), view);
+  if (a->recent.size() > 32) a->recent.resize(32);
 }
 
 float PaneLimits::need(const std::string& view, float width) const {
   for (const Need& n : needs)
     if (n.view == view) return width < n.narrow_w ? std::max(n.min_h, n.narrow_min_h) : n.min_h;
   return other_min_h;
+}
+
+float PaneLimits::need_w(const std::string& view) const {
+  for (const Need& n : needs)
+    if (n.view == view) return n.min_w;
+  return other_min_w;
 }
 
 WorkspaceLayout layout_workspace(Rect area, const Arrangement& a, float gap, const PaneLimits& limits) {
@@ -149,32 +163,65 @@ WorkspaceLayout layout_workspace(Rect area, const Arrangement& a, float gap, con
     out.panes.push_back({a.maximized, views});
     return out;
   }
-  float x = views.min.x;
-  const float usable_w = views.w() - gap * float(a.columns.size() - 1);
+  std::vector<LaidColumn> cols;
   for (size_t c = 0; c < a.columns.size(); ++c) {
-    const bool last_col = c + 1 == a.columns.size();
-    const float w = last_col ? views.max.x - x : std::round(usable_w * a.column_w[c]);
+    LaidColumn col{{c}, a.columns[c], a.row_h[c], a.column_w[c], 0};
+    for (const std::string& v : col.views) col.need_w = std::max(col.need_w, limits.tab_h > 0 ? limits.need_w(v) : 0.0f);
+    cols.push_back(col);
+  }
+  // Too narrow for every column's views: fold two neighbours into one, the pair whose views need the least width
+  // (the rightmost of equals), until the columns fit or one is left.
+  const auto usable_w = [&] { return views.w() - gap * float(cols.size() - 1); };
+  for (;;) {
+    float total = 0;
+    for (const LaidColumn& col : cols) total += col.need_w;
+    if (cols.size() < 2 || total <= usable_w()) break;
+    size_t best = 0;
+    for (size_t i = 1; i + 1 < cols.size(); ++i)
+      if (std::max(cols[i].need_w, cols[i + 1].need_w) <= std::max(cols[best].need_w, cols[best + 1].need_w)) best = i;
+    LaidColumn& l = cols[best];
+    const LaidColumn& r = cols[best + 1];
+    l.from.insert(l.from.end(), r.from.begin(), r.from.end());
+    l.views.insert(l.views.end(), r.views.begin(), r.views.end());
+    l.row_h.assign(l.views.size(), 1.0f / float(l.views.size()));
+    l.share += r.share;
+    l.need_w = std::max(l.need_w, r.need_w);
+    cols.erase(cols.begin() + long(best) + 1);
+  }
+  std::vector<float> need_w, shares;
+  for (const LaidColumn& col : cols) need_w.push_back(col.need_w), shares.push_back(col.share);
+  std::vector<float> widths = sizes_with_needs(need_w, shares, usable_w());
+  if (widths.empty())  // one column left, or needs that cannot be met: the shares as they are
+    for (float f : shares) widths.push_back(usable_w() * f);
+  float x = views.min.x;
+  for (size_t c = 0; c < cols.size(); ++c) {
+    const LaidColumn& col = cols[c];
+    const bool last_col = c + 1 == cols.size();
+    const float w = last_col ? views.max.x - x : std::round(widths[c]);
     float y = views.min.y;
-    const float usable_h = views.h() - gap * float(a.columns[c].size() - 1);
-    // Too short for every view of the stack to draw: one at a time, under tabs (the arrangement is kept, so a
-    // larger window or a smaller zoom shows the stack again). Otherwise each view gets at least what it needs.
-    const std::vector<float> heights = row_heights(a.columns[c], a.row_h[c], usable_h, w, limits);
+    const float usable_h = views.h() - gap * float(col.views.size() - 1);
+    // Too short for every view of the stack to draw (or folded): one at a time, under tabs (the arrangement is
+    // kept, so a larger window or a smaller zoom shows the stack again). Otherwise each view gets what it needs.
+    std::vector<float> need_h;
+    for (const std::string& v : col.views) need_h.push_back(limits.tab_h > 0 ? limits.need(v, w) : 0.0f);
+    const std::vector<float> heights = col.from.size() > 1 ? std::vector<float>{} : sizes_with_needs(need_h, col.row_h, usable_h);
     const bool tabs = heights.empty();
     if (tabs) {
-      TabStrip strip{Rect{{x, y}, {x + w, y + limits.tab_h}}, int(c), a.columns[c], a.columns[c].front()};
-      if (c < a.active.size() && std::find(strip.views.begin(), strip.views.end(), a.active[c]) != strip.views.end())
-        strip.shown = a.active[c];
+      TabStrip strip{Rect{{x, y}, {x + w, y + limits.tab_h}}, int(col.from.front()), col.views, col.views.front()};
+      for (auto it = a.recent.rbegin(); it != a.recent.rend(); ++it)  // the latest shown of its views
+        if (std::find(strip.views.begin(), strip.views.end(), *it) != strip.views.end()) strip.shown = *it;
       out.panes.push_back({strip.shown, Rect{{x, strip.rect.max.y}, {x + w, views.max.y}}});
       out.tabs.push_back(strip);
     }
-    for (size_t r = 0; !tabs && r < a.columns[c].size(); ++r) {
-      const bool last_row = r + 1 == a.columns[c].size();
+    for (size_t r = 0; !tabs && r < col.views.size(); ++r) {
+      const bool last_row = r + 1 == col.views.size();
       const float h = last_row ? views.max.y - y : std::round(heights[r]);
-      out.panes.push_back({a.columns[c][r], Rect{{x, y}, {x + w, y + h}}});
-      if (!last_row) out.splitters.push_back({Rect{{x, y + h}, {x + w, y + h + gap}}, int(c), int(r)});
+      out.panes.push_back({col.views[r], Rect{{x, y}, {x + w, y + h}}});
+      if (!last_row) out.splitters.push_back({Rect{{x, y + h}, {x + w, y + h + gap}}, int(col.from.front()), int(r)});
       y += h + gap;
     }
-    if (!last_col) out.splitters.push_back({Rect{{x + w, views.min.y}, {x + w + gap, views.max.y}}, int(c), -1});
+    // The edge right of a column moves the arrangement's edge there (of its last column folded in).
+    if (!last_col) out.splitters.push_back({Rect{{x + w, views.min.y}, {x + w + gap, views.max.y}}, int(col.from.back()), -1});
     x += w + gap;
   }
   return out;

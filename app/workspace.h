@@ -19,10 +19,11 @@ struct Splitter {
   bool vertical() const { return row < 0; }  // dragged left and right
 };
 
-// A column too short for its stack of views shows one at a time, under a strip of tabs naming them all.
+// A column too short for its stack of views shows one at a time, under a strip of tabs naming them all; so do
+// neighbouring columns folded into one where the window is too narrow for each to have its own.
 struct TabStrip {
   Rect rect;                        // the strip, above the pane of the view shown
-  int column = 0;
+  int column = 0;                   // the arrangement's column (the first of those folded together)
   std::vector<std::string> views;   // the column's views, top to bottom as arranged
   std::string shown;
 };
@@ -42,11 +43,13 @@ struct PaneLimits {
     std::string view;
     float min_h = 0;
     float narrow_w = 0, narrow_min_h = 0;  // in a pane narrower than narrow_w it needs narrow_min_h instead
+    float min_w = 0;                       // the narrowest column it draws in (narrower: columns fold together)
   };
   float tab_h = 0;
-  std::vector<Need> needs;  // a view not named here needs `other_min_h`
-  float other_min_h = 0;
+  std::vector<Need> needs;  // a view not named here needs `other_min_h` and `other_min_w`
+  float other_min_h = 0, other_min_w = 0;
   float need(const std::string& view, float width) const;
+  float need_w(const std::string& view) const;
 };
 
 // `area` is the window below the top bar; `gap` the space between panes (splitters sit in it). A maximised

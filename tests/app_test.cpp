@@ -181,12 +181,45 @@ TEST(Workspace, ColumnsTooShortForTheirViewsBecomeTabs) {
   const Rect hd{{8, 48}, {1912, 1072}};
   EXPECT_FALSE(layout_workspace(hd, a, 8, limits_at(22.5f)).tabs.empty());
   EXPECT_TRUE(layout_workspace(hd, a, 8, limits_at(15)).tabs.empty());
-  // A damaged choice (a view not in that column, or none) falls back to the column's first view.
-  a.active = {"perf", "nope"};
+  // A damaged list of tabs shown (unknown names, a name twice) keeps only views, once each.
+  a.recent = {"perf", "nope", "perf", "code"};
   reconcile(&a, views);
-  ASSERT_EQ(a.active.size(), a.columns.size());
-  for (size_t c = 0; c < a.columns.size(); ++c)
-    EXPECT_TRUE(a.active[c].empty() || std::find(a.columns[c].begin(), a.columns[c].end(), a.active[c]) != a.columns[c].end());
+  EXPECT_EQ(a.recent, (std::vector<std::string>{"perf", "code"}));
+}
+
+TEST(Workspace, ColumnsTooNarrowForTheirViewsFoldIntoTabs) {
+  const std::vector<std::string> views = view_names();
+  Arrangement a;
+  reconcile(&a, views);
+  const auto find_tab = [](const WorkspaceLayout& w, const std::string& v) -> const TabStrip* {
+    for (const TabStrip& t : w.tabs)
+      if (std::find(t.views.begin(), t.views.end(), v) != t.views.end()) return &t;
+    return nullptr;
+  };
+  // 1600x900 at a projector's 150%: three columns would be 18-20 lines of text wide, short of what the views
+  // need, so the two right ones fold into one column of six tabs, and the fragment layout gets the width its
+  // grids need beside them.
+  const Rect r{{8, 48}, {1592, 892}};
+  const PaneLimits lim = limits_at(22.5f);
+  const WorkspaceLayout w = layout_workspace(r, a, 8, lim);
+  ASSERT_EQ(w.tabs.size(), 2u);
+  ASSERT_EQ(w.panes.size(), 2u);
+  EXPECT_EQ(w.tabs[0].views, a.columns[0]);
+  std::vector<std::string> right = a.columns[1];
+  right.insert(right.end(), a.columns[2].begin(), a.columns[2].end());
+  EXPECT_EQ(w.tabs[1].views, right);
+  for (const auto& [view, rect] : w.panes) EXPECT_GE(rect.w(), lim.need_w(view) - 1) << view;
+  // A tab clicked in the folded column shows there; the latest clicked of its views wins.
+  activate(&a, "code");
+  activate(&a, "swizzle");
+  const WorkspaceLayout c = layout_workspace(r, a, 8, lim);
+  EXPECT_EQ(find_tab(c, "code")->shown, "swizzle");
+  EXPECT_EQ(find_tab(c, "layout")->shown, "layout");
+  // The edge between the two columns moves the arrangement's edge right of the fragment layout's column.
+  const Splitter edge = *std::find_if(c.splitters.begin(), c.splitters.end(), [](const Splitter& s) { return s.column >= 0; });
+  EXPECT_EQ(edge.column, 0);
+  // At 100% the same window keeps its three columns.
+  EXPECT_EQ(layout_workspace(r, a, 8, limits_at(15)).panes.size(), views.size());
 }
 
 TEST(Workspace, AViewBelowWhatItNeedsGetsItFromItsNeighbours) {
@@ -276,7 +309,7 @@ TEST(Settings, RoundTripKeepsWhatTheUserChose) {
   reconcile(&st.arrangement, {"layout", "banks", "perf"});
   st.arrangement.maximized = "banks";
   st.arrangement.column_w = {0.3f, 0.7f};
-  activate(&st.arrangement, "perf");  // the tab a short window shows in that column
+  activate(&st.arrangement, "perf");  // the tab a short window shows in its column
   std::string error;
   ASSERT_TRUE(save_settings(path, st, &error)) << error;
   ViewState back;
@@ -286,7 +319,7 @@ TEST(Settings, RoundTripKeepsWhatTheUserChose) {
   EXPECT_EQ(settings_json(back), settings_json(st));
   EXPECT_EQ(back.kernel, "mma_tf32/04_registers");
   EXPECT_EQ(back.arrangement.maximized, "banks");
-  EXPECT_EQ(back.arrangement.active, st.arrangement.active);
+  EXPECT_EQ(back.arrangement.recent, std::vector<std::string>{"perf"});
   // Written atomically: nothing but the file is left in its folder.
   EXPECT_EQ(std::distance(fs::directory_iterator(dir.path / "sub"), fs::directory_iterator()), 1);
 }

@@ -183,13 +183,24 @@ void draw_timeline(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput& in
     what += "; the traced run took " + us(double(l.duration)) + ", " +
             viz::fmt_num(double(l.duration) / (in.timed_ms * 1e6)) + "x the timed run's " + us(in.timed_ms * 1e6) +
             ": the probes' cost";
+  std::vector<std::string> lines = viz::wrap(c, what, fs, r.w());
+  const auto plot_under = [&](size_t n) {
+    return Rect{{r.min.x + label_w, r.min.y + fs * 1.25f * float(n) + fs * 0.2f}, {r.max.x, r.max.y - fs * 1.5f}};
+  };
+  if (lines.size() > 1 && plot_under(lines.size()).h() < l.sms * 0.75f)  // the rows before the whole caption
+    lines = {viz::elide(c, what, fs, Font::Sans, r.w())};
+  const Rect plot = plot_under(lines.size());
+  if (plot.h() < l.sms * 0.75f || plot.w() < 40 || span == 0) {  // no room for a row per SM: say so, not the caption
+    if (span > 0)
+      c.text(r.min, viz::elide(c, "the per-SM timeline needs more room (" + std::to_string(l.sms) + " rows): maximise this view",
+                               fs, Font::Sans, r.w()), t.text_dim, fs);
+    return;
+  }
   float y = r.min.y;
-  for (const std::string& line : viz::wrap(c, what, fs, r.w())) {
+  for (const std::string& line : lines) {
     c.text({r.min.x, y}, viz::elide(c, line, fs, Font::Sans, r.w()), t.text_dim, fs);
     y += fs * 1.25f;
   }
-  const Rect plot{{r.min.x + label_w, y + fs * 0.2f}, {r.max.x, r.max.y - fs * 1.5f}};
-  if (plot.h() < l.sms * 0.75f || plot.w() < 40 || span == 0) return;
   const float rh = plot.h() / l.sms;
   auto X = [&](uint64_t ns) { return plot.min.x + plot.w() * float(double(ns) / double(span)); };
   c.rect_filled(plot, t.panel);
