@@ -722,6 +722,10 @@ int cmd_layout(const LayoutArgs& a) {
   }
   if (a.format != "csv" && a.format != "tex" && a.out.empty())
     return fail("layout", "--format " + a.format + " needs -o FILE", kExitUsage);
+  // Options that would change nothing are refused rather than ignored: the user expected them to.
+  if (!a.replay.empty() && a.source != "traced")
+    return fail("layout", "--replay reads traced layouts: add --source traced (the documented one needs no capture)",
+                kExitUsage);
 
   FragmentLayout layout;
   std::string traced_from;
@@ -874,6 +878,8 @@ int cmd_shot(const ShotArgs& a) {
     return fail("shot", "-o: '" + a.out + "' must end in .png or .svg", kExitUsage);
   if (!a.op.empty() && !find_mma_op(a.op))
     return fail("shot", "--op: unknown operation '" + a.op + "' (known: " + mma_op_names() + ")", kExitUsage);
+  if (!a.op.empty() && a.view != "layout" && a.view != "all")
+    return fail("shot", "--op chooses what the fragment layout shows: it needs --view layout (or all)", kExitUsage);
   // The picture and (the throughput view's) the numbers beside it: both paths are checked before either is
   // written, so that a refusal leaves the old pair as it was.
   try {

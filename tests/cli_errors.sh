@@ -107,6 +107,9 @@ expect 2 "mma_f16/10_multistage has the variants .*\[stages=2\]" shot --view per
 expect 2 "--kernels: an empty list" bench --kernels ''
 expect 2 "--kernels: an empty list" record -o "$tmp/c.json" --kernels ,
 expect 2 "cannot read standard input: it is a folder" banks --width 4 <"$tmp"
+# An option that would change nothing is refused, not ignored.
+expect 2 "--replay reads traced layouts: add --source traced" layout --op mma.m16n8k16.f16 --operand A --replay "$tmp/broken.json"
+expect 2 "--op chooses what the fragment layout shows: it needs --view layout" shot --view banks --op mma.m16n8k16.f16 -o "$tmp/x.svg"
 
 # A message stays one line whatever it quotes: a newline in a file name is written as \n.
 expect 2 "'.*a\\\\nb.txt' must end in .png or .svg" shot --view perf -o "$tmp/a

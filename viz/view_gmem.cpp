@@ -345,7 +345,9 @@ void draw_gmem_view(Canvas& c, Rect r, const Theme& t, const GmemViewInput& in, 
     by += fs * 0.3f;
     int lane = -1;
     const int m = mat_index(acc.matrix);
-    draw_access_map(c, {{box.min.x, by}, box.max}, t, acc, eb[m], ld[m], fs, st.highlight_lane, mouse, &lane);
+    // The map only where its column axis and a row fit whole (else the axis shows as slivers of its top).
+    if (box.max.y - by >= fs * 3.2f)
+      draw_access_map(c, {{box.min.x, by}, box.max}, t, acc, eb[m], ld[m], fs, st.highlight_lane, mouse, &lane);
     if (hover && lane >= 0) {
       hover->lane = lane;
       hover->side = which;
