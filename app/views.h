@@ -14,6 +14,7 @@ namespace gs {
 struct ViewDef {
   const char* name;    // `shot --view NAME`, the settings file
   const char* title;   // the pane's header
+  const char* tab;     // its tab, where a column shows its views as tabs (short: six may share a column)
   const char* about;   // one line for --help: what the view shows
   std::unique_ptr<ViewPanel> (*make)();
   float min_h_em = 17;  // the shortest pane, in lines of text, the view still draws its figure in (below: tabs)

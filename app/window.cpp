@@ -380,7 +380,7 @@ void MainWindow::DrawTabs(const TabStrip& strip, ViewState& st) {
   std::vector<float> widths;
   for (const std::string& v : strip.views) {
     const ViewDef* def = find_view(v);
-    titles.push_back(def ? def->title : v);
+    titles.push_back(def ? def->tab : v);
     ImGui::PushFont(gui_.bold);  // the shown tab's font, so that no natural width cuts it
     widths.push_back(ImGui::CalcTextSize(titles.back().c_str()).x);
     ImGui::PopFont();
@@ -401,11 +401,14 @@ void MainWindow::DrawTabs(const TabStrip& strip, ViewState& st) {
     if (shown) ImGui::PushFont(gui_.bold);
     const std::string label = ui::elide(titles[i], r.w() - 2 * pad + 1);  // (a natural width fits exactly)
     if (shown) ImGui::PopFont();
-    if (hovered)
-      ImGui::SetTooltip("%s", (shown ? titles[i] + ": shown below. The window is too short for this column's views "
-                                       "stacked: a taller window or a smaller zoom (Ctrl -) shows them all"
-                                     : "show " + titles[i] + " here")
+    if (hovered) {
+      const ViewDef* def = find_view(strip.views[i]);
+      const std::string title = def ? def->title : strip.views[i];
+      ImGui::SetTooltip("%s", (shown ? title + ": shown below.\nThe window is too small for these views side by side:\n"
+                                       "a larger window or a smaller zoom (Ctrl -) shows more of them"
+                                     : "show " + title + " here")
                                   .c_str());
+    }
     const Color fill = shown ? t.panel : hovered ? t.panel.with_alpha(170) : t.panel.with_alpha(90);
     dl->AddRectFilled(ImVec2(r.min.x, r.min.y), ImVec2(r.max.x, r.max.y + (shown ? 2 : 0)), im_color(fill),
                       ImGui::GetStyle().ChildRounding, ImDrawFlags_RoundCornersTop);
@@ -605,7 +608,7 @@ void draw_workspace(Canvas& c, Rect r, const Frame& f, ViewState& st, std::vecto
     std::vector<float> widths;
     for (const std::string& v : strip.views) {
       const ViewDef* def = find_view(v);
-      titles.push_back(def ? def->title : v);
+      titles.push_back(def ? def->tab : v);
       widths.push_back(c.text_size(titles.back(), fs, Font::SansBold).x);
     }
     const std::vector<Rect> rects = place_tabs(strip, widths, tpad, 2);

@@ -110,8 +110,9 @@ void reconcile(Arrangement* a, const std::vector<std::string>& views) {
   if (a->columns.empty()) {
     const std::string max = a->maximized;
     const float list_w = a->list_w;
+    const std::vector<std::string> recent = a->recent;
     *a = default_arrangement(views);
-    a->maximized = max, a->list_w = list_w;
+    a->maximized = max, a->list_w = list_w, a->recent = recent;
     seen = views;
   }
   // Views the arrangement lacks (a new version's) go under the shortest column.

@@ -40,6 +40,7 @@ TEST(Views, TableNamesAreUniqueAndEachMakesAPanel) {
   for (const ViewDef& v : view_table()) {
     EXPECT_TRUE(names.insert(v.name).second) << v.name;
     EXPECT_NE(std::string(v.title), "");
+    EXPECT_NE(std::string(v.tab), "");
     EXPECT_NE(std::string(v.about), "");
     EXPECT_NE(v.make(), nullptr) << v.name;
     EXPECT_EQ(find_view(v.name), &v);

@@ -482,7 +482,7 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
     if (cost && free)
       note += std::string(note.empty() ? "" : " ") + "Price, measured on " + in.price_from + " (clock64, " +
               std::to_string(cost->warps) + " warps loading): " + viz::fmt_num(cost->cycles) + " cycles per " +
-              std::to_string(site.width) + "-byte load with " + std::to_string(rep.wavefronts) + " wavefronts, " +
+              std::to_string(site.width) + "-byte load with " + plural(rep.wavefronts, "wavefront", "wavefronts") + ", " +
               viz::fmt_num(free->cycles) + " without this access's conflicts.";
     else
       note += std::string(note.empty() ? "" : " ") + "Price: the SM's shared-memory pipe serves one wavefront a cycle "
@@ -530,7 +530,15 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
   const bool strip = area.max.y - y - strip_h - head_h - grid_title - fs * 0.6f >= rows * std::min(cw, 8.0f);
   if (!strip) strip_h = 0;
   const float avail = area.max.y - y - strip_h - head_h - grid_title - fs * 0.6f;
-  const float ch = std::clamp(avail / std::max(1, rows), 2.0f, cw);
+  // Rows may be taller than a bank is wide (a narrow pane): up to a readable label's height.
+  const float ch = std::clamp(avail / std::max(1, rows), 2.0f, std::max(cw, ls * 1.6f));
+  if (ch < 5) {  // slivers would say nothing: say where the grid is
+    c.text({area.min.x, y}, viz::elide(c, "the bank grid (" + plural(rows, "wavefront row", "wavefront rows") +
+                                              ") needs more room: maximise this view", ls, Font::Sans, area.w()),
+           t.text_dim, ls);
+    c.pop_clip();
+    return;
+  }
   const float gx = area.min.x + row_label_w;              // left edge of bank 0
   const float gy = y + grid_title + head_h;               // top of wavefront 0
 

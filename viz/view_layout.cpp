@@ -673,10 +673,13 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
   // saying how the trace compares (mismatching cells stay marked); maximising or zooming out shows both.
   if (panels.size() == 2 && fit.s < kCompactCell) {
     panels.pop_back();
+    // One clause over the grids (two labels side by side would read as naming different grids), the verdict
+    // before the device so that a cut line keeps it.
     panels[0].header.back().push_back(
-        {total_mismatch > 0 ? "   trace: " + std::to_string(total_mismatch) + " cells differ (marked)"
-                            : "   traced on " + device + ": identical",
+        {total_mismatch > 0 ? ", and as traced: " + std::to_string(total_mismatch) + " cells differ (marked)"
+                            : ", identical to the trace",
          total_mismatch > 0 ? t.bad : t.good, Font::Sans});
+    panels[0].header.back().push_back({" on " + device, t.text_dim, Font::Sans});
     fit = solve(area);
   }
   Metrics m = metrics(cv, fs, fit.s, max_index, ldm, fit.row);

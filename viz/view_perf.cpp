@@ -260,7 +260,12 @@ void draw_series(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, 
   if (!in.baseline_label.empty()) ymax = std::max(ymax, sane(float(in.baseline_tflops)));
   Rect plot{{area.min.x, area.min.y + ts * 0.5f},
             {area.max.x - (legend_right ? legend_w + ts : 0), area.max.y - ts * 2.7f - legend_h}};
-  if (plot.h() < ts * 3 || plot.w() < ts * 6) return;
+  if (plot.h() < ts * 3 || plot.w() < ts * 6) {  // the legend leaves no room for the curves: say so under the heading
+    c.text(area.min, viz::elide(c, "no room for the curves beside their " + std::to_string(rows.size()) +
+                                       " legend rows: maximise this view (M)", ts, Font::Sans, area.w()),
+           t.text_dim, ts);
+    return;
+  }
   viz::Ticks yt = viz::nice_ticks(0, ymax, std::clamp(int(plot.h() / (ts * 2.2f)), 2, 8));
   std::string widest;
   for (double v : yt.values) {

@@ -53,18 +53,42 @@ void draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st
   const SwizzleViewInput& in = *side.in;
   const Rect a = side.area;
   float y = a.min.y;
-  // Heading: rung, order, measured speed.
+  // Heading: rung, order, measured speed; in a narrow side the rung alone on the first line (without its family
+  // where that is what fits: the variant part tells two sides apart), the rest under it.
+  std::vector<viz::Span> rest;
+  if (!in.order.empty()) rest.push_back({"   " + in.order, t.text_dim, Font::Sans});
+  if (in.tflops > 0) rest.push_back({" \xC2\xB7 " + viz::fmt_num(in.tflops) + " TFLOP/s", t.text, Font::Sans});
+  if (in.tflops > 0 && !in.other_dtype.empty()) rest.push_back({" " + in.other_dtype, t.warn, Font::Sans});
+  if (side.shape && !in.shape.empty()) rest.push_back({" at " + in.shape, t.warn, Font::Sans});
   std::vector<viz::Span> head{{in.kernel, t.text, Font::SansBold}};
-  if (!in.order.empty()) head.push_back({"   " + in.order, t.text_dim, Font::Sans});
-  if (in.tflops > 0) head.push_back({" \xC2\xB7 " + viz::fmt_num(in.tflops) + " TFLOP/s", t.text, Font::Sans});
-  if (in.tflops > 0 && !in.other_dtype.empty()) head.push_back({" " + in.other_dtype, t.warn, Font::Sans});
-  if (side.shape && !in.shape.empty()) head.push_back({" at " + in.shape, t.warn, Font::Sans});
-  viz::draw_spans(c, {a.min.x, y}, head, fs, a.w());
-  y += fs * 1.5f;
-  for (const std::string& line : in.measured) {
-    c.text({a.min.x, y}, viz::elide(c, line, fs, Font::Sans, a.w()), t.text_dim, fs);
+  head.insert(head.end(), rest.begin(), rest.end());
+  if (viz::spans_width(c, head, fs) <= a.w() || rest.empty()) {
+    viz::draw_spans(c, {a.min.x, y}, head, fs, a.w());
+    y += fs * 1.5f;
+  } else {
+    std::string name = in.kernel;
+    if (c.text_size(name, fs, Font::SansBold).x > a.w() && name.find('/') != std::string::npos) name = name.substr(name.find('/') + 1);
+    c.text({a.min.x, y}, viz::elide(c, name, fs, Font::SansBold, a.w()), t.text, fs, Align::Left, Font::SansBold);
     y += fs * 1.3f;
+    const size_t lead = rest.front().text.find_first_not_of(" \xC2\xB7");  // no leading space or dot
+    if (lead != std::string::npos) rest.front().text.erase(0, lead);
+    viz::draw_spans(c, {a.min.x, y}, rest, fs, a.w());
+    y += fs * 1.5f;
   }
+  // Nsight Compute's lines whole (their last number is the point) where that leaves the tiles most of the side,
+  // else one line each.
+  std::vector<std::vector<std::string>> measured;
+  size_t wrapped = 0;
+  for (const std::string& m : in.measured) {
+    measured.push_back(viz::wrap(c, m, fs, a.w()));
+    wrapped += measured.back().size();
+  }
+  const bool whole = float(wrapped) * fs * 1.3f <= (a.max.y - y) * 0.25f;
+  for (size_t i = 0; i < measured.size(); ++i)
+    for (const std::string& line : whole ? measured[i] : std::vector<std::string>{in.measured[i]}) {
+      c.text({a.min.x, y}, viz::elide(c, line, fs, Font::Sans, a.w()), t.text_dim, fs);
+      y += fs * 1.3f;
+    }
   if (!in.launch || in.launch->empty()) {
     for (const std::string& line : viz::wrap(c, "This capture traced no blocks of " + in.kernel + ".", fs, a.w())) {
       c.text({a.min.x, y}, line, t.text_dim, fs);
