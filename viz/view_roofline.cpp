@@ -348,8 +348,15 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
   c.pop_clip();
 
   // Axis titles and where the numbers come from.
-  c.text({(ax.left + ax.right) * 0.5f, ax.bottom + fs * 0.25f + ts * 1.1f},
-         "flops per byte of A and B read from global memory (log)", t.text_dim, ts, Align::Center);
+  // The axis title under the plot's middle, else (a narrow pane) from the pane's left edge, shortened to fit.
+  {
+    std::string x_title = "flops per byte of A and B read from global memory (log)";
+    if (c.text_size(x_title, ts).x > area.w()) x_title = "flops per byte read from global memory (log)";
+    const float w = c.text_size(x_title, ts).x;
+    const float cx = std::clamp((ax.left + ax.right) * 0.5f, area.min.x + w * 0.5f, area.max.x - w * 0.5f);
+    c.text({w <= area.w() ? cx : area.min.x, ax.bottom + fs * 0.25f + ts * 1.1f},
+           viz::elide(c, x_title, ts, Font::Sans, area.w()), t.text_dim, ts, w <= area.w() ? Align::Center : Align::Left);
+  }
   float ny = area.max.y - note_h + fs * 0.3f;
   for (const std::string& line : note_h > 0 ? viz::wrap(c, in.note, ts, area.w()) : std::vector<std::string>{}) {
     if (ny + ts > area.max.y + 1) break;

@@ -70,6 +70,12 @@ void draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st
     if (c.text_size(name, fs, Font::SansBold).x > a.w() && name.find('/') != std::string::npos) name = name.substr(name.find('/') + 1);
     c.text({a.min.x, y}, viz::elide(c, name, fs, Font::SansBold, a.w()), t.text, fs, Align::Left, Font::SansBold);
     y += fs * 1.3f;
+    // The speed and the size it was traced at first (the size, in the warning colour, is what must not be cut),
+    // the order after them.
+    if (!in.order.empty() && rest.size() > 1) {
+      std::rotate(rest.begin(), rest.begin() + 1, rest.end());
+      rest.back().text = " \xC2\xB7 " + in.order;
+    }
     const size_t lead = rest.front().text.find_first_not_of(" \xC2\xB7");  // no leading space or dot
     if (lead != std::string::npos) rest.front().text.erase(0, lead);
     viz::draw_spans(c, {a.min.x, y}, rest, fs, a.w());

@@ -271,18 +271,39 @@ void draw_kernel_list(Canvas& c, Rect r, const ViewContext& ctx) {
   y += lh;
   const float list_end = r.min.y + r.h() * 0.6f;
   const std::map<std::string, std::string> fam_dtypes = family_dtypes(ctx.f.capture);
+  const std::vector<std::string> names = rung_names(ctx.f.capture);
+  // Scrolled as the window scrolls to the selected rung (its row 40% down), when it lies past the rows shown.
+  int skip = 0;
+  {
+    int row = 0, sel_row = -1, fam_row = 0, sel_fam_row = 0;
+    std::string fam;
+    for (const std::string& name : names) {
+      if (family_of(name) != fam) fam = family_of(name), fam_row = row++;
+      if (name == rung_of_variant(selected)) sel_row = row, sel_fam_row = fam_row;
+      ++row;
+    }
+    const int visible = int((list_end - y) / lh);
+    if (sel_row >= visible) {
+      skip = std::min(sel_row - int(visible * 0.4f), row - visible);
+      if (sel_row - sel_fam_row < visible) skip = std::min(skip, sel_fam_row);  // its family's name shown too
+    }
+  }
+  int row = 0;
   std::string family, fam_dtype;
-  for (const std::string& name : rung_names(ctx.f.capture)) {
+  for (const std::string& name : names) {
     if (y + lh > list_end) break;
     if (family_of(name) != family) {  // the family, and the dtype of its numbers
       family = family_of(name);
       const auto d = fam_dtypes.find(family);
       fam_dtype = d == fam_dtypes.end() ? "" : d->second;
-      c.text({r.min.x + pad, y}, family, t.accent, fs);
-      c.text({x_num, y}, fam_dtype, t.text_dim, fs, Align::Right);
-      y += lh;
+      if (row++ >= skip) {
+        c.text({r.min.x + pad, y}, family, t.accent, fs);
+        c.text({x_num, y}, fam_dtype, t.text_dim, fs, Align::Right);
+        y += lh;
+      }
       if (y + lh > list_end) break;
     }
+    if (row++ < skip) continue;
     const bool is_sel = name == rung_of_variant(selected);
     const std::string shown = is_sel ? selected : name;  // a variant on its rung's row, as in the window
     if (is_sel) c.rect_filled({{r.min.x + 2, y - 2}, {r.max.x - 2, y + lh - 4}}, viz::mix(t.accent, t.panel, 0.55f), 3);
