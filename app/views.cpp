@@ -14,15 +14,17 @@ std::unique_ptr<ViewPanel> make_roofline_panel();
 
 const std::vector<ViewDef>& view_table() {
   static const std::vector<ViewDef> table = {
-      // The fragment grids (three matrices, their titles and the warp tiling under them) want the most room: 28
-      // lines of text across for A x B = C in a row, and height (more where the pane is narrower and B goes above C).
+      // The fragment grids (three matrices, their titles and the warp tiling under them) want the most room: 30
+      // lines of text across for A x B = C in a row, and height (more below 28 lines across, where B goes above C).
       {"layout", "Fragment layout", "Fragments", "which lane holds which element of the rung's own instructions", make_layout_panel,
-       30, 28, 40, 28},
+       30, 28, 40, 30},
       {"banks", "Bank conflicts", "Banks", "the rung's shared-memory accesses, one drawn bank by bank", make_banks_panel},
       {"gmem", "Global memory", "Memory", "how the rung's warps read A and B and write C: requests against 32-byte sectors", make_gmem_panel},
       {"swizzle", "Launch order", "Launch order", "which SM ran which output tile when, and what the running blocks read", make_swizzle_panel},
       {"perf", "Throughput", "Throughput", "TFLOP/s of the rung's ladder beside cuBLAS, and over size", make_perf_panel},
-      {"roofline", "Roofline", "Roofline", "the ladder's intensity against TFLOP/s under the GPU's measured ceilings", make_roofline_panel},
+      // The roofline's plot needs 16 lines of text across beside its axis labels.
+      {"roofline", "Roofline", "Roofline", "the ladder's intensity against TFLOP/s under the GPU's measured ceilings",
+       make_roofline_panel, 17, 0, 0, 23},
       {"timeline", "Pipeline timeline", "Timeline", "a sampled block's warps over clock64: copies, waits and math", make_timeline_panel},
       {"code", "Code", "Code", "the rung's source, with what changed from the rung before", make_code_panel},
   };

@@ -149,23 +149,28 @@ TEST(Workspace, ColumnsTooShortForTheirViewsBecomeTabs) {
     EXPECT_EQ(limited.panes[i].first, plain.panes[i].first);
     EXPECT_NEAR(limited.panes[i].second.h(), plain.panes[i].second.h(), 0.5f) << plain.panes[i].first;
   }
-  // A laptop's 1366x768: no column can stack its views, each shows one under a strip of its views' tabs.
+  // A laptop's 1366x768: the columns that cannot stack their views (or fold together) show tabs. Every view is a
+  // pane or a tab, and every pane drawn has at least what its view needs.
   const Rect laptop{{8, 48}, {1358, 760}};
-  const WorkspaceLayout l = layout_workspace(laptop, a, 8, limits_at(15));
-  ASSERT_EQ(l.tabs.size(), a.columns.size());
-  ASSERT_EQ(l.panes.size(), a.columns.size());
+  const PaneLimits lim = limits_at(15);
+  const WorkspaceLayout l = layout_workspace(laptop, a, 8, lim);
+  ASSERT_FALSE(l.tabs.empty());
   std::set<std::string> named;
-  for (size_t c = 0; c < l.tabs.size(); ++c) {
-    const TabStrip& t = l.tabs[c];
-    EXPECT_EQ(t.views, a.columns[size_t(t.column)]);
-    EXPECT_EQ(t.shown, t.views.front());  // nothing chosen yet: the column's first
+  for (const auto& [view, rect] : l.panes) {
+    named.insert(view);
+    EXPECT_GE(rect.w(), lim.need_w(view) - 1) << view;
+    EXPECT_GE(rect.h(), lim.need(view, rect.w()) - 1) << view;
+  }
+  for (const TabStrip& t : l.tabs) {
+    EXPECT_EQ(t.shown, t.views.front());  // nothing chosen yet: the strip's first
     named.insert(t.views.begin(), t.views.end());
-    // The pane hangs right under its strip and reaches the bottom; the pane drawn is the one the strip shows.
-    EXPECT_EQ(l.panes[c].first, t.shown);
-    EXPECT_NEAR(l.panes[c].second.min.y, t.rect.max.y, 0.5f);
-    EXPECT_NEAR(l.panes[c].second.max.y, laptop.max.y, 0.5f);
-    EXPECT_NEAR(l.panes[c].second.w(), t.rect.w(), 0.5f);
-    EXPECT_GT(l.panes[c].second.h(), 600);
+    // The pane of the view shown hangs right under its strip and reaches the bottom.
+    const auto pane = std::find_if(l.panes.begin(), l.panes.end(), [&](const auto& p) { return p.first == t.shown; });
+    ASSERT_NE(pane, l.panes.end()) << t.shown;
+    EXPECT_NEAR(pane->second.min.y, t.rect.max.y, 0.5f);
+    EXPECT_NEAR(pane->second.max.y, laptop.max.y, 0.5f);
+    EXPECT_NEAR(pane->second.w(), t.rect.w(), 0.5f);
+    EXPECT_GT(pane->second.h(), 600);
   }
   EXPECT_EQ(named, std::set<std::string>(views.begin(), views.end()));
   for (const Splitter& s : l.splitters) EXPECT_LT(s.row, 0) << "a row splitter in a column of tabs";

@@ -126,10 +126,10 @@ rm -f "$report"
 app=$!
 wait_report "$report"
 wid=$(xdotool search --sync --name '^gemmscope$' | head -1)
-# Every view is either a pane or a tab, every pane drawn at least 30 lines of text tall or a whole stack's column.
+# Every view is either a pane or a tab; a strip of tabs hangs over a pane that reaches the bottom.
 [ "$(field "$report" "sorted(set(r['panes']) | {v for t in r['tabs'] for v in t['views']}) == sorted(['kernels', 'layout', 'banks', 'gmem', 'swizzle', 'perf', 'roofline', 'timeline', 'code'])")" = True ] ||
   fail "at 1366x768 some view is neither a pane nor a tab: $(field "$report" "r['panes'], r['tabs']")"
-[ "$(field "$report" "len(r['tabs']) >= 2 and all(r['panes'][t['shown']][3] > 600 for t in r['tabs'])")" = True ] ||
+[ "$(field "$report" "len(r['tabs']) >= 1 and all(r['panes'][t['shown']][3] > 600 for t in r['tabs'])")" = True ] ||
   fail "at 1366x768 the short columns did not become tabs over a full-height pane: $(field "$report" "r['tabs']")"
 [ "$(field "$report" "'swizzle' in r['panes']")" = False ] || fail "the launch order is a pane before its tab was clicked"
 # The tab's place from the audit's widgets ("tab swizzle in ...").
