@@ -157,12 +157,16 @@ std::string fmt(const char* f, double v) {
   return buf;
 }
 
-// "unknown kernel 'NAME': not one of this build's (gemmscope list)", or for a variant of a rung that exists, which
-// variants it has.
-std::string kernel_not_found(const std::string& name) {
-  const size_t bracket = name.find('[');
-  if (bracket != std::string::npos && find_kernel(name.substr(0, bracket))) return unknown_kernel(name) + ";";
-  return "unknown kernel '" + name.substr(0, 80) + "': not one of this build's (gemmscope list)";
+// --kernels of record and bench: the kernels named, in ladder order; false with the message. An explicit empty list
+// ("" or ",": a variable left empty) is refused, not taken for "all".
+bool kernels_from_list(const std::string& list, std::vector<const KernelInfo*>* out, std::string* error) {
+  if (list.find_first_not_of(" ,") == std::string::npos) {
+    *error = "--kernels: an empty list (name kernels, or leave --kernels out for all)";
+    return false;
+  }
+  if (select_kernels(list, out, error)) return true;
+  *error = "--kernels: " + *error;
+  return false;
 }
 
 std::string ends_with_ext(const std::string& path) {
@@ -263,7 +267,7 @@ int cmd_window(const WindowArgs& a) {
 
   if (!a.kernel.empty()) {
     if (!find_kernel(a.kernel) && (worker || runs_of(replayed, a.kernel).empty()))
-      return fail("", "--kernel: " + kernel_not_found(a.kernel) +
+      return fail("", "--kernel: " + unknown_kernel(a.kernel, true) +
                           (worker ? "" : " nor run in " + (a.replay.empty() || !alert.empty() ? std::string("the bundled capture") : a.replay)),
                   kExitUsage);
     st.kernel = a.kernel;
@@ -489,9 +493,7 @@ std::vector<const RunResult*> rounds_by_ratio(const RoundsJob& j) {
 int cmd_record(const RecordArgs& a) {
   std::vector<const KernelInfo*> kernels;
   std::string error;
-  if (a.kernels.find_first_not_of(" ,") == std::string::npos)  // "" or ",": a variable left empty, not "all"
-    return fail("record", "--kernels: an empty list (name kernels, or leave --kernels out for all)", kExitUsage);
-  if (!select_kernels(a.kernels, &kernels, &error)) return fail("record", "--kernels: " + error, kExitUsage);
+  if (!kernels_from_list(a.kernels, &kernels, &error)) return fail("record", error, kExitUsage);
   GemmShape shape;
   if (!parse_shape(a.size, &shape)) return fail("record", "--size: '" + a.size + "' is not MxNxK", kExitUsage);
   std::vector<GemmShape> sweep;
@@ -578,9 +580,7 @@ int cmd_bench(const BenchArgs& a) {
   std::vector<const KernelInfo*> kernels;
   std::vector<GemmShape> shapes;
   std::string error;
-  if (a.kernels.find_first_not_of(" ,") == std::string::npos)
-    return fail("bench", "--kernels: an empty list (name kernels, or leave --kernels out for all)", kExitUsage);
-  if (!select_kernels(a.kernels, &kernels, &error)) return fail("bench", "--kernels: " + error, kExitUsage);
+  if (!kernels_from_list(a.kernels, &kernels, &error)) return fail("bench", error, kExitUsage);
   if (!shapes_from_list(a.sizes, &shapes, &error)) return fail("bench", error, kExitUsage);
   if (a.verify_only && a.rounds > 1) return fail("bench", "--verify-only times nothing: --rounds does not apply", kExitUsage);
   try {  // said before the GPU work, not after it
@@ -885,7 +885,7 @@ int cmd_shot(const ShotArgs& a) {
   try {
     check_writable(a.out);
     if (a.view == "perf" || !a.ratio_over_size.empty())
-      check_writable(std::filesystem::path(a.out).replace_extension(".csv").string());
+      check_writable(figure_csv_path(a.out));
   } catch (const std::exception& e) {
     return fail("shot", e.what(), kExitRuntime);
   }
@@ -909,7 +909,7 @@ int cmd_shot(const ShotArgs& a) {
   if (!load_capture(a.replay, &c, &banner, &error)) return fail("shot", error, kExitRuntime);
   // As in the window: a kernel of this build, or one the replayed capture has runs of (recorded by another build).
   if (!a.kernel.empty() && !find_kernel(a.kernel) && (a.replay.empty() || runs_of(c, a.kernel).empty()))
-    return fail("shot", "--kernel: " + kernel_not_found(a.kernel) + " " +
+    return fail("shot", "--kernel: " + unknown_kernel(a.kernel, true) + " " +
                             (a.replay.empty() ? "nor in the bundled capture" : "nor run in " + a.replay), kExitUsage);
   Frame f;
   f.capture = &c;

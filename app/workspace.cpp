@@ -46,7 +46,7 @@ std::vector<float> sizes_with_needs(const std::vector<float>& need, const std::v
 struct LaidColumn {
   std::vector<size_t> from;           // the arrangement's columns it holds, left to right
   std::vector<std::string> views;
-  std::vector<float> row_h;           // shares of the height (an unfolded column's own)
+  std::vector<float> row_h;           // an unfolded column's shares of the height (a folded one shows tabs)
   float share = 0, need_w = 0;
 };
 
@@ -141,16 +141,20 @@ void activate(Arrangement* a, const std::string& view) {
   if (a->recent.size() > 32) a->recent.resize(32);
 }
 
-float PaneLimits::need(const std::string& view, float width) const {
+const PaneLimits::Need* PaneLimits::find(const std::string& view) const {
   for (const Need& n : needs)
-    if (n.view == view) return width < n.narrow_w ? std::max(n.min_h, n.narrow_min_h) : n.min_h;
-  return other_min_h;
+    if (n.view == view) return &n;
+  return nullptr;
+}
+
+float PaneLimits::need(const std::string& view, float width) const {
+  const Need* n = find(view);
+  return !n ? 0.0f : width < n->narrow_w ? std::max(n->min_h, n->narrow_min_h) : n->min_h;
 }
 
 float PaneLimits::need_w(const std::string& view) const {
-  for (const Need& n : needs)
-    if (n.view == view) return n.min_w;
-  return other_min_w;
+  const Need* n = find(view);
+  return n ? n->min_w : 0.0f;
 }
 
 WorkspaceLayout layout_workspace(Rect area, const Arrangement& a, float gap, const PaneLimits& limits) {
@@ -184,7 +188,6 @@ WorkspaceLayout layout_workspace(Rect area, const Arrangement& a, float gap, con
     const LaidColumn& r = cols[best + 1];
     l.from.insert(l.from.end(), r.from.begin(), r.from.end());
     l.views.insert(l.views.end(), r.views.begin(), r.views.end());
-    l.row_h.assign(l.views.size(), 1.0f / float(l.views.size()));
     l.share += r.share;
     l.need_w = std::max(l.need_w, r.need_w);
     cols.erase(cols.begin() + long(best) + 1);
@@ -209,8 +212,8 @@ WorkspaceLayout layout_workspace(Rect area, const Arrangement& a, float gap, con
     const bool tabs = heights.empty();
     if (tabs) {
       TabStrip strip{Rect{{x, y}, {x + w, y + limits.tab_h}}, int(col.from.front()), col.views, col.views.front()};
-      for (auto it = a.recent.rbegin(); it != a.recent.rend(); ++it)  // the latest shown of its views
-        if (std::find(strip.views.begin(), strip.views.end(), *it) != strip.views.end()) strip.shown = *it;
+      const auto latest = std::find_first_of(a.recent.begin(), a.recent.end(), strip.views.begin(), strip.views.end());
+      if (latest != a.recent.end()) strip.shown = *latest;  // the latest shown of its views
       out.panes.push_back({strip.shown, Rect{{x, strip.rect.max.y}, {x + w, views.max.y}}});
       out.tabs.push_back(strip);
     }

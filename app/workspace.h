@@ -37,7 +37,8 @@ struct WorkspaceLayout {
 };
 
 // How small a pane each view can still draw in, and the tab strip's height: a column whose views cannot all
-// have their height shows them as tabs. The default (no limits) never makes tabs.
+// have their height shows them as tabs, and columns narrower than their views need fold together. The default (no
+// limits) never makes tabs.
 struct PaneLimits {
   struct Need {
     std::string view;
@@ -46,10 +47,12 @@ struct PaneLimits {
     float min_w = 0;                       // the narrowest column it draws in (narrower: columns fold together)
   };
   float tab_h = 0;
-  std::vector<Need> needs;  // a view not named here needs `other_min_h` and `other_min_w`
-  float other_min_h = 0, other_min_w = 0;
+  std::vector<Need> needs;  // a view not named here needs nothing
   float need(const std::string& view, float width) const;
   float need_w(const std::string& view) const;
+
+ private:
+  const Need* find(const std::string& view) const;
 };
 
 // `area` is the window below the top bar; `gap` the space between panes (splitters sit in it). A maximised
@@ -57,7 +60,7 @@ struct PaneLimits {
 WorkspaceLayout layout_workspace(Rect area, const Arrangement& a, float gap, const PaneLimits& limits = {});
 
 // Where each tab of a strip goes, left to right: as wide as its label (`label_w`, plus `pad` each side) while
-// they all fit, else equal shares of the strip (the labels then cut to fit).
+// they all fit, else the widest cut to one width, the largest at which all fit (their labels then cut to fit).
 std::vector<Rect> place_tabs(const TabStrip& strip, const std::vector<float>& label_w, float pad, float gap);
 
 // Moves a splitter by `delta` pixels along its axis, keeping every pane at least `min_pane` pixels.

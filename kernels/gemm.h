@@ -103,8 +103,9 @@ struct KernelInfo {
 
 const std::vector<KernelInfo>& kernel_registry();
 const KernelInfo* find_kernel(const std::string& name);
-// Why `name` is not a kernel, in one line: the variants its rung has where the rung exists, else every rung.
-std::string unknown_kernel(const std::string& name);
+// Why `name` is not a kernel, in one line: the variants its rung has where the rung exists, else every rung
+// (`brief`: no list of rungs, only where `gemmscope list` prints them).
+std::string unknown_kernel(const std::string& name, bool brief = false);
 // Comma-separated names ("sgemm/01_naive,wmma/01_naive"); "all" or empty means every rung.
 // Returns false with `error` naming the first unknown kernel.
 bool select_kernels(const std::string& list, std::vector<const KernelInfo*>* out, std::string* error);

@@ -130,7 +130,7 @@ size_t name_end(const std::string& list, size_t begin) {
 
 }  // namespace
 
-std::string unknown_kernel(const std::string& name) {
+std::string unknown_kernel(const std::string& name, bool brief) {
   const std::string shown = name.substr(0, 80);
   // A rung that exists with a variant that does not: say which variants it has.
   const size_t bracket = name.find('[');
@@ -143,6 +143,7 @@ std::string unknown_kernel(const std::string& name) {
     return "unknown kernel '" + shown + "': " + rung + " has " +
            (variants.empty() ? std::string("no variants") : "the variants " + variants) + " (gemmscope list)";
   }
+  if (brief) return "unknown kernel '" + shown + "': not one of this build's (gemmscope list)";
   return "unknown kernel '" + shown + "' (`gemmscope list` prints every rung and variant; rungs: " + known_kernels() + ")";
 }
 

@@ -55,14 +55,15 @@ void draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st
   float y = a.min.y;
   // Heading: rung, order, measured speed; in a narrow side the rung alone on the first line (without its family
   // where that is what fits: the variant part tells two sides apart), the rest under it.
-  std::vector<viz::Span> rest;
-  if (!in.order.empty()) rest.push_back({"   " + in.order, t.text_dim, Font::Sans});
-  if (in.tflops > 0) rest.push_back({" \xC2\xB7 " + viz::fmt_num(in.tflops) + " TFLOP/s", t.text, Font::Sans});
-  if (in.tflops > 0 && !in.other_dtype.empty()) rest.push_back({" " + in.other_dtype, t.warn, Font::Sans});
-  if (side.shape && !in.shape.empty()) rest.push_back({" at " + in.shape, t.warn, Font::Sans});
+  std::vector<viz::Span> speed;  // the measured speed, and the size it was traced at where the sides differ
+  if (in.tflops > 0) speed.push_back({viz::fmt_num(in.tflops) + " TFLOP/s", t.text, Font::Sans});
+  if (in.tflops > 0 && !in.other_dtype.empty()) speed.push_back({" " + in.other_dtype, t.warn, Font::Sans});
+  if (side.shape && !in.shape.empty()) speed.push_back({(speed.empty() ? "at " : " at ") + in.shape, t.warn, Font::Sans});
   std::vector<viz::Span> head{{in.kernel, t.text, Font::SansBold}};
-  head.insert(head.end(), rest.begin(), rest.end());
-  if (viz::spans_width(c, head, fs) <= a.w() || rest.empty()) {
+  if (!in.order.empty()) head.push_back({"   " + in.order, t.text_dim, Font::Sans});
+  for (size_t i = 0; i < speed.size(); ++i)
+    head.push_back(i > 0 ? speed[i] : viz::Span{(in.tflops > 0 ? " \xC2\xB7 " : " ") + speed[0].text, speed[0].color, speed[0].font});
+  if (viz::spans_width(c, head, fs) <= a.w() || head.size() == 1) {
     viz::draw_spans(c, {a.min.x, y}, head, fs, a.w());
     y += fs * 1.5f;
   } else {
@@ -70,15 +71,9 @@ void draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st
     if (c.text_size(name, fs, Font::SansBold).x > a.w() && name.find('/') != std::string::npos) name = name.substr(name.find('/') + 1);
     c.text({a.min.x, y}, viz::elide(c, name, fs, Font::SansBold, a.w()), t.text, fs, Align::Left, Font::SansBold);
     y += fs * 1.3f;
-    // The speed and the size it was traced at first (the size, in the warning colour, is what must not be cut),
-    // the order after them.
-    if (!in.order.empty() && rest.size() > 1) {
-      std::rotate(rest.begin(), rest.begin() + 1, rest.end());
-      rest.back().text = " \xC2\xB7 " + in.order;
-    }
-    const size_t lead = rest.front().text.find_first_not_of(" \xC2\xB7");  // no leading space or dot
-    if (lead != std::string::npos) rest.front().text.erase(0, lead);
-    viz::draw_spans(c, {a.min.x, y}, rest, fs, a.w());
+    // The speed and the size first (the size, in the warning colour, is what must not be cut), the order after.
+    if (!in.order.empty()) speed.push_back({(speed.empty() ? "" : " \xC2\xB7 ") + in.order, t.text_dim, Font::Sans});
+    viz::draw_spans(c, {a.min.x, y}, speed, fs, a.w());
     y += fs * 1.5f;
   }
   // Nsight Compute's lines whole (their last number is the point) where that leaves the tiles most of the side,

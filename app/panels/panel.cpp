@@ -53,9 +53,13 @@ std::string ViewPanel::ExportDetail(const ViewContext& ctx) const { return file_
 
 std::string write_figure_csv(const std::string& picture, const ViewPanel& p) { return write_figure_csv(picture, p.FigureCsv()); }
 
+std::string figure_csv_path(const std::string& picture) {
+  return std::filesystem::path(picture).replace_extension(".csv").string();
+}
+
 std::string write_figure_csv(const std::string& picture, const std::string& csv) {
   if (csv.empty()) return "";
-  const std::string path = std::filesystem::path(picture).replace_extension(".csv").string();
+  const std::string path = figure_csv_path(picture);
   write_file_atomic(path, csv);
   return path;
 }

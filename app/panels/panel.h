@@ -77,6 +77,7 @@ class ViewPanel {
 
 // Writes p.FigureCsv() beside an exported picture, as "<picture minus its extension>.csv" (atomically);
 // returns the path written, or "" where the view plots no numbers. Throws like write_file_atomic.
+std::string figure_csv_path(const std::string& picture);  // FILE.csv beside FILE.svg or FILE.png
 std::string write_figure_csv(const std::string& picture, const ViewPanel& p);
 std::string write_figure_csv(const std::string& picture, const std::string& csv);  // "" writes none
 
