@@ -4,9 +4,9 @@
 // tests/data/bank_probe.tsv.
 //
 //   nvcc -O3 -arch=sm_90 -o bank_probe bench/bank_probe.cu
-//   bank_probe cases FILE.tsv [OP] launches every case (whose op starts with OP) once, in table order, and
+//   bank_probe cases FILE.tsv [OP] launches every case (whose op, or name, starts with OP: lds, lds2_) once, in table order, and
 //                                 writes the table (case, op, width, 32 offsets) that ncu's results join
-//   bank_probe price              clock64 cost of warp-wide loads at 1..32-way conflicts (issue item 5)
+//   bank_probe price [WIDTHS]     clock64 cost of warp-wide loads at 1..32-way conflicts (issue item 5)
 //   bank_probe list               the cases, without launching anything
 //
 // Each kernel holds exactly one shared-memory instruction (LDS, STS, LDSM or LDGSTS: the script checks
@@ -54,6 +54,15 @@ __device__ __forceinline__ uint32_t lane_addr(const DevCase* c, bool* act) {
 }
 
 // ---- loads ----
+__global__ void bp_lds_2(const DevCase* c, uint32_t* sink) {
+  bool act;
+  const uint32_t a = lane_addr(c, &act);
+  if (act) {
+    uint16_t v;
+    asm volatile("ld.shared.u16 %0, [%1];" : "=h"(v) : "r"(a));
+    sink[threadIdx.x] = v;
+  }
+}
 __global__ void bp_lds_4(const DevCase* c, uint32_t* sink) {
   bool act;
   const uint32_t a = lane_addr(c, &act);
@@ -83,6 +92,12 @@ __global__ void bp_lds_16(const DevCase* c, uint32_t* sink) {
 }
 
 // ---- stores ----
+__global__ void bp_sts_2(const DevCase* c, uint32_t*) {
+  bool act;
+  const uint32_t a = lane_addr(c, &act);
+  const uint16_t v = static_cast<uint16_t>(threadIdx.x);
+  if (act) asm volatile("st.shared.u16 [%0], %1;" ::"r"(a), "h"(v) : "memory");
+}
 __global__ void bp_sts_4(const DevCase* c, uint32_t*) {
   bool act;
   const uint32_t a = lane_addr(c, &act);
@@ -181,9 +196,11 @@ struct Op {
 };
 
 const Op kOps[] = {
+    {"lds", 2, bp_lds_2},
     {"lds", 4, bp_lds_4},
     {"lds", 8, bp_lds_8},
     {"lds", 16, bp_lds_16},
+    {"sts", 2, bp_sts_2},
     {"sts", 4, bp_sts_4},
     {"sts", 8, bp_sts_8},
     {"sts", 16, bp_sts_16},
@@ -278,6 +295,21 @@ void access_cases(const std::string& op, int w, bool full) {
   }
 }
 
+// 2-byte accesses: the cases above in units of 2 bytes, plus the halves of words and the mma_f16 rungs' B
+// fragment before ldmatrix: lane (g = l / 4, t = l % 4) reads the half at row 2t (+1) and column g of a
+// row-major tile of `pitch` bytes.
+void half_cases(const std::string& op) {
+  const std::string p = op + "2_";
+  add(p + "word_halves_swapped", op, 2, [=](int l) { return (l ^ 1) * 2; });
+  add(p + "halves_of_16_words_stride64", op, 2, [=](int l) { return (l / 2) * 64 + (l % 2) * 2; });
+  add(p + "one_half_per_bank_two_words", op, 2, [=](int l) { return (l % 2) * 2 + (l / 2) * 4 + (l / 16) * 64; });
+  for (int pitch : {256, 272, 512}) {
+    for (int row : {0, 1})
+      add(p + "bfrag_pitch" + std::to_string(pitch) + "_row" + std::to_string(row), op, 2,
+          [=](int l) { return (2 * (l % 4) + row) * pitch + (l / 4) * 2; });
+  }
+}
+
 void ldmatrix_cases(const std::string& op, bool full) {
   const int m = op.find("x4") != std::string::npos ? 4 : op.find("x2") != std::string::npos ? 2 : 1;
   const std::string p = op + "_";
@@ -318,8 +350,10 @@ void ldmatrix_cases(const std::string& op, bool full) {
 }
 
 void build_cases() {
-  for (int w : {4, 8, 16}) access_cases("lds", w, true);
-  for (int w : {4, 8, 16}) access_cases("sts", w, true);
+  for (int w : {2, 4, 8, 16}) access_cases("lds", w, true);
+  half_cases("lds");
+  for (int w : {2, 4, 8, 16}) access_cases("sts", w, true);
+  half_cases("sts");
   for (const char* op : {"ldmatrix.x1", "ldmatrix.x2", "ldmatrix.x4"}) ldmatrix_cases(op, true);
   for (const char* op : {"ldmatrix.x1.trans", "ldmatrix.x2.trans", "ldmatrix.x4.trans"}) ldmatrix_cases(op, false);
   for (int w : {4, 8, 16}) access_cases("cp.async", w, false);
@@ -355,7 +389,7 @@ void write_table(FILE* f) {
 int run_cases(const char* path, const std::string& prefix) {
   std::vector<Case> keep;
   for (const Case& c : g_cases)
-    if (c.op.rfind(prefix, 0) == 0) keep.push_back(c);
+    if (c.op.rfind(prefix, 0) == 0 || c.name.rfind(prefix, 0) == 0) keep.push_back(c);
   g_cases = keep;
   FILE* f = std::fopen(path, "w");
   if (!f) {
@@ -411,6 +445,11 @@ __global__ void bp_price(const uint32_t* offs, uint32_t zero, unsigned long long
 #pragma unroll
     for (int u = 0; u < kPriceUnroll; ++u) {
       uint32_t v0 = 0, v1 = 0, v2 = 0, v3 = 0;
+      if (W == 2) {
+        uint16_t h;
+        asm volatile("ld.shared.u16 %0, [%1];" : "=h"(h) : "r"(a[u]));
+        v0 = h;
+      }
       if (W == 4) asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v0) : "r"(a[u]));
       if (W == 8) asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];" : "=r"(v0), "=r"(v1) : "r"(a[u]));
       if (W == 16) asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v0), "=r"(v1), "=r"(v2), "=r"(v3) : "r"(a[u]));
@@ -427,19 +466,23 @@ __global__ void bp_price(const uint32_t* offs, uint32_t zero, unsigned long long
   if (threadIdx.x == 0) *cycles = static_cast<unsigned long long>(t1 - t0);
 }
 
-int run_price() {
+int run_price(const char* widths) {
   uint32_t* doffs;
   unsigned long long* dcyc;
   uint32_t* sink;
   CHECK(cudaMalloc(&doffs, 128));
   CHECK(cudaMalloc(&dcyc, 8));
   CHECK(cudaMalloc(&sink, 4096 * 4));
+  CHECK(cudaFuncSetAttribute(bp_price<2>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
   CHECK(cudaFuncSetAttribute(bp_price<4>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
   CHECK(cudaFuncSetAttribute(bp_price<8>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
   CHECK(cudaFuncSetAttribute(bp_price<16>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
   std::printf("width\tstride_bytes\twarps\tcycles_per_instruction\n");
-  for (int w : {4, 8, 16}) {
-    for (int s : {1, 2, 4, 8, 16, 32}) {
+  // PRICE_WIDTHS: which widths to measure (default all: 2, 4, 8, 16). 2 bytes also at a 128-byte stride, 32-way.
+  for (int w : {2, 4, 8, 16}) {
+    if (widths && !std::strstr(widths, (std::string(",") + std::to_string(w) + ",").c_str())) continue;
+    for (int s : {1, 2, 4, 8, 16, 32, 64}) {
+      if (s == 64 && w != 2) continue;
       const int stride = s * w;
       if (31 * stride + w + (kPriceUnroll - 1) * kChainBytes > kSmemBytes) continue;
       uint32_t h[kLanes];
@@ -448,6 +491,7 @@ int run_price() {
       for (int warps : {1, 4, 16}) {
         double best = 1e30;
         for (int rep = 0; rep < 5; ++rep) {  // the fastest of 5: the first pays for cold instruction caches
+          if (w == 2) bp_price<2><<<1, warps * 32, kSmemBytes>>>(doffs, 0u, dcyc, sink);
           if (w == 4) bp_price<4><<<1, warps * 32, kSmemBytes>>>(doffs, 0u, dcyc, sink);
           if (w == 8) bp_price<8><<<1, warps * 32, kSmemBytes>>>(doffs, 0u, dcyc, sink);
           if (w == 16) bp_price<16><<<1, warps * 32, kSmemBytes>>>(doffs, 0u, dcyc, sink);
@@ -469,11 +513,14 @@ int main(int argc, char** argv) {
   build_cases();
   const std::string cmd = argc > 1 ? argv[1] : "";
   if (cmd == "cases" && (argc == 3 || argc == 4)) return run_cases(argv[2], argc == 4 ? argv[3] : "");
-  if (cmd == "price") return run_price();
+  if (cmd == "price" && argc <= 3) {
+    const std::string widths = argc == 3 ? "," + std::string(argv[2]) + "," : "";  // "2,4" -> ",2,4,"
+    return run_price(argc == 3 ? widths.c_str() : nullptr);
+  }
   if (cmd == "list") {
     write_table(stdout);
     return 0;
   }
-  std::fprintf(stderr, "usage: bank_probe cases FILE.tsv | price | list\n");
+  std::fprintf(stderr, "usage: bank_probe cases FILE.tsv [OP] | price [WIDTHS] | list\n");
   return 2;
 }

@@ -37,6 +37,9 @@
 //    no conflicts at all (l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts is 0 on every row,
 //    even 32 lanes on one bank); the model's numbers there are what the banks must serve, not what ncu
 //    shows.
+// 7. A 2-byte load or store (ld/st.shared.u16, the mma_f16 rungs' B fragments before ldmatrix) is one phase of
+//    32 lanes, 64 bytes at most: lanes reading the two halves of one word share it as in rule 1, and a bank
+//    serving two words of one phase takes two wavefronts (tests/data/bank_probe_u16_h200.tsv).
 // Misaligned offsets are modelled word by word (the words the byte range touches); real hardware faults
 // on them, so the CLI rejects them before they get here.
 
@@ -141,9 +144,11 @@ bool pairs_share(const LaneOffsets& o, int partner) {
   return true;
 }
 
-void check_width(int width_bytes) {
-  if (width_bytes != 4 && width_bytes != 8 && width_bytes != 16)
-    throw std::invalid_argument("shared-memory access width must be 4, 8 or 16 bytes, got " +
+void check_width(int width_bytes, SmemOp op) {
+  const bool half = width_bytes == 2 && op != SmemOp::CpAsync;  // cp.async copies 4, 8 or 16 bytes
+  if (!half && width_bytes != 4 && width_bytes != 8 && width_bytes != 16)
+    throw std::invalid_argument(std::string("shared-memory access width must be ") +
+                                (op == SmemOp::CpAsync ? "4, 8 or 16" : "2, 4, 8 or 16") + " bytes, got " +
                                 std::to_string(width_bytes));
 }
 
@@ -161,7 +166,7 @@ int required_alignment(int width_bytes, SmemOp op) { return is_ldmatrix(op) ? kL
 
 BankReport bank_report(const LaneOffsets& offsets, int width_bytes, SmemOp op) {
   BankReport r;
-  if (!is_ldmatrix(op)) check_width(width_bytes);
+  if (!is_ldmatrix(op)) check_width(width_bytes, op);
   const int bytes = is_ldmatrix(op) ? kLdmatrixRowBytes : width_bytes;
   const int lanes = phase_lanes(offsets, width_bytes, op);
   // ldmatrix: lanes past 8 * matrices supply no address (.x1 reads lanes 0-7, .x2 lanes 0-15), whatever

@@ -67,12 +67,12 @@ struct BankReport {
 };
 
 // Lanes whose requests the hardware serves together (conflicts exist only inside such a phase) for this
-// access: lds 32 (4 bytes), 32 or 16 (8 bytes), 16 or 8 (16 bytes), the larger when the load is packed
+// access: lds 32 (2 or 4 bytes), 32 or 16 (8 bytes), 16 or 8 (16 bytes), the larger when the load is packed
 // (lane pairs l, l^1 or l, l^2 read the same address wherever both are active); sts 32, 16 or 8;
 // cp.async 8; ldmatrix 8 (one matrix's row addresses).
 int phase_lanes(const LaneOffsets& byte_offsets, int width_bytes, SmemOp op);
 
-// Wavefronts for one warp-wide access. width_bytes: 4, 8 or 16 for lds, sts and cp.async (each lane
+// Wavefronts for one warp-wide access. width_bytes: 4, 8 or 16 for lds, sts and cp.async, 2 for lds and sts (each lane
 // reads or writes [offset, offset + width)); ignored for ldmatrix, whose rows are always 16 bytes. Throws
 // std::invalid_argument for another width. A warp with no active lane makes no request: {0, 0, 0}.
 BankReport bank_report(const LaneOffsets& byte_offsets, int width_bytes, SmemOp op);

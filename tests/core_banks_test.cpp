@@ -177,9 +177,9 @@ struct Row {
   LaneOffsets offsets{};
 };
 
-std::vector<Row> measured_rows() {
-  std::ifstream in(std::string(GEMMSCOPE_TEST_DATA) + "/bank_probe_h100.tsv");
-  EXPECT_TRUE(in) << "tests/data/bank_probe_h100.tsv";
+std::vector<Row> measured_rows(const std::string& file = "bank_probe_h100.tsv") {
+  std::ifstream in(std::string(GEMMSCOPE_TEST_DATA) + "/" + file);
+  EXPECT_TRUE(in) << "tests/data/" << file;
   std::vector<Row> rows;
   std::string line;
   while (std::getline(in, line)) {
@@ -234,6 +234,27 @@ TEST(BanksMeasured, ModelEqualsNsightComputeForLoadsStoresAndLdmatrix) {
     ++checked;
   }
   EXPECT_GE(checked, 300);
+}
+
+// 2-byte loads and stores (ld/st.shared.u16), measured on an H200 the same way (tests/data/bank_probe_u16_h200.tsv):
+// strides, broadcasts, the halves of words and the mma_f16 rungs' B-fragment rows; every row equals the model.
+TEST(BanksMeasured, ModelEqualsNsightComputeForTwoByteLoadsAndStores) {
+  std::map<std::string, int> checked;
+  int conflicted = 0;
+  for (const Row& r : measured_rows("bank_probe_u16_h200.tsv")) {
+    EXPECT_EQ(r.width, 2) << r.name;
+    bool any = false;
+    for (const auto& o : r.offsets) any = any || o.has_value();
+    EXPECT_EQ(r.instructions, any ? 1 : 0) << r.name;
+    const BankReport m = bank_report(r.offsets, r.width, row_op(r));
+    EXPECT_EQ(m.wavefronts, r.w) << r.name;
+    EXPECT_EQ(m.conflicts, r.c) << r.name;
+    ++checked[r.op];
+    conflicted += r.c > 0;
+  }
+  EXPECT_GE(checked["lds"], 45);
+  EXPECT_GE(checked["sts"], 45);
+  EXPECT_GE(conflicted, 20);  // the table is not all conflict-free rows a wrong model could also match
 }
 
 // cp.async: the rows the model does not reproduce, each group with its reason (banks.cpp, rule 6). Every
@@ -357,7 +378,23 @@ TEST(Banks, WavefrontBanksSayWhichWordEachBankReadsForWhichLanes) {
 
 TEST(Banks, RejectsWidthsTheHardwareDoesNotHave) {
   EXPECT_THROW(bank_report(strided(4), 12, SmemOp::Lds), std::invalid_argument);
-  EXPECT_THROW(bank_report(strided(4), 2, SmemOp::Lds), std::invalid_argument);
+  EXPECT_THROW(bank_report(strided(4), 1, SmemOp::Lds), std::invalid_argument);
+  EXPECT_THROW(bank_report(strided(4), 2, SmemOp::CpAsync), std::invalid_argument);  // cp.async: 4, 8 or 16
+  EXPECT_NO_THROW(bank_report(strided(2), 2, SmemOp::Lds));
+  EXPECT_NO_THROW(bank_report(strided(2), 2, SmemOp::Sts));
+}
+
+// 16-bit loads (ld.shared.u16): one phase of 32 lanes; the two halves of a word are one word to its bank.
+TEST(Banks, TwoByteLoadsShareWordsAndConflictOnWordsOfOneBank) {
+  const BankReport consecutive = bank_report(strided(2), 2, SmemOp::Lds);  // 32 halves, 16 words
+  EXPECT_EQ(consecutive.wavefronts, 1);
+  EXPECT_EQ(consecutive.phase_lanes, 32);
+  // mma_f16/01's B fragment: lane (g, t) reads row 2t of a 256-byte-pitch tile at column g: rows 0, 2, 4, 6
+  // start on bank 0 and the 8 columns are 4 words, so each of banks 0-3 serves 4 words: 4-way.
+  const BankReport bfrag = bank_report(each_lane([](int l) { return uint32_t(2 * (l % 4) * 256 + (l / 4) * 2); }), 2,
+                                       SmemOp::Lds);
+  EXPECT_EQ(bfrag.wavefronts, 4);
+  EXPECT_EQ(bfrag.conflicts, 3);
 }
 
 TEST(Banks, OpNames) {

@@ -149,7 +149,7 @@ TEST(Capture, BadMeasuredTablesAreOneLineNamingFileAndLine) {
   EXPECT_EQ(table_rejection(true, "kernel,size,order\nk,1x1x1,none,150,1,1,1\n").rfind("t.csv:2: a hit rate outside", 0), 0u);
   EXPECT_EQ(table_rejection(true, "k,1x1x1,none,nan,1,1,1\n"), "t.csv:1 (l2_hit_pct): expected a number, got \"nan\"");
   EXPECT_EQ(table_rejection(false, "4\t4\t16\n").rfind("t.tsv:1: expected 4 tab-separated fields", 0), 0u);
-  EXPECT_EQ(table_rejection(false, "3\t4\t16\t1.0\n").rfind("t.tsv:1: width must be 4, 8 or 16", 0), 0u);
+  EXPECT_EQ(table_rejection(false, "3\t4\t16\t1.0\n").rfind("t.tsv:1: width must be 2, 4, 8 or 16", 0), 0u);
   EXPECT_EQ(rejection(capture_to_json(sample_capture()).replace(capture_to_json(sample_capture()).rfind("}"), 1,
                                                                  ", \"l2\": [{\"kernel\": \"x\"}]}")),
             "bad.json: l2[0]: missing field \"m\"");

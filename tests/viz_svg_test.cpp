@@ -1394,6 +1394,27 @@ TEST(BanksView, Stride128IsThirtyTwoRowsOnBankZero) {
   EXPECT_GE(min_font_px(small), kMinTextSize * 2048.0f / (1901 + 483) - 0.01f);
 }
 
+// 16-bit loads (mma_f16/01-07's B fragments): the view names them 2-byte loads, and lanes on the two halves of one
+// word share one cell of that word, as a broadcast. mma_f16/01's pattern: lane (g, t) reads row 2t, column g of a
+// 256-byte-pitch tile; 4 wavefronts on banks 0-3, each word shared by lanes 4j + t and 4j + 4 + t.
+TEST(BanksView, TwoByteLoadsAreNamedSoAndShareTheirWord) {
+  Capture c = strided_capture(2, 2);
+  for (int lane = 0; lane < 32; ++lane) c.smem[0].addr[lane] = uint32_t(2 * (lane % 4) * 256 + (lane / 4) * 2);
+  const BanksViewInput in = banks_view_input(c, "test/01_banks");
+  const Theme& t = Theme::Dark();
+  const std::string svg = draw_banks(in, t);
+  ASSERT_EQ(parse(svg, nullptr), "");
+  EXPECT_EQ(banks_caption(in.sites[0], in.sites[0].accesses[0]),
+            "As load, warp 0, k-iteration 0: 2-byte loads, 4 wavefronts, ideal 1, 3 conflicts (4-way on banks 0-3)");
+  EXPECT_NE(all_text(svg).find("lanes on the two halves of one word share it"), std::string::npos) << all_text(svg);
+  // 16 words, one cell each, labelled with the first lane and a + for the lane sharing it.
+  EXPECT_EQ(grid_cells(svg, t).size(), 16u);
+  EXPECT_EQ(text_elements(svg, "0+").size(), 1u);
+  EXPECT_EQ(text_elements(svg, "4+").size(), 0u);  // lane 4 reads the other half of lane 0's word
+  EXPECT_EQ(text_elements(svg, "514").size(), 1u);  // lane 5's own byte offset in the lane strip: 256 * 2 + 2
+  EXPECT_EQ(overlapping_text(svg), "");
+}
+
 TEST(BanksView, PaddedStride132IsOneRowAcrossAllBanks) {
   const Capture c = strided_capture(132);
   const BanksViewInput in = banks_view_input(c, "test/01_banks");

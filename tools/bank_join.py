@@ -4,7 +4,8 @@ into the table tests/data/bank_probe_h100.tsv holds: one row per case, the op's 
 the instruction count that shows the launch executed exactly one shared-memory instruction, the 32 lane
 offsets, and every metric asked for.
   bank_join.py DIR "GPU, driver, clocks" "ncu version" METRICS [DATE] > table.tsv
-DIR holds cases_<group>.tsv and probe_<group>.csv for the groups lds, ldmatrix, sts, cp.async."""
+DIR holds cases_<group>.tsv and probe_<group>.csv for the groups lds, ldmatrix, sts, cp.async, or for the
+2-byte groups lds2_ and sts2_ (GS_PROBE_GROUPS in tools/bank_ncu.sh)."""
 import csv
 import datetime
 import os
@@ -47,7 +48,7 @@ def short(m):
     return m
 
 
-for grp in ("lds", "ldmatrix", "sts", "cp.async"):
+for grp in ("lds", "lds2_", "ldmatrix", "sts", "sts2_", "cp.async"):
     cpath, rpath = f"{out}/cases_{grp}.tsv", f"{out}/probe_{grp}.csv"
     if not (os.path.exists(cpath) and os.path.exists(rpath)):
         continue

@@ -10,7 +10,8 @@
 #   GS_BUILD=.devpack/build tools/on-device.sh bash tools/bank_ncu.sh OUT PROBE [SIZE] [STEPS]
 # (on-device.sh makes the carried build's paths and libraries resolve for gemmscope)
 #   PROBE  the bank_probe binary (nvcc -O3 -arch=sm_90 -o bank_probe bench/bank_probe.cu)
-#   STEPS  any of probe,price,rungs,sass,repeat (default probe,price,rungs)
+#   STEPS  any of probe,price,rungs,sass,repeat (default probe,price,rungs); GS_PROBE_GROUPS and
+#          GS_PRICE_WIDTHS narrow the probe and price steps (e.g. "lds2_ sts2_" and 2: the 2-byte accesses)
 #          sass: the width of every shared-memory instruction of every NoProbe rung kernel (cuobjdump of the
 #                rung objects the build carries) -> OUT/rung_smem_sass.txt
 #          repeat: three launches each of sgemm/03, 04, 07 and wmma/02 with the same counters, to see which
@@ -66,7 +67,8 @@ if has probe; then
        /^ +\/\*[0-9a-f]+\*\// { line = $0; sub(/^ +\/\*[0-9a-f]+\*\/ +/, "", line); sub(/^@!?P[0-9T] +/, "", line);
          split(line, w, " "); op = w[1]; sub(/\..*/, "", op); if (op ~ /^(LDS|STS|LDSM|LDGSTS|ATOMS|LD|ST)$/) n[f] = n[f] " " op }
        END { for (k in n) print k ":" n[k] }' "$out/bank_probe.sass" | sort | tee "$out/probe_sass_ops.txt"
-  for grp in lds ldmatrix sts cp.async; do
+  # GS_PROBE_GROUPS: the case groups to profile, an op (lds) or a case-name prefix (lds2_: the 2-byte loads).
+  for grp in ${GS_PROBE_GROUPS:-lds ldmatrix sts cp.async}; do
     [ $(($(date +%s) - t0)) -gt 330 ] && { echo "probe: out of time before $grp"; break; }
     timeout $((360 - $(date +%s) + t0)) ncu --clock-control none --metrics "$metrics" -k regex:bp_ -f -o "$out/probe_$grp" \
       "$probe" cases "$out/cases_$grp.tsv" "$grp" >"$out/probe_$grp.log" 2>&1
@@ -79,7 +81,7 @@ if has probe; then
 fi
 
 if has price; then
-  timeout 60 "$probe" price >"$out/bank_price.tsv" 2>&1
+  timeout 60 "$probe" price ${GS_PRICE_WIDTHS:-} >"$out/bank_price.tsv" 2>&1  # e.g. GS_PRICE_WIDTHS=2
   echo "price: exit $?"
 fi
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Replaces some kernels' records in a capture with those of another capture of the same GPU.
 
-    tools/capture_merge.py BASE NEW KERNELS OUT
+    tools/capture_merge.py [--only LISTS] BASE NEW KERNELS OUT
 
 For each kernel named in KERNELS (comma-separated), its runs, shared and global accesses, block and stage
 records and L2 rows are taken from NEW instead of BASE, list by list where NEW has them; everything else (device, peaks, layouts, the other
@@ -9,6 +9,10 @@ kernels, the live series, the price table) stays BASE's. This is how a rung adde
 recorded joins it without recording every rung again: record the new rung (and the one it is compared with) on a
 GPU of the same name, then merge. Captures may be gzipped (.gz); OUT is gzipped when its name ends in .gz and is
 written to a temporary name and renamed. Exits 1 with one line on stderr when the captures do not fit together.
+
+--only LISTS (comma-separated, from runs, smem, gmem, blocks, stages, l2 and smem_price) takes only those lists from
+NEW, so that a probe that changed what one list records does not bring new timings with it. smem_price is not per
+kernel: NEW's rows of an access width BASE has no row for are added (e.g. the 2-byte loads' price).
 """
 import gzip
 import json
@@ -28,8 +32,16 @@ def load(path):
 
 
 def main(argv):
+    usage = "usage: tools/capture_merge.py [--only LISTS] BASE NEW KERNELS OUT"
+    only = None
+    if len(argv) > 2 and argv[1] == "--only":
+        only = [x for x in argv[2].split(",") if x]
+        unknown = [x for x in only if x not in KEYED + ("smem_price",)]
+        if unknown or not only:
+            sys.exit(f"capture_merge: --only takes {', '.join(KEYED + ('smem_price',))}; got {argv[2]!r}")
+        argv = argv[:1] + argv[3:]
     if len(argv) != 5:
-        sys.exit("usage: tools/capture_merge.py BASE NEW KERNELS OUT")
+        sys.exit(usage)
     base_path, new_path, kernels_arg, out = argv[1:]
     base, new = load(base_path), load(new_path)
     kernels = [k for k in kernels_arg.split(",") if k]
@@ -46,6 +58,8 @@ def main(argv):
             sys.exit(f"capture_merge: {new_path} has no run of {k}")
     counts = []
     for key in KEYED:
+        if only is not None and key not in only:
+            continue
         # Per list and kernel: NEW's records replace BASE's where NEW has any (a table NEW lacks, such as the L2
         # rows tools/l2_ncu.sh measured, stays BASE's).
         added = [r for r in new.get(key, []) if r.get("kernel") in kernels]
@@ -54,6 +68,11 @@ def main(argv):
         if key in base or added:
             base[key] = kept + added
         counts.append(f"{key} {len(added)}")
+    if only is not None and "smem_price" in only:
+        have = {p["width"] for p in base.get("smem_price", [])}
+        added = [p for p in new.get("smem_price", []) if p["width"] not in have]
+        base["smem_price"] = base.get("smem_price", []) + added
+        counts.append(f"smem_price {len(added)} rows of widths {sorted({p['width'] for p in added})}")
     tmp = out + ".tmp"
     opener = gzip.open if out.endswith(".gz") else open
     with opener(tmp, "wt", encoding="utf-8") as f:

@@ -469,6 +469,10 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
   else if (is_ldmatrix(site.op))
     note = "ldmatrix: lane i supplies the 16-byte row address of row i%8 of matrix i/8; each matrix is one phase, "
            "one wavefront when its 8 rows fall in different banks.";
+  else if (site.width == 2)
+    note = std::string("A 2-byte ") + (site.op == SmemOp::Sts ? "store" : "load") +
+           " (a 16-bit half): banks serve 4-byte words, so lanes on the two halves of one word share it, and lanes "
+           "on different words of one bank take turns.";
   else if (site.width > 4)
     note = "A " + std::to_string(site.width) + "-byte load returns 128 bytes a wavefront: " +
            std::to_string(acc.report.phase_lanes) + " lanes at a time" +
@@ -486,7 +490,9 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
               viz::fmt_num(free->cycles) + " without this access's conflicts.";
     else
       note += std::string(note.empty() ? "" : " ") + "Price: the SM's shared-memory pipe serves one wavefront a cycle "
-              "(H100, 16 warps loading), so this access costs about " + std::to_string(rep.wavefronts) +
+              "(ld.shared, 16 warps loading, measured on an H100 and an H200" +
+              (is_ldmatrix(site.op) ? "; ldmatrix's own price was not measured" : "") +
+              "), so this access costs about " + std::to_string(rep.wavefronts) +
               (rep.wavefronts == 1 ? " cycle" : " cycles") + ", " + std::to_string(rep.ideal) + " without its conflicts.";
   }
   const float ns = kMinTextSize;

@@ -123,8 +123,8 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<__half, float> g,
 #pragma unroll
           for (int r = 0; r < 2; ++r) {
             const uint16_t* p = b + r * 8 * kBlockN;  // reg 1: k + 8
-            GS_PROBE(probe.smem(kBsFrag, word_of(p), 4, SmemKind::kLoad));  // as the word it reads
-            GS_PROBE(probe.smem(kBsFrag, word_of(p + kBlockN), 4, SmemKind::kLoad));
+            GS_PROBE(probe.smem(kBsFrag, p, 2, SmemKind::kLoad));  // a 16-bit load (ld.shared.u16)
+            GS_PROBE(probe.smem(kBsFrag, p + kBlockN, 2, SmemKind::kLoad));
             bf[r] = pack_halves(p[0], p[kBlockN]);  // (k, k + 1) of column g
           }
           mma_16816(acc[mi][ni], af, bf);

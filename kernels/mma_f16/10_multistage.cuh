@@ -237,7 +237,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g,
           for (int d = 0; d < 2; ++d) {
             const uint32_t p =
                 b_word + s * kBStageBytes + (kMmaK * kk + 8 * r + d) * kBRowBytes + ((ni * 16) ^ b_xor[d]);
-            GS_PROBE(probe.smem(kBsHalf, word_of(smem_generic(p)), 4, SmemKind::kLoad));  // as the word it reads
+            GS_PROBE(probe.smem(kBsHalf, smem_generic(p), 2, SmemKind::kLoad));  // a 16-bit load
             h[d] = *static_cast<const uint16_t*>(smem_generic(p));
           }
           bf[ni][r] = pack_halves(h[0], h[1]);

@@ -40,12 +40,6 @@ __device__ __forceinline__ uint32_t pack_halves(uint16_t lo, uint16_t hi) {
   return static_cast<uint32_t>(lo) | (static_cast<uint32_t>(hi) << 16);
 }
 
-// A 16-bit shared-memory load is traced as the 4-byte word that holds it: banks serve words, lanes reading
-// the two halves of one word share it (a broadcast), and the bank model takes widths 4, 8 and 16.
-__device__ __forceinline__ const void* word_of(const void* p) {
-  return reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(p) & ~uintptr_t{3});
-}
-
 // d += a * b for one 16x8x16 tile: fp16 inputs, fp32 accumulate (all 32 lanes, fragments as above).
 // Not volatile: it only reads and writes registers, so the compiler may schedule it freely.
 __device__ __forceinline__ void mma_16816(float (&d)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
