@@ -34,6 +34,7 @@ const std::vector<ViewDef>& view_table() {
 PaneLimits pane_limits(float font_px, float tab_h) {
   PaneLimits l;
   l.tab_h = tab_h;
+  l.list_min_w = kListMinWidthEm * font_px;
   for (const ViewDef& v : view_table())
     l.needs.push_back({v.name, v.min_h_em * font_px, v.narrow_w_em * font_px, v.narrow_min_h_em * font_px,
                        v.min_w_em * font_px});

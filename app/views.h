@@ -22,6 +22,10 @@ struct ViewDef {
   float min_w_em = 20;  // the narrowest column, in lines of text, it draws in (narrower: columns fold into tabs)
 };
 
+// The kernel list's width, in lines of text, where the views can spare it: a rung's name such as 10_multistage
+// beside its share of cuBLAS.
+inline constexpr float kListMinWidthEm = 15;
+
 // In the order the workspace first places them.
 const std::vector<ViewDef>& view_table();
 const ViewDef* find_view(const std::string& name);

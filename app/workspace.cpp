@@ -160,7 +160,13 @@ float PaneLimits::need_w(const std::string& view) const {
 WorkspaceLayout layout_workspace(Rect area, const Arrangement& a, float gap, const PaneLimits& limits) {
   WorkspaceLayout out;
   out.maximized = a.maximized;
-  const float list_w = std::round(area.w() * a.list_w);
+  float list_w = std::round(area.w() * a.list_w);
+  if (limits.list_min_w > list_w) {  // wider, as far as the widest view's need leaves room
+    float widest = 0;
+    for (const std::vector<std::string>& col : a.columns)
+      for (const std::string& v : col) widest = std::max(widest, limits.need_w(v));
+    list_w = std::max(list_w, std::round(std::min(limits.list_min_w, area.w() - gap - widest)));
+  }
   out.list = Rect{area.min, {area.min.x + list_w, area.max.y}};
   out.splitters.push_back({Rect{{out.list.max.x, area.min.y}, {out.list.max.x + gap, area.max.y}}, -1, -1});
   const Rect views{{out.list.max.x + gap, area.min.y}, area.max};

@@ -47,6 +47,8 @@ struct PaneLimits {
     float min_w = 0;                       // the narrowest column it draws in (narrower: columns fold together)
   };
   float tab_h = 0;
+  float list_min_w = 0;     // the kernel list's width where the views can spare it (its share of a small window
+                            // at a projector's zoom leaves its names a few letters)
   std::vector<Need> needs;  // a view not named here needs nothing
   float need(const std::string& view, float width) const;
   float need_w(const std::string& view) const;

@@ -228,6 +228,24 @@ TEST(Workspace, ColumnsTooNarrowForTheirViewsFoldIntoTabs) {
   EXPECT_EQ(layout_workspace(r, a, 8, limits_at(15)).panes.size(), views.size());
 }
 
+// The kernel list at a projector's zoom in a small window: its 20% share of 1280 px left 11 lines of 22.5 px text,
+// and the names were cut to "05_d..."; it takes 15 lines where the views' widest need (the fragment layout's
+// grids in a row) stays met. At 100% and in larger windows its share is already wider: nothing moves.
+TEST(Workspace, TheKernelListKeepsRoomForItsNamesWhereTheViewsCanSpareIt) {
+  Arrangement a;
+  reconcile(&a, view_names());
+  const PaneLimits big = limits_at(22.5f), normal = limits_at(15);
+  const Rect small{{8, 48}, {1272, 712}};
+  const WorkspaceLayout w = layout_workspace(small, a, 8, big);
+  EXPECT_GE(w.list.w(), kListMinWidthEm * 22.5f - 1);
+  for (const auto& [view, rect] : w.panes) EXPECT_GE(rect.w(), big.need_w(view) - 1) << view;
+  for (const Rect& r : {small, Rect{{8, 48}, {1592, 892}}, Rect{{8, 48}, {1912, 1072}}})
+    EXPECT_EQ(layout_workspace(r, a, 8, normal).list.w(), std::round(r.w() * a.list_w));
+  // Where the views cannot spare it (a window too narrow for both), the list keeps its share.
+  const Rect tiny{{0, 0}, {820, 600}};
+  EXPECT_EQ(layout_workspace(tiny, a, 8, big).list.w(), std::round(tiny.w() * a.list_w));
+}
+
 TEST(Workspace, AViewBelowWhatItNeedsGetsItFromItsNeighbours) {
   // The fragment layout's column at 1366x900: its share (0.58) is short of what the grids need beside the
   // bank view; the bank view gives up the difference, and the column stays a stack.

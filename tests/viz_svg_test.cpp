@@ -1415,6 +1415,39 @@ TEST(BanksView, TwoByteLoadsAreNamedSoAndShareTheirWord) {
   EXPECT_EQ(overlapping_text(svg), "");
 }
 
+// A short pane (a 1280x720 slide at 150%, 853x480 before the zoom): a 4-way access's 4 rows keep their lane
+// numbers, and the lane strip, which squeezed them to 10 px rows without numbers, gives way to one line saying where
+// its offsets are. The site table and caption stay.
+TEST(BanksView, AShortPaneKeepsTheLaneNumbersBeforeTheLaneStrip) {
+  const Capture c = strided_capture(16);  // 4 words apart: banks 0, 4, ..., 28 serve 4 words each
+  const BanksViewInput in = banks_view_input(c, "test/01_banks");
+  const Theme& t = Theme::Dark();
+  // Each grid cell's lane number, as a text element inside the cell.
+  const auto numbered_cells = [&](const std::string& svg) {
+    int n = 0;
+    const std::vector<Element> texts = elements(svg, "text");
+    for (const auto& [lane, r] : grid_cells(svg, t))
+      n += std::any_of(texts.begin(), texts.end(), [&, lane = lane](const Element& e) {
+        return e.text == std::to_string(lane) && r.contains({num(e, "x"), num(e, "y") + 1});
+      });
+    return n;
+  };
+  const std::string svg = draw_banks(in, t, {}, {-1, -1}, nullptr, 853, 340);
+  ASSERT_EQ(parse(svg, nullptr), "");
+  EXPECT_NE(all_text(svg).find("4 wavefronts, ideal 1, 3 conflicts"), std::string::npos) << all_text(svg);
+  EXPECT_EQ(grid_cells(svg, t).size(), 32u);
+  EXPECT_EQ(numbered_cells(svg), 32);
+  EXPECT_NE(all_text(svg).find("hover a cell, or maximise this view"), std::string::npos) << all_text(svg);
+  EXPECT_EQ(text_elements(svg, "144").size(), 0u);  // lane 9's offset: no strip
+  EXPECT_EQ(overlapping_text(svg), "");
+  EXPECT_EQ(outside(svg, 853, 340), "");
+  // A tall pane keeps both: the numbers and the strip (lane 9's offset, 144, in its chip).
+  const std::string tall = draw_banks(in, t, {}, {-1, -1}, nullptr, 1200, 800);
+  EXPECT_EQ(numbered_cells(tall), 32);
+  EXPECT_EQ(text_elements(tall, "144").size(), 1u);
+  EXPECT_EQ(all_text(tall).find("hover a cell, or maximise this view"), std::string::npos);
+}
+
 TEST(BanksView, PaddedStride132IsOneRowAcrossAllBanks) {
   const Capture c = strided_capture(132);
   const BanksViewInput in = banks_view_input(c, "test/01_banks");
@@ -2283,6 +2316,42 @@ TEST(GmemView, RowWiseLoadShowsThirtyTwoSectorsBesideTheCoalescedRung) {
     if (e.attr.count("fill") && e.attr.at("fill") == hex(lane_color(5, t))) ++lanes;
   EXPECT_EQ(lanes, 1);
   EXPECT_GE(min_font_px(doc), kMinTextSize * 2048.0f / (1901 + 483) - 0.01f);
+}
+
+// sgemm/02 beside sgemm/01 in a short, narrowish pane (a 1280x720 slide at 150% zoom, 853x480 before the zoom):
+// 01's 32 rows were squeezed under half the height and cut after row 19. Every row of both maps is drawn, inside
+// the pane, and 01's map has the taller share.
+TEST(GmemView, TheComparedRungsMapIsWholeInAShortPane) {
+  Capture cap;
+  cap.gmem = {a_load("sgemm/01", true), a_load("sgemm/02", false)};
+  GmemViewInput in;
+  in.kernel = "sgemm/02";
+  in.sites = gmem_sites(cap, "sgemm/02");
+  in.capture_has_gmem = true;
+  in.ld[0] = 256;
+  in.compare_kernel = "sgemm/01";
+  in.compare_sites = gmem_sites(cap, "sgemm/01");
+  in.compare_ld[0] = 256;
+  GmemViewState st;
+  st.compare = true;
+  const Theme& t = Theme::Dark();
+  for (const Vec2 size : {Vec2{853, 480}, Vec2{640, 480}, Vec2{1280, 480}}) {
+    SvgCanvas svg(size.x, size.y, t.bg);
+    draw_gmem_view(svg, {{0, 0}, size}, t, in, st, {-1, -1}, nullptr);
+    const std::string doc = svg.finish();
+    const std::string text = all_text(doc);
+    EXPECT_NE(text.find("A row 31"), std::string::npos) << size.x << "x" << size.y << ": " << text;
+    EXPECT_NE(text.find("32 sectors moved in 32 lines"), std::string::npos) << size.x << "x" << size.y;
+    EXPECT_EQ(outside(doc, size.x, size.y), "") << size.x << "x" << size.y;
+    // Each of 01's 32 lanes has its cell, none cut off at the bottom.
+    for (int l : {0, 31}) {
+      float bottom = 0;
+      for (const Element& e : elements(doc, "rect"))
+        if (e.attr.count("fill") && e.attr.at("fill") == hex(lane_color(l, t))) bottom = std::max(bottom, rect_of(e).max.y);
+      EXPECT_GT(bottom, 0) << "lane " << l << " at " << size.x << "x" << size.y;
+      EXPECT_LE(bottom, size.y) << "lane " << l << " at " << size.x << "x" << size.y;
+    }
+  }
 }
 
 // A warp's 4-byte cp.async over 4 rows of 8 elements (sgemm/11's A copy): every lane's number in its cell, or none;

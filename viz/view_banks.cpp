@@ -530,11 +530,15 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
   const float lane_w = std::min(area.w() / per_line, std::max(off_w + ls * 4.0f, gw / per_line));
   const float lane_h = ls * 3.6f, strip_title = ls * 1.5f;
   const float head_h = ls * 1.5f, grid_title = ls * 1.5f;
-  // The lane strip only where the grid keeps rows of a readable height beside it (hovering a cell
-  // tells the same offsets).
+  // The lane strip only where the grid keeps rows of a readable height beside it, and not where leaving it out
+  // makes the rows tall enough for their lane numbers (hovering a cell tells the same offsets); without it, one
+  // line says where the strip went.
   float strip_h = strip_title + (32 / per_line) * (lane_h + ls * 0.35f);
-  const bool strip = area.max.y - y - strip_h - head_h - grid_title - fs * 0.6f >= rows * std::min(cw, 8.0f);
-  if (!strip) strip_h = 0;
+  const float note_h = ls * 1.5f, numbered = std::min(cw, ls * 1.45f);  // a row that holds a 14 px lane number
+  const float rows_h = area.max.y - y - head_h - grid_title - fs * 0.6f;
+  const bool strip = rows_h - strip_h >= rows * std::min(cw, 8.0f) &&
+                     !(rows_h - strip_h < rows * numbered && rows_h - note_h >= rows * numbered);
+  if (!strip) strip_h = note_h;
   const float avail = area.max.y - y - strip_h - head_h - grid_title - fs * 0.6f;
   // Rows may be taller than a bank is wide (a narrow pane): up to a readable label's height.
   const float ch = std::clamp(avail / std::max(1, rows), 2.0f, std::max(cw, ls * 1.6f));
@@ -576,7 +580,9 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
   c.text({gx - ls * 0.4f, hy + (head_h - 2 - ls) * 0.5f}, "bank", t.text_dim, ls, Align::Right);
 
   // Rows: a bar and a label on the left say whether the row is needed (good) or a conflict (warn/bad).
-  const float cell_fs = std::min(ch * 0.7f, std::min(fs, viz::fit_size(c, "31+", ch * 0.7f, 1, Font::Sans, cw - 2)));
+  // The widest label a cell holds: "31+" where a word is broadcast, "31" where none is.
+  const float cell_fs =
+      std::min(ch * 0.7f, std::min(fs, viz::fit_size(c, broadcast ? "31+" : "31", ch * 0.7f, 1, Font::Sans, cw - 2)));
   // Row labels: every row where they fit, else every 2nd, 4th or 8th row.
   int label_step = 1;
   while (label_step < 8 && ch * label_step * 0.85f < kMinTextSize) label_step *= 2;
@@ -635,6 +641,10 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
 
   // ---- Lane strip ------------------------------------------------------------------------------
   if (!strip) {
+    c.text({area.min.x, gy + rows * ch + fs * 0.3f},
+           viz::elide(c, "each lane's byte offset and shared memory's 128-byte lines: hover a cell, or maximise this view",
+                      ls, Font::Sans, area.w()),
+           t.text_dim, ls);
     c.pop_clip();
     return;
   }

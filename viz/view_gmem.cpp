@@ -52,6 +52,14 @@ struct LaneRun {
   int64_t col0 = 0, col1 = 0;  // [col0, col1) in elements
 };
 
+// Matrix rows one request touches: the access map draws one strip each.
+int rows_touched(const GmemAccess& a, int elem_bytes, int64_t ld) {
+  std::set<int64_t> rows;
+  for (const auto& o : a.offset)
+    if (o) rows.insert(matrix_cell(*o, std::max<int64_t>(1, ld), std::max(1, elem_bytes)).row);
+  return int(rows.size());
+}
+
 // The access map of one request (see the file comment); returns the height used.
 float draw_access_map(Canvas& c, Rect box, const Theme& t, const GmemAccess& a, int elem_bytes, int64_t ld, float fs,
                       int highlight_lane, Vec2 mouse, int* hover_lane) {
@@ -89,7 +97,8 @@ float draw_access_map(Canvas& c, Rect box, const Theme& t, const GmemAccess& a, 
                                   std::max(fs, box.max.x - gx - note_w) / float(sectors));
   const float axis_h = fs * 1.4f;
   const int nrows = int(rows.size());
-  const float row_h = std::clamp((box.h() - axis_h - fs * 1.5f) / float(nrows), 4.0f, fs * 1.9f);
+  // As tall as the box allows, up to 1.9 lines; a whole map in thin strips rather than a cut one.
+  const float row_h = std::clamp((box.h() - axis_h - fs * 1.5f) / float(nrows), 2.0f, fs * 1.9f);
   const float elem_w = sector_w / float(per_sector);
   const bool row_labels_fit = row_h >= fs * 1.05f;
 
@@ -324,9 +333,24 @@ void draw_gmem_view(Canvas& c, Rect r, const Theme& t, const GmemViewInput& in, 
   const GmemAccess* a = pick_access(site, index);
   const int cmp_site = st.compare ? gmem_compare_site(in.compare_sites, site) : -1;
   const GmemAccess* ca = cmp_site >= 0 ? pick_access(in.compare_sites[size_t(cmp_site)], index) : nullptr;
-  const bool side_by_side = ca && area.w() > fs * 60;
+  // Beside each other in a wide pane, or where that gives the maps' strips more height than one above the other
+  // (sgemm/01's 32 rows under 02's one); stacked, each box gets the height its rows ask for, in proportion.
+  const int rows_main = rows_touched(*a, in.elem_bytes[mat_index(a->matrix)], in.ld[mat_index(a->matrix)]);
+  const int rows_cmp = ca ? rows_touched(*ca, in.compare_elem_bytes[mat_index(ca->matrix)],
+                                         in.compare_ld[mat_index(ca->matrix)])
+                          : 0;
+  const float overhead = fs * 1.4f + ts * 1.3f * 2 + fs * 0.3f + fs * 1.4f + fs * 1.5f;  // name, caption, axis, foot
+  const float avail_h = area.max.y - y;
+  const float strip_beside = (avail_h - overhead - ts * 1.3f) / float(std::max({rows_main, rows_cmp, 1}));
+  const float strip_stacked = (avail_h - fs * 0.5f - 2 * overhead) / float(std::max(1, rows_main + rows_cmp));
+  const bool side_by_side =
+      ca && (area.w() > fs * 60 || (area.w() > fs * 36 && strip_beside > std::min(strip_stacked, fs * 1.9f) * 1.3f));
   Rect main_box{{area.min.x, y}, {side_by_side ? area.center().x - fs : area.max.x, area.max.y}};
-  if (ca && !side_by_side) main_box.max.y = y + (area.max.y - y) * 0.55f;
+  if (ca && !side_by_side) {
+    const float need_main = overhead + fs * 1.9f * float(rows_main), need_cmp = overhead + fs * 1.9f * float(rows_cmp);
+    const float share = need_main + need_cmp <= avail_h - fs * 0.5f ? need_main : (avail_h - fs * 0.5f) * need_main / (need_main + need_cmp);
+    main_box.max.y = y + std::max(share, std::min(overhead + fs * 1.9f, avail_h * 0.5f));
+  }
 
   auto draw_one = [&](Rect box, const GmemSite& s, const GmemAccess& acc, int idx, const std::string& who, int which,
                       const int (&eb)[3], const int64_t (&ld)[3]) {

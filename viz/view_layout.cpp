@@ -333,7 +333,9 @@ LabelStyle label_style(const Canvas& cv, const Grid& g, float s, int holders) {
   std::string lane = std::to_string(std::max(max_lane, 10));
   for (bool elem : {true, false}) {
     const std::string& probe = elem ? full : lane;
-    float size = std::min(h * 0.7f, 18.0f);
+    // A line of text 0.8 of the stripe: an 18 px cell (a 1600x900 slide at 150%, a 1920x1080 window) still takes
+    // the 14 px floor.
+    float size = std::min(h * 0.8f, 18.0f);
     size = viz::fit_size(cv, probe, size, kMinLabel, Font::Sans, s * 0.9f);
     if (size >= kMinLabel) return {size, elem};
   }

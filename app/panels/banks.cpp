@@ -1,5 +1,7 @@
 // The bank-conflict panel: the selected rung's shared-memory sites from the capture's traces, opening on
 // its worst access; a new rung keeps a site of the same name in view (01 -> 02 shows the access that changed).
+// Opened fresh (a shot, a deck slide, a new window) on a rung with no conflict, it shows the site the rung
+// before conflicted on most: mma_tf32/02's B-fragment reads, the 4-way ones of 01, rather than its first store.
 #include <imgui.h>
 
 #include <algorithm>
@@ -41,6 +43,7 @@ class BanksPanel : public ViewPanel {
     if (kernel != kernel_) {
       kernel_ = kernel;
       ctx.st.banks = BanksViewState{};
+      if (site_name_.empty() && f.capture) site_name_ = fixed_site(*f.capture);
       for (size_t i = 0; i < in_.sites.size(); ++i)
         if (in_.sites[i].name == site_name_) ctx.st.banks.site = int(i);
     }
@@ -54,6 +57,20 @@ class BanksPanel : public ViewPanel {
     UpdateCompare(ctx);
     pick_ = banks_pick(in_, ctx.st.banks);
     site_name_ = pick_.site >= 0 ? in_.sites[pick_.site].name : std::string();
+  }
+
+  // For a rung whose every site is conflict-free: the name of the site the rung before it in its family
+  // conflicted on most, "" where that rung has no conflict either (or no rung comes before).
+  std::string fixed_site(const Capture& capture) const {
+    for (const SmemSite& s : in_.sites)
+      if (s.conflicts > 0) return "";
+    const std::vector<std::string> rungs = rung_names(&capture);
+    const auto it = std::find(rungs.begin(), rungs.end(), rung_of_variant(in_.kernel));
+    if (it == rungs.end() || it == rungs.begin() || family_of(*(it - 1)) != family_of(in_.kernel)) return "";
+    BanksViewInput before;
+    before.sites = smem_sites(capture, *(it - 1));
+    const BanksPick p = banks_pick(before, BanksViewState{});
+    return p.site >= 0 && before.sites[size_t(p.site)].conflicts > 0 ? before.sites[size_t(p.site)].name : "";
   }
 
   // Compare mode: the chosen rung's sites (default: the rung before this one in its family, else after).

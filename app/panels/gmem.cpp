@@ -44,8 +44,12 @@ class GmemPanel : public ViewPanel {
         if (const KernelInfo* k = find_kernel(kernel)) in_.untraced = k->gmem_untraced;
         if (in_.sites.empty() && family_of(kernel) == "hopper")
           in_.no_lane_addresses = kernel + " moves A and B with TMA: one thread issues a bulk tensor copy of a whole "
-                                           "tile, so no lane supplies an address and there is no per-lane access to "
-                                           "draw here.";
+                                           "tile, so no lane supplies an address of A or B to draw here. " +
+                                  (kernel.find("tma_store") != std::string::npos
+                                       ? std::string("C leaves through shared memory by TMA stores too (its staging "
+                                                     "stores are in the bank view).")
+                                       : std::string("Its C stores (each thread's accumulators, 8 bytes at a time) "
+                                                     "carry no probe: not traced."));
         if (!in_.sites.empty())
           in_.traced_from = f.capture->device.name + (f.live ? ", live" : ", " + date_of(*f.capture));
         traced_shape(*f.capture, kernel, in_.elem_bytes, in_.ld);

@@ -31,6 +31,10 @@ std::string rung_of(const std::string& kernel) { return kernel.substr(kernel.fin
 // column goes (each row's tooltip still has it).
 bool list_shows_tflops(float width, float num_w, float pct_w, float em) { return width - num_w - pct_w - em * 1.5f >= em * 8; }
 
+// The ratio column's header: "% of cuBLAS" beside the TFLOP/s, "cuBLAS" alone (its values end in %: "63.5%
+// [of] cuBLAS"), where the names need the width.
+const char* pct_header(bool show_num) { return show_num ? "% of cuBLAS" : "cuBLAS"; }
+
 ImVec4 vec4(Color c) { return ImVec4(c.r / 255.f, c.g / 255.f, c.b / 255.f, c.a / 255.f); }
 
 }  // namespace
@@ -49,16 +53,18 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
   const float em = ImGui::GetFontSize();
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_ScrollY;
   const float list_h = std::max(em * 6, ImGui::GetContentRegionAvail().y * 0.6f);
-  const float num_w = ImGui::CalcTextSize("TFLOP/s").x, pct_w = ImGui::CalcTextSize("% of cuBLAS").x;
+  const float num_w = ImGui::CalcTextSize("TFLOP/s").x;
+  float pct_w = ImGui::CalcTextSize("% of cuBLAS").x;
   // A narrow list (a laptop's window, a projector's zoom) keeps the names and the ratio; the TFLOP/s are in
   // each row's tooltip.
   const bool show_num = list_shows_tflops(ImGui::GetContentRegionAvail().x, num_w, pct_w, em);
+  if (!show_num) pct_w = std::max(ImGui::CalcTextSize(pct_header(false)).x, ImGui::CalcTextSize("100.0%").x);
   if (ImGui::BeginTable("##kernels", show_num ? 3 : 2, flags, ImVec2(0, list_h))) {
     const int pct_col = show_num ? 2 : 1;
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn("Kernel", ImGuiTableColumnFlags_WidthStretch);
     if (show_num) ImGui::TableSetupColumn("TFLOP/s", ImGuiTableColumnFlags_WidthFixed, num_w);
-    ImGui::TableSetupColumn("% of cuBLAS", ImGuiTableColumnFlags_WidthFixed, pct_w);
+    ImGui::TableSetupColumn(pct_header(show_num), ImGuiTableColumnFlags_WidthFixed, pct_w);
     ImGui::TableHeadersRow();
     const std::map<std::string, std::string> fam_dtypes = family_dtypes(capture);
     std::string family, fam_dtype;
@@ -192,7 +198,9 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(title.c_str());
     ui::note("toggle");
-    ImGui::SameLine();
+    // Beside its title where the combo keeps about 8 lines of text ("cutlass:2  431 TFLOP/s"), else under it.
+    if (ImGui::GetContentRegionAvail().x - ImGui::GetItemRectSize().x - ImGui::GetStyle().ItemSpacing.x >= em * 8)
+      ImGui::SameLine();
     // The kernel a choice selects: the current toggles with this one set (or cleared for the rung's own).
     auto target = [&, key = key](const std::string* value) {
       std::map<std::string, std::string> t = current;
@@ -260,14 +268,16 @@ void draw_kernel_list(Canvas& c, Rect r, const ViewContext& ctx) {
   c.rect_filled(r, t.panel, 4);
   c.push_clip(r);
   // Two right-aligned columns as wide as their bold headers, the numbers ending where their header ends.
-  const float num_w = c.text_size("TFLOP/s", fs, Font::SansBold).x, pct_w = c.text_size("% of cuBLAS", fs, Font::SansBold).x;
+  const float num_w = c.text_size("TFLOP/s", fs, Font::SansBold).x;
+  float pct_w = c.text_size("% of cuBLAS", fs, Font::SansBold).x;
   const bool show_num = list_shows_tflops(r.w() - 2 * pad, num_w, pct_w, fs);  // as the window decides
+  if (!show_num) pct_w = std::max(c.text_size(pct_header(false), fs, Font::SansBold).x, c.text_size("100.0%", fs).x);
   const float x_pct = r.max.x - pad, x_num = show_num ? x_pct - pct_w - pad : x_pct;
   const float name_w = (show_num ? x_num - num_w - pad : x_pct - pct_w - pad) - (r.min.x + pad);
   float y = r.min.y + pad;
   c.text({r.min.x + pad, y}, "Kernel", t.text, fs, Align::Left, Font::SansBold);
   if (show_num) c.text({x_num, y}, "TFLOP/s", t.text, fs, Align::Right, Font::SansBold);
-  c.text({x_pct, y}, "% of cuBLAS", t.text, fs, Align::Right, Font::SansBold);
+  c.text({x_pct, y}, pct_header(show_num), t.text, fs, Align::Right, Font::SansBold);
   y += lh;
   const float list_end = r.min.y + r.h() * 0.6f;
   const std::map<std::string, std::string> fam_dtypes = family_dtypes(ctx.f.capture);

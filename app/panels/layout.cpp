@@ -219,7 +219,9 @@ class LayoutPanel : public ViewPanel {
       return;
     }
     Rect top = r;
-    if (st.show_warps && warps_.described() && r.w() > r.h() * 1.5f) {  // wide: the warp tiling at the right
+    // Wide: the warp tiling at the right, where the fragments keep about 30 lines of text, the width their grids
+    // need in a row (A x B = C); narrower, under them or in words.
+    if (st.show_warps && warps_.described() && r.w() > r.h() * 1.5f && r.w() * 0.66f >= kMinTextSize * 30) {
       const float x = r.max.x - std::round(r.w() * 0.34f);
       warps_rect_ = Rect{{x, r.min.y}, r.max};
       top.max.x = x;

@@ -10,14 +10,15 @@ inline constexpr const char* kAdds =
     "phases) runs on across tiles, so the producer loads the next tile's first stages while the consumers are "
     "still storing this one's 128 accumulators, and no CTA start-up or pipeline fill sits between tiles. Tiles go "
     "in the grouped order of layout.h (bands of 16 tile rows, down each column of a band first), so the CTAs "
-    "running together read 16 panels of A and about 8 of B instead of 1 of A and every panel of B: at 8192^3, "
-    "where a row-major wave spans 100+ MB of operands, the wave's operands stay in L2. The variant [order=none] "
+    "running together read 16 panels of A and 8 or 9 of B where a row-major wave reads 5 of A and all 32 of B: at "
+    "8192^3, where a row-major wave spans 100+ MB of operands, the wave's operands stay in L2. The variant [order=none] "
     "walks the tiles row by row instead, for comparison. The launch-order view draws each SM's tiles one after "
     "the other: the producer starts a tile while the consumers still store the one before.";
 // The variant [order=none]: the same kernel walking the tiles row-major, beside the grouped order.
 inline constexpr const char* kRowOrderAdds =
     "Variant of 04_persistent: tiles walked row by row (one tile row per band) instead of in bands of "
-    "16 rows, so a wave's CTAs read one or two panels of A and every panel of B.";
+    "16 rows, so a wave's 132 CTAs span 4 or 5 tile rows at 8192^3 (9 at 4096^3): as many panels of A, and "
+    "every panel of B.";
 
 }  // namespace gs::hopper_04_persistent
 

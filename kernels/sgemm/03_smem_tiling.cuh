@@ -7,8 +7,9 @@ namespace gs::sgemm_03_smem_tiling {
 inline constexpr const char* kTitle = "Shared-memory tiles: 32x32 tiles of A and B";
 inline constexpr const char* kAdds =
     "The block stages 32x32 tiles of A and B through shared memory, each element read from global memory once "
-    "per block instead of once per thread that needs it (32x less traffic). Every multiply-add still needs two "
-    "shared loads, so shared-memory bandwidth now bounds it.";
+    "per block instead of once per thread that needs it (32x less traffic). Every multiply-add still reads two "
+    "values from shared memory (1.25 load instructions: the compiler reads four of A's at once, a broadcast "
+    "16-byte load), so shared-memory bandwidth now bounds it.";
 
 }  // namespace gs::sgemm_03_smem_tiling
 
