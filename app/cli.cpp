@@ -14,6 +14,7 @@
 #include <optional>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <set>
 #include <unistd.h>
 
 #include "app/gpu_worker.h"
@@ -985,6 +986,19 @@ bool deck_view_has(const std::string& view, const Capture& c, const KernelInfo& 
   return view == "code";
 }
 
+// A variant's slides: the views where its one toggle shows (padding or the XOR permutation off: its bank
+// conflicts; fewer stages: its timeline; ...). Order variants have none: the rung's launch-order view draws the
+// row-major order beside its own.
+std::vector<std::string> deck_variant_views(const std::string& variant) {
+  static const std::map<std::string, std::vector<std::string>> kViews = {
+      {"warp", {"layout", "banks"}}, {"vec", {"gmem"}},           {"pad", {"banks"}},     {"xor", {"banks"}},
+      {"ldmatrix", {"banks"}},       {"ahead", {"timeline"}},     {"stages", {"timeline"}}};
+  std::vector<std::string> views;
+  for (const auto& [key, value] : variant_toggles(variant))
+    if (const auto it = kViews.find(key); it != kViews.end()) views.insert(views.end(), it->second.begin(), it->second.end());
+  return views;
+}
+
 // Set by SIGINT, SIGTERM or SIGHUP while a deck is written: the loop stops and removes its temporary folder.
 volatile std::sig_atomic_t g_deck_stop = 0;
 extern "C" void deck_on_signal(int) { g_deck_stop = 1; }
@@ -1021,18 +1035,26 @@ int cmd_export(const ExportArgs& a) {
   st.zoom = a.zoom;
   st.hint_dismissed = true;
 
-  // What goes in: every rung (no variants) in registry order, each view that has something of it to show.
+  // What goes in: every rung in registry order, each view that has something of it to show, and after it its
+  // variants' views where their toggle shows (deck_variant_views).
   struct Picture {
     const KernelInfo* k;
     std::string view, file;
   };
   std::vector<const KernelInfo*> rungs;
-  for (const KernelInfo& k : kernel_registry())
+  std::map<std::string, std::vector<const KernelInfo*>> variants;  // rung -> its variants with slides
+  for (const KernelInfo& k : kernel_registry()) {
     if (rung_of_variant(k.name) == k.name) rungs.push_back(&k);
+    else if (!deck_variant_views(k.name).empty()) variants[rung_of_variant(k.name)].push_back(&k);
+  }
   std::vector<Picture> pictures;
-  for (const KernelInfo* k : rungs)
+  for (const KernelInfo* k : rungs) {
     for (const ViewDef& v : view_table())
       if (deck_view_has(v.name, c, *k)) pictures.push_back({k, v.name, deck_file(k->name, v.name)});
+    for (const KernelInfo* var : variants[k->name])
+      for (const std::string& v : deck_variant_views(var->name))
+        if (deck_view_has(v, c, *var)) pictures.push_back({var, v, deck_file(var->name, v)});
+  }
 
   // Everything is written into a temporary folder beside the deck, renamed to the deck at the end: an
   // interrupted export leaves no half deck under the name asked for.
@@ -1104,6 +1126,26 @@ int cmd_export(const ExportArgs& a) {
                      "}</style></head>\n<body>\n<h1>gemmscope: why each optimization works</h1>\n<p>" +
                      xml_escape(banner) + "</p>\n";
   std::string family, previous;
+  const auto figures = [&](const KernelInfo* k) {
+    std::string out;
+    for (const Picture& p : pictures) {
+      if (p.k != k) continue;
+      const std::string img = "<img src=\"" + p.file + (want_png ? ".png" : ".svg") + "\" alt=\"" +
+                              xml_escape(find_view(p.view)->title) + " of " + xml_escape(k->name) + "\">";
+      out += "<figure>" + (want_png && want_svg ? "<a href=\"" + p.file + ".svg\">" + img + "</a>" : img) +
+             "<figcaption>" + xml_escape(find_view(p.view)->title) + "</figcaption></figure>\n";
+    }
+    return out;
+  };
+  const auto measured = [&](const std::string& kernel) -> std::string {
+    const RunRecord* r = ladder_run(&c, kernel, "");
+    if (!r) return "";
+    char line[200];
+    std::snprintf(line, sizeof line, "%.1f TFLOP/s at %s (%s), %.1f%% of cuBLAS's %.1f in the same process", r->tflops,
+                  shape_label(*r).c_str(), r->dtype.c_str(), r->cublas_tflops > 0 ? 100 * r->tflops / r->cublas_tflops : 0.0,
+                  r->cublas_tflops);
+    return line;
+  };
   for (const KernelInfo* k : rungs) {
     const std::string fam = family_of(k->name);
     if (fam != family) {
@@ -1112,11 +1154,7 @@ int cmd_export(const ExportArgs& a) {
     }
     html += "<section id=\"" + deck_file(k->name, "rung") + "\">\n<h3>" + xml_escape(k->name) + ": " +
             xml_escape(k->title) + "</h3>\n<p>" + xml_escape(k->adds) + "</p>\n";
-    if (const RunRecord* r = ladder_run(&c, k->name, "")) {
-      char line[200];
-      std::snprintf(line, sizeof line, "%.1f TFLOP/s at %s (%s), %.1f%% of cuBLAS's %.1f in the same process",
-                    r->tflops, shape_label(*r).c_str(), r->dtype.c_str(),
-                    r->cublas_tflops > 0 ? 100 * r->tflops / r->cublas_tflops : 0.0, r->cublas_tflops);
+    if (const std::string line = measured(k->name); !line.empty()) {
       html += "<p><b>" + xml_escape(line) + "</b> (" + xml_escape(c.device.name) + ")</p>\n";
     } else {  // a rung newer than the capture: its code and layout only, and why
       html += "<p><i>Not measured in this capture (" + xml_escape(c.device.name) +
@@ -1124,12 +1162,13 @@ int cmd_export(const ExportArgs& a) {
     }
     if (!previous.empty())
       html += "<p><a href=\"#" + deck_file(previous, "rung") + "\">the rung before: " + xml_escape(previous) + "</a></p>\n";
-    for (const Picture& p : pictures) {
-      if (p.k != k) continue;
-      const std::string img = "<img src=\"" + p.file + (want_png ? ".png" : ".svg") + "\" alt=\"" +
-                              xml_escape(find_view(p.view)->title) + " of " + xml_escape(k->name) + "\">";
-      html += "<figure>" + (want_png && want_svg ? "<a href=\"" + p.file + ".svg\">" + img + "</a>" : img) +
-              "<figcaption>" + xml_escape(find_view(p.view)->title) + "</figcaption></figure>\n";
+    html += figures(k);
+    // Its variants: what each changes, its numbers, and the views where that shows.
+    for (const KernelInfo* var : variants[k->name]) {
+      if (figures(var).empty()) continue;
+      html += "<h4>variant " + xml_escape(var->name) + "</h4>\n<p>" + xml_escape(var->adds) + "</p>\n";
+      if (const std::string line = measured(var->name); !line.empty()) html += "<p><b>" + xml_escape(line) + "</b></p>\n";
+      html += figures(var);
     }
     html += "</section>\n";
     previous = k->name;
@@ -1142,7 +1181,12 @@ int cmd_export(const ExportArgs& a) {
   }
   fs::rename(tmp, deck, ec);
   if (ec) return abandon("cannot rename '" + tmp.string() + "' to '" + a.deck + "': " + ec.message());
-  std::printf("wrote %s: %zu pictures of %zu rungs (%s), index.html\n", a.deck.c_str(), pictures.size(), rungs.size(),
+  std::set<const KernelInfo*> shown;  // the variants that have a picture
+  for (const Picture& p : pictures)
+    if (rung_of_variant(p.k->name) != p.k->name) shown.insert(p.k);
+  const size_t with_variants = shown.size();
+  std::printf("wrote %s: %zu pictures of %zu rungs and %zu variants (%s), index.html\n", a.deck.c_str(), pictures.size(),
+              rungs.size(), with_variants,
               want_png && want_svg ? "PNG and SVG" : want_png ? "PNG" : "SVG");
   return 0;
 }

@@ -64,6 +64,11 @@ assert len(perf) >= rungs // 2, "the bundled capture measured fewer than half th
 assert all(os.path.exists(os.path.join(deck, s[: -len("_rung")] + "_layout.png")) for s in sections if not s.startswith("hopper")), \
     "a non-hopper rung without its layout picture"
 assert not any(f.startswith("sgemm-01_naive_banks") for f in pngs), "sgemm/01 has no shared memory to show"
+# variants: the one the README cites for ldmatrix conflicts has its bank picture inside its rung's section, under a
+# heading naming it; order variants have none (the rung's launch-order view draws row-major order beside its own)
+assert "mma_f16-10_multistage-xor-off-_banks.png" in pngs, "no bank picture of mma_f16/10_multistage[xor=off]"
+assert "variant mma_f16/10_multistage[xor=off]" in text.get("mma_f16-10_multistage_rung", ""), "no variant heading"
+assert not any("-order-" in f for f in pngs), "an order variant has slides"
 for f in pngs[:: max(1, len(pngs) // 12)]:
     with open(os.path.join(deck, f), "rb") as fh:
         head = fh.read(24)
@@ -102,7 +107,7 @@ echo "ok: existing and missing folders refused; SIGINT left nothing behind"
 # --formats svg: no display needed (none given), every picture shown as its SVG, no PNG written; a bad list refused.
 env -u DISPLAY -u WAYLAND_DISPLAY "$bin" export --deck "$dir/svg" --formats svg >"$dir/svg.txt" 2>"$dir/svg.err" ||
   fail "export --formats svg with no display exited $?: $(tail -2 "$dir/svg.err")"
-grep -q "^wrote $dir/svg: [0-9]* pictures of [0-9]* rungs (SVG), index.html" "$dir/svg.txt" || fail "summary: $(cat "$dir/svg.txt")"
+grep -q "^wrote $dir/svg: [0-9]* pictures of [0-9]* rungs and [0-9]* variants (SVG), index.html" "$dir/svg.txt" || fail "summary: $(cat "$dir/svg.txt")"
 python3 - "$dir/svg" "$dir/deck" <<'PY'
 import os, re, sys
 svg, full = sys.argv[1:]

@@ -471,8 +471,7 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
            "one wavefront when its 8 rows fall in different banks.";
   else if (site.width == 2)
     note = std::string("A 2-byte ") + (site.op == SmemOp::Sts ? "store" : "load") +
-           " (a 16-bit half): banks serve 4-byte words, so lanes on the two halves of one word share it, and lanes "
-           "on different words of one bank take turns.";
+           ": banks serve 4-byte words, so lanes on the two halves of one word share it.";
   else if (site.width > 4)
     note = "A " + std::to_string(site.width) + "-byte load returns 128 bytes a wavefront: " +
            std::to_string(acc.report.phase_lanes) + " lanes at a time" +
@@ -496,11 +495,18 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
               (rep.wavefronts == 1 ? " cycle" : " cycles") + ", " + std::to_string(rep.ideal) + " without its conflicts.";
   }
   const float ns = kMinTextSize;
-  if (!note.empty())
-    for (const std::string& line : viz::wrap(c, note, ns, area.w())) {
-      c.text({area.min.x, y}, viz::elide(c, line, ns, Font::Sans, area.w()), t.text_dim, ns);
+  // The note gives way to the grid: the lines that leave the grid its title, bank header and rows of 12 px, the
+  // last one kept cut with "...".
+  const float grid_min = kMinTextSize * 3.0f + fs * 0.6f + float(rep.wavefronts) * 12.0f + fs * 0.5f;
+  if (!note.empty()) {
+    const std::vector<std::string> lines = viz::wrap(c, note, ns, area.w());
+    const int fit = int(std::max(0.0f, (area.max.y - y - grid_min) / (ns * 1.3f)));
+    for (size_t i = 0; i < lines.size() && int(i) < fit; ++i) {
+      const bool last = int(i) + 1 == fit && i + 1 < lines.size();
+      c.text({area.min.x, y}, viz::elide(c, last ? lines[i] + " ..." : lines[i], ns, Font::Sans, area.w()), t.text_dim, ns);
       y += ns * 1.3f;
     }
+  }
   y += fs * 0.5f;
 
   // ---- Geometry of the bank grid and the lane strip --------------------------------------------
@@ -538,7 +544,9 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
   const float rows_h = area.max.y - y - head_h - grid_title - fs * 0.6f;
   const bool strip = rows_h - strip_h >= rows * std::min(cw, 8.0f) &&
                      !(rows_h - strip_h < rows * numbered && rows_h - note_h >= rows * numbered);
-  if (!strip) strip_h = note_h;
+  // Where the strip went, in one line, where the rows keep their lane numbers beside it.
+  const bool strip_note = !strip && rows_h - note_h >= rows * numbered;
+  if (!strip) strip_h = strip_note ? note_h : 0;
   const float avail = area.max.y - y - strip_h - head_h - grid_title - fs * 0.6f;
   // Rows may be taller than a bank is wide (a narrow pane): up to a readable label's height.
   const float ch = std::clamp(avail / std::max(1, rows), 2.0f, std::max(cw, ls * 1.6f));
@@ -641,10 +649,11 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
 
   // ---- Lane strip ------------------------------------------------------------------------------
   if (!strip) {
-    c.text({area.min.x, gy + rows * ch + fs * 0.3f},
-           viz::elide(c, "each lane's byte offset and shared memory's 128-byte lines: hover a cell, or maximise this view",
-                      ls, Font::Sans, area.w()),
-           t.text_dim, ls);
+    if (strip_note)
+      c.text({area.min.x, gy + rows * ch + fs * 0.3f},
+             viz::elide(c, "each lane's byte offset and shared memory's 128-byte lines: hover a cell, or maximise this view",
+                        ls, Font::Sans, area.w()),
+             t.text_dim, ls);
     c.pop_clip();
     return;
   }
