@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <iterator>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -69,9 +71,14 @@ size_t keep_trace(Capture* c, TraceResult t, const KernelInfo& k) {
     c->smem.push_back(std::move(a));
     ++smem_kept;
   }
+  // Global addresses: the lowest-numbered warps that have records (warps 0 and 1 where they load; a
+  // warp-specialized kernel's first consumer warps, whose C stores are its only traced accesses).
+  std::set<int> gmem_warps;
+  for (const GmemAccess& a : t.gmem) gmem_warps.insert(a.warp);
+  while (gmem_warps.size() > size_t(kCaptureSmemWarps)) gmem_warps.erase(std::prev(gmem_warps.end()));
   size_t gmem_kept = 0;
   for (GmemAccess& a : t.gmem) {
-    if (a.warp >= kCaptureSmemWarps || a.iteration > 0 || gmem_kept == kCaptureGmemRecords) continue;  // -1: C
+    if (!gmem_warps.count(a.warp) || a.iteration > 0 || gmem_kept == kCaptureGmemRecords) continue;  // -1: C
     c->gmem.push_back(std::move(a));
     ++gmem_kept;
   }

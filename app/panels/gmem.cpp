@@ -48,8 +48,8 @@ class GmemPanel : public ViewPanel {
                                   (kernel.find("tma_store") != std::string::npos
                                        ? std::string("C leaves through shared memory by TMA stores too (its staging "
                                                      "stores are in the bank view).")
-                                       : std::string("Its C stores (each thread's accumulators, 8 bytes at a time) "
-                                                     "carry no probe: not traced."));
+                                       : std::string("This capture holds no trace of its C stores: it was recorded "
+                                                     "before they were traced."));
         if (!in_.sites.empty())
           in_.traced_from = f.capture->device.name + (f.live ? ", live" : ", " + date_of(*f.capture));
         traced_shape(*f.capture, kernel, in_.elem_bytes, in_.ld);

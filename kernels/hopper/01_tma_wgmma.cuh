@@ -116,7 +116,7 @@ __global__ void __launch_bounds__(kThreads) kernel(const __grid_constant__ CUten
   }
 
   GS_PROBE(probe.stage(kEpilogue));
-  store_acc<kBlockN>(g, acc, m0, n0, tid);
+  store_acc<kBlockN>(g, acc, m0, n0, tid, probe);
   GS_PROBE(probe.block_end());
 }
 

@@ -107,7 +107,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(const __grid_constant__ CU
   }
 
   GS_PROBE(probe.stage(kEpilogue));
-  store_acc<kBlockN>(g, acc, m0 + wg * kWgM, n0, wt);
+  store_acc<kBlockN>(g, acc, m0 + wg * kWgM, n0, wt, probe);
   GS_PROBE(probe.block_end());
 }
 

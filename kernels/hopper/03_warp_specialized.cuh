@@ -127,7 +127,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(const __grid_constant__ CU
     fence_operand(acc);
     release((ktiles - 1) % kStages);
     GS_PROBE(probe.stage(kEpilogue));
-    store_acc<kBlockN>(g, acc, m0 + c * kWgM, n0, wt);
+    store_acc<kBlockN>(g, acc, m0 + c * kWgM, n0, wt, probe);
   }
   GS_PROBE(probe.block_end());
 }

@@ -145,7 +145,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(const __grid_constant__ CU
       fence_operand(acc);
       release(prev);  // the producer may refill it with the next tile's k-tiles while we store
       GS_PROBE(probe.stage(kEpilogue));
-      store_acc<kBlockN>(g, acc, tile.m * kBlockM + c * kWgM, tile.n * kBlockN, wt);
+      store_acc<kBlockN>(g, acc, tile.m * kBlockM + c * kWgM, tile.n * kBlockN, wt, probe);
     }
   }
   GS_PROBE(probe.block_end());

@@ -155,7 +155,7 @@ __global__ void __cluster_dims__(kCluster, 1, 1) __launch_bounds__(kThreads, 1)
       fence_operand(acc);
       release(prev);
       GS_PROBE(probe.stage(kEpilogue));
-      store_acc<kBlockN>(g, acc, (ct.m * kCluster + rank) * kBlockM + c * kWgM, ct.n * kBlockN, wt);
+      store_acc<kBlockN>(g, acc, (ct.m * kCluster + rank) * kBlockM + c * kWgM, ct.n * kBlockN, wt, probe);
     }
   }
   GS_PROBE(probe.block_end());

@@ -26,6 +26,7 @@
 
 #include "kernels/gemm_args.cuh"
 #include "kernels/hopper/layout.h"
+#include "kernels/probe.cuh"
 
 namespace gs::hopper {
 
@@ -284,10 +285,11 @@ __device__ __forceinline__ void update_c_pair(float* c, float v0, float v1, floa
 
 // One warpgroup's 64 x N accumulator (registers as wgmma_acc_cell says) into C at (row0, col0), elements past
 // M or N dropped. N % 8 == 0 (the shape rule), so a register pair (two columns, the first even) is wholly inside
-// or wholly outside C. A warp's store covers 8 rows x 32 bytes: whole sectors.
-template <int kN>
+// or wholly outside C. A warp's store covers 8 rows x 32 bytes: whole sectors. Each 8-byte store is traced
+// (TraceProbe: the first ones of the sampled warps), so the global-memory view draws them.
+template <int kN, class Probe>
 __device__ __forceinline__ void store_acc(const GemmArgs<__half, float>& g, const float (&d)[kN / 2], int row0,
-                                          int col0, int thread) {
+                                          int col0, int thread, Probe& probe) {
   const int row = row0 + 16 * (thread / 32) + (thread % 32) / 4;  // this thread's first row (+ 8 for h = 1)
   const int col = col0 + 2 * (thread % 4);                         // its first column (+ 8 j)
 #pragma unroll
@@ -297,6 +299,7 @@ __device__ __forceinline__ void store_acc(const GemmArgs<__half, float>& g, cons
     for (int h = 0; h < 2; ++h) {
       if (row + 8 * h >= g.m) continue;
       float* p = g.c + static_cast<size_t>(row + 8 * h) * g.n + col + 8 * j;  // C[row + 8h][col + 8j]
+      GS_PROBE(probe.gmem(kGmemC, p, 8, GmemKind::kStore));
       update_c_pair(p, d[4 * j + 2 * h], d[4 * j + 2 * h + 1], g.alpha, g.beta);
     }
   }

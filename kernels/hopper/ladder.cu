@@ -14,14 +14,17 @@ namespace gs::detail {
 // One registry entry from a rung namespace NS (every hopper rung names its geometry and texts with the same
 // constants). The layout op is wgmma's accumulator (drawn at N = 16; the rungs' N = 256 repeats it); warp
 // tilings stay empty: a warpgroup's tile is its 64 rows of the block, all columns.
-#define GS_HOPPER_RUNG(NS, NAME)                                                                          \
+#define GS_HOPPER_RUNG(NS, NAME, C_TRACED)                                                                \
   [] {                                                                                                    \
     namespace r = NS;                                                                                     \
     Rung g = rung_entry(NAME, "hopper", r::kTitle, r::kAdds, r::kBlockM, r::kBlockN, r::kThreads,         \
                         r::kShapeRule, r::supports);                                                      \
-    g.info.gmem_loads_traced = g.info.gmem_stores_traced = false;                                         \
-    g.info.gmem_untraced = "TMA moves whole tiles of A and B (one thread issues each copy) and the "       \
-                           "epilogue's global stores carry no probe yet.";                                \
+    g.info.gmem_loads_traced = false;                                                                     \
+    g.info.gmem_stores_traced = C_TRACED;                                                                 \
+    g.info.gmem_untraced = C_TRACED ? "TMA moves whole tiles of A and B (one thread issues each copy), so no "  \
+                                      "lane supplies their addresses; C's stores are traced."              \
+                                    : "TMA moves whole tiles of A and B, and of C: no lane supplies their "   \
+                                      "addresses (C's staging stores are in the bank view).";              \
     g.info.ops = {"wgmma.m64n16k16.f16"};                                                                 \
     g.unavailable = hopper::unavailable_here;                                                             \
     g.info.sm90a_only = true;                                                                             \
@@ -32,22 +35,22 @@ namespace gs::detail {
 
 std::vector<Rung> hopper_rungs() {
   std::vector<Rung> ladder;
-  ladder.push_back(GS_HOPPER_RUNG(hopper_01_tma_wgmma, "hopper/01_tma_wgmma"));
-  ladder.push_back(GS_HOPPER_RUNG(hopper_02_tile_128x256, "hopper/02_tile_128x256"));
-  ladder.push_back(GS_HOPPER_RUNG(hopper_03_warp_specialized, "hopper/03_warp_specialized"));
-  ladder.push_back(GS_HOPPER_RUNG(hopper_04_persistent, "hopper/04_persistent"));
+  ladder.push_back(GS_HOPPER_RUNG(hopper_01_tma_wgmma, "hopper/01_tma_wgmma", true));
+  ladder.push_back(GS_HOPPER_RUNG(hopper_02_tile_128x256, "hopper/02_tile_128x256", true));
+  ladder.push_back(GS_HOPPER_RUNG(hopper_03_warp_specialized, "hopper/03_warp_specialized", true));
+  ladder.push_back(GS_HOPPER_RUNG(hopper_04_persistent, "hopper/04_persistent", true));
   {
     // Variant (DESIGN.md "Variants"): the same kernel walking the tiles row-major, so the launch-order view and
     // the bench can set the grouped order beside the plain one.
     namespace r = hopper_04_persistent;
-    Rung v = GS_HOPPER_RUNG(hopper_04_persistent, "hopper/04_persistent[order=none]");
+    Rung v = GS_HOPPER_RUNG(hopper_04_persistent, "hopper/04_persistent[order=none]", true);
     v.info.adds = r::kRowOrderAdds;
     v.launch = {erase<__half, float, GS_LAUNCHERS_WITH(r::launch, r::kRowMajor)>(Precision::F16_F32)};
     ladder.push_back(v);
   }
-  ladder.push_back(GS_HOPPER_RUNG(hopper_05_cluster_multicast, "hopper/05_cluster_multicast"));
+  ladder.push_back(GS_HOPPER_RUNG(hopper_05_cluster_multicast, "hopper/05_cluster_multicast", true));
   {
-    Rung r = GS_HOPPER_RUNG(hopper_06_tma_store, "hopper/06_tma_store");
+    Rung r = GS_HOPPER_RUNG(hopper_06_tma_store, "hopper/06_tma_store", false);
     r.smem_sites = names(hopper_06_tma_store::kSmemSites);  // its epilogue's stores; TMA and wgmma do the rest
     ladder.push_back(r);
   }
