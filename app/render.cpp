@@ -11,6 +11,7 @@
 #include <stb_image_write.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cfloat>
 #include <chrono>
 #include <thread>
@@ -369,8 +370,18 @@ void run_window_loop(Gui& gui, const std::function<bool()>& frame, const LoopOpt
     // A window that appeared this frame (a combo's list, a popup) is drawn hidden while it measures itself, and
     // shown a frame or two later: draw those frames, however few the input gave (a slow frame can take a whole
     // click, press and release, and leave the list unseen until the mouse moves).
-    for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
-      if (w->Active && (w->HiddenFramesCannotSkipItems > 0 || w->HiddenFramesCanSkipItems > 0)) settle = std::max(settle, 2);
+    // A tooltip whose text changed under a still mouse (a tab clicked) is sized from last frame's text: draw until
+    // its size has caught up with what it holds, or it stays clipped until the mouse moves.
+    for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
+      if (!w->Active) continue;
+      if (w->HiddenFramesCannotSkipItems > 0 || w->HiddenFramesCanSkipItems > 0) settle = std::max(settle, 2);
+      if (w->Flags & ImGuiWindowFlags_Tooltip) {
+        // (ImGui takes a content size as the floor of the extent drawn: CalcWindowContentSizes)
+        const float dw = std::floor(w->DC.CursorMaxPos.x - w->DC.CursorStartPos.x),
+                    dh = std::floor(w->DC.CursorMaxPos.y - w->DC.CursorStartPos.y);
+        if (std::fabs(dw - w->ContentSize.x) > 0.5f || std::fabs(dh - w->ContentSize.y) > 0.5f) settle = std::max(settle, 2);
+      }
+    }
     ImGui::Render();
     int w = 0, h = 0;
     glfwGetFramebufferSize(gui.window, &w, &h);

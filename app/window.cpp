@@ -398,15 +398,18 @@ void MainWindow::DrawTabs(const TabStrip& strip, ViewState& st) {
     ImGui::PopID();
     ui::note(("tab " + strip.views[i]).c_str());
     const bool hovered = ImGui::IsItemHovered();
+    // A tab is its view's title here: a double-click maximises the view, as on a title (the hint says so).
+    if (hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) st.arrangement.maximized = strip.views[i];
     if (shown) ImGui::PushFont(gui_.bold);
     const std::string label = ui::elide(titles[i], r.w() - 2 * pad + 1);  // (a natural width fits exactly)
     if (shown) ImGui::PopFont();
     if (hovered) {
       const ViewDef* def = find_view(strip.views[i]);
       const std::string title = def ? def->title : strip.views[i];
-      ImGui::SetTooltip("%s", (shown ? title + ": shown below.\nThe window is too small for these views side by side:\n"
-                                       "a larger window or a smaller zoom (Ctrl -) shows more of them"
-                                     : "show " + title + " here")
+      ImGui::SetTooltip("%s", (shown ? title + ": shown below (double-click to maximise).\nThe window is too small for "
+                                       "these views side by side:\na larger window or a smaller zoom (Ctrl -) shows "
+                                       "more of them"
+                                     : "show " + title + " here (double-click to maximise)")
                                   .c_str());
     }
     const Color fill = shown ? t.panel : hovered ? t.panel.with_alpha(170) : t.panel.with_alpha(90);
@@ -509,6 +512,11 @@ bool MainWindow::Draw(const Frame& f, ViewState& st) {
   }
   reconcile(&st.arrangement, view_names());
   HandleKeys(f, st);
+  // A new zoom (F5, Ctrl +/-) or window size re-lays the list out: it scrolls its selected rung back into view.
+  if (gui_.scale != list_scale_ || vp->Size.x != list_w_ || vp->Size.y != list_h_) {
+    list_scale_ = gui_.scale, list_w_ = vp->Size.x, list_h_ = vp->Size.y;
+    kernels_.Reveal();
+  }
   const ViewContext ctx{f, st, theme_of(st), &gui_};
   for (auto& p : panels_) p->Update(ctx);
   if (!st.reveal.empty()) {  // a view took another's request (the code view's site): show it if it is a tab

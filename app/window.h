@@ -54,6 +54,8 @@ class MainWindow {
   ViewPanel& panel(const std::string& name);
 
   Gui& gui_;
+  float list_scale_ = 0;  // the zoom and window size the list last scrolled to its selected rung at
+  float list_w_ = 0, list_h_ = 0;
   KernelListPanel kernels_;
   std::vector<std::unique_ptr<ViewPanel>> panels_;  // one per row of the views table, in its order
   WorkspaceLayout layout_;

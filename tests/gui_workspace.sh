@@ -138,6 +138,12 @@ xdotool mousemove --window "$wid" "$x" "$y" click 1
 wait_for "'swizzle' in r['panes'] and any(t['shown'] == 'swizzle' for t in r['tabs'])"
 [ "$(field "$report" "'gmem' in r['panes']")" = False ] || fail "the launch order's tab showed, but Global memory stayed a pane"
 echo "ok: at 1366x768 the views stand in $(field "$report" "len(r['tabs'])") columns of tabs; clicking Launch order showed it"
+# A tab is its view's title there: a double-click maximises the view (the hint says "double-click a view's title").
+xdotool mousemove --window "$wid" "$x" "$y" click --repeat 2 --delay 60 1
+wait_for "r['maximized'] == 'swizzle'"
+xdotool key --window "$wid" Escape
+wait_for "r['maximized'] == ''"
+echo "ok: double-clicking the Launch order tab maximised it, Esc restored it"
 xdotool key --window "$wid" ctrl+q
 wait $app || fail "the window exited with an error"
 app=

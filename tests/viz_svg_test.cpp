@@ -1834,6 +1834,28 @@ TEST(SwizzleView, HoverFindsTheBlockInTheGridAndSaysWhatIsNotTraced) {
 
 // ---- Code view -------------------------------------------------------------------------------------
 
+// A changed line longer than the pane holds wraps, so the change stays readable (cut with "...", mma_f16/08's new
+// site list hid its ldmatrix names in a 700 px tab); an unchanged long line is still cut to one row.
+TEST(CodeView, ALongChangedLineWrapsAndAnUnchangedOneIsCut) {
+  CodeViewInput in;
+  in.kernel = "test/02_new", in.against = "test/01_old";
+  const std::string tail = "\"Bs ldmatrix.x4.trans\"};";
+  const std::string changed = "inline constexpr const char* kSmemSites[] = {\"As cp.async\", \"Bs cp.async\", \"As ldmatrix.x4\", " + tail;
+  const std::string same = "// an unchanged comment that runs on and on well past the right edge of a narrow pane, to be cut";
+  in.old_lines = {same, "int x;"};
+  in.new_lines = {same, changed};
+  in.diff = line_diff(in.old_lines, in.new_lines);
+  const Theme& t = Theme::Dark();
+  SvgCanvas c(600, 500, t.bg);
+  draw_code_view(c, {{0, 0}, {600, 500}}, t, in, CodeViewState{}, {-1, -1}, nullptr);
+  const std::string svg = c.finish();
+  const std::string text = all_text(svg);
+  EXPECT_NE(text.find("Bs ldmatrix.x4.trans"), std::string::npos) << text;  // the changed line's end, on a row of its own
+  EXPECT_EQ(text.find("to be cut"), std::string::npos) << text;               // the unchanged line's end is not drawn
+  EXPECT_EQ(outside(svg, 600, 500), "");
+  EXPECT_EQ(overlapping_text(svg), "");
+}
+
 TEST(CodeView, ChangedLinesAreTintedAndCounted) {
   CodeViewInput in;
   in.kernel = "test/02_new", in.against = "test/01_old";
@@ -2492,6 +2514,29 @@ TEST(Roofline, CeilingsOfAFamilyAndTheSelectedRungNamed) {
                         "mma_f16/06_warp_64x64", "01"})
     EXPECT_NE(text.find(s), std::string::npos) << s << " in " << text;
   EXPECT_GE(min_font_px(doc), kMinTextSize * 2048.0f / (1901 + 483) - 0.01f);
+}
+
+// A selected variant ([xor=off] at 110 TFLOP/s, far below its rung) is ringed and named, but the ladder's path
+// joins the rungs only: a line from rung 10 down to it would draw a step the ladder never takes.
+TEST(Roofline, ASelectedVariantIsNamedOffTheLaddersPath) {
+  const std::vector<Peak> peaks = {{"tensor_f16_f32", 744, "TFLOP/s", "cuBLAS"}, {"dram", 4.26, "TB/s", "copy"},
+                                   {"l2", 11.5, "TB/s", "read"}, {"mma_sync_f16", 640, "TFLOP/s", "loop"}};
+  RooflineViewInput in;
+  in.title = "mma_f16 ladder";
+  in.ceilings = roofline_ceilings(peaks, "mma_f16", "f16.f32");
+  RooflinePoint a{"mma_f16/09_xor_permuted", 85.3, 407, true, false}, b{"mma_f16/10_multistage", 85.3, 472, true, false};
+  RooflinePoint v{"mma_f16/10_multistage[xor=off]", 85.3, 110, true, true};
+  v.variant = true;
+  in.points = {a, b, v};
+  const Theme& t = Theme::Dark();
+  SvgCanvas svg(1600, 900, t.bg);
+  draw_roofline_view(svg, {{0, 0}, {1600, 900}}, t, in, {-1, -1}, nullptr);
+  const std::string doc = svg.finish();
+  EXPECT_NE(all_text(doc).find("mma_f16/10_multistage[xor=off]"), std::string::npos) << all_text(doc);
+  // The path: one polyline through the two rungs' dots, none reaching down to the variant's.
+  const std::vector<Element> paths = elements(doc, "polyline");
+  ASSERT_EQ(paths.size(), 1u);
+  EXPECT_EQ(std::count(paths[0].attr.at("points").begin(), paths[0].attr.at("points").end(), ','), 2);
 }
 
 // A slope's label never lies over a rung's dot: in a small pane the L2 slope runs through a ladder's top rungs

@@ -18,6 +18,26 @@ std::string detab(const std::string& s) {
   return out;
 }
 
+// A code line in pieces of at most `n` characters: each break after the last space or comma of the piece where
+// one lies in its second half, else at n; the pieces after the first indented 4 more than the line.
+std::vector<std::string> wrap_code(const std::string& line, int n) {
+  std::vector<std::string> out;
+  const size_t lead = std::min(line.find_first_not_of(' '), line.size());
+  const std::string indent(std::min<size_t>(lead + 4, size_t(n) / 2), ' ');
+  std::string rest = line;
+  while (int(rest.size()) > n) {
+    size_t cut = size_t(n);
+    const size_t at = rest.find_last_of(" ,", size_t(n) - 1);
+    if (at != std::string::npos && at + 1 > size_t(n) / 2) cut = at + 1;
+    out.push_back(rest.substr(0, cut));
+    const size_t next = rest.find_first_not_of(' ', cut);
+    rest = next == std::string::npos ? std::string() : indent + rest.substr(next);
+    if (rest.size() <= indent.size()) rest.clear();
+  }
+  if (!rest.empty() || out.empty()) out.push_back(rest);
+  return out;
+}
+
 }  // namespace
 
 std::vector<int> code_rows(const CodeViewInput& in, const CodeViewState& st) {
@@ -72,16 +92,26 @@ void draw_code_view(Canvas& c, Rect r, const Theme& t, const CodeViewInput& in, 
                   Font::Mono)
           .x;
   const Rect list{{area.min.x, y}, {area.max.x - strip_w - fs * 0.4f, area.max.y}};
-  const int shown = std::max(1, int(list.h() / lh));
-  if (hover) hover->rows_shown = shown;
-  const int first = std::clamp(st.first, 0, std::max(0, int(rows.size()) - shown));
+  const int fit_rows = std::max(1, int(list.h() / lh));
+  const int first = std::clamp(st.first, 0, std::max(0, int(rows.size()) - fit_rows));
+  // A changed line too long for the pane wraps (the change is what the view is for; cut, it could hide it); an
+  // unchanged one is cut with "...". Monospace: a line holds `per_line` characters.
+  const float char_w = std::max(1.0f, c.text_size("M", ms, Font::Mono).x);
+  int shown = 0;
   const Color add_bg = viz::mix(t.good, t.bg, 0.78f), del_bg = viz::mix(t.bad, t.bg, 0.8f);
   c.push_clip(list);
-  for (int k = 0; k < shown && first + k < int(rows.size()); ++k) {
+  float ly = list.min.y;
+  for (int k = 0; first + k < int(rows.size()); ++k) {
     const DiffLine& d = in.diff[size_t(rows[size_t(first + k)])];
-    const float ly = list.min.y + k * lh;
-    const Rect row{{list.min.x, ly}, {list.max.x, ly + lh}};
     const bool add = d.kind == DiffLine::Kind::Added, del = d.kind == DiffLine::Kind::Removed;
+    const std::string& text = del ? in.old_lines[size_t(d.old_line)] : in.new_lines[size_t(d.new_line)];
+    const float tx = list.min.x + num_w + ms * 0.5f + ms * 1.2f;
+    const int per_line = std::max(8, int((list.max.x - tx) / char_w));
+    const std::vector<std::string> parts = add || del ? wrap_code(detab(text), per_line) : std::vector<std::string>{detab(text)};
+    const float row_h = lh * float(parts.size());
+    if (k > 0 && ly + row_h > list.max.y + 0.5f) break;  // the first row always, cut by the clip if need be
+    ++shown;
+    const Rect row{{list.min.x, ly}, {list.max.x, ly + row_h}};
     if (add || del) c.rect_filled(row, add ? add_bg : del_bg);
     if (d.new_line >= 0 && d.new_line == st.selected) c.rect(row.inset(0.5f), t.accent, 2);
     if (hover && row.contains(mouse)) {
@@ -94,13 +124,17 @@ void draw_code_view(Canvas& c, Rect r, const Theme& t, const CodeViewInput& in, 
     if (add || del) c.text({mark_x, ly + (lh - ms) * 0.5f}, add ? "+" : "-", add ? t.good : t.bad, ms, Align::Left, Font::Mono);
     const bool site = d.new_line >= 0 && size_t(d.new_line) < in.sites.size() && !in.sites[size_t(d.new_line)].empty();
     if (site) c.circle_filled({mark_x + ms * 0.3f, ly + lh * 0.5f}, ms * 0.22f, t.accent);
-    const std::string& text = del ? in.old_lines[size_t(d.old_line)] : in.new_lines[size_t(d.new_line)];
-    const float tx = mark_x + ms * 1.2f;
-    c.text({tx, ly + (lh - ms) * 0.5f}, viz::elide(c, detab(text), ms, Font::Mono, list.max.x - tx), del ? t.text_dim : t.text,
-           ms, Align::Left, Font::Mono);
-    if (del) c.line({tx, ly + lh * 0.5f}, {std::min(list.max.x, tx + c.text_size(detab(text), ms, Font::Mono).x), ly + lh * 0.5f},
-                    t.bad.with_alpha(150), 1);
+    for (size_t i = 0; i < parts.size(); ++i) {
+      const float py = ly + float(i) * lh;
+      c.text({tx, py + (lh - ms) * 0.5f}, viz::elide(c, parts[i], ms, Font::Mono, list.max.x - tx), del ? t.text_dim : t.text,
+             ms, Align::Left, Font::Mono);
+      if (del)
+        c.line({tx, py + lh * 0.5f}, {std::min(list.max.x, tx + c.text_size(parts[i], ms, Font::Mono).x), py + lh * 0.5f},
+               t.bad.with_alpha(150), 1);
+    }
+    ly += row_h;
   }
+  if (hover) hover->rows_shown = std::max(1, shown);
   c.pop_clip();
   // The file at a glance: change ticks and the part on screen.
   const Rect strip{{area.max.x - strip_w, list.min.y}, {area.max.x, list.max.y}};
@@ -113,7 +147,7 @@ void draw_code_view(Canvas& c, Rect r, const Theme& t, const CodeViewInput& in, 
       const float ty = strip.min.y + k * per;
       c.rect_filled({{strip.min.x, ty}, {strip.max.x, ty + std::max(per, 2.0f)}}, kind == DiffLine::Kind::Added ? t.good : t.bad);
     }
-    const float vy0 = strip.min.y + first * per, vy1 = strip.min.y + std::min<int>(first + shown, int(rows.size())) * per;
+    const float vy0 = strip.min.y + first * per, vy1 = strip.min.y + std::min<int>(first + std::max(1, shown), int(rows.size())) * per;
     c.rect({{strip.min.x - 1, vy0}, {strip.max.x + 1, std::max(vy1, vy0 + 3)}}, t.text, 1.5f);
   }
   c.pop_clip();

@@ -118,9 +118,12 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
     });
   };
   const float rad = std::max(4.0f, fs * 0.32f);  // a rung's dot
-  std::vector<Vec2> dots;  // the measured rungs, in ladder order: also the ladder's path
+  std::vector<Vec2> dots, path;  // the measured rungs (and a selected variant), in ladder order; the ladder's path
   for (const RooflinePoint& p : in.points)
-    if (p.intensity > 0 && p.tflops > 0) dots.push_back({ax.px(p.intensity), ax.py(p.tflops)});
+    if (p.intensity > 0 && p.tflops > 0) {
+      dots.push_back({ax.px(p.intensity), ax.py(p.tflops)});
+      if (!p.variant) path.push_back(dots.back());
+    }
   const auto within_plot = [&](const Rect& o) {
     return o.min.x >= ax.left && o.max.x <= ax.right && o.min.y >= ax.top && o.max.y <= ax.bottom;
   };
@@ -278,7 +281,7 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
   }
 
   // The ladder: a path in ladder order, points coloured as verified or not, the selected one ringed.
-  if (dots.size() > 1) c.polyline(dots, t.text_dim, 1.5f);
+  if (path.size() > 1) c.polyline(path, t.text_dim, 1.5f);
   float best = rad * 2.5f;
   std::vector<size_t> order;  // whose label is placed first: the selected rung's, then the ladder's in its order
   for (size_t i = 0; i < in.points.size(); ++i) {
@@ -358,9 +361,12 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
            viz::elide(c, x_title, ts, Font::Sans, area.w()), t.text_dim, ts, w <= area.w() ? Align::Center : Align::Left);
   }
   float ny = area.max.y - note_h + fs * 0.3f;
-  for (const std::string& line : note_h > 0 ? viz::wrap(c, in.note, ts, area.w()) : std::vector<std::string>{}) {
+  const std::vector<std::string> lines = note_h > 0 ? viz::wrap(c, in.note, ts, area.w()) : std::vector<std::string>{};
+  for (size_t i = 0; i < lines.size(); ++i) {
     if (ny + ts > area.max.y + 1) break;
-    c.text({area.min.x, ny}, viz::elide(c, line, ts, Font::Sans, area.w()), t.text_dim, ts);
+    // The last line that fits says, with "...", that the note goes on (hovering a ceiling or maximising shows more).
+    const bool cut = i + 1 < lines.size() && ny + ts * 1.35f + ts > area.max.y + 1;
+    c.text({area.min.x, ny}, viz::elide(c, cut ? lines[i] + " ..." : lines[i], ts, Font::Sans, area.w()), t.text_dim, ts);
     ny += ts * 1.35f;
   }
   c.pop_clip();

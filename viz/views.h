@@ -314,6 +314,7 @@ struct RooflinePoint {
   double tflops = 0;     // measured
   bool ok = true;        // verified against cuBLAS
   bool selected = false;
+  bool variant = false;  // a variant of a rung (selected): a dot off the ladder's path
 };
 struct RooflineViewInput {
   std::string title;     // "mma_f16 ladder"

@@ -1,5 +1,6 @@
 // The bank-conflict panel: the selected rung's shared-memory sites from the capture's traces, opening on
-// its worst access; a new rung keeps a site of the same name in view (01 -> 02 shows the access that changed).
+// its worst access; a new rung keeps a site of the same name in view (01 -> 02 shows the access that changed),
+// unless that site is conflict-free and another conflicts.
 // Opened fresh (a shot, a deck slide, a new window) on a rung with no conflict, it shows the site the rung
 // before conflicted on most: mma_tf32/02's B-fragment reads, the 4-way ones of 01, rather than its first store.
 #include <imgui.h>
@@ -44,8 +45,12 @@ class BanksPanel : public ViewPanel {
       kernel_ = kernel;
       ctx.st.banks = BanksViewState{};
       if (site_name_.empty() && f.capture) site_name_ = fixed_site(*f.capture);
+      // The site of the same name, unless it is conflict-free where another site conflicts (rung 10 to its
+      // [xor=off] variant: its 8-way ldmatrix reads, not the copies the rung opened on): then the worst.
+      bool any_conflict = false;
+      for (const SmemSite& s : in_.sites) any_conflict = any_conflict || s.conflicts > 0;
       for (size_t i = 0; i < in_.sites.size(); ++i)
-        if (in_.sites[i].name == site_name_) ctx.st.banks.site = int(i);
+        if (in_.sites[i].name == site_name_ && (in_.sites[i].conflicts > 0 || !any_conflict)) ctx.st.banks.site = int(i);
     }
     // Another view (the code view's probe lines) asked for a site by name.
     if (!ctx.st.focus_site.empty()) {

@@ -41,8 +41,12 @@ class RooflinePanel : public ViewPanel {
              : dtypes.empty()                                                           ? std::string()
                                                                                         : dtypes.front();
     std::string shape;
-    for (const std::string& name : kernel_names(c)) {
-      if (family_of(name) != family || name.find('[') != std::string::npos) continue;
+    // The ladder's rungs, and a selected variant after them (its own dot, named, off the ladder's path).
+    std::vector<std::string> names;
+    for (const std::string& name : kernel_names(c))
+      if (family_of(name) == family && name.find('[') == std::string::npos) names.push_back(name);
+    if (selected.find('[') != std::string::npos) names.push_back(selected);
+    for (const std::string& name : names) {
       const RunRecord* r = ladder_run(c, name, dtype_);
       const KernelInfo* k = find_kernel(name);
       if (!r || !k) continue;
@@ -55,6 +59,7 @@ class RooflinePanel : public ViewPanel {
       p.tflops = r->tflops;
       p.ok = std::isfinite(r->rel_err) && r->tflops > 0;
       p.selected = name == selected;
+      p.variant = name.find('[') != std::string::npos;
       in_.points.push_back(p);
       tiles_[name] = {tm, tn};
     }
