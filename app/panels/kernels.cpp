@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <cstdio>
 
 #include "app/ui.h"
@@ -35,6 +36,27 @@ bool list_shows_tflops(float width, float num_w, float pct_w, float em) { return
 // [of] cuBLAS"), where the names need the width.
 const char* pct_header(bool show_num) { return show_num ? "% of cuBLAS" : "cuBLAS"; }
 
+// The variant toggles: each one's title beside its combo and its tooltip.
+const std::map<std::string, std::pair<const char*, const char*>>& toggles() {
+  static const std::map<std::string, std::pair<const char*, const char*>> kToggles = {
+      {"order", {"block order", "the same kernel with its blocks launched in another order (none, cutlass:L, "
+                                "triton:G);\nthe launch-order view shows the order"}},
+      {"stages", {"cp.async stages", "the same kernel with a shallower cp.async pipeline: fewer k-tiles in flight "
+                                     "while the warps compute"}},
+      {"xor", {"XOR permutation", "off: the same kernel with its tiles' 16-byte chunks stored as they come;\nthe "
+                                  "bank view shows its ldmatrix conflicts"}},
+      {"pad", {"row padding", "off: the same kernel without the padding at the end of each shared row;\nthe bank "
+                              "view shows its ldmatrix conflicts"}},
+      {"warp", {"warp tile", "the same kernel with its warps' tiles of C in another shape;\nthe layout view "
+                             "draws which lane owns which elements"}},
+      {"ahead", {"fragments ahead", "off: the same kernel with one set of fragments, each k-step loading its "
+                                    "fragments and then computing on them"}},
+      {"ldmatrix", {"ldmatrix", "off: the same kernel loading its fragments with plain 32- and 16-bit shared loads"}},
+      {"vec", {"vector copies", "off: the same kernel moving global memory in narrow pieces (the path it takes "
+                                "for shapes\nwhose rows are not 16-byte aligned)"}}};
+  return kToggles;
+}
+
 ImVec4 vec4(Color c) { return ImVec4(c.r / 255.f, c.g / 255.f, c.b / 255.f, c.a / 255.f); }
 
 }  // namespace
@@ -52,7 +74,24 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
   const Capture* capture = ctx.f.capture;
   const float em = ImGui::GetFontSize();
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_ScrollY;
-  const float list_h = std::max(em * 6, ImGui::GetContentRegionAvail().y * 0.6f);
+  // The list takes 60% of the panel, less where the rung's variant combos and six lines of its explanation would not
+  // fit under it (a projector's zoom: four combos left the explanation one line).
+  float combos_h = 0;
+  {
+    std::set<std::string> keys;
+    for (const std::string& v : variants_of(capture, rung_of_variant(selected)))
+      for (const auto& [key, value] : variant_toggles(v)) keys.insert(key);
+    const ImGuiStyle& style = ImGui::GetStyle();
+    for (const std::string& key : keys) {
+      const auto known = toggles().find(key);
+      const float title_w = ImGui::CalcTextSize(known != toggles().end() ? known->second.first : key.c_str()).x;
+      const bool beside = ImGui::GetContentRegionAvail().x - title_w - style.ItemSpacing.x >= em * 8;
+      combos_h += ImGui::GetFrameHeightWithSpacing() * (beside ? 1 : 2);
+    }
+    if (!keys.empty()) combos_h += style.ItemSpacing.y * 2 + 1;  // the separator
+  }
+  const float avail_h = ImGui::GetContentRegionAvail().y;
+  const float list_h = std::max(em * 6, std::min(avail_h * 0.6f, avail_h - combos_h - em * 1.4f * 6));
   const float num_w = ImGui::CalcTextSize("TFLOP/s").x;
   float pct_w = ImGui::CalcTextSize("% of cuBLAS").x;
   // A narrow list (a laptop's window, a projector's zoom) keeps the names and the ratio; the TFLOP/s are in
@@ -177,24 +216,8 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
     for (const auto& [key, value] : variant_toggles(v)) values[key].push_back(value);
   if (!values.empty()) ImGui::Separator();
   for (const auto& [key, vals] : values) {
-    static const std::map<std::string, std::pair<const char*, const char*>> kToggles = {
-        {"order", {"block order", "the same kernel with its blocks launched in another order (none, cutlass:L, "
-                                  "triton:G);\nthe launch-order view shows the order"}},
-        {"stages", {"cp.async stages", "the same kernel with a shallower cp.async pipeline: fewer k-tiles in flight "
-                                       "while the warps compute"}},
-        {"xor", {"XOR permutation", "off: the same kernel with its tiles' 16-byte chunks stored as they come;\nthe "
-                                    "bank view shows its ldmatrix conflicts"}},
-        {"pad", {"row padding", "off: the same kernel without the padding at the end of each shared row;\nthe bank "
-                                "view shows its ldmatrix conflicts"}},
-        {"warp", {"warp tile", "the same kernel with its warps' tiles of C in another shape;\nthe layout view "
-                               "draws which lane owns which elements"}},
-        {"ahead", {"fragments ahead", "off: the same kernel with one set of fragments, each k-step loading its "
-                                      "fragments and then computing on them"}},
-        {"ldmatrix", {"ldmatrix", "off: the same kernel loading its fragments with plain 32- and 16-bit shared loads"}},
-        {"vec", {"vector copies", "off: the same kernel moving global memory in narrow pieces (the path it takes "
-                                  "for shapes\nwhose rows are not 16-byte aligned)"}}};
-    const auto known = kToggles.find(key);
-    const std::string title = known != kToggles.end() ? known->second.first : key;
+    const auto known = toggles().find(key);
+    const std::string title = known != toggles().end() ? known->second.first : key;
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(title.c_str());
     ui::note("toggle");
@@ -239,7 +262,7 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
       ImGui::EndCombo();
     }
     ui::note((title + " variant").c_str());
-    if (ImGui::IsItemHovered() && known != kToggles.end()) ImGui::SetTooltip("%s", known->second.second);
+    if (ImGui::IsItemHovered() && known != toggles().end()) ImGui::SetTooltip("%s", known->second.second);
   }
   // What the selected rung adds: its title and explanation, written once in the rung's own file; for a
   // variant, the rung's and then what the variant changes.
@@ -249,7 +272,10 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
     ImGui::BeginChild("##about", ImVec2(0, 0), false);
     ImGui::PushTextWrapPos(0);
     ImGui::PushStyleColor(ImGuiCol_Text, vec4(ctx.theme.accent));
-    ImGui::TextUnformatted(info->name.c_str());
+    // A variant's toggles on a line of their own where the name wraps (ImGui would break "[order=cutlass:2]" mid-word).
+    std::string heading = info->name;
+    if (const size_t br = heading.find('['); br != std::string::npos) heading.insert(br, " ");
+    ImGui::TextUnformatted(heading.c_str());
     ImGui::PopStyleColor();
     ImGui::TextUnformatted(info->title.c_str());
     if (base && base != info) ImGui::TextDisabled("%s", base->adds.c_str());
