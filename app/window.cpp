@@ -249,9 +249,12 @@ void MainWindow::DrawExportsBar(ViewState& st) {
   ui::note("exports folder label");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(std::max(ImGui::GetFontSize() * 6, w - label_w - use_w - scale_w - sp * 4 - 16));
-  // A click selects the whole path, so typing or pasting replaces it.
+  // A click selects the whole path, so typing or pasting replaces it. Outlined: on the light theme's bar the field's
+  // own fill is all but the bar's.
+  ImGui::PushStyleVar(ImGuiStyleVar_FrameBorderSize, 1.0f);
   bool apply = ImGui::InputText("##exports folder", exports_text_, sizeof exports_text_,
                                 ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
+  ImGui::PopStyleVar();
   ui::note("exports folder");
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("the folder every export goes to (created if missing); Enter or \"use\" takes it");
