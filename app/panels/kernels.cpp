@@ -107,6 +107,7 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
     ImGui::TableHeadersRow();
     const std::map<std::string, std::string> fam_dtypes = family_dtypes(capture);
     std::string family, fam_dtype;
+    bool row_tipped = false;
     for (const std::string& name : rung_names(capture)) {
       const KernelInfo* info = find_kernel(name);
       const std::string fam = family_of(name);
@@ -146,7 +147,9 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
         ImGui::SetScrollHereY(0.4f);
         reveal_ = false;
       }
-      const bool row_hovered = ImGui::IsItemHovered();
+      // One row's tooltip: on the pixel two rows share, both report hovered and their tooltips would stack.
+      const bool row_hovered = ImGui::IsItemHovered() && !row_tipped;
+      row_tipped = row_tipped || row_hovered;
       ImGui::SameLine(0, 0);
       const std::string label = rung_of(shown);
       const float tag_w = other_dtype ? ImGui::CalcTextSize(dtype.c_str()).x + em * 0.4f : 0;
