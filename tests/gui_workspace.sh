@@ -112,8 +112,10 @@ xdotool keydown ctrl click 4 keyup ctrl
 wait_for "abs(r['zoom'] - 1.2) < 1e-3"
 echo "ok: Ctrl + wheel zoomed to 120%"
 chosen=$(field "$report" "r['kernel']")
-xdotool key --window "$wid" ctrl+q
-wait $app || fail "the window exited with an error"
+# Ctrl Q saves and quits. (Once, in a CI run, the window was gone by the time xdotool sent it: the X error is
+# not the test's verdict; the window's exit status and what the next start finds saved are.)
+xdotool key --window "$wid" ctrl+q || echo "note: xdotool could not send Ctrl Q (the window was gone)"
+wait $app || fail "the window exited with an error (status $?)"
 echo "ok: Ctrl Q closed the window"
 app=
 
@@ -144,8 +146,10 @@ wait_for "r['maximized'] == 'swizzle'"
 xdotool key --window "$wid" Escape
 wait_for "r['maximized'] == ''"
 echo "ok: double-clicking the Launch order tab maximised it, Esc restored it"
-xdotool key --window "$wid" ctrl+q
-wait $app || fail "the window exited with an error"
+# Ctrl Q saves and quits. (Once, in a CI run, the window was gone by the time xdotool sent it: the X error is
+# not the test's verdict; the window's exit status and what the next start finds saved are.)
+xdotool key --window "$wid" ctrl+q || echo "note: xdotool could not send Ctrl Q (the window was gone)"
+wait $app || fail "the window exited with an error (status $?)"
 app=
 rm -f "$report"
 "$bin" --frames 4 --width 1366 --height 768 --report "$report"
