@@ -1165,10 +1165,11 @@ int cmd_export(const ExportArgs& a) {
     html += figures(k);
     // Its variants: what each changes, its numbers, and the views where that shows.
     for (const KernelInfo* var : variants[k->name]) {
-      if (figures(var).empty()) continue;
+      const std::string shown = figures(var);
+      if (shown.empty()) continue;
       html += "<h4>variant " + xml_escape(var->name) + "</h4>\n<p>" + xml_escape(var->adds) + "</p>\n";
       if (const std::string line = measured(var->name); !line.empty()) html += "<p><b>" + xml_escape(line) + "</b></p>\n";
-      html += figures(var);
+      html += shown;
     }
     html += "</section>\n";
     previous = k->name;

@@ -92,7 +92,7 @@ std::vector<SmemSite> smem_sites(const Capture& c, const std::string& kernel) {
   for (SmemSite& s : sites) {
     for (SmemSiteAccess& x : s.accesses) {
       // A width the model has no phases for (a malformed capture) would throw: it counts as nothing.
-      if (is_ldmatrix(s.op) || s.width == 2 || s.width == 4 || s.width == 8 || s.width == 16)
+      if (smem_width_ok(s.width, s.op))
         x.report = bank_report(x.access.addr, s.width, s.op);
       s.wavefronts += x.report.wavefronts;
       s.ideal += x.report.ideal;

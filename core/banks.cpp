@@ -145,8 +145,7 @@ bool pairs_share(const LaneOffsets& o, int partner) {
 }
 
 void check_width(int width_bytes, SmemOp op) {
-  const bool half = width_bytes == 2 && op != SmemOp::CpAsync;  // cp.async copies 4, 8 or 16 bytes
-  if (!half && width_bytes != 4 && width_bytes != 8 && width_bytes != 16)
+  if (!smem_width_ok(width_bytes, op))
     throw std::invalid_argument(std::string("shared-memory access width must be ") +
                                 (op == SmemOp::CpAsync ? "4, 8 or 16" : "2, 4, 8 or 16") + " bytes, got " +
                                 std::to_string(width_bytes));
@@ -160,6 +159,12 @@ int phase_lanes(const LaneOffsets& offsets, int width_bytes, SmemOp op) {
   if (op == SmemOp::Lds && width_bytes > 4 && (pairs_share(offsets, 1) || pairs_share(offsets, 2)))
     return 2 * unpacked;
   return unpacked;
+}
+
+bool smem_width_ok(int width_bytes, SmemOp op) {
+  if (is_ldmatrix(op)) return true;
+  const bool half = width_bytes == 2 && op != SmemOp::CpAsync;  // cp.async copies 4, 8 or 16 bytes
+  return half || width_bytes == 4 || width_bytes == 8 || width_bytes == 16;
 }
 
 int required_alignment(int width_bytes, SmemOp op) { return is_ldmatrix(op) ? kLdmatrixRowBytes : width_bytes; }

@@ -72,6 +72,9 @@ struct BankReport {
 // cp.async 8; ldmatrix 8 (one matrix's row addresses).
 int phase_lanes(const LaneOffsets& byte_offsets, int width_bytes, SmemOp op);
 
+// Whether bank_report takes `width_bytes` for `op` (ldmatrix ignores it): 4, 8 or 16, and 2 for lds and sts.
+bool smem_width_ok(int width_bytes, SmemOp op);
+
 // Wavefronts for one warp-wide access. width_bytes: 4, 8 or 16 for lds, sts and cp.async, 2 for lds and sts (each lane
 // reads or writes [offset, offset + width)); ignored for ldmatrix, whose rows are always 16 bytes. Throws
 // std::invalid_argument for another width. A warp with no active lane makes no request: {0, 0, 0}.

@@ -11,6 +11,7 @@
 #include <optional>
 #include <nlohmann/json.hpp>
 
+#include "core/banks.h"  // smem_width_ok: the price table's widths are the loads' the model takes
 #include "core/files.h"
 #include "core/layout.h"
 
@@ -862,7 +863,7 @@ std::vector<SmemPrice> parse_smem_price(const std::string& text, const std::stri
     p.stride_bytes = int(table_number(f[1], where + " (stride_bytes)"));
     p.warps = int(table_number(f[2], where + " (warps)"));
     p.cycles = table_number(f[3], where + " (cycles)");
-    if ((p.width != 2 && p.width != 4 && p.width != 8 && p.width != 16) || p.stride_bytes < 0 || p.warps < 1 || p.warps > 64 ||
+    if (!smem_width_ok(p.width, SmemOp::Lds) || p.stride_bytes < 0 || p.warps < 1 || p.warps > 64 ||
         !(p.cycles > 0 && p.cycles < 1e6))
       throw CaptureError(where + ": width must be 2, 4, 8 or 16, warps 1-64, cycles positive");
     out.push_back(p);

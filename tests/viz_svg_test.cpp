@@ -2309,17 +2309,23 @@ GmemAccess a_load(const std::string& kernel, bool row_wise) {
   return a;
 }
 
+// The view's input for `kernel`'s loads of A beside `other`'s, A being 256 elements wide.
+GmemViewInput beside(const Capture& cap, const std::string& kernel, const std::string& other) {
+  GmemViewInput in;
+  in.kernel = kernel;
+  in.sites = gmem_sites(cap, kernel);
+  in.capture_has_gmem = true;
+  in.ld[0] = 256;
+  in.compare_kernel = other;
+  in.compare_sites = gmem_sites(cap, other);
+  in.compare_ld[0] = 256;
+  return in;
+}
+
 TEST(GmemView, RowWiseLoadShowsThirtyTwoSectorsBesideTheCoalescedRung) {
   Capture cap;
   cap.gmem = {a_load("sgemm/01", true), a_load("sgemm/02", false)};
-  GmemViewInput in;
-  in.kernel = "sgemm/01";
-  in.sites = gmem_sites(cap, "sgemm/01");
-  in.capture_has_gmem = true;
-  in.ld[0] = 256;
-  in.compare_kernel = "sgemm/02";
-  in.compare_sites = gmem_sites(cap, "sgemm/02");
-  in.compare_ld[0] = 256;
+  const GmemViewInput in = beside(cap, "sgemm/01", "sgemm/02");
   const Theme& t = Theme::Dark();
   SvgCanvas svg(1600, 900, t.bg);
   GmemHover hover;
@@ -2346,14 +2352,7 @@ TEST(GmemView, RowWiseLoadShowsThirtyTwoSectorsBesideTheCoalescedRung) {
 TEST(GmemView, TheComparedRungsMapIsWholeInAShortPane) {
   Capture cap;
   cap.gmem = {a_load("sgemm/01", true), a_load("sgemm/02", false)};
-  GmemViewInput in;
-  in.kernel = "sgemm/02";
-  in.sites = gmem_sites(cap, "sgemm/02");
-  in.capture_has_gmem = true;
-  in.ld[0] = 256;
-  in.compare_kernel = "sgemm/01";
-  in.compare_sites = gmem_sites(cap, "sgemm/01");
-  in.compare_ld[0] = 256;
+  const GmemViewInput in = beside(cap, "sgemm/02", "sgemm/01");
   GmemViewState st;
   st.compare = true;
   const Theme& t = Theme::Dark();

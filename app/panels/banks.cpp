@@ -44,11 +44,11 @@ class BanksPanel : public ViewPanel {
     if (kernel != kernel_) {
       kernel_ = kernel;
       ctx.st.banks = BanksViewState{};
-      if (site_name_.empty() && f.capture) site_name_ = fixed_site(*f.capture);
-      // The site of the same name, unless it is conflict-free where another site conflicts (rung 10 to its
-      // [xor=off] variant: its 8-way ldmatrix reads, not the copies the rung opened on): then the worst.
       bool any_conflict = false;
       for (const SmemSite& s : in_.sites) any_conflict = any_conflict || s.conflicts > 0;
+      if (site_name_.empty() && f.capture && !any_conflict) site_name_ = site_before_conflicted(*f.capture);
+      // The site of the same name, unless it is conflict-free where another site conflicts (rung 10 to its
+      // [xor=off] variant: its 8-way ldmatrix reads, not the copies the rung opened on): then the worst.
       for (size_t i = 0; i < in_.sites.size(); ++i)
         if (in_.sites[i].name == site_name_ && (in_.sites[i].conflicts > 0 || !any_conflict)) ctx.st.banks.site = int(i);
     }
@@ -66,9 +66,7 @@ class BanksPanel : public ViewPanel {
 
   // For a rung whose every site is conflict-free: the name of the site the rung before it in its family
   // conflicted on most, "" where that rung has no conflict either (or no rung comes before).
-  std::string fixed_site(const Capture& capture) const {
-    for (const SmemSite& s : in_.sites)
-      if (s.conflicts > 0) return "";
+  std::string site_before_conflicted(const Capture& capture) const {
     const std::vector<std::string> rungs = rung_names(&capture);
     const auto it = std::find(rungs.begin(), rungs.end(), rung_of_variant(in_.kernel));
     if (it == rungs.end() || it == rungs.begin() || family_of(*(it - 1)) != family_of(in_.kernel)) return "";

@@ -41,11 +41,12 @@ class GmemPanel : public ViewPanel {
         in_.sites = gmem_sites(*f.capture, kernel);
         in_.capture_has_gmem = !f.capture->gmem.empty();
         in_.kernel_recorded = !runs_of(*f.capture, kernel).empty() || !in_.sites.empty();
-        if (const KernelInfo* k = find_kernel(kernel)) in_.untraced = k->gmem_untraced;
+        const KernelInfo* k = find_kernel(kernel);
+        if (k) in_.untraced = k->gmem_untraced;
         if (in_.sites.empty() && family_of(kernel) == "hopper")
           in_.no_lane_addresses = kernel + " moves A and B with TMA: one thread issues a bulk tensor copy of a whole "
                                            "tile, so no lane supplies an address of A or B to draw here. " +
-                                  (kernel.find("tma_store") != std::string::npos
+                                  (k && !k->gmem_stores_traced
                                        ? std::string("C leaves through shared memory by TMA stores too (its staging "
                                                      "stores are in the bank view).")
                                        : std::string("This capture holds no trace of its C stores: it was recorded "

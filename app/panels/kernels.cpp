@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 #include <cstdio>
 
 #include "app/ui.h"
@@ -57,6 +56,15 @@ const std::map<std::string, std::pair<const char*, const char*>>& toggles() {
   return kToggles;
 }
 
+std::string toggle_title(const std::string& key) {
+  const auto known = toggles().find(key);
+  return known != toggles().end() ? known->second.first : key;
+}
+
+// Whether a toggle's combo goes beside its title (`title_w` wide, in a row `row_w` wide): where the combo keeps
+// about 8 lines of text ("cutlass:2  431 TFLOP/s"), else under it.
+bool combo_beside(float row_w, float title_w, float em) { return row_w - title_w - ImGui::GetStyle().ItemSpacing.x >= em * 8; }
+
 ImVec4 vec4(Color c) { return ImVec4(c.r / 255.f, c.g / 255.f, c.b / 255.f, c.a / 255.f); }
 
 }  // namespace
@@ -76,20 +84,16 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_ScrollY;
   // The list takes 60% of the panel, less where the rung's variant combos and six lines of its explanation would not
   // fit under it (a projector's zoom: four combos left the explanation one line).
-  float combos_h = 0;
-  {
-    std::set<std::string> keys;
-    for (const std::string& v : variants_of(capture, rung_of_variant(selected)))
-      for (const auto& [key, value] : variant_toggles(v)) keys.insert(key);
-    const ImGuiStyle& style = ImGui::GetStyle();
-    for (const std::string& key : keys) {
-      const auto known = toggles().find(key);
-      const float title_w = ImGui::CalcTextSize(known != toggles().end() ? known->second.first : key.c_str()).x;
-      const bool beside = ImGui::GetContentRegionAvail().x - title_w - style.ItemSpacing.x >= em * 8;
-      combos_h += ImGui::GetFrameHeightWithSpacing() * (beside ? 1 : 2);
-    }
-    if (!keys.empty()) combos_h += style.ItemSpacing.y * 2 + 1;  // the separator
-  }
+  // The selected rung's variants, as toggles: key -> values, in registry order.
+  const std::string rung = rung_of_variant(selected);
+  const std::vector<std::string> variants = variants_of(capture, rung);
+  std::map<std::string, std::vector<std::string>> values;
+  for (const std::string& v : variants)
+    for (const auto& [key, value] : variant_toggles(v)) values[key].push_back(value);
+  float combos_h = values.empty() ? 0 : ImGui::GetStyle().ItemSpacing.y * 2 + 1;  // the separator
+  for (const auto& [key, vals] : values)
+    combos_h += ImGui::GetFrameHeightWithSpacing() *
+                (combo_beside(ImGui::GetContentRegionAvail().x, ImGui::CalcTextSize(toggle_title(key).c_str()).x, em) ? 1 : 2);
   const float avail_h = ImGui::GetContentRegionAvail().y;
   const float list_h = std::max(em * 6, std::min(avail_h * 0.6f, avail_h - combos_h - em * 1.4f * 6));
   const float num_w = ImGui::CalcTextSize("TFLOP/s").x;
@@ -211,22 +215,15 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
   // The selected rung's variants: one combo per toggle (block order, pipeline stages, ...), each choice with its
   // measured TFLOP/s where the capture has it. A variant changes one toggle; a choice that would need two
   // changed at once is shown disabled, with the reason.
-  const std::string rung = rung_of_variant(selected);
-  const std::vector<std::string> variants = variants_of(capture, rung);
   const std::map<std::string, std::string> current = variant_toggles(selected);
-  std::map<std::string, std::vector<std::string>> values;  // key -> values, registry order
-  for (const std::string& v : variants)
-    for (const auto& [key, value] : variant_toggles(v)) values[key].push_back(value);
   if (!values.empty()) ImGui::Separator();
   for (const auto& [key, vals] : values) {
     const auto known = toggles().find(key);
-    const std::string title = known != toggles().end() ? known->second.first : key;
+    const std::string title = toggle_title(key);
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(title.c_str());
     ui::note("toggle");
-    // Beside its title where the combo keeps about 8 lines of text ("cutlass:2  431 TFLOP/s"), else under it.
-    if (ImGui::GetContentRegionAvail().x - ImGui::GetItemRectSize().x - ImGui::GetStyle().ItemSpacing.x >= em * 8)
-      ImGui::SameLine();
+    if (combo_beside(ImGui::GetContentRegionAvail().x, ImGui::GetItemRectSize().x, em)) ImGui::SameLine();
     // The kernel a choice selects: the current toggles with this one set (or cleared for the rung's own).
     auto target = [&, key = key](const std::string* value) {
       std::map<std::string, std::string> t = current;
