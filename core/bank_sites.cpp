@@ -65,6 +65,13 @@ int worst_way(const BankReport& r, std::vector<int>* banks) {
   return worst;
 }
 
+std::string site_instruction(const SmemSite& s) {
+  if (!is_ldmatrix(s.op)) return s.kind;
+  std::string name = smem_op_name(s.op);
+  if (s.name.find(name + ".trans") != std::string::npos) name += ".trans";
+  return name;
+}
+
 std::vector<SmemSite> smem_sites(const Capture& c, const std::string& kernel) {
   std::vector<SmemSite> sites;
   // Executions so far of each (site, warp, iteration): the index of the next one.

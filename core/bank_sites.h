@@ -32,6 +32,10 @@ struct SmemSite {
   int worst_way = 1;  // most distinct words one bank served in one phase of one access: 1 = conflict-free
 };
 
+// The instruction a reader knows the site by: "ldmatrix.x4.trans" (an ldmatrix's width from its records, .trans
+// from the site's name, since a record does not carry it and the banks do not see it), else the record's kind.
+std::string site_instruction(const SmemSite& s);
+
 // The kernel's sites in the order the capture first meets them (warp 0's program order). Records of
 // one site name with different kinds or widths are different instructions and get one entry each.
 // Empty when the capture holds no record of the kernel.

@@ -95,6 +95,21 @@ TEST(BankSites, AnLdmatrixSiteIsTheWidestAnyExecutionLooks) {
   EXPECT_EQ(s[0].ideal, 4 + 4);  // both scheduled as .x4: 4 matrices each
 }
 
+TEST(BankSites, TheInstructionColumnSaysTransWhereTheSiteIsTransposed) {
+  // The bank view's kind column and caption name the instruction a reader finds in the source.
+  Capture c;
+  c.smem.push_back(access("k", "Bs ldmatrix.x4.trans", "ldmatrix", 16, 0, 16));
+  c.smem.push_back(access("k", "As ldmatrix.x4", "ldmatrix", 16, 0, 16));
+  c.smem.push_back(access("k", "As ldmatrix (frag)", "ldmatrix", 16, 0, 16));
+  c.smem.push_back(access("k", "Bs store", "store", 16, 0, 16));
+  const std::vector<SmemSite> s = smem_sites(c, "k");
+  ASSERT_EQ(s.size(), 4u);
+  EXPECT_EQ(site_instruction(s[0]), "ldmatrix.x4.trans");
+  EXPECT_EQ(site_instruction(s[1]), "ldmatrix.x4");
+  EXPECT_EQ(site_instruction(s[2]), "ldmatrix.x4");
+  EXPECT_EQ(site_instruction(s[3]), "store");
+}
+
 TEST(BankSites, WorstWayCountsWordsPerBankWithinOnePhase) {
   std::vector<int> banks;
   // Stride 8 bytes: lanes i and i + 16 share bank 2i % 32 with different words: 2-way on the even banks.

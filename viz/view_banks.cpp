@@ -55,7 +55,7 @@ Color way_color(int way, const Theme& t) { return way <= 1 ? t.good : way == 2 ?
 std::string access_words(const SmemSite& s, const BankReport& r) {
   if (is_ldmatrix(s.op)) {
     const int m = ldmatrix_matrices(s.op);
-    return std::string(smem_op_name(s.op)) + " (" + plural(m, "8x8 matrix", "8x8 matrices") + ", one phase each)";
+    return site_instruction(s) + " (" + plural(m, "8x8 matrix", "8x8 matrices") + ", one phase each)";
   }
   std::string w = std::to_string(s.width) + "-byte ";
   w += s.op == SmemOp::Lds ? "loads" : s.op == SmemOp::Sts ? "stores" : "cp.async writes";
@@ -364,7 +364,7 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
                               {"conflicts", Align::Right}, {"", Align::Left}};
   std::vector<std::vector<std::string>> table;
   for (const SmemSite& s : in.sites)
-    table.push_back({s.name, is_ldmatrix(s.op) ? smem_op_name(s.op) : s.kind, std::to_string(s.width),
+    table.push_back({s.name, site_instruction(s), std::to_string(s.width),
                      std::to_string(s.accesses.size()), std::to_string(s.wavefronts), std::to_string(s.ideal),
                      std::to_string(s.conflicts), verdict(s)});
   auto bold = [](size_t col) { return col == 0 || col >= 6; };  // names, conflicts and verdicts
@@ -661,7 +661,7 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
   c.text({area.min.x, sy}, viz::elide(c, "lanes: byte offset and bank" +
                                              std::string(used_lanes(site) < 32
                                                              ? " (" + lane_range(used_lanes(site), 32 - used_lanes(site)) +
-                                                                   " supply no row address to " + smem_op_name(site.op) + ")"
+                                                                   " supply no row address to " + site_instruction(site) + ")"
                                                              : ""),
                                       ls, Font::Sans, area.w()),
          t.text_dim, ls);

@@ -229,7 +229,7 @@ void BanksPanel::Interact(const ViewContext& ctx, const FigureItem& item) {
   if (hover_.site >= 0) {
     const SmemSite& s = in_.sites[hover_.site];
     ImGui::BeginTooltip();
-    ImGui::Text("%s: %s, %d bytes per lane", s.name.c_str(), is_ldmatrix(s.op) ? smem_op_name(s.op) : s.kind.c_str(),
+    ImGui::Text("%s: %s, %d bytes per lane", s.name.c_str(), site_instruction(s).c_str(),
                 s.width);
     ImGui::Text("%zu accesses: %d wavefronts, ideal %d, %d conflicts", s.accesses.size(), s.wavefronts, s.ideal,
                 s.conflicts);
@@ -262,7 +262,7 @@ void BanksPanel::Interact(const ViewContext& ctx, const FigureItem& item) {
       for (int l : rep.wavefront_lanes[w])
         if (l == hover_.lane) waves += (waves.empty() ? "" : ", ") + std::to_string(w);
     if (!waves.empty()) ImGui::Text("served in wavefront %s", waves.c_str());
-    else if (a.addr[hover_.lane]) ImGui::TextDisabled("%s reads no address from this lane", smem_op_name(site.op));
+    else if (a.addr[hover_.lane]) ImGui::TextDisabled("%s reads no address from this lane", site_instruction(site).c_str());
     ImGui::TextDisabled("click: highlight this lane");
     ImGui::EndTooltip();
     if (item.clicked) b.highlight_lane = b.highlight_lane == hover_.lane ? -1 : hover_.lane;
