@@ -42,6 +42,13 @@ expect timeline mma_f16/13_stream_k "CTA 0 (1 piece of a tile split along k)" "p
 # its mma (short waits) over 04's load-then-compute.
 expect timeline mma_f16/05_double_buffer "mma_f16/05_double_buffer" "mma_f16/04_registers" "wait" "load" \
   "cycles of the SM"
+# A block-order variant runs its rung's code on another grid: the bank, global-memory and timeline views draw the
+# rung's traces under the variant's name, and say whose traces they are.
+expect banks "sgemm/10_thread_tile_16x8[order=triton:8]" "sgemm/10_thread_tile_16x8[order=triton:8]" \
+  "its rung's traces (an order moves whole blocks, not their accesses)"
+expect gmem "sgemm/10_thread_tile_16x8[order=triton:8]" "sgemm/10_thread_tile_16x8[order=triton:8]" \
+  "its rung's traces (an order moves whole blocks, not their accesses)"
+expect timeline "mma_f16/07_swizzle[order=none]" "mma_f16/07_swizzle[order=none]" "the stamps of mma_f16/07_swizzle;"
 # The code view shows the rung's source against the rung before: 09's XOR permutation of 08's tiles.
 expect code mma_f16/09_xor_permuted "mma_f16/09_xor_permuted" "against mma_f16/08_ldmatrix:" "lines added"
 expect code sgemm/01_naive "the first rung of its ladder: every line is new"

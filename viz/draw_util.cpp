@@ -159,4 +159,13 @@ void draw_spans(Canvas& c, Vec2 pos, const std::vector<Span>& spans, float size,
   }
 }
 
+const std::string& title_kernel(const std::string& traced, const std::string& shown_as) {
+  return shown_as.empty() ? traced : shown_as;
+}
+
+std::string traced_as_note(const std::string& traced, const std::string& shown_as) {
+  if (shown_as.empty() || shown_as == traced) return "";
+  return " \xC2\xB7 its rung's traces (an order moves whole blocks, not their accesses)";
+}
+
 }  // namespace gs::viz

@@ -53,4 +53,11 @@ float spans_width(const Canvas& c, const std::vector<Span>& spans, float size);
 // Draws the spans left to right from `pos` (top-left); what passes `max_w` is elided.
 void draw_spans(Canvas& c, Vec2 pos, const std::vector<Span>& spans, float size, float max_w);
 
+// What a view drawn from one kernel's records names in its title: the kernel the user selected (`shown_as`,
+// where not empty), which for a block-order variant is not the rung whose records (`traced`) the view draws.
+const std::string& title_kernel(const std::string& traced, const std::string& shown_as);
+// Where the two differ, the note that says so, to follow the title (the rung is the name's part before
+// the '['): "" where they do not.
+std::string traced_as_note(const std::string& traced, const std::string& shown_as);
+
 }  // namespace gs::viz

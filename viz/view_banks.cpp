@@ -319,9 +319,11 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
   float y = area.min.y;
 
   // Title: the kernel, what the view is, where the traces come from.
-  std::vector<Span> title{{in.kernel.empty() ? std::string("no kernel selected") : in.kernel, t.text, Font::SansBold},
+  const std::string& shown = viz::title_kernel(in.kernel, in.shown_as);
+  std::vector<Span> title{{shown.empty() ? std::string("no kernel selected") : shown, t.text, Font::SansBold},
                           {"   shared-memory bank conflicts", t.text_dim, Font::Sans}};
   if (!in.traced_from.empty()) title.push_back({" \xC2\xB7 traced on " + in.traced_from, t.text_dim, Font::Sans});
+  if (!in.kernel.empty()) title.push_back({viz::traced_as_note(in.kernel, in.shown_as), t.text_dim, Font::Sans});
   viz::draw_spans(c, {area.min.x, y}, title, fs * 1.1f, area.w());
   y += fs * 1.1f * 1.6f;
 

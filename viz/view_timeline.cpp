@@ -119,7 +119,9 @@ bool nothing_recorded(const TimelineBlock& b) { return b.block < 0 || b.warps.em
 Rect draw_block(Canvas& c, Rect r, const Theme& t, const Palette& palette, const TimelineBlock& b, double t0, double t1,
                 float fs, Vec2 mouse, int side, TimelineHover* hover) {
   const float label_w = c.text_size("warp 31", fs).x + fs * 0.6f;
-  std::vector<viz::Span> head{{b.kernel, t.text, Font::SansBold}};
+  std::vector<viz::Span> head{{viz::title_kernel(b.kernel, b.shown_as), t.text, Font::SansBold}};
+  if (!b.shown_as.empty() && b.shown_as != b.kernel)  // an order variant: its rung's stamps (the order moves whole blocks)
+    head.push_back({"   the stamps of " + b.kernel + ";", t.text_dim, Font::Sans});
   if (b.block >= 0)
     head.push_back({(b.tiles + b.pieces > 0 ? (b.pieces > 0 ? "   CTA " : "   persistent CTA ") + std::to_string(b.block) +
                                                   " (" + cta_work(b) + ")"

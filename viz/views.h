@@ -258,6 +258,7 @@ std::vector<int> code_rows(const CodeViewInput& in, const CodeViewState& st);
 // rung names them (copy issue, wait, mma or FFMA, epilogue).
 struct TimelineBlock {
   std::string kernel;
+  std::string shown_as;            // the selected kernel, where that is an order variant of `kernel`
   int block = -1;                  // launch index of the block; -1: the capture has no stage spans of it
   std::vector<std::string> stages; // stage names, in the order first seen
   struct Span {
@@ -334,7 +335,8 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
 
 // ---- Global memory -----------------------------------------------------------------------------
 struct GmemViewInput {
-  std::string kernel;
+  std::string kernel;                // whose records these are
+  std::string shown_as;              // the selected kernel, where that is an order variant of `kernel`
   std::vector<GmemSite> sites;       // gmem_sites(capture, kernel)
   bool capture_has_gmem = false;     // some kernel has records: an empty `sites` means this one has none ...
   bool kernel_recorded = true;       // ... if the capture holds the kernel at all
@@ -371,7 +373,8 @@ void draw_gmem_view(Canvas& c, Rect r, const Theme& t, const GmemViewInput& in, 
 
 // ---- Shared-memory banks ---------------------------------------------------------------------
 struct BanksViewInput {
-  std::string kernel;             // "mma_tf32/01_vectorized"
+  std::string kernel;             // "mma_tf32/01_vectorized": whose records these are
+  std::string shown_as;           // the selected kernel, where that is an order variant of `kernel` (traced_as_note)
   std::vector<SmemSite> sites;    // smem_sites(capture, kernel)
   bool capture_has_smem = false;  // some kernel has records: an empty `sites` means this one has none ...
   bool kernel_recorded = true;    // ... if the capture holds the kernel at all (else it predates the rung)

@@ -41,6 +41,7 @@ class BanksPanel : public ViewPanel {
       }
       input_capture_ = f.capture, input_records_ = records, input_live_ = f.live;
     }
+    in_.shown_as = selected_kernel(ctx.st);
     if (kernel != kernel_) {
       kernel_ = kernel;
       ctx.st.banks = BanksViewState{};

@@ -58,6 +58,7 @@ class GmemPanel : public ViewPanel {
       capture_ = f.capture, records_ = records;
       compare_for_.clear();
     }
+    in_.shown_as = selected_kernel(ctx.st);
     if (kernel != kernel_) {  // a new rung keeps a site of the same name in view
       kernel_ = kernel;
       const int keep = ctx.st.gmem.site >= 0 ? ctx.st.gmem.site : -1;

@@ -26,7 +26,10 @@ class TimelinePanel : public ViewPanel {
     // The inputs scan every stage and block record of the capture: rebuilt when what they depend on changes, not
     // every frame (a capture replaced at the same address has other record counts).
     Key key{c, c ? c->stages.size() : 0, c ? c->blocks.size() : 0, kernel, s.block, other_choice_};
-    if (key == key_) return;
+    if (key == key_) {
+      in_.shown_as = selected_kernel(ctx.st);
+      return;
+    }
     if (key.capture != key_.capture || key.stages != key_.stages) {
       // The rungs whose stages the capture holds: one pass over its stage records, which come rung by rung.
       staged_.clear();
@@ -42,6 +45,7 @@ class TimelinePanel : public ViewPanel {
       if (n != kernel && staged_.count(n)) others_.push_back(n);
     in_ = c ? timeline_block(*c, kernel, s.block) : TimelineBlock{};
     in_.kernel = kernel;
+    in_.shown_as = selected_kernel(ctx.st);
     const std::string other = other_choice_.empty() ? previous_with_stages(c, kernel) : other_choice_;
     other_ = c && !other.empty() ? timeline_block(*c, other, 0) : TimelineBlock{};
     if (c) in_.slowdown = slowdown(*c, kernel), other_.slowdown = slowdown(*c, other_.kernel);
