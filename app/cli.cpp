@@ -900,8 +900,11 @@ int cmd_shot(const ShotArgs& a) {
     return true;
   };
   if (x == std::string::npos || !dim(a.size.substr(0, x), &base_w) || !dim(a.size.substr(x + 1), &base_h) ||
-      base_w < 320 || base_h < 240 || base_w > 8192 || base_h > 8192)
-    return fail("shot", "--size: '" + a.size + "' is not WxH between 320x240 and 8192x8192", kExitUsage);
+      base_w < kMinWindowWidth || base_h < kMinWindowHeight || base_w > 8192 || base_h > 8192)
+    return fail("shot",
+                "--size: '" + a.size + "' is not WxH between " + std::to_string(kMinWindowWidth) + "x" +
+                    std::to_string(kMinWindowHeight) + " (the smallest window the workspace is laid out for) and 8192x8192",
+                kExitUsage);
   const int w = int(std::lround(base_w * a.scale)), h = int(std::lround(base_h * a.scale));
   if (!a.ratio_over_size.empty()) return shot_ratio_over_size(a, w, h);
 

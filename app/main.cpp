@@ -11,6 +11,7 @@
 
 #include "app/cli.h"
 #include "app/gpu_worker.h"
+#include "app/render.h"
 #include "app/views.h"
 #include "core/files.h"
 #include "core/layout.h"
@@ -58,16 +59,33 @@ int main(int argc, char** argv) {
         },
         "");
   };
+  // A hidden option's check names the option itself: CLI11 names it as "" (main's catch drops the ": " before it).
+  const auto named = [](const std::string& name, CLI::Validator v) {
+    return CLI::Validator(
+        [=](std::string& s) mutable -> std::string {
+          const std::string e = v(s);
+          return e.empty() ? e : name + ": " + e;
+        },
+        "");
+  };
   const CLI::Validator device_index = number_in(0, 1023, true, "a CUDA device index (0, 1, ...; nvidia-smi lists them)");
 
   WindowArgs win;
   app.add_option("--replay", win.replay, "Open this capture instead of running on the GPU")->check(CLI::ExistingFile);
   app.add_option("--device", win.device, "CUDA device index")->check(device_index);
   // Test hooks, hidden from --help (an empty group).
-  app.add_option("--frames", win.frames, "Quit after this many frames")->check(CLI::PositiveNumber)->group("");
-  app.add_option("--exit-after", win.exit_after, "Quit after this many seconds")->check(CLI::PositiveNumber)->group("");
-  app.add_option("--width", win.width, "Window width")->check(CLI::Range(320, 8192))->group("");
-  app.add_option("--height", win.height, "Window height")->check(CLI::Range(240, 8192))->group("");
+  app.add_option("--frames", win.frames, "Quit after this many frames")
+      ->check(named("--frames", number_in(1, 1e9, true, "a number of frames from 1")))
+      ->group("");
+  app.add_option("--exit-after", win.exit_after, "Quit after this many seconds")
+      ->check(named("--exit-after", number_in(1e-3, 1e7, false, "a number of seconds above 0")))
+      ->group("");
+  app.add_option("--width", win.width, "Window width")
+      ->check(named("--width", number_in(kMinWindowWidth, 8192, true, "a width from " + std::to_string(kMinWindowWidth) + " to 8192")))
+      ->group("");
+  app.add_option("--height", win.height, "Window height")
+      ->check(named("--height", number_in(kMinWindowHeight, 8192, true, "a height from " + std::to_string(kMinWindowHeight) + " to 8192")))
+      ->group("");
   app.add_option("--report", win.report, "Write where the panes are (and the audit) to this JSON file")->group("");
   app.add_flag("--audit", win.audit, "Check every frame for overlapping widgets and text below the minimum")->group("");
   app.add_flag("--headless", win.headless, "No window: frames into an offscreen framebuffer (EGL)")->group("");
@@ -104,12 +122,12 @@ int main(int argc, char** argv) {
   benchc->add_option("--sizes", bench.sizes, "Comma-separated sizes: N (square) or MxNxK")->capture_default_str();
   benchc->add_option("--json", bench.json, "Also write the results as JSON to this file");
   benchc->add_option("--repeats", bench.repeats, "Timed launches per kernel (median; at least 10)")
-      ->check(CLI::Range(10, 10000))->capture_default_str();
+      ->check(number_in(10, 10000, true, "a whole number from 10 to 10000"))->capture_default_str();
   benchc->add_option("--device", bench.device, "CUDA device index")->check(device_index);
   benchc->add_option("--rounds", bench.rounds,
                      "Measure every kernel this many times, alternately forward and backward, and report each one's "
                      "median (fair comparisons on a GPU whose clocks drift)")
-      ->check(CLI::Range(1, 100));
+      ->check(number_in(1, 100, true, "a whole number from 1 to 100"));
   benchc->add_flag("--verify-only", bench.verify_only,
                    "Only check every kernel against cuBLAS, one launch each (for compute-sanitizer: "
                    "tools/sanitize.sh)");
@@ -191,7 +209,10 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     std::string sub;
     for (const CLI::App* s : app.get_subcommands()) sub = s->get_name();
-    return fail(sub, e.what(), kExitUsage);
+    // CLI11 names a hidden option (the test hooks) as "": their checks name it themselves.
+    std::string what = e.what();
+    if (what.rfind(": ", 0) == 0) what.erase(0, 2);
+    return fail(sub, what, kExitUsage);
   }
 
   // A subcommand interrupted (Ctrl-C, a kill, a closed terminal) says so in one line; what it was writing is left as

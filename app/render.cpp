@@ -244,12 +244,14 @@ bool gui_open(Gui* gui, const std::string& title, int width, int height, bool vi
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_VISIBLE, visible ? GLFW_TRUE : GLFW_FALSE);
-  gui->window = glfwCreateWindow(width, height, title.c_str(), nullptr, nullptr);
+  gui->window = glfwCreateWindow(std::max(width, kMinWindowWidth), std::max(height, kMinWindowHeight), title.c_str(),
+                                 nullptr, nullptr);
   if (!gui->window) {
     *error = "cannot create an OpenGL 3.3 window: " + g_glfw_error;
     glfwTerminate();
     return false;
   }
+  glfwSetWindowSizeLimits(gui->window, kMinWindowWidth, kMinWindowHeight, GLFW_DONT_CARE, GLFW_DONT_CARE);
   glfwMakeContextCurrent(gui->window);
   if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(glfwGetProcAddress))) {
     *error = "cannot load OpenGL 3.3 functions";

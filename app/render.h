@@ -46,6 +46,10 @@ struct Gui {
   std::vector<std::function<void()>> between_frames;
 };
 
+// The smallest window, and `shot --size`, the workspace is laid out for: the kernel list, a view's toolbar and
+// its picture side by side. Smaller, their widgets and text overlapped (320x240 was drawn as a pile).
+constexpr int kMinWindowWidth = 640, kMinWindowHeight = 400;
+
 // Opens a window (hidden when !visible: for offscreen rendering), a GL 3.3 core context, loads GL
 // through glad and starts ImGui with our fonts and style. Offscreen (!visible) with no DISPLAY, or with
 // GEMMSCOPE_GL=egl, it opens no window at all: an EGL context on a GPU device or Mesa's surfaceless platform.

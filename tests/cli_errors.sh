@@ -102,6 +102,11 @@ expect 2 "--width: expected 4, 8 or 16 \(bytes per lane\), got 'abc'" banks --wi
 expect 2 "--formats: expected png,svg \(or svg,png\), png or svg, got 'pdf'" export --deck "$tmp/d" --formats pdf
 expect 2 "--zoom: expected a number from 0.5 to 3, got 'x'" shot --view perf --zoom x -o "$tmp/x.svg"
 expect 2 "--size: '4294968896x900' is not WxH" shot --view banks --size 4294968896x900 -o "$tmp/x.svg"
+# Below the smallest window the workspace is laid out for, the picture would be a pile of overlapping widgets.
+expect 2 "--size: '320x240' is not WxH between 640x400 \(the smallest window" shot --view all --size 320x240 -o "$tmp/x.png"
+expect 2 "^gemmscope: --width: expected a width from 640 to 8192, got '320'$" --width 320 --frames 1
+expect 2 "^gemmscope: --frames: expected a number of frames from 1, got '-1'$" --frames -1
+expect 2 "^gemmscope bench: --repeats: expected a whole number from 10 to 10000, got 'abc'$" bench --repeats abc
 expect 2 "mma_f16/10_multistage\[xor=maybe\]': mma_f16/10_multistage has the variants .*\[xor=off\]" bench --kernels 'mma_f16/10_multistage[xor=maybe]'
 expect 2 "mma_f16/10_multistage has the variants .*\[stages=2\]" shot --view perf --kernel 'mma_f16/10_multistage[stages=9]' -o "$tmp/x.svg"
 expect 2 "--kernels: an empty list" bench --kernels ''
