@@ -89,7 +89,7 @@ std::string bundled_capture_path() {
 
 std::string recorded_on(const Capture& c) {
   return c.device.name + " (sm_" + std::to_string(c.device.cc_major) + std::to_string(c.device.cc_minor) +
-         ", driver " + c.device.driver + ") on " + c.recorded_at.substr(0, 10);
+         ", driver " + c.device.driver + ") on " + recorded_days(c);
 }
 
 // Loads --replay FILE, or the bundled capture. False with a one-line message in `error`.

@@ -9,6 +9,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "core/banks.h"  // smem_width_ok: the price table's widths are the loads' the model takes
@@ -286,6 +287,11 @@ std::string capture_to_json(const Capture& c) {
       j["series"].push_back({{"t", p.t}, {"tflops", p.tflops}, {"cublas_tflops", p.cublas_tflops}, {"sm_mhz", p.sm_mhz},
                              {"kernel", p.kernel}});
   }
+  if (!c.merged.empty()) {
+    j["merged"] = json::array();
+    for (const MergedList& m : c.merged)
+      j["merged"].push_back({{"kernel", m.kernel}, {"list", m.list}, {"recorded_at", m.recorded_at}});
+  }
   if (!c.smem_price.empty()) {
     j["smem_price"] = json::array();
     for (const SmemPrice& p : c.smem_price)
@@ -337,6 +343,15 @@ void rename_old_variants(Capture* c) {
   for (auto& a : c->gmem) fix(a.kernel);
   for (auto& b : c->blocks) fix(b.kernel);
   for (auto& s : c->stages) fix(s.kernel);
+  for (auto& m : c->merged) fix(m.kernel);
+}
+
+// "YYYY-MM-DD" and anything after it (a time): what recorded_day reads.
+bool iso_day(const std::string& s) {
+  if (s.size() < 10 || s[4] != '-' || s[7] != '-') return false;
+  for (int i : {0, 1, 2, 3, 5, 6, 8, 9})
+    if (s[size_t(i)] < '0' || s[size_t(i)] > '9') return false;
+  return true;
 }
 
 // The limits on a capture's JSON, counted event by event, so that a damaged file is refused when it passes one. Given
@@ -676,6 +691,20 @@ Capture capture_from_json(const json& j, const Reader& r) {
       c.series.push_back(std::move(p));
     }
   }
+  if (j.contains("merged")) {
+    const json& merged = r.array(j, "", "merged");
+    static const std::set<std::string> kLists = {"runs", "smem", "gmem", "blocks", "stages", "l2"};
+    for (size_t i = 0; i < merged.size(); ++i) {
+      const std::string w = Reader::at("merged", i);
+      MergedList m;
+      m.kernel = r.str(merged[i], w, "kernel");
+      m.list = r.str(merged[i], w, "list");
+      if (!kLists.count(m.list)) r.fail(w + ".list", "expected runs, smem, gmem, blocks, stages or l2");
+      m.recorded_at = r.str(merged[i], w, "recorded_at");
+      if (!iso_day(m.recorded_at)) r.fail(w + ".recorded_at", "expected an ISO 8601 date, YYYY-MM-DD...");
+      c.merged.push_back(std::move(m));
+    }
+  }
   rename_old_variants(&c);
   return c;
 }
@@ -913,6 +942,20 @@ std::string utc_now_iso() {
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return buf;
+}
+
+std::string recorded_day(const Capture& c, const std::string& kernel, const std::string& list) {
+  std::string day = c.recorded_at.substr(0, 10);
+  for (const MergedList& m : c.merged)
+    if (m.kernel == kernel && m.list == list) day = std::max(day, m.recorded_at.substr(0, 10));
+  return day;
+}
+
+std::string recorded_days(const Capture& c) {
+  const std::string first = c.recorded_at.substr(0, 10);
+  std::string last = first;
+  for (const MergedList& m : c.merged) last = std::max(last, m.recorded_at.substr(0, 10));
+  return last == first ? first : first + " to " + last;
 }
 
 }  // namespace gs

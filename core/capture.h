@@ -137,6 +137,13 @@ struct SeriesPoint {
   std::string kernel;
 };
 
+// Where a capture was put together from several recordings (tools/capture_merge.py): one kernel's records of one
+// list ("runs", "smem", "gmem", "blocks", "stages", "l2") came from a later recording than the capture's own.
+struct MergedList {
+  std::string kernel, list;
+  std::string recorded_at;  // that recording's recorded_at
+};
+
 struct Capture {
   std::string schema = kCaptureSchema;
   std::string recorded_at;  // ISO 8601 UTC, "2026-11-21T07:30:00Z": utc_now_iso()
@@ -152,7 +159,15 @@ struct Capture {
   std::vector<L2Record> l2;           // optional: `record --ncu-l2`
   std::vector<SmemPrice> smem_price;  // optional: `record --smem-price`
   std::vector<SeriesPoint> series;    // optional: a live session's series (tools/capture_attach)
+  std::vector<MergedList> merged;     // optional: lists recorded later than recorded_at, merged in
 };
+
+// The day (YYYY-MM-DD) `kernel`'s records of `list` were recorded: the latest merge that brought them, else the
+// capture's own day.
+std::string recorded_day(const Capture& c, const std::string& kernel, const std::string& list);
+// The days the capture's records span: "2026-11-26", or "2026-11-26 to 2026-11-28" where later recordings
+// were merged in.
+std::string recorded_days(const Capture& c);
 
 // Reads tools/l2_ncu.sh's CSV (kernel,size,order,l2_hit_pct,dram_read_bytes,duration_ns,tflops; size MxNxK) and
 // bench/bank_probe's price TSV (# comments, then width, stride_bytes, warps, cycles_per_instruction). Throws

@@ -182,6 +182,33 @@ TEST(Capture, LiveSeriesSurvivesTheRoundTrip) {
   EXPECT_EQ(refused("t_s,tflops\n"), "s.csv: no points (expected gemmscope --series-log's CSV)");
 }
 
+// A capture put together from several recordings dates each kernel's list by the recording it came from.
+TEST(Capture, MergedListsDateWhatTheyBrought) {
+  Capture c = sample_capture();
+  EXPECT_EQ(recorded_days(c), "2026-11-21");
+  EXPECT_EQ(recorded_day(c, "mma_f16/09_ldmatrix", "smem"), "2026-11-21");
+  c.merged.push_back({"mma_f16/09_ldmatrix", "smem", "2026-11-28"});
+  c.merged.push_back({"sgemm/01_naive", "runs", "2026-11-23T10:00:00Z"});
+  const Capture back = parse_capture(capture_to_json(c), "mem");
+  ASSERT_EQ(back.merged.size(), 2u);
+  EXPECT_EQ(back.merged[1].recorded_at, "2026-11-23T10:00:00Z");
+  EXPECT_EQ(recorded_day(back, "mma_f16/09_ldmatrix", "smem"), "2026-11-28");
+  EXPECT_EQ(recorded_day(back, "mma_f16/09_ldmatrix", "stages"), "2026-11-21");  // only the list it names
+  EXPECT_EQ(recorded_day(back, "sgemm/01_naive", "runs"), "2026-11-23");
+  EXPECT_EQ(recorded_days(back), "2026-11-21 to 2026-11-28");
+  const std::string text = capture_to_json(c);
+  auto replaced = [&](const std::string& from, const std::string& to) {
+    std::string t = text;
+    const auto pos = t.find(from);
+    EXPECT_NE(pos, std::string::npos) << from;
+    return t.replace(pos, from.size(), to);
+  };
+  EXPECT_EQ(rejection(replaced("\"list\":\"smem\"", "\"list\":\"layouts\"")),
+            "bad.json: merged[0].list: expected runs, smem, gmem, blocks, stages or l2");
+  EXPECT_EQ(rejection(replaced("\"recorded_at\":\"2026-11-28\"", "\"recorded_at\":\"yesterday\"")),
+            "bad.json: merged[0].recorded_at: expected an ISO 8601 date, YYYY-MM-DD...");
+}
+
 // Captures recorded before the order variants were named [order=S] called the row-major one [order=row].
 TEST(Capture, OldRowOrderVariantsReadAsOrderNone) {
   Capture c = sample_capture();

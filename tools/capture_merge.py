@@ -13,6 +13,10 @@ written to a temporary name and renamed. Exits 1 with one line on stderr when th
 --only LISTS (comma-separated, from runs, smem, gmem, blocks, stages, l2 and smem_price) takes only those lists from
 NEW, so that a probe that changed what one list records does not bring new timings with it. smem_price is not per
 kernel: NEW's rows of an access width BASE has no row for are added (e.g. the 2-byte loads' price).
+
+OUT keeps BASE's recorded_at and lists, in "merged", each kernel's list taken from NEW with NEW's recorded_at (or
+what NEW's own "merged" says of it), so that the views date what they show by when it was recorded. A list NEW has
+exactly as BASE had it keeps BASE's day.
 """
 import gzip
 import json
@@ -64,10 +68,22 @@ def main(argv):
         # rows tools/l2_ncu.sh measured, stays BASE's).
         added = [r for r in new.get(key, []) if r.get("kernel") in kernels]
         replaced = {r["kernel"] for r in added}
+        # A kernel whose records NEW has exactly as BASE had them (a trace recorded again, addresses being the same
+        # every time) keeps the day BASE gives them.
+        same = {k for k in replaced
+                if [r for r in base.get(key, []) if r.get("kernel") == k] == [r for r in added if r["kernel"] == k]}
         kept = [r for r in base.get(key, []) if r.get("kernel") not in replaced]
         if key in base or added:
             base[key] = kept + added
         counts.append(f"{key} {len(added)}")
+        for k in sorted(replaced - same):
+            merged = [m for m in base.get("merged", []) if (m["kernel"], m["list"]) != (k, key)]
+            # NEW's own provenance of this list where it has one (NEW was itself merged), else NEW's day.
+            when = max([m["recorded_at"] for m in new.get("merged", []) if (m["kernel"], m["list"]) == (k, key)]
+                       + [new["recorded_at"]])
+            if when[:10] != base["recorded_at"][:10]:
+                merged.append({"kernel": k, "list": key, "recorded_at": when})
+            base["merged"] = merged
     if only is not None and "smem_price" in only:
         have = {p["width"] for p in base.get("smem_price", [])}
         added = [p for p in new.get("smem_price", []) if p["width"] not in have]

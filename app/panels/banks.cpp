@@ -35,7 +35,7 @@ class BanksPanel : public ViewPanel {
                                            "through matrix descriptors: no lane supplies an address. What decides its "
                                            "bank conflicts is the swizzle the tensor map and the descriptors name:";
         if (!in_.sites.empty())
-          in_.traced_from = f.capture->device.name + (f.live ? ", live" : ", " + date_of(*f.capture));
+          in_.traced_from = f.capture->device.name + (f.live ? ", live" : ", " + recorded_day(*f.capture, kernel, "smem"));
         in_.price = f.capture->smem_price;
         in_.price_from = f.capture->device.name;
       }

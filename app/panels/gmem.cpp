@@ -52,7 +52,7 @@ class GmemPanel : public ViewPanel {
                                        : std::string("This capture holds no trace of its C stores: it was recorded "
                                                      "before they were traced."));
         if (!in_.sites.empty())
-          in_.traced_from = f.capture->device.name + (f.live ? ", live" : ", " + date_of(*f.capture));
+          in_.traced_from = f.capture->device.name + (f.live ? ", live" : ", " + recorded_day(*f.capture, kernel, "gmem"));
         traced_shape(*f.capture, kernel, in_.elem_bytes, in_.ld);
       }
       capture_ = f.capture, records_ = records;

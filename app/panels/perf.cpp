@@ -158,7 +158,7 @@ class PerfPanel : public ViewPanel {
     } else if (c) {
       in.device_label = "Recorded numbers (a capture, not live): " + c->device.name + ", " +
                         std::to_string(c->device.sm_clock_mhz) + " MHz, driver " + c->device.driver + ", recorded " +
-                        date_of(*c);
+                        recorded_days(*c);
     }
     // The ladder's rungs, and of their variants only the selected one (beside its rung).
     auto shown = [&](const std::string& name) {
