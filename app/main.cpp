@@ -148,8 +148,8 @@ int main(int argc, char** argv) {
 
   BanksArgs banks;
   CLI::App* banksc = app.add_subcommand("banks", "Count shared-memory wavefronts for 32 lane offsets read from stdin");
-  banksc->add_option("--width", banks.width, "Bytes per lane: 4, 8 or 16")->required()
-      ->check(one_of({"4", "8", "16"}, "4, 8 or 16 (bytes per lane)"));
+  banksc->add_option("--width", banks.width, "Bytes per lane: 2 (lds, sts), 4, 8 or 16")->required()
+      ->check(one_of({"2", "4", "8", "16"}, "2, 4, 8 or 16 (bytes per lane)"));
   banksc->add_option("--op", banks.op, "lds (ld.shared), sts (st.shared), ldmatrix.x1, ldmatrix.x2 or ldmatrix.x4")
       ->check(CLI::IsMember({"lds", "sts", "ldmatrix.x1", "ldmatrix.x2", "ldmatrix.x4"}))->capture_default_str();
 

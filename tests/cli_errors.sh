@@ -98,7 +98,7 @@ expect 1 "bench: --json: .*/no/such/dir does not exist" bench --json "$tmp/no/su
 # Messages that say what was expected and what came.
 expect 2 "--device: expected a CUDA device index .*, got '-1'" --device -1
 expect 2 "--device: expected a CUDA device index .*, got 'abc'" bench --device abc
-expect 2 "--width: expected 4, 8 or 16 \(bytes per lane\), got 'abc'" banks --width abc
+expect 2 "--width: expected 2, 4, 8 or 16 \(bytes per lane\), got 'abc'" banks --width abc
 expect 2 "--formats: expected png,svg \(or svg,png\), png or svg, got 'pdf'" export --deck "$tmp/d" --formats pdf
 expect 2 "--zoom: expected a number from 0.5 to 3, got 'x'" shot --view perf --zoom x -o "$tmp/x.svg"
 expect 2 "--size: '4294968896x900' is not WxH" shot --view banks --size 4294968896x900 -o "$tmp/x.svg"

@@ -28,6 +28,17 @@ if [ -n "$data" ]; then
     got=$(echo "$offs" | "$bin" banks --width "$width" --op "$op")
     check "wavefronts=$w ideal=$((w - cf)) conflicts=$cf" "$got" "measured $c"
   done
+  # Every 2-byte load and store Nsight Compute measured on the H200 (tests/data/bank_probe_u16_h200.tsv).
+  n=0
+  while IFS=$'\t' read -r c op width w cf _ offs _; do
+    case $c in lds2_* | sts2_*) ;; *) continue ;; esac
+    got=$(echo "$offs" | "$bin" banks --width "$width" --op "$op")
+    [ "$got" = "wavefronts=$w ideal=$((w - cf)) conflicts=$cf" ] ||
+      { echo "FAIL: measured $c: got '$got', ncu counted wavefronts=$w conflicts=$cf"; exit 1; }
+    n=$((n + 1))
+  done <"$data/bank_probe_u16_h200.tsv"
+  [ "$n" -ge 40 ] || { echo "FAIL: only $n 2-byte rows in the measured table"; exit 1; }
+  echo "ok: banks --width 2 equals Nsight Compute on all $n measured 2-byte loads and stores"
 fi
 # Stores are not packed: every lane on one 16-byte address is 2 wavefronts to load and 4 to store.
 check "wavefronts=2 ideal=2 conflicts=0" "$(printf '256 %.0s' $(seq 32) | "$bin" banks --width 16)" "lds 16 one address"
