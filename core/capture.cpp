@@ -611,8 +611,9 @@ Capture capture_from_json(const json& j, const Reader& r) {
       b.launch = int(r.as_int(x[0], field, "[0] (launch)", 0, INT32_MAX));
       b.bx = int(r.as_int(x[1], field, "[1] (bx)", 0, INT32_MAX));
       b.by = int(r.as_int(x[2], field, "[2] (by)", 0, INT32_MAX));
-      b.tile_m = int(r.as_int(x[3], field, "[3] (tile_m)", -1, INT32_MAX));
-      b.tile_n = int(r.as_int(x[4], field, "[4] (tile_n)", -1, INT32_MAX));
+      // A tile of C: C is at most 2^20 on a side (a run's m and n), so no tile index reaches it.
+      b.tile_m = int(r.as_int(x[3], field, "[3] (tile_m)", 0, (1 << 20) - 1));
+      b.tile_n = int(r.as_int(x[4], field, "[4] (tile_n)", 0, (1 << 20) - 1));
       b.smid = int(r.as_int(x[5], field, "[5] (smid)", 0, c.device.sm_count - 1));
       b.start_ns = uint64_t(r.as_int(x[6], field, "[6] (start_ns)"));
       b.end_ns = uint64_t(r.as_int(x[7], field, "[7] (end_ns)"));

@@ -166,8 +166,8 @@ Footprint window_footprint(const std::vector<LaunchedTile>& order, int first, in
 
 TracedLaunch traced_launch(const Capture& c, const std::string& kernel) {
   TracedLaunch l;
-  for (const BlockRecord& b : c.blocks)
-    if (b.kernel == kernel) l.blocks.push_back(b);
+  for (const BlockRecord& b : c.blocks)  // a record on no tile (a negative index) has nothing to draw
+    if (b.kernel == kernel && b.tile_m >= 0 && b.tile_n >= 0) l.blocks.push_back(b);
   if (l.blocks.empty()) return l;
   std::sort(l.blocks.begin(), l.blocks.end(), [](const BlockRecord& a, const BlockRecord& b) { return a.launch < b.launch; });
   l.t0 = l.blocks.front().start_ns;
@@ -236,7 +236,8 @@ WaveFootprint running_footprint(const TracedLaunch& l, uint64_t t, int block_m, 
 std::string identify_order(const TracedLaunch& l) {
   if (l.empty()) return "";
   std::vector<SwizzleScheme> candidates = {{SwizzleScheme::Kind::None, 0}};
-  for (int log = 1; log <= kMaxCutlassLog; ++log) candidates.push_back({SwizzleScheme::Kind::Cutlass, log});
+  // cutlass:0 is column-major: before triton:G, whose group as tall as C is column-major too.
+  for (int log = 0; log <= kMaxCutlassLog; ++log) candidates.push_back({SwizzleScheme::Kind::Cutlass, log});
   for (int g = 1; g <= 64; g *= 2) candidates.push_back({SwizzleScheme::Kind::Triton, g});
   // The order of the tiles, not the launch numbers: a band wider than C leaves gaps in the numbering (blocks
   // with no tile) but walks the tiles row by row, which is row-major however it is numbered.

@@ -113,7 +113,8 @@ struct WaveFootprint {
 WaveFootprint running_footprint(const TracedLaunch& l, uint64_t t, int block_m, int block_n, int k, int elem_bytes);
 
 // Which scheme of launch_order() visits the tiles in the order the traced blocks launched (by launch index):
-// "none", "cutlass:L" (L up to kMaxCutlassLog) or "triton:G" (G a power of two up to 64), the first that fits;
+// "none", "cutlass:L" (L from 0, column-major, up to kMaxCutlassLog) or "triton:G" (G a power of two up to 64), the
+// first that fits;
 // "" when none does. Only the order counts, not the numbers: cutlass:L with a band as wide as C is "none".
 // What the launch-order view calls the rung's order.
 std::string identify_order(const TracedLaunch& l);

@@ -267,6 +267,20 @@ TEST(Capture, RejectsABlockRecordThatEndsBeforeItStarts) {
   EXPECT_EQ(rejection(capture_to_json(c)), "bad.json: blocks[0].records[0]: end_ns is before start_ns");
 }
 
+// A block on no tile, or on one past any C, would leave the launch-order view a grid of no tiles or of 2^31 (it
+// divided by zero and drew NaN rectangles, and the window crashed on them).
+TEST(Capture, RejectsABlockOnATileNoCHas) {
+  for (int bad : {-1, 1 << 20, INT32_MAX}) {
+    Capture c = sample_capture();
+    c.blocks[0].tile_m = bad;
+    EXPECT_EQ(rejection(capture_to_json(c)),
+              "bad.json: blocks[0].records[0][3] (tile_m): " + std::to_string(bad) + " is out of range [0, 1048575]");
+  }
+  Capture c = sample_capture();
+  c.blocks[0].tile_n = -1;
+  EXPECT_EQ(rejection(capture_to_json(c)), "bad.json: blocks[0].records[0][4] (tile_n): -1 is out of range [0, 1048575]");
+}
+
 TEST(Capture, RejectsCellsOutsideTheOperand) {
   Capture c = sample_capture();
   c.layouts[0].cells[7].col = 16;

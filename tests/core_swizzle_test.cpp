@@ -272,8 +272,10 @@ TEST(TracedLaunch, RunningFootprintByHand) {
 }
 
 TEST(TracedLaunch, IdentifiesTheSchemeThatMapsEveryBlock) {
-  for (const char* s : {"none", "cutlass:1", "triton:2"})
+  for (const char* s : {"none", "cutlass:0", "cutlass:1", "triton:2"})
     EXPECT_EQ(identify_order(traced_launch(four_waves(scheme(s)), "test/01")), s) << s;
+  // Column-major is cutlass:0, not a Triton group as tall as C (which walks the same way).
+  EXPECT_EQ(identify_order(traced_launch(four_waves(scheme("triton:64")), "test/01")), "cutlass:0");
   // On 4 columns cutlass:2's band is all of C, the row-major order: the simplest name that fits is given.
   EXPECT_EQ(identify_order(traced_launch(four_waves(scheme("cutlass:2")), "test/01")), "none");
   // A band wider than C (cutlass:3 on 4 columns: numbers 0-3, 8-11, ...) walks the tiles row by row.
