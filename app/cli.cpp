@@ -799,6 +799,12 @@ int cmd_layout(const LayoutArgs& a) {
 
 namespace {
 
+// The throughput view's numbers go to a CSV beside the picture, over any file of that name: said, so that the
+// file a user had there is not replaced unnoticed.
+void say_figure_csv(const std::string& csv) {
+  if (!csv.empty()) std::cout << "gemmscope shot: wrote the plotted numbers beside the picture: " << csv << "\n";
+}
+
 // `shot --view perf --ratio-over-size FILE[,FILE...]`: the throughput view's series plot of each family's top rung as
 // a share of cuBLAS over size, one line per file (GPU), its numbers in a CSV beside the picture.
 int shot_ratio_over_size(const ShotArgs& a, int w, int h) {
@@ -856,7 +862,7 @@ int shot_ratio_over_size(const ShotArgs& a, int w, int h) {
     if (!ok) return fail("shot", error, kExitRuntime);
   }
   try {
-    write_figure_csv(a.out, perf_csv(in));  // the plotted numbers beside the picture
+    say_figure_csv(write_figure_csv(a.out, perf_csv(in)));  // the plotted numbers beside the picture
   } catch (const std::exception& e) {
     return fail("shot", e.what(), kExitRuntime);
   }
@@ -899,11 +905,13 @@ int cmd_shot(const ShotArgs& a) {
     *v = std::stoi(d);
     return true;
   };
+  // One view is a pane's picture and may be as small as a pane; `all` is the whole window, at least its smallest.
+  const int min_w = all ? kMinWindowWidth : 320, min_h = all ? kMinWindowHeight : 240;
   if (x == std::string::npos || !dim(a.size.substr(0, x), &base_w) || !dim(a.size.substr(x + 1), &base_h) ||
-      base_w < kMinWindowWidth || base_h < kMinWindowHeight || base_w > 8192 || base_h > 8192)
+      base_w < min_w || base_h < min_h || base_w > 8192 || base_h > 8192)
     return fail("shot",
-                "--size: '" + a.size + "' is not WxH between " + std::to_string(kMinWindowWidth) + "x" +
-                    std::to_string(kMinWindowHeight) + " (the smallest window the workspace is laid out for) and 8192x8192",
+                "--size: '" + a.size + "' is not WxH between " + std::to_string(min_w) + "x" + std::to_string(min_h) +
+                    (all ? " (the smallest window the workspace is laid out for)" : "") + " and 8192x8192",
                 kExitUsage);
   const int w = int(std::lround(base_w * a.scale)), h = int(std::lround(base_h * a.scale));
   if (!a.ratio_over_size.empty()) return shot_ratio_over_size(a, w, h);
@@ -939,7 +947,7 @@ int cmd_shot(const ShotArgs& a) {
         ViewPanel& panel = *panels[size_t(find_view(a.view) - view_table().data())];
         draw_view_figure(svg, r, a.view, f, st, panel);
         write_file_atomic(a.out, svg.finish());
-        write_figure_csv(a.out, panel);  // the plotted numbers beside the picture (the throughput view)
+        say_figure_csv(write_figure_csv(a.out, panel));  // the plotted numbers beside the picture (the throughput view)
       }
     } catch (const std::exception& e) {
       return fail("shot", e.what(), kExitRuntime);
@@ -958,7 +966,7 @@ int cmd_shot(const ShotArgs& a) {
     }, a.out, &error);
     if (ok && !all) {
       try {
-        write_figure_csv(a.out, window.figure_panel(a.view));  // the plotted numbers beside the picture
+        say_figure_csv(write_figure_csv(a.out, window.figure_panel(a.view)));  // the plotted numbers beside the picture
       } catch (const std::exception& e) {
         error = e.what(), ok = false;
       }

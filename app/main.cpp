@@ -185,7 +185,7 @@ int main(int argc, char** argv) {
   shotc->add_option("--ratio-over-size", shot.ratio_over_size,
                     "FILE[,FILE...] (bench JSONs or captures, one per GPU): each family's top rung as % of cuBLAS over "
                     "size, with --view perf");
-  shotc->add_option("-o,--output", shot.out, "FILE.png or FILE.svg")->required();
+  shotc->add_option("-o,--output", shot.out, "FILE.png or FILE.svg (the throughput view also writes FILE.csv)")->required();
 
   ListArgs list;
   CLI::App* listc = app.add_subcommand("list", "Print every rung and variant with its explanation (read from the rung's file)");
@@ -214,6 +214,16 @@ int main(int argc, char** argv) {
     if (what.rfind(": ", 0) == 0) what.erase(0, 2);
     return fail(sub, what, kExitUsage);
   }
+
+  // The window's options given before a subcommand ("gemmscope --replay F shot ...") would be read for the window and
+  // never used: the subcommand has its own, after its name.
+  for (const CLI::App* s : app.get_subcommands())
+    for (const CLI::Option* o : app.get_options())
+      if (o->count() > 0 && o->get_lnames().size() == 1 && o->get_lnames()[0] != "help" && o->get_lnames()[0] != "version")
+        return fail(s->get_name(),
+                    "--" + o->get_lnames()[0] + " before '" + s->get_name() + "' is an option of the window, not of " +
+                        s->get_name() + " (its options go after its name: gemmscope " + s->get_name() + " --help)",
+                    kExitUsage);
 
   // A subcommand interrupted (Ctrl-C, a kill, a closed terminal) says so in one line; what it was writing is left as
   // it was (core/files.h). The window has nothing half-written to explain.

@@ -105,6 +105,8 @@ expect 2 "--size: '4294968896x900' is not WxH" shot --view banks --size 42949688
 # Below the smallest window the workspace is laid out for, the picture would be a pile of overlapping widgets.
 expect 2 "--size: '320x240' is not WxH between 640x400 \(the smallest window" shot --view all --size 320x240 -o "$tmp/x.png"
 expect 2 "^gemmscope: --width: expected a width from 640 to 8192, got '320'$" --width 320 --frames 1
+# The window's options before a subcommand are not the subcommand's: said, not ignored.
+expect 2 "^gemmscope shot: --replay before 'shot' is an option of the window, not of shot \\(its options go after its name" --replay "$bin" shot --view perf -o "$tmp/x.svg"
 expect 2 "^gemmscope: --frames: expected a number of frames from 1, got '-1'$" --frames -1
 expect 2 "^gemmscope bench: --repeats: expected a whole number from 10 to 10000, got 'abc'$" bench --repeats abc
 expect 2 "mma_f16/10_multistage\[xor=maybe\]': mma_f16/10_multistage has the variants .*\[xor=off\]" bench --kernels 'mma_f16/10_multistage[xor=maybe]'
