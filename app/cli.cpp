@@ -313,6 +313,7 @@ int cmd_window(const WindowArgs& a) {
   Gui gui;
   if (!gui_open(&gui, "gemmscope", a.width, a.height, !a.headless, st.effective_zoom(), st.dark, &error))
     return fail("", error, kExitRuntime);
+  if (!a.size_given) fit_to_screen(&gui);
   MainWindow window(gui);
   TextAudit::global().on = ui::LayoutAudit::global().on = a.audit;
   std::string saved = settings_json(st), reported;

@@ -14,6 +14,7 @@ struct WindowArgs {
   int frames = 0;
   double exit_after = 0;
   int width = 1600, height = 900;
+  bool size_given = false;  // --width or --height: that size exactly; else 1600x900 or the screen's, the smaller
   std::string report;
   bool audit = false;
   // Headless (EGL, no window): the same frames into an offscreen framebuffer, paced at 60 Hz while something

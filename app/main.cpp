@@ -227,6 +227,7 @@ int main(int argc, char** argv) {
 
   // A subcommand interrupted (Ctrl-C, a kill, a closed terminal) says so in one line; what it was writing is left as
   // it was (core/files.h). The window has nothing half-written to explain.
+  win.size_given = app.get_option("--width")->count() + app.get_option("--height")->count() > 0;
   for (const CLI::App* s : app.get_subcommands()) say_when_interrupted("gemmscope " + s->get_name());
   if (*record) return stdout_ok(cmd_record(rec));
   if (*benchc) return stdout_ok(cmd_bench(bench));

@@ -221,6 +221,23 @@ static void keep_libraries_loaded() {
 }
 #endif
 
+void fit_to_screen(Gui* gui) {
+  if (!gui->window) return;
+  GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+  if (!monitor) return;
+  int x = 0, y = 0, w = 0, h = 0;
+  glfwGetMonitorWorkarea(monitor, &x, &y, &w, &h);
+  // The frame the window manager adds is not known before it is drawn: leave it a little room.
+  int left = 0, top = 0, right = 0, bottom = 0;
+  glfwGetWindowFrameSize(gui->window, &left, &top, &right, &bottom);
+  w -= left + right, h -= top + bottom;
+  int ww = 0, wh = 0;
+  glfwGetWindowSize(gui->window, &ww, &wh);
+  if (w <= 0 || h <= 0 || (ww <= w && wh <= h)) return;
+  glfwSetWindowSize(gui->window, std::max(kMinWindowWidth, std::min(ww, w)), std::max(kMinWindowHeight, std::min(wh, h)));
+  glfwSetWindowPos(gui->window, x + left, y + top);
+}
+
 bool gui_open(Gui* gui, const std::string& title, int width, int height, bool visible, float scale,
               bool dark, std::string* error) {
   const std::string want = std::getenv("GEMMSCOPE_GL") ? std::getenv("GEMMSCOPE_GL") : "";

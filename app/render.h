@@ -50,6 +50,10 @@ struct Gui {
 // its picture side by side. Smaller, their widgets and text overlapped (320x240 was drawn as a pile).
 constexpr int kMinWindowWidth = 640, kMinWindowHeight = 400;
 
+// Shrinks a window larger than its monitor's work area (the screen less panels and docks) to fit it, at the
+// area's top left: a 1366x768 laptop gets the whole window on its screen, not a 1600x900 one partly off it.
+void fit_to_screen(Gui* gui);
+
 // Opens a window (hidden when !visible: for offscreen rendering), a GL 3.3 core context, loads GL
 // through glad and starts ImGui with our fonts and style. Offscreen (!visible) with no DISPLAY, or with
 // GEMMSCOPE_GL=egl, it opens no window at all: an EGL context on a GPU device or Mesa's surfaceless platform.
