@@ -312,7 +312,8 @@ void MainWindow::ExportPng(size_t i, int w, int h, const ViewContext& ctx) {
   ViewState& st = ctx.st;
   std::string path;
   try {
-    path = export_path(st, def.name, panels_[i]->ExportDetail(ctx) + export_suffix(ctx.f, st, selected_kernel(st)), ".png");
+    path = export_path(st, def.name, panels_[i]->ExportDetail(ctx) + export_suffix(ctx.f, st, selected_kernel(st), def.name),
+                       ".png");
   } catch (const std::exception& e) {
     st.message = std::string("export failed: ") + e.what();
     return;
@@ -344,7 +345,7 @@ void MainWindow::ExportWorkspace(const Frame& f, ViewState& st) {
   const int w = int(std::lround(vp->Size.x)), h = int(std::lround(vp->Size.y));
   std::string stem;
   try {
-    stem = export_stem(exports_folder(st), "all_" + file_safe(selected_kernel(st)) + export_suffix(f, st, selected_kernel(st)),
+    stem = export_stem(exports_folder(st), "all_" + file_safe(selected_kernel(st)) + export_suffix(f, st, selected_kernel(st), "all"),
                        {".png", ".svg"});
   } catch (const std::exception& e) {
     st.message = std::string("export failed: ") + e.what();
@@ -454,7 +455,8 @@ void MainWindow::DrawPane(size_t i, Rect pane, const ViewContext& ctx, bool tabb
   ImGui::SetCursorScreenPos(ImVec2(right - icons_w, top.y));
   if (ImGui::Button("SVG")) {
     try {
-      const std::string path = export_path(st, def.name, p.ExportDetail(ctx) + export_suffix(ctx.f, st, selected_kernel(st)));
+      const std::string path =
+          export_path(st, def.name, p.ExportDetail(ctx) + export_suffix(ctx.f, st, selected_kernel(st), def.name));
       const ImVec2 size = ImGui::GetWindowSize();
       SvgCanvas svg(size.x, size.y, ctx.theme.bg);
       draw_view_figure(svg, Rect{{0, 0}, {size.x, size.y}}, def.name, ctx.f, st, p);

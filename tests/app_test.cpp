@@ -592,19 +592,33 @@ TEST(Export, NamesCarrySizeAndGpu) {
   Frame f;
   f.capture = &c;
   ViewState st;
-  EXPECT_EQ(export_suffix(f, st, "mma_f16/10_multistage"), "_4096_H200");
+  EXPECT_EQ(export_suffix(f, st, "mma_f16/10_multistage", "banks"), "_4096_H200");
   c.device.name = "NVIDIA H100 80GB HBM3";
-  EXPECT_EQ(export_suffix(f, st, "mma_f16/07_swizzle"), "_4096x16384x4096_H100");
-  EXPECT_EQ(export_suffix(f, st, "sgemm/01_naive"), "_H100");  // not measured: the GPU alone
+  EXPECT_EQ(export_suffix(f, st, "mma_f16/07_swizzle", "swizzle"), "_4096x16384x4096_H100");
+  EXPECT_EQ(export_suffix(f, st, "sgemm/01_naive", "perf"), "_H100");  // not measured: the GPU alone
+  // A rung traced at a size of its own (mma_f16/13 at 5120x1280x4096) and timed beside its ladder at 4096^3: the views
+  // of its traces are named by the traced size, the throughput, roofline and whole-window pictures by 4096^3.
+  c.runs[1].kernel = "mma_f16/13_stream_k";
+  c.runs[1].m = 5120, c.runs[1].n = 1280;
+  r.m = r.n = r.k = 4096;
+  r.kernel = "mma_f16/12_persistent";  // most of the ladder at 4096^3
+  c.runs.push_back(r);
+  r.kernel = "mma_f16/13_stream_k";
+  c.runs.push_back(r);
+  EXPECT_EQ(export_suffix(f, st, "mma_f16/13_stream_k", "swizzle"), "_5120x1280x4096_H100");
+  EXPECT_EQ(export_suffix(f, st, "mma_f16/13_stream_k", "timeline"), "_5120x1280x4096_H100");
+  EXPECT_EQ(export_suffix(f, st, "mma_f16/13_stream_k", "perf"), "_4096_H100");
+  EXPECT_EQ(export_suffix(f, st, "mma_f16/13_stream_k", "roofline"), "_4096_H100");
+  EXPECT_EQ(export_suffix(f, st, "mma_f16/13_stream_k", "all"), "_4096_H100");
   EXPECT_EQ(gpu_model(&c), "H100");  // a traced layout's TikZ file says the GPU alone
   EXPECT_EQ(gpu_model(nullptr), "");
   f.live = true;
   st.live_size = "8192x8192x8192";
-  EXPECT_EQ(export_suffix(f, st, "mma_f16/10_multistage"), "_8192_H100");
+  EXPECT_EQ(export_suffix(f, st, "mma_f16/10_multistage", "banks"), "_8192_H100");
   st.live_size = "1024x2048x512";
-  EXPECT_EQ(export_suffix(f, st, "mma_f16/10_multistage"), "_1024x2048x512_H100");
+  EXPECT_EQ(export_suffix(f, st, "mma_f16/10_multistage", "banks"), "_1024x2048x512_H100");
   f.capture = nullptr;
-  EXPECT_EQ(export_suffix(f, st, "mma_f16/10_multistage"), "");
+  EXPECT_EQ(export_suffix(f, st, "mma_f16/10_multistage", "banks"), "");
 }
 
 }  // namespace

@@ -61,12 +61,14 @@ def main() -> int:
         for dt in dtypes:
             cells = []
             for _, doc in docs:
-                parts = []
-                for size in (4096, 8192):
-                    t = top_ratio(doc, fam, dt, size)
-                    parts.append("-" if t is None else f"{100 * t[0]:.1f}%{'' if t[0] >= goal else ' (below)'}")
-                t = top_ratio(doc, fam, dt, 4096)
-                cells.append(" / ".join(parts) + (f" `{t[1].split('/')[1]}`" if t else ""))
+                tops = [top_ratio(doc, fam, dt, size) for size in (4096, 8192)]
+                parts = ["-" if t is None else f"{100 * t[0]:.1f}%{'' if t[0] >= goal else ' (below)'}" for t in tops]
+                # The rung each figure is of: one name where one rung is best at both sizes, else each its own.
+                rungs = [t[1].split("/")[1] for t in tops if t]
+                if len(set(rungs)) > 1:
+                    parts = [p + ("" if t is None else f" `{t[1].split('/')[1]}`") for p, t in zip(parts, tops)]
+                    rungs = []
+                cells.append(" / ".join(parts) + (f" `{rungs[0]}`" if rungs else ""))
             label = fam + (f" {dt}" if dt else "")
             lines.append(f"| {label} | {REFERENCE[fam]} | {100 * goal:.0f}% | " + " | ".join(cells) + " |")
     # How each column's cuBLAS was timed: bench pairs it with every run since 2026-11-27 (the file says so);

@@ -191,12 +191,15 @@ float draw_access_map(Canvas& c, Rect box, const Theme& t, const GmemAccess& a, 
 }
 
 // "A, warp 0, k-iteration 0, request 1 of 8: 32 lanes x 4 B = 128 B asked, 32 sectors moved (1024 B) in 32
-// lines; ideal 4".
+// lines; ideal 4", counting the requests of that warp in that k-iteration (the bank view's count too).
 std::string caption(const GmemSite& s, const GmemAccess& a, int index) {
   const GmemCost cost = gmem_cost(a);
+  int count = 0, before = 0;
+  for (size_t i = 0; i < s.accesses.size(); ++i)
+    if (s.accesses[i].warp == a.warp && s.accesses[i].iteration == a.iteration) ++count, before += int(i) < index;
   std::string w = s.name + " " + (a.kind == "cp.async" ? "cp.async" : a.kind) + ", warp " + std::to_string(a.warp) + ", " +
                   iteration_name(a.iteration) +
-                  ", request " + std::to_string(index + 1) + " of " + std::to_string(s.accesses.size()) + ": " +
+                  (count > 1 ? ", request " + std::to_string(before + 1) + " of " + std::to_string(count) : "") + ": " +
                   std::to_string(cost.lanes) + " lanes x " + std::to_string(a.width) + " B, " + std::to_string(cost.bytes) +
                   " distinct bytes; " + std::to_string(cost.sectors) + (cost.sectors == 1 ? " sector" : " sectors") +
                   " moved in " + std::to_string(cost.lines) + (cost.lines == 1 ? " line" : " lines") + ", ideal " +
@@ -362,6 +365,14 @@ void draw_gmem_view(Canvas& c, Rect r, const Theme& t, const GmemViewInput& in, 
     if (!who.empty()) {
       c.text({box.min.x, by}, viz::elide(c, who, fs, Font::SansBold, box.w()), t.text, fs, Align::Left, Font::SansBold);
       by += fs * 1.4f;
+    }
+    // Too short for a caption line and the map: say where to see them rather than leave the name alone.
+    if (box.max.y - by < ts * 1.3f + fs * 0.3f + fs * 3.2f) {
+      if (by + ts * 1.2f <= box.max.y)
+        c.text({box.min.x, by}, viz::elide(c, "maximise this view to see the request", ts, Font::Sans, box.w()), t.text_dim,
+               ts);
+      c.pop_clip();
+      return;
     }
     for (const std::string& line : viz::wrap(c, caption(s, acc, idx), ts, box.w())) {
       if (by + ts * 1.2f > box.max.y) break;  // a line the box cuts would show as a sliver of its top

@@ -102,8 +102,10 @@ class GmemPanel : public ViewPanel {
         flow.next(em * 9);
         ImGui::SetNextItemWidth(em * 9);
         int n = std::clamp(g.access, 0, count - 1) + 1;
-        const std::string fmt = "request %d of " + std::to_string(count);
+        const std::string fmt = "traced %d of " + std::to_string(count);
         if (ImGui::SliderInt("##greq", &n, 1, count, fmt.c_str())) g.site = s, g.access = n - 1;
+        if (ImGui::IsItemHovered())
+          ImGui::SetTooltip("the site's traced requests, of every warp and k-iteration the capture kept");
       }
       flow.next(Flow::checkbox_w("beside:"));
       if (ImGui::Checkbox("beside:", &g.compare)) UpdateCompare(ctx);

@@ -120,13 +120,14 @@ std::string gpu_model(std::string name) {
   return gpu;
 }
 
-std::string export_suffix(const Frame& f, const ViewState& st, const std::string& kernel) {
+std::string export_suffix(const Frame& f, const ViewState& st, const std::string& kernel, const std::string& view) {
   if (!f.capture) return "";
   std::string size;
   if (GemmShape s; f.live && parse_shape(st.live_size, &s)) {
     size = s.m == s.n && s.n == s.k ? std::to_string(s.m) : st.live_size;  // a square size as one number
   } else if (!f.live) {
-    if (const RunRecord* r = main_run(f.capture, kernel, ""))  // its first dtype's run
+    const bool traced = view == "banks" || view == "gmem" || view == "swizzle" || view == "timeline" || view == "layout";
+    if (const RunRecord* r = traced ? main_run(f.capture, kernel, "") : ladder_run(f.capture, kernel, ""))
       size = r->m == r->n && r->n == r->k ? std::to_string(r->m) : shape_label(*r);
   }
   const std::string gpu = gpu_model(f.capture);

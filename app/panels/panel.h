@@ -93,9 +93,11 @@ std::string export_path(const ViewState& st, const std::string& view, const std:
 // The same for one picture written in several formats (a PNG and an SVG): "<dir>/<stem>" or "<dir>/<stem>_N",
 // the first that no file with any of `exts` has yet, without the extension.
 std::string export_stem(const std::string& dir, const std::string& stem, const std::vector<std::string>& exts);
-// What an export's name adds after the view's detail: the size the kernel was measured at and the GPU, e.g.
-// "_4096_H200" ("_4096x16384x4096_H100" where not square; live: the live plot's size); "" where unknown.
-std::string export_suffix(const Frame& f, const ViewState& st, const std::string& kernel);
+// What an export's name adds after the view's detail: the size the picture shows the kernel at and the GPU, e.g.
+// "_4096_H200" ("_4096x16384x4096_H100" where not square; live: the live plot's size); "" where unknown. The
+// views drawn from the kernel's traces (banks, gmem, swizzle, timeline, layout) show its traced run (main_run),
+// the others ("all" too) compare it at the ladder's size (ladder_run): mma_f16/13 is traced at 5120x1280x4096.
+std::string export_suffix(const Frame& f, const ViewState& st, const std::string& kernel, const std::string& view);
 // The GPU a capture was recorded on, by its model: "H200" of "NVIDIA H200", "H100" of "NVIDIA H100 80GB HBM3".
 std::string gpu_model(const Capture* c);
 std::string gpu_model(std::string device_name);

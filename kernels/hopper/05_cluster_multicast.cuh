@@ -12,9 +12,10 @@ inline constexpr const char* kAdds =
     "k-tile instead of 48. A stage is now empty only when the consumers of both CTAs have read it, so consumer "
     "warps arrive on the empty barrier of each CTA (mapa + a cluster-scope arrive), and a cluster barrier keeps "
     "either CTA from exiting while its partner may still write into it. Persistent and grouped as rung 04, over "
-    "256x256 cluster tiles. Measured not faster than 04 except at 8192^3 (interleaved with cuBLAS on an H100: "
-    "0.91 / 0.96 / 1.01 against 04's 0.94 / 0.95 / 1.01 at 2048 / 4096 / 8192): L2 bandwidth was not the limit "
-    "(the power-held clock was), and the coupled CTAs stall together. 06 builds on it.";
+    "256x256 cluster tiles. Measured no faster than 04, within a point either way (of cuBLAS, interleaved with it: "
+    "on an H100 0.91 / 0.96 / 1.01 against 04's 0.94 / 0.95 / 1.01 at 2048 / 4096 / 8192; on an H200 0.97 / 1.01 "
+    "against 0.98 / 1.01 at 4096 / 8192): L2 bandwidth was not the limit (the power-held clock was), and the "
+    "coupled CTAs stall together. 06 builds on it.";
 
 }  // namespace gs::hopper_05_cluster_multicast
 

@@ -48,11 +48,23 @@ std::vector<Rung> hopper_rungs() {
     v.launch = {erase<__half, float, GS_LAUNCHERS_WITH(r::launch, r::kRowMajor)>(Precision::F16_F32)};
     ladder.push_back(v);
   }
-  ladder.push_back(GS_HOPPER_RUNG(hopper_05_cluster_multicast, "hopper/05_cluster_multicast", true));
+  // A 2x1 cluster reads each B tile from L2 once for both CTAs (multicast): one read serves the cluster's tile,
+  // 256x256, and the roofline's intensity is that tile's (128 flop/byte in f16, not the block tile's 85).
+  const auto cluster_reuse = [](Rung r, int block_m, int block_n, int cluster) {
+    r.info.reuse_m = block_m * cluster, r.info.reuse_n = block_n;
+    return r;
+  };
   {
-    Rung r = GS_HOPPER_RUNG(hopper_06_tma_store, "hopper/06_tma_store", false);
-    r.smem_sites = names(hopper_06_tma_store::kSmemSites);  // its epilogue's stores; TMA and wgmma do the rest
-    ladder.push_back(r);
+    namespace c5 = hopper_05_cluster_multicast;
+    ladder.push_back(cluster_reuse(GS_HOPPER_RUNG(hopper_05_cluster_multicast, "hopper/05_cluster_multicast", true),
+                                   c5::kBlockM, c5::kBlockN, c5::kCluster));
+  }
+  {
+    namespace c6 = hopper_06_tma_store;
+    Rung g = cluster_reuse(GS_HOPPER_RUNG(hopper_06_tma_store, "hopper/06_tma_store", false), c6::kBlockM, c6::kBlockN,
+                           c6::kCluster);
+    g.smem_sites = names(c6::kSmemSites);  // its epilogue's stores; TMA and wgmma do the rest
+    ladder.push_back(g);
   }
   return ladder;
 }
