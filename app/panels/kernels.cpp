@@ -156,11 +156,15 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
       row_tipped = row_tipped || row_hovered;
       ImGui::SameLine(0, 0);
       const std::string label = rung_of(shown);
-      const float tag_w = other_dtype ? ImGui::CalcTextSize(dtype.c_str()).x + em * 0.4f : 0;
+      // A rung measured in another dtype than its family's rows says which after its name, where the name still fits
+      // whole beside it (10_warp_128x64 f16.f16); else its numbers take the tag's colour and the tooltip says why.
+      float tag_w = other_dtype ? ImGui::CalcTextSize(dtype.c_str()).x + em * 0.4f : 0;
+      const bool tag_beside = other_dtype && ImGui::CalcTextSize(label.c_str()).x + tag_w <= name_w;
+      if (!tag_beside) tag_w = 0;
       const float name_x = ImGui::GetCursorPosX();
       const bool cut = ui::text_fit(label, std::max(em, name_w - tag_w));
       ui::note("kernel name");
-      if (other_dtype) {  // its numbers are in another dtype than the rows around it
+      if (tag_beside) {  // its numbers are in another dtype than the rows around it
         ImGui::SameLine(0, 0);
         ImGui::SetCursorPosX(name_x + name_w - tag_w + em * 0.4f);
         ImGui::TextColored(vec4(ctx.theme.warn), "%s", dtype.c_str());
@@ -176,8 +180,8 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
           ImGui::PopTextWrapPos();
         }
         if (other_dtype)
-          ImGui::TextDisabled("measured in %s only: the other rows of %s show %s", dtype.c_str(), fam.c_str(),
-                              fam_dtype.c_str());
+          ImGui::TextDisabled("measured in %s only: the other rows of %s show %s%s", dtype.c_str(), fam.c_str(),
+                              fam_dtype.c_str(), tag_beside ? "" : " (its numbers in the colour of that note)");
         for (const std::string& d : dtypes)
           if (const RunRecord* rd = ladder_run(capture, shown, d))
             ImGui::Text("%-8s %7.1f TFLOP/s  %5.1f%% of cuBLAS (%s)", d.c_str(), rd->tflops,
@@ -194,7 +198,8 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
         if (r) {
           const std::string v = tflops(*r);
           ImGui::SetCursorPosX(ImGui::GetCursorPosX() + num_w - ImGui::CalcTextSize(v.c_str()).x);
-          ImGui::TextUnformatted(v.c_str());
+          if (other_dtype && !tag_beside) ImGui::TextColored(vec4(ctx.theme.warn), "%s", v.c_str());
+          else ImGui::TextUnformatted(v.c_str());
         } else {
           ImGui::TextDisabled("%s", ctx.f.live ? "..." : "-");
         }
@@ -206,7 +211,8 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
       } else if (r && r->cublas_tflops > 0) {
         const std::string v = percent(*r);
         ImGui::SetCursorPosX(ImGui::GetCursorPosX() + pct_w - ImGui::CalcTextSize(v.c_str()).x);
-        ImGui::TextUnformatted(v.c_str());
+        if (other_dtype && !tag_beside) ImGui::TextColored(vec4(ctx.theme.warn), "%s", v.c_str());
+        else ImGui::TextUnformatted(v.c_str());
         ui::note("% of cuBLAS");
       }
     }
@@ -346,12 +352,16 @@ void draw_kernel_list(Canvas& c, Rect r, const ViewContext& ctx) {
     // A rung measured only in another dtype than its family's says which, in the name's column.
     bool other_dtype = false;
     const std::string dtype = headline_dtype(dtypes_of(ctx.f.capture, name), fam_dtype, &other_dtype);
-    const float tag_w = other_dtype ? c.text_size(dtype, fs).x + pad : 0;
+    // Where the name would not fit whole beside the tag, the numbers take the tag's colour instead (as in the window).
+    float tag_w = other_dtype ? c.text_size(dtype, fs).x + pad : 0;
+    const bool tag_beside = other_dtype && c.text_size(rung_of(shown), fs).x + tag_w <= name_w;
+    if (!tag_beside) tag_w = 0;
+    const Color num_ink = other_dtype && !tag_beside ? t.warn : t.text;
     c.text({r.min.x + pad, y}, viz::elide(c, rung_of(shown), fs, Font::Sans, name_w - tag_w), t.text, fs);
-    if (other_dtype) c.text({r.min.x + pad + name_w, y}, dtype, t.warn, fs, Align::Right);
+    if (tag_beside) c.text({r.min.x + pad + name_w, y}, dtype, t.warn, fs, Align::Right);
     if (const RunRecord* run = dtype.empty() ? nullptr : ladder_run(ctx.f.capture, shown, dtype)) {
-      if (show_num) c.text({x_num, y}, tflops(*run), t.text, fs, Align::Right);
-      if (run->cublas_tflops > 0) c.text({x_pct, y}, percent(*run), t.text, fs, Align::Right);
+      if (show_num) c.text({x_num, y}, tflops(*run), num_ink, fs, Align::Right);
+      if (run->cublas_tflops > 0) c.text({x_pct, y}, percent(*run), num_ink, fs, Align::Right);
     }
     y += lh;
   }
