@@ -552,7 +552,7 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
   const float avail = area.max.y - y - strip_h - head_h - grid_title - fs * 0.6f;
   // Rows may be taller than a bank is wide (a narrow pane): up to a readable label's height.
   const float ch = std::clamp(avail / std::max(1, rows), 2.0f, std::max(cw, ls * 1.6f));
-  if (ch < 5) {  // slivers would say nothing: say where the grid is
+  if (ch < 8) {  // slivers say nothing (rows of 4 px were drawn): say where the grid is
     c.text({area.min.x, y}, viz::elide(c, "the bank grid (" + plural(rows, "wavefront row", "wavefront rows") +
                                               ") needs more room: maximise this view", ls, Font::Sans, area.w()),
            t.text_dim, ls);
