@@ -78,10 +78,15 @@ inline constexpr bool supports(int m, int n, int k) { return m > 0 && n > 0 && k
 
 enum Stage : int { kWait, kIssue, kCompute, kEpilogue };
 inline constexpr const char* kStageNames[] = {"wait (cp.async + barrier)", "issue cp.async", "compute", "epilogue"};
-enum Site : int { kAsStore, kBsStore, kAsLoad, kBsLoad, kCStage, kCRead };
+// The copies are cp.async where K and N allow 16-byte chunks, else (and in [vec=off]) shared stores: each its own
+// site, so that the bank view names the instruction the records are of.
+enum Site : int { kAsStore, kBsStore, kAsLoad, kBsLoad, kCStage, kCRead, kAsStoreSt, kBsStoreSt };
 inline constexpr const char* kSmemSites[] = {"As store (cp.async)", "Bs store (cp.async)", "As load (frag)",
                                              "Bs load (frag)", "C staging store (store_matrix_sync)",
-                                             "C staging load (16 B)"};
+                                             "C staging load (16 B)", "As store (st.shared)", "Bs store (st.shared)"};
+// [vec=off]'s stages: no cp.async to wait for or issue; the copy is the guarded loads and the shared stores.
+inline constexpr const char* kVecOffStageNames[] = {"wait (barrier)", "copy (ld.global + st.shared)", "compute",
+                                                    "epilogue"};
 
 template <class Probe, class TOut, bool kVec, int kP = kPad>
 __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, TOut> g, Probe probe, BlockOrder order) {
@@ -117,13 +122,13 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, TOut> g, 
     for (int p = 0; p < kChunksA / kThreads; ++p) {
       __half* dst = as + p * kStepA * L::kLdA;
       ca.copy(p, dst, g.a, g.m, g.k, kt * kBlockK, probe);  // A[row0 + p * kStepA][kt * 64 + c ..]
-      GS_PROBE(probe.smem(kAsStore, dst, 16, kVec ? SmemKind::kCpAsync : SmemKind::kStore));
+      GS_PROBE(probe.smem(kVec ? kAsStore : kAsStoreSt, dst, 16, kVec ? SmemKind::kCpAsync : SmemKind::kStore));
     }
 #pragma unroll
     for (int p = 0; p < kChunksB / kThreads; ++p) {
       __half* dst = bs + p * kStepB * L::kLdB;
       cb.copy(p, dst, g.b, g.k, g.n, kt * kBlockK, probe);  // B[kt * 64 + r0 + p * kStepB][col ..]
-      GS_PROBE(probe.smem(kBsStore, dst, 16, kVec ? SmemKind::kCpAsync : SmemKind::kStore));
+      GS_PROBE(probe.smem(kVec ? kBsStore : kBsStoreSt, dst, 16, kVec ? SmemKind::kCpAsync : SmemKind::kStore));
     }
   };
 

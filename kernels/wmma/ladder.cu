@@ -135,8 +135,10 @@ std::vector<Rung> wmma_rungs() {
     // Its padding and its 16-byte copies, each switched off: [pad=off], [vec=off].
     ladder.push_back(toggle_variant(g, "pad", "off", r::kPadOffAdds,
                                     {GS_WMMA_F32(r::launch_pad_off), GS_WMMA_F16(r::launch_pad_off)}));
-    ladder.push_back(toggle_variant(g, "vec", "off", r::kVecOffAdds,
-                                    {GS_WMMA_F32(r::launch_vec_off), GS_WMMA_F16(r::launch_vec_off)}));
+    Rung vec_off = toggle_variant(g, "vec", "off", r::kVecOffAdds,
+                                  {GS_WMMA_F32(r::launch_vec_off), GS_WMMA_F16(r::launch_vec_off)});
+    vec_off.stages = names(r::kVecOffStageNames);
+    ladder.push_back(std::move(vec_off));
   }
   {
     namespace r = wmma_09_pipelined;
