@@ -26,6 +26,7 @@
 #include "app/views.h"
 #include "app/window.h"
 #include "core/capture.h"
+#include "core/capture_limits.h"
 #include "core/files.h"
 #include "core/layout.h"
 #include "kernels/gemm.h"
@@ -115,9 +116,10 @@ bool shapes_from_list(const std::string& list, std::vector<GemmShape>* out, std:
   std::string item;
   while (std::getline(ss, item, ',')) {
     GemmShape s;
-    if (item.find('x') == std::string::npos) item = item + "x" + item + "x" + item;  // "4096" means square
-    if (!parse_shape(item, &s)) {
-      *error = "--sizes: '" + item + "' is not N or MxNxK with positive sizes";
+    // "4096" means square; the message quotes what was given, and the bound is what a capture may hold.
+    const std::string shape = item.find('x') == std::string::npos ? item + "x" + item + "x" + item : item;
+    if (!parse_shape(shape, &s) || std::max({s.m, s.n, s.k}) > kMaxGemmDim) {
+      *error = "--sizes: '" + item.substr(0, 40) + "' is not N or MxNxK with sizes from 1 to " + std::to_string(kMaxGemmDim);
       return false;
     }
     out->push_back(s);
@@ -497,7 +499,9 @@ int cmd_record(const RecordArgs& a) {
   std::string error;
   if (!kernels_from_list(a.kernels, &kernels, &error)) return fail("record", error, kExitUsage);
   GemmShape shape;
-  if (!parse_shape(a.size, &shape)) return fail("record", "--size: '" + a.size + "' is not MxNxK", kExitUsage);
+  if (!parse_shape(a.size, &shape) || std::max({shape.m, shape.n, shape.k}) > kMaxGemmDim)
+    return fail("record", "--size: '" + a.size.substr(0, 40) + "' is not MxNxK with sizes from 1 to " +
+                              std::to_string(kMaxGemmDim), kExitUsage);
   std::vector<GemmShape> sweep;
   if (!a.sweep.empty() && !shapes_from_list(a.sweep, &sweep, &error))
     return fail("record", "--sweep" + error.substr(error.find(':')), kExitUsage);
@@ -712,7 +716,16 @@ LayoutViewInput single_operand(const MmaOp& op, Operand o, const FragmentLayout&
 
 }  // namespace
 
-int cmd_layout(const LayoutArgs& a) {
+int cmd_layout(const LayoutArgs& given) {
+  // The picture's format from -o's extension where --format is not given; a contradiction is an error, never a PNG
+  // written to a .svg name or CSV text to a .png one.
+  LayoutArgs a = given;
+  if (const std::string ext = std::filesystem::path(a.out).extension().string();
+      ext == ".csv" || ext == ".svg" || ext == ".png" || ext == ".tex") {
+    if (!a.format_given) a.format = ext.substr(1);
+    else if (ext.substr(1) != a.format)
+      return fail("layout", "-o " + a.out + " ends in " + ext + " but --format is " + a.format, kExitUsage);
+  }
   const MmaOp* op = find_mma_op(a.op);
   if (!op) return fail("layout", "--op: unknown operation '" + a.op + "' (known: " + mma_op_names() + ")", kExitUsage);
   const Operand operand = *parse_operand(a.operand);

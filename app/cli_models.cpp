@@ -13,6 +13,9 @@ namespace gs {
 
 int cmd_banks(const BanksArgs& a) {
   const SmemOp op = *parse_smem_op(a.op);  // CLI11 already restricted --op to the known spellings
+  if (is_ldmatrix(op) && a.width != 16)  // said, not silently replaced by 16
+    return fail("banks", "--width " + std::to_string(a.width) + ": an ldmatrix row address supplies 16 bytes (--width 16)",
+                kExitUsage);
   LaneOffsets offsets;
   std::string error;
   // Standard input that cannot be read is said as such, not as "expected 32 offsets, got 0".

@@ -68,6 +68,9 @@ int main(int argc, char** argv) {
         },
         "");
   };
+  // A file or folder name: an empty one would fail only after the work (a recording on the GPU) was done.
+  const CLI::Validator a_name(
+      [](std::string& s) -> std::string { return s.empty() ? "expected a file name, got ''" : std::string(); }, "");
   const CLI::Validator device_index = number_in(0, 1023, true, "a CUDA device index (0, 1, ...; nvidia-smi lists them)");
 
   WindowArgs win;
@@ -104,7 +107,7 @@ int main(int argc, char** argv) {
 
   RecordArgs rec;
   CLI::App* record = app.add_subcommand("record", "Run the registered kernels and write a capture (needs a CUDA GPU)");
-  record->add_option("-o,--output", rec.out, "Capture file to write (JSON)")->required();
+  record->add_option("-o,--output", rec.out, "Capture file to write (JSON)")->required()->check(a_name);
   record->add_option("--kernels", rec.kernels, "Comma-separated kernel names (default: all)");
   record->add_option("--size", rec.size,
                      "Problem size MxNxK (a rung whose step shows only at other sizes is traced at its own, which "
@@ -120,7 +123,7 @@ int main(int argc, char** argv) {
   CLI::App* benchc = app.add_subcommand("bench", "Time kernels against cuBLAS in one process (needs a CUDA GPU)");
   benchc->add_option("--kernels", bench.kernels, "Comma-separated kernel names (default: all)");
   benchc->add_option("--sizes", bench.sizes, "Comma-separated sizes: N (square) or MxNxK")->capture_default_str();
-  benchc->add_option("--json", bench.json, "Also write the results as JSON to this file");
+  benchc->add_option("--json", bench.json, "Also write the results as JSON to this file")->check(a_name);
   benchc->add_option("--repeats", bench.repeats, "Timed launches per kernel (median; at least 10)")
       ->check(number_in(10, 10000, true, "a whole number from 10 to 10000"))->capture_default_str();
   benchc->add_option("--device", bench.device, "CUDA device index")->check(device_index);
@@ -138,9 +141,9 @@ int main(int argc, char** argv) {
   layout->add_option("--operand", lay.operand, "A, B or C")->required()->check(CLI::IsMember({"A", "B", "C"}));
   layout->add_option("--source", lay.source, "documented (PTX ISA) or traced (GPU or --replay)")
       ->check(CLI::IsMember({"documented", "traced"}))->capture_default_str();
-  layout->add_option("--format", lay.format, "csv, svg, png, or tex (a standalone TikZ picture)")->check(CLI::IsMember({"csv", "svg", "png", "tex"}))
+  layout->add_option("--format", lay.format, "csv, svg, png, or tex (a standalone TikZ picture); default: -o's extension, else csv")->check(CLI::IsMember({"csv", "svg", "png", "tex"}))
       ->capture_default_str();
-  layout->add_option("-o,--output", lay.out, "File to write (default: standard output for csv)");
+  layout->add_option("-o,--output", lay.out, "File to write (default: standard output for csv)")->check(a_name);
   layout->add_option("--replay", lay.replay, "Read traced layouts from this capture")->check(CLI::ExistingFile);
   layout->add_option("--theme", lay.theme, "dark or light (svg, png)")->check(CLI::IsMember({"dark", "light"}))
       ->capture_default_str();
@@ -162,7 +165,7 @@ int main(int argc, char** argv) {
   const char* zoom_help = "Text and figure this many times larger in a picture of the same size, as the window's zoom (0.5-3)";
   ExportArgs exp;
   CLI::App* exportc = app.add_subcommand("export", "Write a lecture deck: every rung's views as PNG and SVG, and index.html");
-  exportc->add_option("--deck", exp.deck, "Folder to create (it must not exist yet)")->required();
+  exportc->add_option("--deck", exp.deck, "Folder to create (it must not exist yet)")->required()->check(a_name);
   exportc->add_option("--replay", exp.replay, "Capture to draw (default: the bundled one)")->check(CLI::ExistingFile);
   exportc->add_option("--theme", exp.theme, "dark or light")->check(CLI::IsMember({"dark", "light"}))->capture_default_str();
   exportc->add_option("--zoom", exp.zoom, zoom_help)->check(number_in(0.5, 3, false, "a number from 0.5 to 3"))->capture_default_str();
@@ -185,7 +188,8 @@ int main(int argc, char** argv) {
   shotc->add_option("--ratio-over-size", shot.ratio_over_size,
                     "FILE[,FILE...] (bench JSONs or captures, one per GPU): each family's top rung as % of cuBLAS over "
                     "size, with --view perf");
-  shotc->add_option("-o,--output", shot.out, "FILE.png or FILE.svg (the throughput view also writes FILE.csv)")->required();
+  shotc->add_option("-o,--output", shot.out, "FILE.png or FILE.svg (the throughput view also writes FILE.csv)")->required()
+      ->check(a_name);
 
   ListArgs list;
   CLI::App* listc = app.add_subcommand("list", "Print every rung and variant with its explanation (read from the rung's file)");
@@ -212,6 +216,17 @@ int main(int argc, char** argv) {
     // CLI11 names a hidden option (the test hooks) as "": their checks name it themselves.
     std::string what = e.what();
     if (what.rfind(": ", 0) == 0) what.erase(0, 2);
+    // CLI11 checks required options before unexpected ones: "shot --veiw perf" said "--view is required". An
+    // argument it could not place names the mistake better.
+    if (dynamic_cast<const CLI::RequiredError*>(&e)) {
+      const CLI::App* where = &app;
+      for (const CLI::App* s : app.get_subcommands()) where = s;
+      for (const std::string& extra : where->remaining())
+        if (extra.rfind("-", 0) == 0) {
+          what = "unknown option '" + extra.substr(0, 40) + "' (gemmscope " + (sub.empty() ? "" : sub + " ") + "--help lists them)";
+          break;
+        }
+    }
     return fail(sub, what, kExitUsage);
   }
 
@@ -228,6 +243,7 @@ int main(int argc, char** argv) {
   // A subcommand interrupted (Ctrl-C, a kill, a closed terminal) says so in one line; what it was writing is left as
   // it was (core/files.h). The window has nothing half-written to explain.
   win.size_given = app.get_option("--width")->count() + app.get_option("--height")->count() > 0;
+  lay.format_given = layout->get_option("--format")->count() > 0;
   for (const CLI::App* s : app.get_subcommands()) say_when_interrupted("gemmscope " + s->get_name());
   if (*record) return stdout_ok(cmd_record(rec));
   if (*benchc) return stdout_ok(cmd_bench(bench));

@@ -267,7 +267,10 @@ bool parse_lane_offsets(std::istream& in, LaneOffsets* out, std::string* error) 
 bool check_lane_alignment(const LaneOffsets& offsets, int width_bytes, SmemOp op, std::string* error) {
   const int align = required_alignment(width_bytes, op);
   if (align <= 0) return true;
-  for (int lane = 0; lane < kLanes; ++lane) {
+  // An ldmatrix reads row addresses from its first 8, 16 or 32 lanes only: the others' offsets are ignored, as the
+  // hardware ignores them, not checked.
+  const int used = is_ldmatrix(op) ? 8 * ldmatrix_matrices(op) : kLanes;
+  for (int lane = 0; lane < used; ++lane) {
     if (offsets[lane] && *offsets[lane] % static_cast<uint32_t>(align) != 0) {
       *error = "lane " + std::to_string(lane) + ": offset " + std::to_string(*offsets[lane]) +
                " is not aligned to " + std::to_string(align) + " bytes";

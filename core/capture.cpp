@@ -12,6 +12,7 @@
 #include <set>
 #include <nlohmann/json.hpp>
 
+#include "core/capture_limits.h"
 #include "core/banks.h"  // smem_width_ok: the price table's widths are the loads' the model takes
 #include "core/files.h"
 #include "core/layout.h"
@@ -495,9 +496,9 @@ Capture capture_from_json(const json& j, const Reader& r) {
     const json& x = runs[i];
     RunRecord run;
     run.kernel = r.str(x, w, "kernel");
-    run.m = int(r.integer(x, w, "m", 1, 1 << 20));
-    run.n = int(r.integer(x, w, "n", 1, 1 << 20));
-    run.k = int(r.integer(x, w, "k", 1, 1 << 20));
+    run.m = int(r.integer(x, w, "m", 1, kMaxGemmDim));
+    run.n = int(r.integer(x, w, "n", 1, kMaxGemmDim));
+    run.k = int(r.integer(x, w, "k", 1, kMaxGemmDim));
     run.dtype = r.str(x, w, "dtype");
     run.median_ms = r.number(x, w, "median_ms", 0, kMaxMs);
     run.tflops = r.number(x, w, "tflops", 0, kMaxRate);
@@ -612,8 +613,8 @@ Capture capture_from_json(const json& j, const Reader& r) {
       b.bx = int(r.as_int(x[1], field, "[1] (bx)", 0, INT32_MAX));
       b.by = int(r.as_int(x[2], field, "[2] (by)", 0, INT32_MAX));
       // A tile of C: C is at most 2^20 on a side (a run's m and n), so no tile index reaches it.
-      b.tile_m = int(r.as_int(x[3], field, "[3] (tile_m)", 0, (1 << 20) - 1));
-      b.tile_n = int(r.as_int(x[4], field, "[4] (tile_n)", 0, (1 << 20) - 1));
+      b.tile_m = int(r.as_int(x[3], field, "[3] (tile_m)", 0, kMaxGemmDim - 1));
+      b.tile_n = int(r.as_int(x[4], field, "[4] (tile_n)", 0, kMaxGemmDim - 1));
       b.smid = int(r.as_int(x[5], field, "[5] (smid)", 0, c.device.sm_count - 1));
       b.start_ns = uint64_t(r.as_int(x[6], field, "[6] (start_ns)"));
       b.end_ns = uint64_t(r.as_int(x[7], field, "[7] (end_ns)"));
@@ -653,9 +654,9 @@ Capture capture_from_json(const json& j, const Reader& r) {
       const std::string w = Reader::at("l2", i);
       L2Record l;
       l.kernel = r.str(l2[i], w, "kernel");
-      l.m = int(r.integer(l2[i], w, "m", 1, 1 << 20));
-      l.n = int(r.integer(l2[i], w, "n", 1, 1 << 20));
-      l.k = int(r.integer(l2[i], w, "k", 1, 1 << 20));
+      l.m = int(r.integer(l2[i], w, "m", 1, kMaxGemmDim));
+      l.n = int(r.integer(l2[i], w, "n", 1, kMaxGemmDim));
+      l.k = int(r.integer(l2[i], w, "k", 1, kMaxGemmDim));
       l.hit_pct = r.number(l2[i], w, "hit_pct");
       if (!(l.hit_pct >= 0 && l.hit_pct <= 100)) r.fail(w + ".hit_pct", "expected a percentage, 0 to 100");
       l.dram_read_bytes = r.number(l2[i], w, "dram_read_bytes", 0, 1e18);
@@ -774,9 +775,9 @@ MeasuredFile parse_measured(const std::string& text, const std::string& name) {
     Measured m;
     m.kernel = r.str(x, w, "kernel");
     m.dtype = r.str(x, w, "dtype");
-    m.m = int(r.integer(x, w, "m", 1, 1 << 20));
-    m.n = int(r.integer(x, w, "n", 1, 1 << 20));
-    m.k = int(r.integer(x, w, "k", 1, 1 << 20));
+    m.m = int(r.integer(x, w, "m", 1, kMaxGemmDim));
+    m.n = int(r.integer(x, w, "n", 1, kMaxGemmDim));
+    m.k = int(r.integer(x, w, "k", 1, kMaxGemmDim));
     m.tflops = r.number(x, w, "tflops", 0, kMaxRate);
     m.cublas_tflops = r.number(x, w, "cublas_tflops", 0, kMaxRate);
     m.ratio = r.number(x, w, "ratio", 0, 1e3);

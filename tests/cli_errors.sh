@@ -23,6 +23,7 @@ expect 2 "unknown operation 'mma.bogus'" layout --op mma.bogus --operand A
 expect 2 "operand" layout --op mma.m16n8k16.f16 --operand Q
 expect 2 "unspecified" layout --op wmma.m16n16k16.f16 --operand A
 expect 2 "needs -o" layout --op mma.m16n8k16.f16 --operand A --format svg
+expect 2 "^gemmscope layout: -o .*x.svg ends in .svg but --format is png$" layout --op mma.m16n8k16.f16 --operand A --format png -o "$tmp/x.svg"
 expect 2 "ldmatrix.x4 has one operand with a register layout: A" layout --op ldmatrix.x4 --operand B
 expect 2 "ldmatrix.x2.trans has one operand with a register layout: A" layout --op ldmatrix.x2.trans --operand C --source traced
 expect 2 "wgmma.m64n16k16.f16 has one operand with a register layout: C" layout --op wgmma.m64n16k16.f16 --operand A
@@ -107,6 +108,10 @@ expect 2 "--size: '320x240' is not WxH between 640x400 \(the smallest window" sh
 expect 2 "^gemmscope: --width: expected a width from 640 to 8192, got '320'$" --width 320 --frames 1
 # The window's options before a subcommand are not the subcommand's: said, not ignored.
 expect 2 "^gemmscope shot: --replay before 'shot' is an option of the window, not of shot \\(its options go after its name" --replay "$bin" shot --view perf -o "$tmp/x.svg"
+expect 2 "^gemmscope shot: unknown option '--veiw' \\(gemmscope shot --help lists them\\)$" shot --veiw perf -o "$tmp/x.png"
+expect 2 "^gemmscope record: --output: expected a file name, got ''$" record -o ""
+expect 2 "^gemmscope bench: --sizes: '-5' is not N or MxNxK with sizes from 1 to 1048576$" bench --sizes -5
+expect 2 "^gemmscope banks: --width 4: an ldmatrix row address supplies 16 bytes \\(--width 16\\)$" banks --width 4 --op ldmatrix.x4
 expect 2 "^gemmscope: --frames: expected a number of frames from 1, got '-1'$" --frames -1
 expect 2 "^gemmscope bench: --repeats: expected a whole number from 10 to 10000, got 'abc'$" bench --repeats abc
 expect 2 "mma_f16/10_multistage\[xor=maybe\]': mma_f16/10_multistage has the variants .*\[xor=off\]" bench --kernels 'mma_f16/10_multistage[xor=maybe]'

@@ -60,3 +60,7 @@ echo "wgmma csv ok"
 grep -q '</svg>' "$tmp/A.svg"
 [ "$(grep -o '<rect' "$tmp/A.svg" | wc -l)" -ge 256 ] || { echo "FAIL: A.svg has fewer than 256 cells"; exit 1; }
 echo "svg ok"
+# Without --format, -o's extension decides: an SVG document in a .svg file, not CSV text.
+"$bin" layout --op mma.m16n8k16.f16 --operand B -o "$tmp/B.svg"
+grep -q '</svg>' "$tmp/B.svg" || { echo "FAIL: -o B.svg without --format did not write an SVG"; exit 1; }
+echo "svg from the extension ok"

@@ -40,6 +40,9 @@ if [ -n "$data" ]; then
   [ "$n" -ge 40 ] || { echo "FAIL: only $n 2-byte rows in the measured table"; exit 1; }
   echo "ok: banks --width 2 equals Nsight Compute on all $n measured 2-byte loads and stores"
 fi
+# An ldmatrix.x1 reads row addresses from lanes 0-7 only: whatever the other lanes hold is ignored, as on the GPU.
+check "wavefronts=1 ideal=1 conflicts=0" "$( (for l in $(seq 0 7); do printf '%d ' $((l * 16)); done; printf '3 %.0s' $(seq 24)) |
+  "$bin" banks --width 16 --op ldmatrix.x1)" "ldmatrix.x1 ignores lanes 8-31"
 # Stores are not packed: every lane on one 16-byte address is 2 wavefronts to load and 4 to store.
 check "wavefronts=2 ideal=2 conflicts=0" "$(printf '256 %.0s' $(seq 32) | "$bin" banks --width 16)" "lds 16 one address"
 check "wavefronts=4 ideal=4 conflicts=0" "$(printf '256 %.0s' $(seq 32) | "$bin" banks --width 16 --op sts)" "sts 16 one address"
