@@ -24,6 +24,12 @@ expect layout sgemm/07_warptile "computes 64 elements of C: rows 0:4, 16:20, col
 expect layout wmma/05_padded_smem "wmma.m16n16k16.f16" "each element twice in one lane's fragment"
 expect layout mma_f16/08_ldmatrix "mma.m16n8k16.f16" "8 warps (4x2) of 64x64 over a 256x128"
 expect layout mma_tf32/04_registers "mma.m16n8k8.tf32" "tf32 · 4 elements/lane"
+# Another op explored (--op): the rung's warp tiling, drawn with its own mma, is not shown under the other op's grids.
+svg="$dir/layout_s8.svg"
+"$bin" shot --view layout --kernel mma_f16/01_vectorized --op mma.m16n8k32.s8 -o "$svg"
+if texts "$svg" | grep -F "8 warps (2x4)" >/dev/null; then echo "FAIL: the s8 layout shows mma_f16/01's warp tiling"; exit 1; fi
+texts "$svg" | grep -F "mma.m16n8k32.s8" >/dev/null || { echo "FAIL: the explored op is not drawn"; exit 1; }
+echo "ok: an explored op's layout leaves the rung's warp tiling out"
 # The bank view opens on the rung's worst site: mma_tf32/01's B-fragment loads (4-way, but 4 times as many as A's 8-way).
 expect banks mma_tf32/01_vectorized "Bs load (frag), warp 0, k-iteration 0" "(4-way on banks 0-7)"
 expect banks mma_f16/01_vectorized "(4-way on banks 0-3)"

@@ -94,7 +94,11 @@ class LayoutPanel : public ViewPanel {
     }
     op_ = shown_op(ctx.st, kernel_);
     threads_ = ctx.st.layout_follow && !op_ ? thread_input(kernel_) : ThreadViewInput{};
-    warps_ = warp_input(kernel_);
+    // The rung's warp tiling is drawn with its own instruction: beside an explored op of another shape it would
+    // describe tiles of that rung's mma under the other op's grids.
+    const bool own_op = ctx.st.layout_follow || (kernel_ && op_ && std::find(kernel_->ops.begin(), kernel_->ops.end(),
+                                                                                   op_->name) != kernel_->ops.end());
+    warps_ = own_op ? warp_input(kernel_) : WarpViewInput{};
     in_ = LayoutViewInput{};
     in_.op = op_;
     if (!op_) return;
