@@ -75,13 +75,15 @@ void draw_code_view(Canvas& c, Rect r, const Theme& t, const CodeViewInput& in, 
   int added = 0, removed = 0;
   for (const DiffLine& d : in.diff) added += d.kind == DiffLine::Kind::Added, removed += d.kind == DiffLine::Kind::Removed;
   const size_t changes = change_starts(in.diff).size();
-  const std::string summary = in.against.empty()
+  const std::string summary = !in.toggle_note.empty() ? in.toggle_note
+                              : in.against.empty()
                                   ? "the first rung of its ladder: every line is new"
                                   : "against " + in.against + ": " + std::to_string(added) + " lines added, " +
                                         std::to_string(removed) + " removed, in " + std::to_string(changes) +
                                         (changes == 1 ? " place" : " places");
   y += fs * 0.3f;
-  c.text({area.min.x, y}, viz::elide(c, summary, fs, Font::Sans, area.w()), in.against.empty() ? t.text_dim : t.accent, fs);
+  c.text({area.min.x, y}, viz::elide(c, summary, fs, Font::Sans, area.w()),
+         in.against.empty() && in.toggle_note.empty() ? t.text_dim : t.accent, fs);
   y += fs * 1.6f;
 
   // The lines: number, mark, text; a strip at the right maps the whole file.
@@ -121,7 +123,9 @@ void draw_code_view(Canvas& c, Rect r, const Theme& t, const CodeViewInput& in, 
     const std::string num = std::to_string((del ? d.old_line + in.old_offset : d.new_line + in.new_offset) + 1);
     c.text({list.min.x + num_w, ly + (lh - ms) * 0.5f}, num, t.text_dim, ms, Align::Right, Font::Mono);
     const float mark_x = list.min.x + num_w + ms * 0.5f;
-    if (add || del) c.text({mark_x, ly + (lh - ms) * 0.5f}, add ? "+" : "-", add ? t.good : t.bad, ms, Align::Left, Font::Mono);
+    if (add || del)
+      c.text({mark_x, ly + (lh - ms) * 0.5f}, !in.toggle_note.empty() ? ">" : add ? "+" : "-", add ? t.good : t.bad, ms,
+             Align::Left, Font::Mono);
     const bool site = d.new_line >= 0 && size_t(d.new_line) < in.sites.size() && !in.sites[size_t(d.new_line)].empty();
     if (site) c.circle_filled({mark_x + ms * 0.3f, ly + lh * 0.5f}, ms * 0.22f, t.accent);
     for (size_t i = 0; i < parts.size(); ++i) {

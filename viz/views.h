@@ -235,6 +235,9 @@ struct CodeViewInput {
   int new_offset = 0, old_offset = 0;     // file line of new_lines[0] and old_lines[0] (0-based): the numbers shown
   std::vector<DiffLine> diff;             // every line of both, in order
   std::vector<std::string> sites;         // per new line: the shared-memory site its probe records, or ""
+  // A toggle variant shown on its own (no rung to diff against): the lines that read the toggle's template
+  // parameters are marked (Added in `diff`, drawn with a '>' rather than '+'), and this says which.
+  std::string toggle_note;                // "[pad=off] switches the lines that read kP or kPad: 9 lines"
 };
 struct CodeViewState {
   int first = 0;              // first row of `diff` shown

@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cctype>
 
 #include "app/panels/panel.h"
 #include "app/rung_sources.h"
@@ -23,12 +24,15 @@ class CodePanel : public ViewPanel {
       ctx.st.code.selected = -1;
       jump_ = true;
     }
-    const std::string against = ctx.st.code_against.empty() ? previous(kernel) : ctx.st.code_against;
+    // A toggle variant opens on its own source with the toggle's lines marked; "against:" still diffs it.
+    const std::string against =
+        ctx.st.code_against.empty() ? (toggle_symbols(kernel).empty() ? previous(kernel) : "-") : ctx.st.code_against;
     if (kernel != in_.kernel || against != built_against_) build(kernel, against);
     const std::vector<int> rows = code_rows(in_, ctx.st.code);
     if (jump_) {  // scroll so the first change sits a few lines from the top
       const std::vector<int> starts = change_starts(in_.diff);
-      ctx.st.code.first = starts.empty() || in_.against.empty() ? 0 : row_of(rows, starts.front()) - 3;
+      ctx.st.code.first =
+          starts.empty() || (in_.against.empty() && in_.toggle_note.empty()) ? 0 : row_of(rows, starts.front()) - 3;
       jump_ = false;
     }
     ctx.st.code.first = std::clamp(ctx.st.code.first, 0, std::max(0, int(rows.size()) - 1));
@@ -153,6 +157,31 @@ class CodePanel : public ViewPanel {
     return line;
   }
 
+  // The template parameters a toggle variant rung[key=value] sets, by key (the kernels' own names for them); empty
+  // for a rung and for an order variant (its code is the rung's, only the grid differs).
+  static std::vector<std::string> toggle_symbols(const std::string& kernel) {
+    const size_t open = kernel.find('[');
+    if (open == std::string::npos) return {};
+    const std::string key = kernel.substr(open + 1, kernel.find('=', open) - open - 1);
+    static const std::vector<std::pair<std::string, std::vector<std::string>>> kSymbols = {
+        {"warp", {"kWarpsDown"}}, {"vec", {"kVec", "kVecB", "kScalar"}}, {"pad", {"kP", "kPad"}},
+        {"ahead", {"kAhead"}},    {"stages", {"S", "kStages"}},          {"xor", {"kXor"}},
+        {"ldmatrix", {"kLdsm"}}};
+    for (const auto& [k, symbols] : kSymbols)
+      if (k == key) return symbols;
+    return {};
+  }
+
+  // Whether the code part of `line` (before a // comment) names one of `symbols` as a whole word.
+  static bool names_symbol(const std::string& line, const std::vector<std::string>& symbols) {
+    const std::string code = line.substr(0, line.find("//"));
+    const auto word = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
+    for (const std::string& s : symbols)
+      for (size_t at = code.find(s); at != std::string::npos; at = code.find(s, at + 1))
+        if ((at == 0 || !word(code[at - 1])) && (at + s.size() == code.size() || !word(code[at + s.size()]))) return true;
+    return false;
+  }
+
   void build(const std::string& kernel, const std::string& against) {
     in_ = CodeViewInput{};
     built_against_ = against;
@@ -165,6 +194,19 @@ class CodePanel : public ViewPanel {
     for (const std::string& l : in_.old_lines) a.push_back(neutral(l, in_.against));
     for (const std::string& l : in_.new_lines) b.push_back(neutral(l, kernel));
     in_.diff = line_diff(a, b);
+    if (const std::vector<std::string> symbols = toggle_symbols(kernel); !symbols.empty() && in_.against.empty()) {
+      int marked = 0;
+      for (DiffLine& d : in_.diff) {  // against nothing every line came out added: only the toggle's stay marked
+        const bool mark = d.new_line >= 0 && names_symbol(in_.new_lines[size_t(d.new_line)], symbols);
+        d.kind = mark ? DiffLine::Kind::Added : DiffLine::Kind::Same;
+        marked += mark;
+      }
+      std::string names;
+      for (size_t i = 0; i < symbols.size(); ++i)
+        names += (i == 0 ? "" : i + 1 == symbols.size() ? " or " : ", ") + symbols[i];
+      in_.toggle_note = kernel.substr(kernel.find('[')) + ": the rung's own source; marked, the " +
+                        std::to_string(marked) + " lines that read " + names + ", which the toggle sets";
+    }
     // The site names come from the whole file (the enum and the names may sit anywhere in it).
     const RungSource* src = rung_source(kernel);
     const std::vector<std::string> all = src ? split_lines(src->text) : std::vector<std::string>{};
