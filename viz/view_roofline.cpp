@@ -12,12 +12,13 @@
 namespace gs {
 namespace {
 
-// "07" from "mma_f16/07_swizzle": the rung's number, the label a point can afford.
+// "07" from "mma_f16/07_swizzle": the rung's number, the label a point can afford; a variant keeps its toggle,
+// "10[xor=off]", so that it is not named as its rung's dot beside it is.
 std::string rung_number(const std::string& kernel) {
   const size_t slash = kernel.find('/');
   const std::string tail = slash == std::string::npos ? kernel : kernel.substr(slash + 1);
-  const size_t us = tail.find('_');
-  return us == std::string::npos ? tail : tail.substr(0, us);
+  const size_t us = tail.find('_'), open = tail.find('[');
+  return (us == std::string::npos ? tail : tail.substr(0, us)) + (open == std::string::npos ? "" : tail.substr(open));
 }
 
 }  // namespace
