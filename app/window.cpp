@@ -589,6 +589,7 @@ void MainWindow::DrawFigure(const std::string& view, const Frame& f, ViewState& 
 }
 
 void draw_view_figure(Canvas& c, Rect r, const std::string& view, const Frame& f, ViewState& st, ViewPanel& panel) {
+  const viz::PictureScope picture;  // hints about the window's controls say what a larger picture would show
   const ViewContext ctx{f, st, theme_of(st), nullptr};
   panel.Update(ctx);
   ScaledCanvas scaled(c, st.effective_zoom(), r.min);
@@ -596,6 +597,7 @@ void draw_view_figure(Canvas& c, Rect r, const std::string& view, const Frame& f
 }
 
 void draw_workspace(Canvas& c, Rect r, const Frame& f, ViewState& st, std::vector<std::unique_ptr<ViewPanel>>& panels) {
+  const viz::PictureScope picture;
   const Theme& t = theme_of(st);
   const ViewContext ctx{f, st, t, nullptr};
   reconcile(&st.arrangement, view_names());

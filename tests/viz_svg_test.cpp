@@ -759,6 +759,15 @@ TEST(LayoutView, AShortWidePaneDrawsOneRowOfClearlyLargerCells) {
   const std::string tiny = draw_layout(in, Theme::Dark(), {}, {-1, -1}, nullptr, 480, 120);
   EXPECT_EQ(count_if_contains(texts(tiny), "too small for the fragment grids: maximise this view"), 1);
   EXPECT_TRUE(lane_cells(tiny, Theme::Dark()).empty());
+  {  // In a picture (an export) nothing can be maximised: the line says what a larger picture shows instead.
+    const viz::PictureScope picture;
+    const std::string exported = draw_layout(in, Theme::Dark(), {}, {-1, -1}, nullptr, 480, 120);
+    EXPECT_EQ(count_if_contains(texts(exported), "too small for the fragment grids: a larger picture shows it"), 1);
+    EXPECT_EQ(count_if_contains(texts(exported), "maximise"), 0);
+  }
+  EXPECT_EQ(count_if_contains(texts(draw_layout(in, Theme::Dark(), {}, {-1, -1}, nullptr, 480, 120)),
+                              "maximise this view"),
+            1);  // and the window's drawing after it asks again
   EXPECT_EQ(overlapping_text(tiny), "");
   EXPECT_EQ(outside(tiny, 480, 120), "");
 }

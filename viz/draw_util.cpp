@@ -168,4 +168,15 @@ std::string traced_as_note(const std::string& traced, const std::string& shown_a
   return " \xC2\xB7 its rung's traces (an order moves whole blocks, not their accesses)";
 }
 
+namespace {
+thread_local bool g_picture = false;  // a PictureScope is drawing a picture on this thread
+}  // namespace
+
+PictureScope::PictureScope() : was_(g_picture) { g_picture = true; }
+PictureScope::~PictureScope() { g_picture = was_; }
+
+const std::string& hint(const std::string& on_screen, const std::string& in_picture) {
+  return g_picture ? in_picture : on_screen;
+}
+
 }  // namespace gs::viz

@@ -53,6 +53,21 @@ float spans_width(const Canvas& c, const std::vector<Span>& spans, float size);
 // Draws the spans left to right from `pos` (top-left); what passes `max_w` is elided.
 void draw_spans(Canvas& c, Vec2 pos, const std::vector<Span>& spans, float size, float max_w);
 
+// A picture (an export, `shot`, the deck) is not the window: nothing in it can be hovered, clicked or maximised.
+// While a PictureScope lives, views drawing a hint about the window's controls draw what a reader of the picture
+// can use instead: hint("maximise this view", "a larger picture shows it").
+class PictureScope {
+ public:
+  PictureScope();
+  ~PictureScope();
+  PictureScope(const PictureScope&) = delete;
+  PictureScope& operator=(const PictureScope&) = delete;
+
+ private:
+  bool was_;
+};
+const std::string& hint(const std::string& on_screen, const std::string& in_picture);
+
 // What a view drawn from one kernel's records names in its title: the kernel the user selected (`shown_as`,
 // where not empty), which for a block-order variant is not the rung whose records (`traced`) the view draws.
 const std::string& title_kernel(const std::string& traced, const std::string& shown_as);

@@ -554,7 +554,7 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
   const float ch = std::clamp(avail / std::max(1, rows), 2.0f, std::max(cw, ls * 1.6f));
   if (ch < 8) {  // slivers say nothing (rows of 4 px were drawn): say where the grid is
     c.text({area.min.x, y}, viz::elide(c, "the bank grid (" + plural(rows, "wavefront row", "wavefront rows") +
-                                              ") needs more room: maximise this view", ls, Font::Sans, area.w()),
+                                              ") needs more room: " + viz::hint("maximise this view", "a larger picture shows it"), ls, Font::Sans, area.w()),
            t.text_dim, ls);
     c.pop_clip();
     return;
@@ -653,7 +653,8 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
   if (!strip) {
     if (strip_note)
       c.text({area.min.x, gy + rows * ch + fs * 0.3f},
-             viz::elide(c, "each lane's byte offset and shared memory's 128-byte lines: hover a cell, or maximise this view",
+             viz::elide(c, "each lane's byte offset and shared memory's 128-byte lines: " +
+                               viz::hint("hover a cell, or maximise this view", "a larger picture shows them"),
                         ls, Font::Sans, area.w()),
              t.text_dim, ls);
     c.pop_clip();

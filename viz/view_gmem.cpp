@@ -369,7 +369,7 @@ void draw_gmem_view(Canvas& c, Rect r, const Theme& t, const GmemViewInput& in, 
     // Too short for a caption line and the map: say where to see them rather than leave the name alone.
     if (box.max.y - by < ts * 1.3f + fs * 0.3f + fs * 3.2f) {
       if (by + ts * 1.2f <= box.max.y)
-        c.text({box.min.x, by}, viz::elide(c, "maximise this view to see the request", ts, Font::Sans, box.w()), t.text_dim,
+        c.text({box.min.x, by}, viz::elide(c, viz::hint("maximise this view to see the request", "a larger picture shows the request"), ts, Font::Sans, box.w()), t.text_dim,
                ts);
       c.pop_clip();
       return;

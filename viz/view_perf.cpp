@@ -168,7 +168,7 @@ void draw_bars(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, fl
   c.text({x1 + c.text_size(last, ts).x * 0.5f + ts * 0.4f, grid_bottom + ts * 0.25f}, "TFLOP/s", t.text_dim, ts);
   if (count < bars.size() && grid_bottom + ts * 2.45f <= area.max.y + 0.5f)  // not where even one row fills the area
     c.text({area.min.x, grid_bottom + ts * 1.45f},
-           viz::elide(c, std::to_string(bars.size() - count) + " more rungs: zoom out, maximise or pick one to scroll",
+           viz::elide(c, std::to_string(bars.size() - count) + " more rungs: " + viz::hint("zoom out, maximise or pick one to scroll", "a taller picture shows them"),
                       ts, Font::Sans, area.w()),
            t.text_dim, ts);
 
@@ -262,7 +262,7 @@ void draw_series(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, 
             {area.max.x - (legend_right ? legend_w + ts : 0), area.max.y - ts * 2.7f - legend_h}};
   if (plot.h() < ts * 3 || plot.w() < ts * 6) {  // the legend leaves no room for the curves: say so under the heading
     c.text(area.min, viz::elide(c, "no room for the curves beside their " + std::to_string(rows.size()) +
-                                       " legend rows: maximise this view (M)", ts, Font::Sans, area.w()),
+                                       " legend rows: " + viz::hint("maximise this view (M)", "a larger picture shows them"), ts, Font::Sans, area.w()),
            t.text_dim, ts);
     return;
   }
@@ -448,7 +448,9 @@ void draw_perf_view(Canvas& c, Rect r, const Theme& t, const PerfViewInput& in, 
     series = false;
     bars.max.y -= ts * 1.6f;
     c.text({area.min.x, area.max.y - ts * 1.2f},
-           viz::elide(c, "TFLOP/s over " + in.series_x_label + ": maximise this view (M) to see the curves", ts,
+           viz::elide(c, "TFLOP/s over " + in.series_x_label + ": " +
+                             viz::hint("maximise this view (M) to see the curves", "a larger picture shows the curves"),
+                         ts,
                       Font::Sans, area.w()),
            t.text_dim, ts);
   }

@@ -129,7 +129,7 @@ void draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st
   const float px = std::min(avail_w / (l.tiles_n * bn), avail_h / (l.tiles_m * bm));  // per element of C
   side.sx = px * bn, side.sy = px * bm;
   if (std::min(side.sx, side.sy) < 1 || avail_h < fs * 3) {  // no room for a grid: say so rather than draw nothing
-    if (y + fs <= a.max.y) c.text({a.min.x, y}, viz::elide(c, "maximise to see the tiles", fs,
+    if (y + fs <= a.max.y) c.text({a.min.x, y}, viz::elide(c, viz::hint("maximise to see the tiles", "a larger picture shows the tiles"), fs,
                                                           Font::Sans, a.w()), t.text_dim, fs);
     return;
   }
@@ -217,7 +217,7 @@ void draw_timeline(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput& in
   const Rect plot = plot_under(lines.size());
   if (plot.h() < l.sms * 0.75f || plot.w() < 40 || span == 0) {  // no room for a row per SM: say so, not the caption
     if (span > 0)
-      c.text(r.min, viz::elide(c, "the per-SM timeline needs more room (" + std::to_string(l.sms) + " rows): maximise this view",
+      c.text(r.min, viz::elide(c, "the per-SM timeline needs more room (" + std::to_string(l.sms) + " rows): " + viz::hint("maximise this view", "a larger picture shows it"),
                                fs, Font::Sans, r.w()), t.text_dim, fs);
     return;
   }

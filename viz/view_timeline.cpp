@@ -338,14 +338,14 @@ void draw_timeline_view(Canvas& c, Rect r, const Theme& t, const TimelineBlock& 
   // rung below squeezed out): one line says so, where the title would have been drawn over the rows.
   if (h_in < fs * 2.2f) {
     if (y + fs <= area.max.y)
-      c.text({area.min.x, y}, viz::elide(c, in.kernel + ": maximise to see its warps", fs, Font::Sans, area.w()),
+      c.text({area.min.x, y}, viz::elide(c, in.kernel + ": " + viz::hint("maximise to see its warps", "a larger picture shows its warps"), fs, Font::Sans, area.w()),
              t.text_dim, fs);
     c.pop_clip();
     return;
   }
   if (squeezed)  // under the axis, where the second block would have been
     c.text({area.min.x, area.max.y - fs * 1.2f},
-           viz::elide(c, "below: " + other->kernel + ": maximise to compare", fs, Font::Sans, area.w()), t.text_dim,
+           viz::elide(c, "below: " + other->kernel + ": " + viz::hint("maximise to compare", "a larger picture shows it"), fs, Font::Sans, area.w()), t.text_dim,
            fs);
   const Rect top{{area.min.x, y}, {area.max.x, y + h_in}};
   const Rect plot = draw_block(c, top, t, palette, in, t0, t1, fs, mouse, 0, hover);

@@ -240,7 +240,10 @@ class LayoutPanel : public ViewPanel {
         // fragments keep the room, and a few lines under them say the tiling in words and where its picture is.
         const float size = kMinTextSize, lh = size * 1.3f;
         const std::vector<std::string> lines = viz::wrap_lines(
-            c, "Warp tiling (maximise this view to see it drawn): " + warp_heading(warps_) + ".", size, r.w() - 20, 3);
+            c,
+            "Warp tiling (" + viz::hint("maximise this view to see it drawn", "a larger picture draws it") +
+                "): " + warp_heading(warps_) + ".",
+            size, r.w() - 20, 3);
         float line_y = r.max.y - lh * float(lines.size()) - size * 0.5f;
         warps_rect_ = Rect{{r.min.x, r.max.y}, r.max};
         top.max.y = line_y - size * 0.4f;
