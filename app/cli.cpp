@@ -31,6 +31,7 @@
 #include "core/layout.h"
 #include "kernels/gemm.h"
 #include "viz/canvas_imgui.h"
+#include "viz/draw_util.h"
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
@@ -975,6 +976,7 @@ int cmd_shot(const ShotArgs& a) {
     MainWindow window(gui);
     // Several frames: tables and child windows size themselves from the previous frame.
     ok = render_png(gui, w, h, 4, [&] {
+      const viz::PictureScope picture;  // the window drawn as a picture: its panes' hints say so, as the SVG's do
       if (all) window.Draw(f, st);
       else window.DrawFigure(a.view, f, st);
     }, a.out, &error);

@@ -59,8 +59,8 @@ expect timeline "mma_f16/07_swizzle[order=none]" "mma_f16/07_swizzle[order=none]
 expect code mma_f16/09_xor_permuted "mma_f16/09_xor_permuted" "against mma_f16/08_ldmatrix:" "lines added"
 expect code sgemm/01_naive "the first rung of its ladder: every line is new"
 # A toggle variant: the rung's own source, the lines that read the template parameter the toggle sets marked.
-expect code "mma_f16/10_multistage[xor=off]" "[xor=off]: the rung's own source; marked, the" "lines that read kXor"
-expect code "wmma/08_multistage[pad=off]" "[pad=off]: the rung's own source; marked, the 14 lines that read kP or kPad"
+expect code "mma_f16/10_multistage[xor=off]" "[xor=off]: the rung's own source; marked, the" "lines that name kXor"
+expect code "wmma/08_multistage[pad=off]" "[pad=off]: the rung's own source; marked, the" "lines that name kP or P, what the toggle sets"
 # Without a GPU the throughput pane replays the live series the bundled capture recorded on the H200, its
 # toggles marked: mma_f16/10 through [stages=2], [stages=3] and [order=none] and back.
 expect perf mma_f16/10_multistage "A live session's series, replayed from the capture" "[stages=2]" "[stages=3]" "[order=no" "its own"

@@ -741,11 +741,12 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
         elems = elems || (ls.size > 0 && ls.elem);
       }
   const std::string holder = ldm ? "the lane receiving it" : wg ? "the lane of its band's warp holding it" : "the lane holding it";
-  const std::string how = !labelled ? "   colour: " + holder + " (hover a cell; zoom in for labels)"
+  const std::string how = !labelled ? "   colour: " + holder +
+                                          viz::hint(" (hover a cell; zoom in for labels)", " (a larger picture labels it)")
                           : elems   ? (wg ? "   lane:register, " + holder + " and the register's index"
                                               : "   lane:element, " + holder + " and its index in that lane's " +
                                                     std::string(ldm ? "registers" : "fragment"))
-                                    : "   each cell: " + holder + " (hover for its element)";
+                                    : "   each cell: " + holder + viz::hint(" (hover for its element)", "");
   viz::draw_spans(cv, title_at, {{op->name, t.text, Font::SansBold}, {how, t.text_dim, Font::Sans}}, title_size,
                   area.w());
 

@@ -68,7 +68,10 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
   ax.y1 = std::max(ax.y0 * 10, *std::max_element(ys.begin(), ys.end()));
   ax.y0 = std::max(ax.y0, ax.y1 / 1e5);
   // The note under the plot goes where it would leave the plot less than half the pane (hover says it too).
-  const float note_h = r.h() > fs * 28 ? ts * 1.35f * 2 + fs * 0.3f : 0;
+  // Up to three lines: the note's own length at this width (the hopper ladder's says why 05 and 06 sit right of 04).
+  const std::string note = in.note + viz::hint(" Hover a ceiling for how it was measured.", "");
+  const std::vector<std::string> note_lines = viz::wrap(c, note, ts, area.w());
+  const float note_h = r.h() > fs * 28 ? ts * 1.35f * float(std::clamp<size_t>(note_lines.size(), 1, 3)) + fs * 0.3f : 0;
   const float ylab_w = c.text_size("10000", ts, Font::Sans).x + fs * 0.5f;
   ax.left = area.min.x + ylab_w;
   ax.right = area.max.x - fs * 0.5f;
@@ -362,7 +365,7 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
            viz::elide(c, x_title, ts, Font::Sans, area.w()), t.text_dim, ts, w <= area.w() ? Align::Center : Align::Left);
   }
   float ny = area.max.y - note_h + fs * 0.3f;
-  const std::vector<std::string> lines = note_h > 0 ? viz::wrap(c, in.note, ts, area.w()) : std::vector<std::string>{};
+  const std::vector<std::string> lines = note_h > 0 ? note_lines : std::vector<std::string>{};
   for (size_t i = 0; i < lines.size(); ++i) {
     if (ny + ts > area.max.y + 1) break;
     // The last line that fits says, with "...", that the note goes on (hovering a ceiling or maximising shows more).

@@ -35,7 +35,10 @@ void draw_swizzle_modes(Canvas& c, Rect r, const Theme& t, float fs) {
   const float need = fs * 1.5f + fs * 2.5f + fs * 0.3f + 8 * cell_h + fs * 0.4f + fs * 1.2f + fs * 2.8f;
   if (y + need > r.max.y || col_w < fs * 6) {
     for (const std::string& line :
-         viz::wrap(c, "Maximise this view (double-click its title) to see one atom of each mode.", fs, r.w())) {
+         viz::wrap(c,
+                   viz::hint("Maximise this view (double-click its title) to see one atom of each mode.",
+                             "A larger picture shows one atom of each mode."),
+                   fs, r.w())) {
       c.text({r.min.x, y}, line, t.text_dim, fs);
       y += fs * 1.3f;
     }

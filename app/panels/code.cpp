@@ -157,15 +157,17 @@ class CodePanel : public ViewPanel {
     return line;
   }
 
-  // The template parameters a toggle variant rung[key=value] sets, by key (the kernels' own names for them); empty
-  // for a rung and for an order variant (its code is the rung's, only the grid differs).
+  // The template parameters a toggle variant rung[key=value] sets, by key, and the names the kernels give what
+  // follows from them (the padding P of Layout<P>, the warp shape W of WarpShape<kWarpsDown>); empty for a rung and
+  // for an order variant (its code is the rung's, only the grid differs). Lines that use them through another name
+  // (L::kLdA) are not marked.
   static std::vector<std::string> toggle_symbols(const std::string& kernel) {
     const size_t open = kernel.find('[');
     if (open == std::string::npos) return {};
     const std::string key = kernel.substr(open + 1, kernel.find('=', open) - open - 1);
     static const std::vector<std::pair<std::string, std::vector<std::string>>> kSymbols = {
-        {"warp", {"kWarpsDown"}}, {"vec", {"kVec", "kVecB", "kScalar"}}, {"pad", {"kP", "kPad"}},
-        {"ahead", {"kAhead"}},    {"stages", {"S", "kStages"}},          {"xor", {"kXor"}},
+        {"warp", {"kWarpsDown", "W"}}, {"vec", {"kVec", "kVecB", "kScalar"}}, {"pad", {"kP", "P"}},
+        {"ahead", {"kAhead"}},         {"stages", {"S"}},                     {"xor", {"kXor"}},
         {"ldmatrix", {"kLdsm"}}};
     for (const auto& [k, symbols] : kSymbols)
       if (k == key) return symbols;
@@ -205,7 +207,7 @@ class CodePanel : public ViewPanel {
       for (size_t i = 0; i < symbols.size(); ++i)
         names += (i == 0 ? "" : i + 1 == symbols.size() ? " or " : ", ") + symbols[i];
       in_.toggle_note = kernel.substr(kernel.find('[')) + ": the rung's own source; marked, the " +
-                        std::to_string(marked) + " lines that read " + names + ", which the toggle sets";
+                        std::to_string(marked) + " lines that name " + names + ", what the toggle sets";
     }
     // The site names come from the whole file (the enum and the names may sit anywhere in it).
     const RungSource* src = rung_source(kernel);

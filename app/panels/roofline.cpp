@@ -66,11 +66,13 @@ class RooflinePanel : public ViewPanel {
     in_.ceilings = roofline_ceilings(c->peaks, family, dtype_);
     in_.subtitle = dtype_ + (shape.empty() ? "" : ", " + shape) + ", " + c->device.name;
     in_.note = "Each rung's intensity comes from its tiling: an m x n tile of C costs (m + n) elements of A and B "
-               "per k for 2mn flops, the tile being the block's where A and B are staged in shared memory (a 2-CTA "
-               "cluster's where TMA multicasts B to both), the thread's or warp's where they are read straight from "
-               "global. A point above a bandwidth line gets its "
-               "operands from a faster level (L2; L1 for the rungs without shared-memory tiles). Hover a ceiling "
-               "for how it was measured.";
+               "per k for 2mn flops, the tile being the block's where A and B are staged in shared memory" +
+               std::string(family == "hopper" ? " (05 and 06: their 2-CTA cluster's 256x256, 128 flop/byte, as TMA "
+                                                "multicasts B to both CTAs; Nsight Compute measured the L2 reads "
+                                                "this predicts)"
+                                              : "") +
+               ", the thread's or warp's where they are read straight from global. A point above a bandwidth line "
+               "gets its operands from a faster level (L2; L1 for the rungs without shared-memory tiles).";
   }
 
   void Toolbar(const ViewContext&, Flow&) override {}
