@@ -3,6 +3,7 @@
 // cuBLAS as flat lines, each labelled with its number (its source on hover). The ladder is a path; the
 // selected rung is ringed and named.
 #include <algorithm>
+#include <optional>
 #include <cmath>
 #include <string>
 
@@ -123,11 +124,19 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
   };
   const float rad = std::max(4.0f, fs * 0.32f);  // a rung's dot
   std::vector<Vec2> dots, path;  // the measured rungs (and a selected variant), in ladder order; the ladder's path
+  std::optional<Vec2> ringed;    // the selected rung's dot, whose ring (1.9 radii) another rung's label keeps off
   for (const RooflinePoint& p : in.points)
     if (p.intensity > 0 && p.tflops > 0) {
       dots.push_back({ax.px(p.intensity), ax.py(p.tflops)});
       if (!p.variant) path.push_back(dots.back());
+      if (p.selected) ringed = dots.back();
     }
+  const auto on_ring = [&](const Rect& o) {
+    if (!ringed) return false;
+    const float dx = std::max({o.min.x - ringed->x, 0.0f, ringed->x - o.max.x});
+    const float dy = std::max({o.min.y - ringed->y, 0.0f, ringed->y - o.max.y});
+    return std::hypot(dx, dy) < rad * 1.9f;
+  };
   const auto within_plot = [&](const Rect& o) {
     return o.min.x >= ax.left && o.max.x <= ax.right && o.min.y >= ax.top && o.max.y <= ax.bottom;
   };
@@ -329,7 +338,7 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
                                 {{at.x - rad - 2 - sz.x, at.y - 3 * h}, {at.x - rad - 2, at.y - h}}};
         if (name == names.back()) box = options[0];  // the last resort of the selected rung
         for (const Rect& o : options) {
-          if (!clashes(o) && within_plot(o) && !(spare_dots && near_dot(o, rad))) {
+          if (!clashes(o) && within_plot(o) && !(spare_dots && (near_dot(o, rad) || (!p.selected && on_ring(o))))) {
             box = o;
             lab = name;
             placed = true;
