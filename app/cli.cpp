@@ -112,6 +112,11 @@ bool load_capture(const std::string& replay, Capture* out, std::string* banner, 
   return true;
 }
 
+// MxNxK with each size from 1 to kMaxGemmDim, what a capture holds (--size, --sizes, --sweep).
+static bool parse_size(const std::string& text, GemmShape* out) {
+  return parse_shape(text, out) && std::max({out->m, out->n, out->k}) <= kMaxGemmDim;
+}
+
 bool shapes_from_list(const std::string& list, std::vector<GemmShape>* out, std::string* error) {
   std::stringstream ss(list);
   std::string item;
@@ -119,7 +124,7 @@ bool shapes_from_list(const std::string& list, std::vector<GemmShape>* out, std:
     GemmShape s;
     // "4096" means square; the message quotes what was given, and the bound is what a capture may hold.
     const std::string shape = item.find('x') == std::string::npos ? item + "x" + item + "x" + item : item;
-    if (!parse_shape(shape, &s) || std::max({s.m, s.n, s.k}) > kMaxGemmDim) {
+    if (!parse_size(shape, &s)) {
       *error = "--sizes: '" + item.substr(0, 40) + "' is not N or MxNxK with sizes from 1 to " + std::to_string(kMaxGemmDim);
       return false;
     }
@@ -500,7 +505,7 @@ int cmd_record(const RecordArgs& a) {
   std::string error;
   if (!kernels_from_list(a.kernels, &kernels, &error)) return fail("record", error, kExitUsage);
   GemmShape shape;
-  if (!parse_shape(a.size, &shape) || std::max({shape.m, shape.n, shape.k}) > kMaxGemmDim)
+  if (!parse_size(a.size, &shape))
     return fail("record", "--size: '" + a.size.substr(0, 40) + "' is not MxNxK with sizes from 1 to " +
                               std::to_string(kMaxGemmDim), kExitUsage);
   std::vector<GemmShape> sweep;
@@ -1017,12 +1022,9 @@ bool deck_view_has(const std::string& view, const Capture& c, const KernelInfo& 
 // conflicts; fewer stages: its timeline; ...). Order variants have none: the rung's launch-order view draws the
 // row-major order beside its own.
 std::vector<std::string> deck_variant_views(const std::string& variant) {
-  static const std::map<std::string, std::vector<std::string>> kViews = {
-      {"warp", {"layout", "banks"}}, {"vec", {"gmem"}},           {"pad", {"banks"}},     {"xor", {"banks"}},
-      {"ldmatrix", {"banks"}},       {"ahead", {"timeline"}},     {"stages", {"timeline"}}};
   std::vector<std::string> views;
   for (const auto& [key, value] : variant_toggles(variant))
-    if (const auto it = kViews.find(key); it != kViews.end()) views.insert(views.end(), it->second.begin(), it->second.end());
+    if (const ToggleInfo* t = find_toggle(key)) views.insert(views.end(), t->deck_views.begin(), t->deck_views.end());
   return views;
 }
 

@@ -175,8 +175,10 @@ thread_local bool g_picture = false;  // a PictureScope is drawing a picture on 
 PictureScope::PictureScope() : was_(g_picture) { g_picture = true; }
 PictureScope::~PictureScope() { g_picture = was_; }
 
-const std::string& hint(const std::string& on_screen, const std::string& in_picture) {
+std::string hint(const std::string& on_screen, const std::string& in_picture) {
   return g_picture ? in_picture : on_screen;
 }
+
+std::string maximise_hint() { return hint("maximise this view", "a larger picture shows it"); }
 
 }  // namespace gs::viz

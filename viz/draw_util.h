@@ -66,7 +66,9 @@ class PictureScope {
  private:
   bool was_;
 };
-const std::string& hint(const std::string& on_screen, const std::string& in_picture);
+std::string hint(const std::string& on_screen, const std::string& in_picture);
+// The commonest: "maximise this view", in a picture "a larger picture shows it".
+std::string maximise_hint();
 
 // What a view drawn from one kernel's records names in its title: the kernel the user selected (`shown_as`,
 // where not empty), which for a block-order variant is not the rung whose records (`traced`) the view draws.

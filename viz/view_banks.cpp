@@ -554,7 +554,7 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
   const float ch = std::clamp(avail / std::max(1, rows), 2.0f, std::max(cw, ls * 1.6f));
   if (ch < 8) {  // slivers say nothing (rows of 4 px were drawn): say where the grid is
     c.text({area.min.x, y}, viz::elide(c, "the bank grid (" + plural(rows, "wavefront row", "wavefront rows") +
-                                              ") needs more room: " + viz::hint("maximise this view", "a larger picture shows it"), ls, Font::Sans, area.w()),
+                                              ") needs more room: " + viz::maximise_hint(), ls, Font::Sans, area.w()),
            t.text_dim, ls);
     c.pop_clip();
     return;

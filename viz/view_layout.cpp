@@ -725,7 +725,7 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
   if (fit.s < 3) {
     viz::draw_spans(cv, title_at, {{op->name, t.text, Font::SansBold}}, title_size, area.w());
     cv.text({area.center().x, std::max(area.min.y, area.center().y - fs * 0.5f)},
-            viz::elide(cv, "too small for the fragment grids: " + viz::hint("maximise this view", "a larger picture shows it"), fs, Font::Sans, area.w()),
+            viz::elide(cv, "too small for the fragment grids: " + viz::maximise_hint(), fs, Font::Sans, area.w()),
             t.text_dim, fs, Align::Center);
     cv.pop_clip();
     return;

@@ -87,7 +87,7 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
   // Under about 16 x 8 lines the ceilings' labels, the rungs' and the axis title no longer fit beside each other.
   if (plot.w() < fs * 16 || plot.h() < fs * 8) {
     c.text({r.center().x, r.center().y},
-           viz::elide(c, "too small for the roofline: " + viz::hint("maximise this view", "a larger picture shows it"), fs, Font::Sans, area.w()), t.text_dim, fs,
+           viz::elide(c, "too small for the roofline: " + viz::maximise_hint(), fs, Font::Sans, area.w()), t.text_dim, fs,
            Align::Center);
     c.pop_clip();
     return;

@@ -217,7 +217,7 @@ void draw_timeline(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput& in
   const Rect plot = plot_under(lines.size());
   if (plot.h() < l.sms * 0.75f || plot.w() < 40 || span == 0) {  // no room for a row per SM: say so, not the caption
     if (span > 0)
-      c.text(r.min, viz::elide(c, "the per-SM timeline needs more room (" + std::to_string(l.sms) + " rows): " + viz::hint("maximise this view", "a larger picture shows it"),
+      c.text(r.min, viz::elide(c, "the per-SM timeline needs more room (" + std::to_string(l.sms) + " rows): " + viz::maximise_hint(),
                                fs, Font::Sans, r.w()), t.text_dim, fs);
     return;
   }

@@ -237,7 +237,7 @@ struct CodeViewInput {
   std::vector<std::string> sites;         // per new line: the shared-memory site its probe records, or ""
   // A toggle variant shown on its own (no rung to diff against): the lines that read the toggle's template
   // parameters are marked (Added in `diff`, drawn with a '>' rather than '+'), and this says which.
-  std::string toggle_note;                // "[pad=off] switches the lines that read kP or kPad: 9 lines"
+  std::string toggle_note;                // "[pad=off]: the rung's own source; marked, the 11 lines that name kP or P, ..."
 };
 struct CodeViewState {
   int first = 0;              // first row of `diff` shown

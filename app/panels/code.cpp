@@ -157,21 +157,13 @@ class CodePanel : public ViewPanel {
     return line;
   }
 
-  // The template parameters a toggle variant rung[key=value] sets, by key, and the names the kernels give what
-  // follows from them (the padding P of Layout<P>, the warp shape W of WarpShape<kWarpsDown>); empty for a rung and
-  // for an order variant (its code is the rung's, only the grid differs). Lines that use them through another name
-  // (L::kLdA) are not marked.
+  // The names a toggle variant's toggle sets in its kernel (ToggleInfo::symbols); empty for a rung and for an order
+  // variant.
   static std::vector<std::string> toggle_symbols(const std::string& kernel) {
-    const size_t open = kernel.find('[');
-    if (open == std::string::npos) return {};
-    const std::string key = kernel.substr(open + 1, kernel.find('=', open) - open - 1);
-    static const std::vector<std::pair<std::string, std::vector<std::string>>> kSymbols = {
-        {"warp", {"kWarpsDown", "W"}}, {"vec", {"kVec", "kVecB", "kScalar"}}, {"pad", {"kP", "P"}},
-        {"ahead", {"kAhead"}},         {"stages", {"S"}},                     {"xor", {"kXor"}},
-        {"ldmatrix", {"kLdsm"}}};
-    for (const auto& [k, symbols] : kSymbols)
-      if (k == key) return symbols;
-    return {};
+    std::vector<std::string> symbols;
+    for (const auto& [key, value] : variant_toggles(kernel))
+      if (const ToggleInfo* t = find_toggle(key)) symbols.insert(symbols.end(), t->symbols.begin(), t->symbols.end());
+    return symbols;
   }
 
   // Whether the code part of `line` (before a // comment) names one of `symbols` as a whole word.

@@ -35,30 +35,9 @@ bool list_shows_tflops(float width, float num_w, float pct_w, float em) { return
 // [of] cuBLAS"), where the names need the width.
 const char* pct_header(bool show_num) { return show_num ? "% of cuBLAS" : "cuBLAS"; }
 
-// The variant toggles: each one's title beside its combo and its tooltip.
-const std::map<std::string, std::pair<const char*, const char*>>& toggles() {
-  static const std::map<std::string, std::pair<const char*, const char*>> kToggles = {
-      {"order", {"block order", "the same kernel with its blocks launched in another order (none, cutlass:L, "
-                                "triton:G);\nthe launch-order view shows the order"}},
-      {"stages", {"cp.async stages", "the same kernel with a shallower cp.async pipeline: fewer k-tiles in flight "
-                                     "while the warps compute"}},
-      {"xor", {"XOR permutation", "off: the same kernel with its tiles' 16-byte chunks stored as they come;\nthe "
-                                  "bank view shows its ldmatrix conflicts"}},
-      {"pad", {"row padding", "off: the same kernel without the padding at the end of each shared row;\nthe bank "
-                              "view shows its ldmatrix conflicts"}},
-      {"warp", {"warp tile", "the same kernel with its warps' tiles of C in another shape;\nthe layout view "
-                             "draws which lane owns which elements"}},
-      {"ahead", {"fragments ahead", "off: the same kernel with one set of fragments, each k-step loading its "
-                                    "fragments and then computing on them"}},
-      {"ldmatrix", {"ldmatrix", "off: the same kernel loading its fragments with plain 32- and 16-bit shared loads"}},
-      {"vec", {"vector copies", "off: the same kernel moving global memory in narrow pieces (the path it takes "
-                                "for shapes\nwhose rows are not 16-byte aligned)"}}};
-  return kToggles;
-}
-
 std::string toggle_title(const std::string& key) {
-  const auto known = toggles().find(key);
-  return known != toggles().end() ? known->second.first : key;
+  const ToggleInfo* known = find_toggle(key);
+  return known ? known->title : key;
 }
 
 // Whether a toggle's combo goes beside its title (`title_w` wide, in a row `row_w` wide): where the combo keeps
@@ -224,7 +203,7 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
   const std::map<std::string, std::string> current = variant_toggles(selected);
   if (!values.empty()) ImGui::Separator();
   for (const auto& [key, vals] : values) {
-    const auto known = toggles().find(key);
+    const ToggleInfo* known = find_toggle(key);
     const std::string title = toggle_title(key);
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(title.c_str());
@@ -268,7 +247,7 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
       ImGui::EndCombo();
     }
     ui::note((title + " variant").c_str());
-    if (ImGui::IsItemHovered() && known != toggles().end()) ImGui::SetTooltip("%s", known->second.second);
+    if (ImGui::IsItemHovered() && known) ImGui::SetTooltip("%s", known->tip);
   }
   // What the selected rung adds: its title and explanation, written once in the rung's own file; for a
   // variant, the rung's and then what the variant changes.

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <cctype>
 #include <filesystem>
 #include <set>
@@ -147,6 +148,31 @@ std::vector<std::string> rung_names(const Capture* c) {
 std::string traced_kernel(const std::string& kernel) {
   const KernelInfo* k = find_kernel(kernel);
   return k && !k->order_scheme.empty() ? rung_of_variant(kernel) : kernel;
+}
+
+const ToggleInfo* find_toggle(const std::string& key) {
+  // symbols: the template parameter a toggle sets, and the names the kernels give what follows from it (the padding
+  // P of Layout<P>, the warp shape W of WarpShape<kWarpsDown>); a line that uses them through another (L::kLdA) is
+  // not marked.
+  static const std::map<std::string, ToggleInfo> kToggles = {
+      {"order", {"block order", "the same kernel with its blocks launched in another order (none, cutlass:L, "
+                                "triton:G);\nthe launch-order view shows the order", {}, {}}},
+      {"stages", {"cp.async stages", "the same kernel with a shallower cp.async pipeline: fewer k-tiles in flight "
+                                     "while the warps compute", {"timeline"}, {"S"}}},
+      {"xor", {"XOR permutation", "off: the same kernel with its tiles' 16-byte chunks stored as they come;\nthe "
+                                  "bank view shows its ldmatrix conflicts", {"banks"}, {"kXor"}}},
+      {"pad", {"row padding", "off: the same kernel without the padding at the end of each shared row;\nthe bank "
+                              "view shows its ldmatrix conflicts", {"banks"}, {"kP", "P"}}},
+      {"warp", {"warp tile", "the same kernel with its warps' tiles of C in another shape;\nthe layout view "
+                             "draws which lane owns which elements", {"layout", "banks"}, {"kWarpsDown", "W"}}},
+      {"ahead", {"fragments ahead", "off: the same kernel with one set of fragments, each k-step loading its "
+                                    "fragments and then computing on them", {"timeline"}, {"kAhead"}}},
+      {"ldmatrix", {"ldmatrix", "off: the same kernel loading its fragments with plain 32- and 16-bit shared loads",
+                    {"banks"}, {"kLdsm"}}},
+      {"vec", {"vector copies", "off: the same kernel moving global memory in narrow pieces (the path it takes "
+                                "for shapes\nwhose rows are not 16-byte aligned)", {"gmem"}, {"kVec", "kVecB", "kScalar"}}}};
+  const auto it = kToggles.find(key);
+  return it == kToggles.end() ? nullptr : &it->second;
 }
 
 std::vector<std::string> variants_of(const Capture* c, const std::string& rung) {

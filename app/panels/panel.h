@@ -114,6 +114,17 @@ std::vector<std::string> rung_names(const Capture* c);
 std::string traced_kernel(const std::string& kernel);
 // The variants of a rung that the registry has or the capture measured, in registry order.
 std::vector<std::string> variants_of(const Capture* c, const std::string& rung);
+// A variant toggle (the key of rung[key=value]) as the tool presents it: the kernel list's title and tooltip for its
+// combo, the views where a variant of it shows in the deck, and the names the kernels give what it sets (the code
+// view marks the lines that name them). One table, so that a new toggle is added in one place.
+struct ToggleInfo {
+  const char* title;                    // "row padding"
+  const char* tip;                      // the combo's tooltip
+  std::vector<std::string> deck_views;  // none for "order": the rung's launch-order view draws the orders side by side
+  std::vector<std::string> symbols;     // none for "order": its code is the rung's, only the grid differs
+};
+// The toggle `key`, or null for one the table does not know.
+const ToggleInfo* find_toggle(const std::string& key);
 // The run a kernel's headline numbers come from: its first for that dtype in the capture (an empty dtype: its
 // first of any, in the first dtype it was measured in), which is the size `record --size` measured (a --sweep
 // adds the other sizes after it). Null when there is none.
