@@ -18,7 +18,10 @@ const std::vector<ViewDef>& view_table() {
       // lines of text across for A x B = C in a row, and height (more below 28 lines across, where B goes above C).
       {"layout", "Fragment layout", "Fragments", "which lane holds which element of the rung's own instructions", make_layout_panel,
        30, 28, 40, 30},
-      {"banks", "Bank conflicts", "Banks", "the rung's shared-memory accesses, one drawn bank by bank", make_banks_panel},
+      // The bank view's controls, its site table (six sites in the mma rungs), a caption and the row of banks' ways:
+      // in 17 lines the table of six sites was cut (a 1366x768 window), so a shorter column shows it under a tab.
+      {"banks", "Bank conflicts", "Banks", "the rung's shared-memory accesses, one drawn bank by bank", make_banks_panel,
+       22},
       {"gmem", "Global memory", "Memory", "how the rung's warps read A and B and write C: requests against 32-byte sectors", make_gmem_panel},
       {"swizzle", "Launch order", "Launch order", "which SM ran which output tile when, and what the running blocks read", make_swizzle_panel},
       {"perf", "Throughput", "Throughput", "TFLOP/s of the rung's ladder beside cuBLAS, and over size", make_perf_panel},

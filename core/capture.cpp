@@ -378,7 +378,12 @@ class JsonLimits final : public json::json_sax_t {
   bool binary(binary_t& v) override { return value() && (!dom_ || dom_->binary(v)); }
   bool start_object(std::size_t n) override { return start() && (!dom_ || dom_->start_object(n)); }
   bool start_array(std::size_t n) override { return start() && (!dom_ || dom_->start_array(n)); }
-  bool key(string_t& v) override { return nested() && (!dom_ || dom_->key(v)); }
+  bool key(string_t& v) override {
+    nested();
+    if (!keys_.empty() && ++keys_.back() > kMaxCaptureObjectKeys)
+      r_.fail("", "more than " + std::to_string(kMaxCaptureObjectKeys) + " keys in one JSON object (not a capture)");
+    return !dom_ || dom_->key(v);
+  }
   bool end_object() override { return end() && (!dom_ || dom_->end_object()); }
   bool end_array() override { return end() && (!dom_ || dom_->end_array()); }
   bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& e) override {
@@ -407,16 +412,19 @@ class JsonLimits final : public json::json_sax_t {
       r_.fail("", "more than " + std::to_string(kMaxCaptureContainers / 1000000) +
                       " million JSON arrays and objects (not a capture)");
     ++depth_;
+    keys_.push_back(0);
     return true;
   }
   bool end() {
     --depth_;
+    if (!keys_.empty()) keys_.pop_back();
     return true;
   }
   const Reader& r_;
   std::optional<nlohmann::detail::json_sax_dom_parser<json>> dom_;  // without exceptions: parse_error says what failed
   int depth_ = 0;
   uint64_t values_ = 0, containers_ = 0;
+  std::vector<uint32_t> keys_;  // keys so far in each open array or object (an array's stays 0)
 };
 
 // nlohmann's message carries the byte offset; keep only its explanation, and never more than a line of it (it

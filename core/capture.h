@@ -190,11 +190,14 @@ std::string capture_to_json(const Capture& c);
 // What a capture may be, so that reading one stays under 1 GB of memory and a few seconds: the file at most
 // kMaxCaptureBytes (the bundled one is 25 MB of JSON, 5 MB gzipped), its JSON at most kMaxCaptureValues values of which at most
 // kMaxCaptureContainers arrays and objects (an empty array costs some 75 bytes of memory for 3 bytes of text, a number
-// 16 to 32), nested at most kMaxCaptureDepth deep. Beyond them the file is refused before it is built in memory.
+// 16 to 32), nested at most kMaxCaptureDepth deep, with at most kMaxCaptureObjectKeys keys in one object (a capture's
+// objects have 15 at most; the reader keeps keys in their order and finds one by a linear search, so 160,000 keys in
+// one 2 MB object took 25 s). Beyond them the file is refused before it is built in memory.
 inline constexpr uint64_t kMaxCaptureBytes = 64ull << 20;
 inline constexpr uint64_t kMaxCaptureValues = 16'000'000;
 inline constexpr uint64_t kMaxCaptureContainers = 4'000'000;
 inline constexpr int kMaxCaptureDepth = 32;
+inline constexpr uint32_t kMaxCaptureObjectKeys = 1024;
 Capture parse_capture(const std::string& text, const std::string& name);
 Capture read_capture(const std::string& path);
 // Whether a file name is a capture's: NAME.json, or NAME.json.gz (gzipped; read_capture inflates it, and

@@ -247,15 +247,16 @@ TEST(Workspace, TheKernelListKeepsRoomForItsNamesWhereTheViewsCanSpareIt) {
 }
 
 TEST(Workspace, AViewBelowWhatItNeedsGetsItFromItsNeighbours) {
-  // The fragment layout's column at 1366x900: its share (0.58) is short of what the grids need beside the
-  // bank view; the bank view gives up the difference, and the column stays a stack.
+  // The fragment layout's column split half and half: its share is short of what the grids need beside the bank
+  // view; the bank view gives up the difference, and the column stays a stack.
   Arrangement a;
   reconcile(&a, {"layout", "banks", "perf"});
   a.columns = {{"layout", "banks"}, {"perf"}};
-  a.row_h = {{0.58f, 0.42f}, {1}};
+  a.row_h = {{0.5f, 0.5f}, {1}};
   a.column_w = {0.5f, 0.5f};
   const PaneLimits lim = limits_at(15);
-  const Rect area{{0, 0}, {1600, 760}};
+  const Rect area{{0, 0}, {1600, 800}};
+  ASSERT_LT(0.5f * (area.h() - 8), lim.need("layout", 800));
   const WorkspaceLayout l = layout_workspace(area, a, 8, lim);
   ASSERT_TRUE(l.tabs.empty());
   const Rect lay = l.panes[0].second, banks = l.panes[1].second;

@@ -185,6 +185,15 @@ case("80,000-deep nesting", ["shot", "--view", "perf", "--replay", deep, "-o", o
 deepo = capture("deep_obj.json", text='{"schema": ' + '{"a": ' * 80000 + "1" + "}" * 80000 + "}")
 case("80,000-deep objects", ["shot", "--view", "perf", "--replay", deepo, "-o", out_svg], 1,
      r"deep_obj\.json: nested deeper than 32 levels")
+# Many keys in one object: the reader keeps keys in order and finds each by a linear search, so 160,000 keys (2 MB)
+# took 25 s before the limit; refused at once, wherever the object is.
+keys = capture("keys_160000.json", text='{"schema": "gemmscope-capture/1", ' +
+               ",".join(f'"k{i}": 0' for i in range(160000)) + "}")
+case("160,000 keys in one object", ["shot", "--view", "perf", "--replay", keys, "-o", out_svg], 1,
+     r"keys_160000\.json: more than 1024 keys in one JSON object")
+devkeys = capture("device_keys.json", lambda d: d["device"].update({f"k{i}": 0 for i in range(80000)}))
+case("80,000 keys in device", ["shot", "--view", "perf", "--replay", devkeys, "-o", out_svg], 1,
+     r"device_keys\.json: more than 1024 keys in one JSON object")
 # A kernel this build does not have, run in a capture (recorded by another build): drawn, as the window does; one
 # in neither is refused naming the file it is not in.
 unknown = capture("unknown_kernel.json", lambda d: d["runs"][0].__setitem__("kernel", "sgemm/99_magic"))

@@ -1042,6 +1042,39 @@ TEST(PerfView, SeriesAreLinesWithTheSelectedOneThicker) {
     EXPECT_GE(count_if_contains(labels, l), 1) << l;
 }
 
+// A legend column right of the plot shorter than the ladder (wmma's 13 series at 1366x768): the selected rung's row
+// stays and the last line counts those left out; the first rows alone had dropped the selected one.
+TEST(PerfView, AShortLegendKeepsTheSelectedRungAndCountsTheRest) {
+  PerfViewInput in = perf_input();
+  in.series_x_label = "M = N = K";
+  const auto exactly = [](const std::string& svg, const std::string& label) {
+    const std::vector<std::string> all = texts(svg);
+    return int(std::count(all.begin(), all.end(), label));
+  };
+  const auto joined = [](const std::string& svg) {
+    std::string s;
+    for (const std::string& t : texts(svg)) s += t + " ";
+    return s;
+  };
+  for (int s = 0; s < 13; ++s) {
+    PerfSeries ps{"rung " + std::to_string(s), {}, s == 10, "", false};
+    for (int i = 0; i < 6; ++i) ps.points.push_back({float(256 << i), float(50 * (s + 1) + i)});
+    in.series.push_back(ps);
+  }
+  const std::string tall = draw_perf(in, Theme::Dark(), 1200, 1000);
+  for (int s = 0; s < 13; ++s) EXPECT_EQ(exactly(tall, "rung " + std::to_string(s)), 1) << s;
+  EXPECT_EQ(joined(tall).find(" more: "), std::string::npos);
+  const std::string svg = draw_perf(in, Theme::Dark(), 1200, 300);
+  ASSERT_EQ(parse(svg, nullptr), "");
+  EXPECT_EQ(exactly(svg, "rung 10"), 1) << joined(svg);
+  int shown = 0;
+  for (int s = 0; s < 13; ++s) shown += exactly(svg, "rung " + std::to_string(s));
+  ASSERT_LT(shown, 13) << "the pane held every row: the test shows nothing";
+  const std::string more = "+" + std::to_string(13 - shown) + " more: ";
+  EXPECT_NE(joined(svg).find(more), std::string::npos) << joined(svg);
+  EXPECT_EQ(overlapping_text(svg), "");
+}
+
 // Live, a kernel run again after its variants (the rung's own order last) is one colour and one legend row, where
 // it had been listed twice in two colours with nothing to tell the rows apart.
 TEST(PerfView, AKernelRunAgainKeepsItsColourAndOneLegendRow) {
@@ -1455,6 +1488,46 @@ TEST(BanksView, AShortPaneKeepsTheLaneNumbersBeforeTheLaneStrip) {
   EXPECT_EQ(numbered_cells(tall), 32);
   EXPECT_EQ(text_elements(tall, "144").size(), 1u);
   EXPECT_EQ(all_text(tall).find("hover a cell, or maximise this view"), std::string::npos);
+}
+
+// A pane too short for a row per wavefront (the default window's bank pane at 1600x900 and 1920x1080): one row of
+// banks, each with its way (the most words it serves in one phase), instead of nothing but a hint. 4-byte loads 128
+// bytes apart are 32-way on bank 0; 132 bytes apart, every bank serves one word.
+TEST(BanksView, AShortPaneShowsEachBanksWayWhereTheGridDoesNotFit) {
+  const Theme& t = Theme::Dark();
+  // The digits on the way row: the texts level with its "way" label, left to right.
+  const auto way_row = [](const std::string& svg) {
+    std::vector<std::pair<float, std::string>> row;
+    const std::vector<Element> label = text_elements(svg, "way");
+    if (label.size() != 1) return row;
+    for (const Element& e : elements(svg, "text"))
+      if (std::abs(num(e, "y") - num(label[0], "y")) < 0.5f && num(e, "x") > num(label[0], "x"))
+        row.push_back({num(e, "x"), e.text});
+    std::sort(row.begin(), row.end());
+    return row;
+  };
+  const Capture bad = strided_capture(128), good = strided_capture(132);
+  const std::string svg = draw_banks(banks_view_input(bad, "test/01_banks"), t, {}, {-1, -1}, nullptr, 853, 300);
+  ASSERT_EQ(parse(svg, nullptr), "");
+  EXPECT_EQ(grid_cells(svg, t).size(), 0u);  // no slivers
+  EXPECT_NE(all_text(svg).find("each bank's way"), std::string::npos) << all_text(svg);
+  auto row = way_row(svg);
+  ASSERT_EQ(row.size(), 1u) << all_text(svg);
+  EXPECT_EQ(row[0].second, "32");
+  // Bank 0's cell: left of bank 1's number.
+  const std::vector<Element> one = text_elements(svg, "1");
+  ASSERT_FALSE(one.empty());
+  EXPECT_LT(row[0].first, num(one.back(), "x"));
+  EXPECT_NE(all_text(svg).find("32 wavefronts, ideal 1, 31 conflicts"), std::string::npos) << all_text(svg);
+  EXPECT_EQ(overlapping_text(svg), "");
+  EXPECT_EQ(outside(svg, 853, 300), "");
+  // Conflict-free: one word on every bank, one wavefront row, which fits the same pane: the grid, no way row.
+  const std::string free = draw_banks(banks_view_input(good, "test/01_banks"), t, {}, {-1, -1}, nullptr, 853, 300);
+  EXPECT_EQ(way_row(free).size(), 0u);  // the grid itself fits
+  // A tall pane draws the grid, no way row.
+  const std::string tall = draw_banks(banks_view_input(bad, "test/01_banks"), t, {}, {-1, -1}, nullptr, 1200, 1300);
+  EXPECT_EQ(text_elements(tall, "way").size(), 0u);
+  EXPECT_EQ(grid_cells(tall, t).size(), 32u);
 }
 
 TEST(BanksView, PaddedStride132IsOneRowAcrossAllBanks) {

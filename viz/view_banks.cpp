@@ -454,9 +454,21 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
   y += ts * 0.6f;
 
   // ---- Caption -------------------------------------------------------------------------------
-  const std::string cap = banks_caption(site, acc);
-  for (const std::string& line : viz::wrap(c, cap, fs, area.w())) {
-    c.text({area.min.x, y}, viz::elide(c, line, fs, Font::Sans, area.w()), t.text, fs);
+  // Where the grid's rows will not fit below the whole caption, the caption gives way to the banks' way row (below),
+  // the last line it keeps cut with "...", all of it where need be: the row and the site table's row show what it
+  // says, and the controls above name the warp and the access. Where the row does not fit either, the caption stays.
+  const int rows = rep.wavefronts;
+  const float ls = kMinTextSize;  // small labels: row names, banks, lane strip
+  const float head_h = ls * 1.5f, grid_title = ls * 1.5f, way_h = ls * 1.7f;
+  const float way_block = grid_title + head_h + way_h + ls * 1.5f;  // title, banks, their ways, where the grid is
+  const std::vector<std::string> cap_lines = viz::wrap(c, banks_caption(site, acc), fs, area.w());
+  size_t cap_fit = cap_lines.size();
+  const float way_room = area.max.y - y - fs * 0.5f - (way_block - ls * 1.5f);  // below the row: its hint, if room
+  if (area.max.y - y - float(cap_lines.size()) * fs * 1.3f - fs * 1.1f < grid_title + head_h + rows * 8.0f)
+    if (way_room >= 0) cap_fit = std::min(cap_lines.size(), size_t(way_room / (fs * 1.3f)));
+  for (size_t i = 0; i < cap_fit; ++i) {
+    const bool cut = i + 1 == cap_fit && cap_fit < cap_lines.size();
+    c.text({area.min.x, y}, viz::elide(c, cut ? cap_lines[i] + " ..." : cap_lines[i], fs, Font::Sans, area.w()), t.text, fs);
     y += fs * 1.3f;
   }
   std::string note;
@@ -513,8 +525,6 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
 
   // ---- Geometry of the bank grid and the lane strip --------------------------------------------
   const std::vector<PhaseInfo> phases = phases_of(rep, site, a);
-  const int rows = rep.wavefronts;
-  const float ls = kMinTextSize;  // small labels: row names, banks, lane strip
   const float row_label_w = c.text_size("wf 31", ls, Font::SansBold).x + ls * 0.8f;
   float phase_w = phases.size() > 1 ? c.text_size("lanes 24-31", ls).x + ls * 0.8f : 0;
   float cw = std::min(44.0f, (area.w() - row_label_w - phase_w) / kSmemBanks);
@@ -537,7 +547,6 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
   }
   const float lane_w = std::min(area.w() / per_line, std::max(off_w + ls * 4.0f, gw / per_line));
   const float lane_h = ls * 3.6f, strip_title = ls * 1.5f;
-  const float head_h = ls * 1.5f, grid_title = ls * 1.5f;
   // The lane strip only where the grid keeps rows of a readable height beside it, and not where leaving it out
   // makes the rows tall enough for their lane numbers (hovering a cell tells the same offsets); without it, one
   // line says where the strip went.
@@ -552,14 +561,62 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
   const float avail = area.max.y - y - strip_h - head_h - grid_title - fs * 0.6f;
   // Rows may be taller than a bank is wide (a narrow pane): up to a readable label's height.
   const float ch = std::clamp(avail / std::max(1, rows), 2.0f, std::max(cw, ls * 1.6f));
-  if (ch < 8) {  // slivers say nothing (rows of 4 px were drawn): say where the grid is
-    c.text({area.min.x, y}, viz::elide(c, "the bank grid (" + plural(rows, "wavefront row", "wavefront rows") +
-                                              ") needs more room: " + viz::maximise_hint(), ls, Font::Sans, area.w()),
-           t.text_dim, ls);
+  const float gx = area.min.x + row_label_w;              // left edge of bank 0
+  // Bank header: each bank's number on its worst way in any phase (idle banks stay plain).
+  std::array<int, kSmemBanks> bank_way{};
+  for (const PhaseInfo& p : phases)
+    for (int bank = 0; bank < kSmemBanks; ++bank) bank_way[bank] = std::max(bank_way[bank], p.words[bank]);
+  const auto way_fill = [&](int way) {
+    return way == 0 ? t.panel : way == 1 ? viz::mix(t.good, t.panel, 0.55f) : way_color(way, t);
+  };
+  const auto draw_bank_header = [&](float hy) {
+    const float bank_fs = viz::fit_size(c, "31", ls, kMinTextSize, Font::Sans, cw - 2);
+    for (int bank = 0; bank < kSmemBanks; ++bank) {
+      const Rect hc{{gx + bank * cw + 0.5f, hy}, {gx + (bank + 1) * cw - 0.5f, hy + head_h - 2}};
+      const Color fill = way_fill(bank_way[bank]);
+      c.rect_filled(hc, fill, 2);
+      if (bank_fs > 0)
+        c.text({hc.center().x, hc.center().y - bank_fs * 0.5f}, std::to_string(bank), text_on(fill), bank_fs, Align::Center);
+    }
+    c.text({gx - ls * 0.4f, hy + (head_h - 2 - ls) * 0.5f}, "bank", t.text_dim, ls, Align::Right);
+  };
+  if (ch < 8) {
+    // Slivers say nothing (rows of 4 px were drawn). Where a row of banks fits, each bank says its way, the most
+    // words it serves in one phase: what the grid's rows add up to, 8 on banks 0-7 for an 8-way access. Then one
+    // line says where the grid is.
+    if (area.max.y - y >= way_block - ls * 1.5f) {
+      c.text({area.min.x, y}, viz::elide(c, "each bank's way: the most words it serves in one phase (1: no conflict)",
+                                         ls, Font::Sans, area.w()),
+             t.text_dim, ls);
+      // The grid's phase labels are not drawn here: the row takes the width they kept.
+      const float label_w = c.text_size("bank", ls).x + ls * 0.8f, bx = area.min.x + label_w;
+      const float bw = std::min(44.0f, (area.w() - label_w) / kSmemBanks);
+      // Bank numbers over their cells: every one where "31" fits a cell, else every 2nd, 4th or 8th.
+      int step = 1;
+      while (step < 8 && c.text_size("31", ls).x > bw * step - 2) step *= 2;
+      const float hy = y + grid_title, wy = hy + head_h;
+      for (int bank = 0; bank < kSmemBanks; bank += step)
+        c.text({bx + (bank + 0.5f) * bw, hy + (head_h - ls) * 0.5f}, std::to_string(bank), t.text_dim, ls, Align::Center);
+      c.text({bx - ls * 0.4f, hy + (head_h - ls) * 0.5f}, "bank", t.text_dim, ls, Align::Right);
+      for (int bank = 0; bank < kSmemBanks; ++bank) {
+        const Rect cell{{bx + bank * bw + 0.5f, wy}, {bx + (bank + 1) * bw - 0.5f, wy + way_h - 2}};
+        const Color fill = bank_way[bank] == 0 ? viz::mix(t.panel, t.bg, 0.5f) : way_fill(bank_way[bank]);
+        c.rect_filled(cell, fill);
+        if (bank_way[bank] == 0) continue;  // an idle bank: an empty cell, as in the grid
+        const std::string n = std::to_string(bank_way[bank]);
+        const float nfs = viz::fit_size(c, n, ls, kMinTextSize, Font::SansBold, bw - 2);
+        if (nfs > 0) c.text({cell.center().x, cell.center().y - nfs * 0.5f}, n, text_on(fill), nfs, Align::Center, Font::SansBold);
+      }
+      c.text({bx - ls * 0.4f, wy + (way_h - 2 - ls) * 0.5f}, "way", t.text_dim, ls, Align::Right);
+      y = wy + way_h + ls * 0.2f;
+    }
+    if (area.max.y - y >= ls * 1.2f)
+      c.text({area.min.x, y}, viz::elide(c, "the grid (" + plural(rows, "wavefront row", "wavefront rows") +
+                                                ") needs more room: " + viz::maximise_hint(), ls, Font::Sans, area.w()),
+             t.text_dim, ls);
     c.pop_clip();
     return;
   }
-  const float gx = area.min.x + row_label_w;              // left edge of bank 0
   const float gy = y + grid_title + head_h;               // top of wavefront 0
 
   // ---- Bank grid -------------------------------------------------------------------------------
@@ -573,21 +630,7 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
                         (broadcast ? "; 5+ = lane 5 and others (a broadcast)" : ""),
                     ls, Font::Sans, area.w()),
          t.text_dim, ls);
-  // Bank header: each bank's number on its worst way in any phase (idle banks stay plain).
-  std::array<int, kSmemBanks> bank_way{};
-  for (const PhaseInfo& p : phases)
-    for (int bank = 0; bank < kSmemBanks; ++bank) bank_way[bank] = std::max(bank_way[bank], p.words[bank]);
-  const float hy = y + grid_title;
-  const float bank_fs = viz::fit_size(c, "31", ls, kMinTextSize, Font::Sans, cw - 2);
-  for (int bank = 0; bank < kSmemBanks; ++bank) {
-    const Rect hc{{gx + bank * cw + 0.5f, hy}, {gx + (bank + 1) * cw - 0.5f, hy + head_h - 2}};
-    const Color fill = bank_way[bank] == 0 ? t.panel : bank_way[bank] == 1 ? viz::mix(t.good, t.panel, 0.55f)
-                                                                           : way_color(bank_way[bank], t);
-    c.rect_filled(hc, fill, 2);
-    if (bank_fs > 0)
-      c.text({hc.center().x, hc.center().y - bank_fs * 0.5f}, std::to_string(bank), text_on(fill), bank_fs, Align::Center);
-  }
-  c.text({gx - ls * 0.4f, hy + (head_h - 2 - ls) * 0.5f}, "bank", t.text_dim, ls, Align::Right);
+  draw_bank_header(y + grid_title);
 
   // Rows: a bar and a label on the left say whether the row is needed (good) or a conflict (warn/bad).
   // The widest label a cell holds: "31+" where a word is broadcast, "31" where none is.

@@ -372,11 +372,35 @@ void draw_series(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, 
   // Legend: right of the plot, or in columns under it.
   const float lx0 = legend_right ? plot.max.x + ts : area.min.x;
   float ly0 = legend_right ? plot.min.y : plot.max.y + ts * 2.7f;
+  // A column right of the plot may be shorter than its rows (a ladder of 13 rungs in a short pane): the selected
+  // rung's and the references' rows stay, then the others in order, and the last line counts the rest (the first
+  // rows alone had left out the selected rung).
+  // The column ends level with the plot: the x axis's last number reaches under it.
+  const float legend_bottom = legend_right ? plot.max.y + ts * 0.3f : area.max.y;
+  size_t more = 0;
+  if (legend_right) {
+    const size_t fit = size_t(std::max(0.0f, (legend_bottom + 0.5f - ts - ly0) / lh)) + 1;
+    if (fit < rows.size()) {
+      const size_t keep = fit - 1;
+      std::vector<bool> take(rows.size(), false);
+      size_t taken = 0;
+      for (int pass = 0; pass < 2; ++pass)
+        for (size_t k = 0; k < rows.size() && taken < keep; ++k) {
+          const PerfSeries& s = in.series[rows[k]];
+          if (!take[k] && (pass == 1 || s.selected || s.reference)) take[k] = true, ++taken;
+        }
+      std::vector<size_t> kept;
+      for (size_t k = 0; k < rows.size(); ++k)
+        if (take[k]) kept.push_back(rows[k]);
+      more = rows.size() - kept.size();
+      rows = kept;
+    }
+  }
   for (size_t row = 0; row < rows.size(); ++row) {
     const size_t i = rows[row];
     const int col_i = legend_right ? 0 : int(row % legend_cols);
     const float lx = lx0 + col_i * legend_w, ly = ly0 + lh * (legend_right ? row : row / legend_cols);
-    if (ly + ts > area.max.y + 0.5f) break;
+    if (ly + ts > legend_bottom + 0.5f) break;
     const PerfSeries& s = in.series[i];
     Color col = colour[i];
     if (any_selected && !s.selected && !s.reference) col = viz::mix(col, t.bg, 0.35f);
@@ -387,6 +411,11 @@ void draw_series(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, 
     c.text({lx + ts * 2.1f, ly}, viz::elide(c, s.label, ts, f, legend_w - ts * 2.4f),
            s.selected || s.reference ? t.text : t.text_dim, ts, Align::Left, f);
   }
+  if (more > 0)
+    c.text({lx0, ly0 + lh * rows.size()},
+           viz::elide(c, "+" + std::to_string(more) + " more: " + viz::hint("hover a curve", "a taller picture names them"),
+                      ts, Font::Sans, area.max.x - lx0),
+           t.text_dim, ts);
 }
 
 }  // namespace
