@@ -4,8 +4,11 @@
 #include <functional>
 #include <chrono>
 #include <csignal>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <iostream>
@@ -15,6 +18,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <set>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "app/gpu_worker.h"
@@ -235,7 +239,7 @@ int cmd_window(const WindowArgs& a) {
   if (a.fake_gpu && !a.replay.empty()) return fail("", "--fake-gpu is a live session, not with --replay", kExitUsage);
   if (!(a.watchdog_s == 0 || (a.watchdog_s >= 1 && a.watchdog_s <= 3600)))
     return fail("", "--watchdog: seconds from 1 to 3600", kExitUsage);
-  std::string alert;  // a capture that did not load: said on stderr and in the window, which shows the bundled one
+  std::string alert, alert_line;  // a capture that did not load: said in the window, which shows the bundled one, and on stderr
   if (!a.replay.empty()) {
     if (!a.fault_drill.empty()) return fail("", "--fault-drill runs on the live GPU, not with --replay", kExitUsage);
     if (!load_capture(a.replay, &replayed, &banner, &error)) {
@@ -243,7 +247,7 @@ int cmd_window(const WindowArgs& a) {
       if (!load_capture("", &replayed, &banner, &error))  // nothing to show
         return fail("", why + "; nor the bundled capture: " + error, kExitRuntime);
       alert = why + " \xC2\xB7 showing the bundled capture instead";
-      fail("", why + "; showing the bundled capture instead", 0);
+      alert_line = why + "; showing the bundled capture instead";  // on stderr once the window is open
     }
   } else {
     std::string why;
@@ -320,7 +324,8 @@ int cmd_window(const WindowArgs& a) {
 
   Gui gui;
   if (!gui_open(&gui, "gemmscope", a.width, a.height, !a.headless, st.effective_zoom(), st.dark, &error))
-    return fail("", error, kExitRuntime);
+    return fail("", error, kExitRuntime);  // one line: the capture's problem waits for a window to show it in
+  if (!alert_line.empty()) fail("", alert_line, 0);
   if (!a.size_given) fit_to_screen(&gui);
   MainWindow window(gui);
   TextAudit::global().on = ui::LayoutAudit::global().on = a.audit;
@@ -1048,7 +1053,8 @@ int cmd_export(const ExportArgs& a) {
   const fs::path deck(name);
   std::error_code ec;
   if (deck.empty()) return fail("export", "--deck: give a folder to create", kExitUsage);
-  if (fs::exists(deck, ec))
+  // A link counts as there even where it points nowhere: the rename at the end would fail on it after all the work.
+  if (fs::exists(fs::symlink_status(deck, ec)))
     return fail("export", "--deck: '" + a.deck + "' exists already; remove it or name a new folder", kExitUsage);
   const fs::path parent = deck.has_parent_path() ? deck.parent_path() : fs::path(".");
   if (!fs::is_directory(parent, ec))
@@ -1087,10 +1093,14 @@ int cmd_export(const ExportArgs& a) {
 
   // Everything is written into a temporary folder beside the deck, renamed to the deck at the end: an
   // interrupted export leaves no half deck under the name asked for.
-  const fs::path tmp = parent / (deck.filename().string() + ".tmp-" + std::to_string(::getpid()));
-  fs::remove_all(tmp, ec);
-  if (!fs::create_directory(tmp, ec))
-    return fail("export", "cannot create '" + tmp.string() + "': " + ec.message(), kExitRuntime);
+  // mkdtemp: a new name no one else holds (a name made from the process id alone could be someone's folder).
+  std::string tmp_name = (parent / (deck.filename().string() + ".tmp-XXXXXX")).string();
+  if (!::mkdtemp(tmp_name.data()))
+    return fail("export", "cannot create a folder beside '" + a.deck + "': " + std::strerror(errno), kExitRuntime);
+  const fs::path tmp = tmp_name;
+  const mode_t mask = ::umask(0);  // mkdtemp makes it 0700; the deck gets a folder's usual mode
+  ::umask(mask);
+  ::chmod(tmp_name.c_str(), 0777 & ~mask);
   auto abandon = [&](const std::string& why) {
     fs::remove_all(tmp, ec);
     return fail("export", why, kExitRuntime);

@@ -189,7 +189,10 @@ bool load_settings(const std::string& path, ViewState* st, std::string* notice) 
     }
     *st = s;
   } catch (const std::exception& e) {
-    *notice = "settings file " + path + " could not be used (" + e.what() + "): defaults instead";
+    // nlohmann's messages begin "[json.exception.parse_error.101] ": the words after it say what was wrong.
+    std::string why = e.what();
+    if (why.rfind("[json.exception.", 0) == 0 && why.find("] ") != std::string::npos) why.erase(0, why.find("] ") + 2);
+    *notice = "settings file " + path + " could not be used (" + why + "): defaults instead";
   }
   return true;
 }

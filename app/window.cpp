@@ -140,10 +140,17 @@ void MainWindow::DrawTopBar(const Frame& f, ViewState& st) {
     if (!f.live_state->error.empty()) banner += " \xC2\xB7 " + f.live_state->error;
   }
   // The status (the last export's full path, or why it failed) keeps its whole width where it can; the banner,
-  // which does not change, gives way and is cut first.
+  // which does not change, gives way and is cut first, down to half the bar: its start says where the numbers come
+  // from ("No CUDA device ... Bundled capture"), which a long status (a damaged settings file's) had cut to "No CU".
+  // Either, cut, shows itself whole under the mouse.
   const float text_w = std::max(em, w - right_w - 24);
   const std::string status = st.message.empty() ? "" : "\xC2\xB7 " + st.message;
-  const float status_w = status.empty() ? 0 : std::min(ImGui::CalcTextSize(status.c_str()).x, std::max(em, text_w - em * 4));
+  const float status_w =
+      status.empty() ? 0
+                     : std::min(ImGui::CalcTextSize(status.c_str()).x,
+                                std::max(em, banner.empty() ? text_w - em * 4
+                                                            : std::max(text_w * 0.5f,
+                                                                       text_w - ImGui::CalcTextSize(banner.c_str()).x - sp)));
   ImGui::AlignTextToFramePadding();
   ui::text_fit(banner, std::max(em, text_w - status_w - (status.empty() ? 0 : sp)));
   ui::note("banner");

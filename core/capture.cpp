@@ -224,6 +224,9 @@ FragmentLayout read_layout(const Reader& r, const json& j, const std::string& w)
     // A traced slot that decoded to no element is stored as row/col -1 so a view can mark it.
     c.row = int(r.as_int(cells[i][2], cw + "[2] (row)", -1, l.rows - 1));
     c.col = int(r.as_int(cells[i][3], cw + "[3] (col)", -1, l.cols - 1));
+    if ((c.row < 0) != (c.col < 0))
+      r.fail(cw, "row " + std::to_string(c.row) + " and col " + std::to_string(c.col) +
+                     ": an element decoded to nowhere has both -1, any other neither");
     if (elems > 0) {
       if (c.elem >= elems) r.fail(cw + "[1] (elem)", "expected 0-" + std::to_string(elems - 1) + ", got " + std::to_string(c.elem));
       const size_t slot = size_t(c.lane) * size_t(elems) + size_t(c.elem);
@@ -436,7 +439,20 @@ std::string explain(const std::string& error) {
   what = pos == std::string::npos ? what.substr(what.find(']') == std::string::npos ? 0 : what.find(']') + 2)
                                   : what.substr(pos);
   if (what.size() > 200) what = what.substr(0, 200) + "...";
-  return what;
+  // The quoted token is the file's own bytes, which may be no UTF-8 at all (a terminal shows them as junk): bytes
+  // past ASCII are written as \xNN.
+  std::string clean;
+  for (const char ch : what) {
+    const auto b = static_cast<unsigned char>(ch);
+    if (b < 0x80) {
+      clean += ch;
+    } else {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02X", b);
+      clean += hex;
+    }
+  }
+  return clean;
 }
 
 // Parses a capture or a bench JSON within a capture's limits: depth and size are counted as it is built

@@ -85,9 +85,17 @@ set +e
 [ $? -eq 2 ] && grep -q "exists already" "$dir/err2.txt" || fail "an existing deck folder was not refused: $(cat "$dir/err2.txt")"
 "$bin" export --deck "$dir/no/such/deck" >/dev/null 2>"$dir/err3.txt"
 [ $? -eq 2 ] && grep -q "does not exist" "$dir/err3.txt" || fail "a missing parent folder was not refused: $(cat "$dir/err3.txt")"
+# A link that points nowhere is there too: refused at once (it was taken for free, and the rename failed on it after
+# every picture was drawn).
+ln -sfn nowhere "$dir/dangling"
+"$bin" export --deck "$dir/dangling" --formats svg >/dev/null 2>"$dir/err6.txt"
+[ $? -eq 2 ] && grep -q "exists already" "$dir/err6.txt" && ! grep -q "picture 1 of" "$dir/err6.txt" ||
+  fail "a dangling link as --deck was not refused at once: $(tail -1 "$dir/err6.txt")"
 # A folder named with a trailing slash (as a shell completes it) is that folder.
 "$bin" export --deck "$dir/slash/" --formats svg >/dev/null 2>"$dir/err5.txt"
 [ $? -eq 0 ] && [ -f "$dir/slash/index.html" ] || fail "--deck DIR/ was not written: $(tail -1 "$dir/err5.txt")"
+# The deck's folder has a folder's usual mode under the umask, not its temporary's 0700.
+[ "$(stat -c %a "$dir/slash")" = "$(printf '%o' $((0777 & ~$(umask))))" ] || fail "the deck folder's mode: $(stat -c %a "$dir/slash")"
 echo "ok: --deck with a trailing slash made that folder"
 "$bin" export --deck "$dir/cut" >/dev/null 2>"$dir/err4.txt" &
 pid=$!

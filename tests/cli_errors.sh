@@ -36,6 +36,11 @@ expect 2 "not MxNxK" record -o "$tmp/c.json" --size 12x
 expect 2 "unknown kernel 'nope'" bench --kernels nope
 expect 2 "--verify-only times nothing: --rounds does not apply" bench --verify-only --rounds 2
 expect 2 "deck.*required" export
+# An empty value is not a value left out: shot drew the default rung for --kernel '' and exited 0.
+expect 2 "^gemmscope shot: --kernel: an empty value; give one or leave the option out$" shot --view perf --kernel '' -o "$tmp/x.svg"
+expect 2 "^gemmscope shot: --ratio-over-size: an empty value" shot --view perf --ratio-over-size ' ' -o "$tmp/x.svg"
+expect 2 "^gemmscope record: --sweep: an empty value" record -o "$tmp/c.json" --sweep ''
+expect 2 "^gemmscope: --kernel: an empty value" --kernel '' 
 expect 2 "" frobnicate
 
 printf '{' > "$tmp/broken.json"
@@ -116,7 +121,7 @@ expect 2 "^gemmscope: --frames: expected a number of frames from 1, got '-1'$" -
 expect 2 "^gemmscope bench: --repeats: expected a whole number from 10 to 10000, got 'abc'$" bench --repeats abc
 expect 2 "mma_f16/10_multistage\[xor=maybe\]': mma_f16/10_multistage has the variants .*\[xor=off\]" bench --kernels 'mma_f16/10_multistage[xor=maybe]'
 expect 2 "mma_f16/10_multistage has the variants .*\[stages=2\]" shot --view perf --kernel 'mma_f16/10_multistage[stages=9]' -o "$tmp/x.svg"
-expect 2 "--kernels: an empty list" bench --kernels ''
+expect 2 "--kernels: an empty value" bench --kernels ''
 expect 2 "--kernels: an empty list" record -o "$tmp/c.json" --kernels ,
 expect 2 "cannot read standard input: it is a folder" banks --width 4 <"$tmp"
 # An option that would change nothing is refused, not ignored.
@@ -151,5 +156,15 @@ expect_full swizzle --tiles 4x4 --scheme none
 expect_full layout --op mma.m16n8k16.f16 --operand A
 expect_full list
 expect_full --help
+
+# The window with a damaged capture and no display: one line (the display's), not the capture's as well.
+printf '{' >"$tmp/trunc.json"
+err=$(env -u DISPLAY -u WAYLAND_DISPLAY "$bin" --replay "$tmp/trunc.json" 2>&1 >/dev/null); rc=$?
+if [ "$rc" != 1 ] || [ "$(printf '%s' "$err" | grep -c '')" != 1 ]; then
+  echo "FAIL: gemmscope --replay (damaged) with no display -> exit $rc: $err"
+  failures=$((failures + 1))
+else
+  echo "ok: gemmscope --replay (damaged) with no display -> 1: $err"
+fi
 
 [ $failures = 0 ] && echo "all error cases behave" || { echo "$failures case(s) failed"; exit 1; }

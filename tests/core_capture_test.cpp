@@ -1,6 +1,7 @@
 // Capture JSON: what `record` writes, the window reads back unchanged; what it cannot read, it names.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -286,6 +287,25 @@ TEST(Capture, RejectsCellsOutsideTheOperand) {
   c.layouts[0].cells[7].col = 16;
   const std::string msg = rejection(capture_to_json(c));
   EXPECT_EQ(msg, "bad.json: layouts[0].cells[7][3] (col): 16 is out of range [-1, 15]");
+}
+
+// A message quotes the token the JSON parser stopped at: bytes that are not ASCII are written as \xNN, so that a
+// file of junk does not print junk to the terminal.
+TEST(Capture, AMessageQuotesNoRawBytes) {
+  const std::string msg = rejection("{\"schema\": \xff\xfe}");
+  EXPECT_NE(msg.find("\\xFF"), std::string::npos) << msg;
+  EXPECT_TRUE(std::all_of(msg.begin(), msg.end(), [](char ch) { return static_cast<unsigned char>(ch) < 0x80; })) << msg;
+}
+
+// -1 marks a traced slot that decoded to no element: both coordinates or neither (layout's CSV printed 0,0,-1,0).
+TEST(Capture, RejectsACellNowhereInOneCoordinateOnly) {
+  Capture c = sample_capture();
+  c.layouts[0].cells[7].row = -1;
+  EXPECT_EQ(rejection(capture_to_json(c)),
+            "bad.json: layouts[0].cells[7]: row -1 and col " + std::to_string(sample_capture().layouts[0].cells[7].col) +
+                ": an element decoded to nowhere has both -1, any other neither");
+  c.layouts[0].cells[7].col = -1;  // nowhere: kept, for the view to mark
+  EXPECT_EQ(rejection(capture_to_json(c)), "(accepted)");
 }
 
 TEST(Capture, RejectsALayoutWhoseSlotsAreNotTheOpsOwn) {

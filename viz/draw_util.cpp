@@ -168,6 +168,23 @@ std::string traced_as_note(const std::string& traced, const std::string& shown_a
   return " \xC2\xB7 its rung's traces (an order moves whole blocks, not their accesses)";
 }
 
+std::string traced_scope(std::vector<int> warps, std::vector<int> iters) {
+  for (std::vector<int>* v : {&warps, &iters}) {
+    std::sort(v->begin(), v->end());
+    v->erase(std::unique(v->begin(), v->end()), v->end());
+  }
+  auto list = [](const std::vector<int>& v) {
+    std::string out;
+    for (size_t i = 0; i < v.size(); ++i) out += (i == 0 ? "" : i + 1 == v.size() ? " and " : ", ") + std::to_string(v[i]);
+    return out;
+  };
+  const bool epilogue = !iters.empty() && iters.front() < 0;  // -1: past the k-loop
+  if (epilogue) iters.erase(iters.begin());
+  std::string when = iters.empty() ? "" : (iters.size() == 1 ? "k-iteration " : "k-iterations ") + list(iters);
+  if (epilogue) when += when.empty() ? "the epilogue" : " and the epilogue";
+  return std::string(warps.size() == 1 ? "warp " : "warps ") + list(warps) + (when.empty() ? "" : ", " + when);
+}
+
 namespace {
 thread_local bool g_picture = false;  // a PictureScope is drawing a picture on this thread
 }  // namespace

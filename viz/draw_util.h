@@ -77,4 +77,9 @@ const std::string& title_kernel(const std::string& traced, const std::string& sh
 // the '['): "" where they do not.
 std::string traced_as_note(const std::string& traced, const std::string& shown_as);
 
+// Which traced accesses a site table's totals sum, from the warps and k-iterations its records hold (-1: past the
+// k-loop): "warps 0 and 7, k-iteration 0 and the epilogue". The bank and global-memory views' tables count them all,
+// where their captions count one warp's requests in one k-iteration.
+std::string traced_scope(std::vector<int> warps, std::vector<int> iterations);
+
 }  // namespace gs::viz

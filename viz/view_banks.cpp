@@ -429,24 +429,8 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
   if (area.h() >= ts * 28) {
     std::vector<int> warps, iters;
     for (const SmemSite& s : in.sites)
-      for (const SmemSiteAccess& x : s.accesses) {
-        if (std::find(warps.begin(), warps.end(), x.access.warp) == warps.end()) warps.push_back(x.access.warp);
-        if (std::find(iters.begin(), iters.end(), x.access.iteration) == iters.end()) iters.push_back(x.access.iteration);
-      }
-    std::sort(warps.begin(), warps.end());
-    std::sort(iters.begin(), iters.end());
-    auto list = [](const std::vector<int>& v) {
-      std::string out;
-      for (size_t i = 0; i < v.size(); ++i)
-        out += (i == 0 ? "" : i + 1 == v.size() ? " and " : ", ") + std::to_string(v[i]);
-      return out;
-    };
-    const bool epilogue = !iters.empty() && iters.front() < 0;  // -1: past the k-loop
-    if (epilogue) iters.erase(iters.begin());
-    std::string when = iters.empty() ? "" : (iters.size() == 1 ? "k-iteration " : "k-iterations ") + list(iters);
-    if (epilogue) when += when.empty() ? "the epilogue" : " and the epilogue";
-    const std::string counted = "totals: each site's traced accesses, " +
-                                std::string(warps.size() == 1 ? "warp " : "warps ") + list(warps) + ", " + when;
+      for (const SmemSiteAccess& x : s.accesses) warps.push_back(x.access.warp), iters.push_back(x.access.iteration);
+    const std::string counted = "totals: each site's traced accesses, " + viz::traced_scope(warps, iters);
     y += ts * 0.15f;
     c.text({area.min.x + ts * 0.3f, y}, viz::elide(c, counted, ts, Font::Sans, area.w() - ts * 0.3f), t.text_dim, ts);
     y += ts * 1.3f;

@@ -115,11 +115,41 @@ float draw_access_map(Canvas& c, Rect box, const Theme& t, const GmemAccess& a, 
   }
   y += axis_h;
 
+  // Lane numbers in every cell of the map or in none: 0-9 alone, where two digits do not fit, read as a fault (a
+  // row of lanes 0-7 numbered above rows of lanes 8-31 without, in hopper/04's C store).
+  const float cell_h = std::max(3.0f, row_h - std::min(4.0f, row_h * 0.2f));
+  const float ls = std::min(fs, cell_h * 0.95f);
+  bool labels_fit = ls >= kMinTextSize;
+  const auto cell_label = [](const std::vector<int>& lanes) {  // "5", or "5+3": lane 5 and 3 more on one element
+    return std::to_string(lanes.front()) + (lanes.size() > 1 ? "+" + std::to_string(lanes.size() - 1) : "");
+  };
+  // A row's cells, in column order within the window: several lanes on one element (a broadcast) share its cell,
+  // drawn as the element's last run; the label names the first lane and the count.
+  struct Cell {
+    std::vector<int> lanes;
+    const LaneRun* run;
+  };
+  const auto cells_of = [&](const auto& runs) {
+    std::map<int64_t, Cell> by_col;
+    for (const LaneRun& lr : runs) {
+      Cell& cell = by_col[lr.col0];
+      cell.lanes.push_back(lr.lane);
+      cell.run = &lr;
+    }
+    std::vector<Cell> cells;
+    for (auto& [col0, cell] : by_col)
+      if (col0 / per_sector <= s1) cells.push_back(std::move(cell));
+    return cells;
+  };
+  for (const auto& [row, runs] : rows)
+    for (const Cell& cell : cells_of(runs)) {
+      const float w = float(std::min(cell.run->col1, (s1 + 1) * per_sector) - cell.run->col0) * elem_w - 2;
+      labels_fit = labels_fit && c.text_size(cell_label(cell.lanes), ls, Font::Mono).x <= std::max(2.0f, w) - 2;
+    }
   int r = 0;
   int64_t prev_row = INT64_MIN;
   for (const auto& [row, runs] : rows) {
     const float ry = y + float(r) * row_h;
-    const float cell_h = std::max(3.0f, row_h - std::min(4.0f, row_h * 0.2f));
     if (row_labels_fit || r == 0 || r == nrows - 1) {
       const bool gap = prev_row != INT64_MIN && row != prev_row + 1;
       c.text({box.min.x, ry + (cell_h - fs) * 0.5f}, row_head + std::to_string(row), gap ? t.text : t.text_dim,
@@ -133,27 +163,11 @@ float draw_access_map(Canvas& c, Rect box, const Theme& t, const GmemAccess& a, 
     for (int s = 0; s < sectors; ++s)
       c.rect_filled({{gx + float(s) * sector_w + 1, ry}, {gx + float(s + 1) * sector_w - 1, ry + cell_h}},
                     t.grid.with_alpha(touched.count(s0 + s) ? 255 : 110));
-    // Lanes: several lanes on one element (a broadcast) share its cell; the label names the first and count.
-    std::map<int64_t, std::vector<int>> by_col;
-    for (const LaneRun& lr : runs) by_col[lr.col0].push_back(lr.lane);
-    // Lane numbers in every cell of the row or in none: 0-9 alone, where two digits do not fit, read as a fault.
-    const float ls = std::min(fs, cell_h * 0.95f);
-    bool labels_fit = ls >= kMinTextSize;
-    for (const auto& [col0, lanes] : by_col) {
-      const LaneRun* lr = nullptr;
-      for (const LaneRun& x : runs)
-        if (x.col0 == col0) lr = &x;
-      if (lr->col0 / per_sector > s1) continue;
-      const float w = float(std::min(lr->col1, (s1 + 1) * per_sector) - lr->col0) * elem_w - 2;
-      const std::string lab = lanes.size() == 1 ? std::to_string(lanes.front())
-                                                : std::to_string(lanes.front()) + "+" + std::to_string(lanes.size() - 1);
-      labels_fit = labels_fit && c.text_size(lab, ls, Font::Mono).x <= std::max(2.0f, w) - 2;
-    }
-    for (const auto& [col0, lanes] : by_col) {
-      const LaneRun* lr = nullptr;
-      for (const LaneRun& x : runs)
-        if (x.col0 == col0) lr = &x;
-      if (lr->col0 / per_sector > s1) continue;
+    // Lanes, a cell per element.
+    const std::vector<Cell> cells = cells_of(runs);
+    for (const Cell& cl : cells) {
+      const std::vector<int>& lanes = cl.lanes;
+      const LaneRun* lr = cl.run;
       const float x0 = gx + float(lr->col0 - s0 * per_sector) * elem_w + 1;
       const float x1 = gx + float(std::min(lr->col1, (s1 + 1) * per_sector) - s0 * per_sector) * elem_w - 1;
       const Rect cell{{x0, ry}, {std::max(x0 + 2, x1), ry + cell_h}};
@@ -162,15 +176,14 @@ float draw_access_map(Canvas& c, Rect box, const Theme& t, const GmemAccess& a, 
       const bool lit = std::find(lanes.begin(), lanes.end(), highlight_lane) != lanes.end();
       if (lit) c.rect(cell.inset(-1), t.text, 2);
       if (hover_lane && cell.contains(mouse)) *hover_lane = lanes.front();
-      const std::string lab = lanes.size() == 1 ? std::to_string(lanes.front())
-                                                : std::to_string(lanes.front()) + "+" + std::to_string(lanes.size() - 1);
+      const std::string lab = cell_label(lanes);
       if (labels_fit)
         c.text({cell.center().x, ry + (cell_h - ls) * 0.5f}, lab, text_on(col), ls, Align::Center, Font::Mono);
     }
     // Lanes that share an element, said beside the strip: a broadcast moves one sector for many lanes.
-    for (const auto& [col0, lanes] : by_col) {
-      if (lanes.size() < 2 || !row_labels_fit) continue;
-      const std::string note = std::to_string(lanes.size()) + " lanes, one element";
+    for (const Cell& cl : cells) {
+      if (cl.lanes.size() < 2 || !row_labels_fit) continue;
+      const std::string note = std::to_string(cl.lanes.size()) + " lanes, one element";
       const float nx = gx + float(sectors) * sector_w + fs * 0.6f;
       if (nx + c.text_size(note, fs, Font::Sans).x <= box.max.x)
         c.text({nx, ry + (cell_h - fs) * 0.5f}, note, t.text_dim, std::max(kMinTextSize, std::min(fs, row_h)));
@@ -313,6 +326,14 @@ void draw_gmem_view(Canvas& c, Rect r, const Theme& t, const GmemViewInput& in, 
       x += cols[k].w + cgap;
     }
     y += row_h;
+  }
+  if (cols[3].w >= 0) {  // what the requests column sums, which is more than the caption's one warp in one k-iteration
+    std::vector<int> warps, iters;
+    for (const GmemSite& s : in.sites)
+      for (const GmemAccess& x : s.accesses) warps.push_back(x.warp), iters.push_back(x.iteration);
+    const std::string counted = "requests: each site's traced requests, " + viz::traced_scope(warps, iters);
+    c.text({area.min.x, y}, viz::elide(c, counted, ts, Font::Sans, area.w()), t.text_dim, ts);
+    y += ts * 1.3f;
   }
   if (std::any_of(in.sites.begin(), in.sites.end(), [](const GmemSite& x) { return x.kind == "cp.async"; })) {
     const std::string note =

@@ -241,6 +241,11 @@ void draw_series(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, 
   if (!legend_right) {
     legend_w = std::min(legend_w, area.w());
     legend_cols = std::max(1, int(area.w() / legend_w));
+    // Rows under the plot taller than the plot itself (a live session's toggles, each a long name, in a short
+    // pane: 50 px of curves over 5 rows): two columns, the names cut at their ends (a variant's toggle comes early).
+    if (legend_cols == 1 && rows.size() > 2 && area.w() >= ts * 30 &&
+        area.h() - ts * 3.2f - 2 * lh * rows.size() < lh * rows.size())
+      legend_cols = 2;
     legend_w = area.w() / legend_cols;
     legend_h = lh * ((rows.size() + legend_cols - 1) / legend_cols) + ts * 0.3f;
   }

@@ -88,6 +88,7 @@ void draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st
   for (size_t i = 0; i < measured.size(); ++i)
     for (const std::string& line : whole ? measured[i] : std::vector<std::string>{in.measured[i]}) {
       c.text({a.min.x, y}, viz::elide(c, line, fs, Font::Sans, a.w()), t.text_dim, fs);
+      if (hover && Rect{{a.min.x, y}, {a.max.x, y + fs * 1.3f}}.contains(mouse)) hover->side = which, hover->measured = int(i);
       y += fs * 1.3f;
     }
   if (!in.launch || in.launch->empty()) {
@@ -242,14 +243,19 @@ void draw_timeline(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput& in
   }
   const viz::Ticks ticks = viz::nice_ticks(0, double(span) / 1000, std::max(2, int(plot.w() / (fs * 5))));
   const float unit_w = c.text_size("\xC2\xB5s", fs).x + fs * 0.5f;
+  int drawn = 0;  // ticks past 0
   for (double v : ticks.values) {
     const float x = X(uint64_t(v * 1000));
     const std::string label = viz::fmt_tick(v, ticks.step);
     if (x + c.text_size(label, fs).x * 0.5f > plot.max.x - unit_w) continue;  // the unit's place
     c.line({x, plot.max.y}, {x, plot.max.y + fs * 0.3f}, t.text_dim, 1);
     c.text({x, plot.max.y + fs * 0.35f}, label, t.text_dim, fs, Align::Center);
+    drawn += v > 0;
   }
-  c.text({plot.max.x, plot.max.y + fs * 0.35f}, "\xC2\xB5s", t.text_dim, fs, Align::Right);
+  // A narrow plot has room for no tick past 0 (a zoomed window drew "0 ... us" alone): its end says the run's length.
+  const std::string end = us(double(span));
+  const bool end_fits = c.text_size(end, fs).x + fs * 1.5f < plot.w();
+  c.text({plot.max.x, plot.max.y + fs * 0.35f}, drawn == 0 && end_fits ? end : "\xC2\xB5s", t.text_dim, fs, Align::Right);
   if (t_ns < span) c.line({X(t_ns), plot.min.y - fs * 0.3f}, {X(t_ns), plot.max.y}, t.text, 2);
 }
 

@@ -213,8 +213,9 @@ struct SwizzleViewState {
   bool timeline = true;   // the per-SM timeline under the tile grids
 };
 struct SwizzleHover {
-  int side = -1;   // 0: the selected rung, 1: the one compared
-  int block = -1;  // index into that launch's blocks
+  int side = -1;     // 0: the selected rung, 1: the one compared
+  int block = -1;    // index into that launch's blocks
+  int measured = -1;  // index into that side's `measured` lines, under the mouse (cut where the side is narrow)
 };
 // The C matrix as a grid of output tiles coloured by launch order, SM or start time, at the chosen moment
 // (not started: empty; running: outlined; done: filled), with the A row-panels and B column-panels the

@@ -106,6 +106,11 @@ class SwizzlePanel : public ViewPanel {
   }
 
   void Interact(const ViewContext& ctx, const FigureItem& item) override {
+    if (item.hovered && hover_.measured >= 0) {  // a measured line, whole (a narrow side cuts it)
+      const SwizzleViewInput& in = hover_.side == 1 ? other_in_ : in_;
+      if (size_t(hover_.measured) < in.measured.size()) ImGui::SetTooltip("%s", in.measured[size_t(hover_.measured)].c_str());
+      return;
+    }
     if (!item.hovered || hover_.block < 0) return;
     const SwizzleViewInput& in = hover_.side == 1 ? other_in_ : in_;
     const TracedLaunch& l = *in.launch;
@@ -192,10 +197,11 @@ class SwizzlePanel : public ViewPanel {
     if (capture_)
       for (const L2Record& l : capture_->l2)
         if (l.kernel == kernel)
-          in.measured.push_back("Nsight Compute at " + std::to_string(l.m) + "x" + std::to_string(l.n) + "x" +
-                                std::to_string(l.k) + ": L2 hit " + fmt("%.1f", l.hit_pct) + "%, DRAM read " +
+          // The numbers first: a narrow side cuts the line's end ("Nsight Compute at 4096x16384x4096: L2 h...").
+          in.measured.push_back("L2 hit " + fmt("%.1f", l.hit_pct) + "%, DRAM read " +
                                 fmt("%.2f", l.dram_read_bytes / 1e9) + " GB, " + fmt("%.0f", l.duration_ns / 1e3) +
-                                " \xC2\xB5s");
+                                " \xC2\xB5s (Nsight Compute, " + std::to_string(l.m) + "x" + std::to_string(l.n) + "x" +
+                                std::to_string(l.k) + ")");
     auto order = orders_.find(kernel);
     if (order == orders_.end()) order = orders_.emplace(kernel, identify_order(*in.launch)).first;
     in.order = order->second == "none"  ? "row-major order"
