@@ -1,5 +1,7 @@
 #include "app/views.h"
 
+#include <algorithm>
+
 namespace gs {
 
 // The panel each app/panels/<view>.cpp defines.
@@ -34,10 +36,10 @@ const std::vector<ViewDef>& view_table() {
   return table;
 }
 
-PaneLimits pane_limits(float font_px, float tab_h) {
+PaneLimits pane_limits(float font_px, float tab_h, float list_w) {
   PaneLimits l;
   l.tab_h = tab_h;
-  l.list_min_w = kListMinWidthEm * font_px;
+  l.list_min_w = std::max(kListMinWidthEm * font_px, list_w);
   for (const ViewDef& v : view_table())
     l.needs.push_back({v.name, v.min_h_em * font_px, v.narrow_w_em * font_px, v.narrow_min_h_em * font_px,
                        v.min_w_em * font_px});

@@ -31,7 +31,8 @@ const std::vector<ViewDef>& view_table();
 const ViewDef* find_view(const std::string& name);
 std::vector<std::string> view_names();
 // Each view's shortest pane at this text size, for layout_workspace; `tab_h` the height of a strip of tabs.
-PaneLimits pane_limits(float font_px, float tab_h);
+// `list_w`: the kernel list's own need (kernel_list_need), where it is more than kListMinWidthEm lines.
+PaneLimits pane_limits(float font_px, float tab_h, float list_w = 0);
 // DESIGN.md's views that are not built yet: `shot` says so rather than drawing a blank picture.
 const std::vector<std::string>& planned_views();
 // "layout (which lane holds ...), ..., all (the whole window)": for --help.

@@ -546,7 +546,9 @@ bool MainWindow::Draw(const Frame& f, ViewState& st) {
   const ImVec2 a0 = ImGui::GetCursorScreenPos(), avail = ImGui::GetContentRegionAvail();
   area_ = Rect{{a0.x, a0.y}, {a0.x + avail.x, a0.y + avail.y}};
   const float gap = std::round(ImGui::GetStyle().ItemSpacing.x);
-  const PaneLimits limits = pane_limits(ImGui::GetFontSize(), std::round(ImGui::GetFrameHeight() * 1.2f));
+  const PaneLimits limits = pane_limits(
+      ImGui::GetFontSize(), std::round(ImGui::GetFrameHeight() * 1.2f),
+      kernel_list_need([](const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; }, ImGui::GetFontSize()));
   layout_ = layout_workspace(area_, st.arrangement, gap, limits);
 
   ImGui::SetCursorScreenPos(ImVec2(layout_.list.min.x, layout_.list.min.y));
@@ -616,8 +618,10 @@ void draw_workspace(Canvas& c, Rect r, const Frame& f, ViewState& st, std::vecto
   c.text({bar.min.x + pad, bar.min.y + fs * 0.3f}, viz::elide(c, f.banner, fs, Font::Sans, bar.w() - 2 * pad), t.text, fs);
   const Rect area{{r.min.x + pad, bar.max.y + pad}, {r.max.x - pad, r.max.y - pad}};
   // The window's limits: its font is 15 px times the zoom, a frame 3 px of padding above and below the text.
-  const WorkspaceLayout lay = layout_workspace(area, st.arrangement, std::round(8 * z),
-                                               pane_limits(fs, std::round((fs + 6 * z) * 1.2f)));
+  const WorkspaceLayout lay = layout_workspace(
+      area, st.arrangement, std::round(8 * z),
+      pane_limits(fs, std::round((fs + 6 * z) * 1.2f),
+                  kernel_list_need([&](const std::string& s) { return c.text_size(s, fs).x; }, fs)));
   {
     ScaledCanvas scaled(c, z, lay.list.min);
     draw_kernel_list(scaled, scaled.layout_rect(lay.list), ctx);

@@ -61,3 +61,14 @@ for cmd in "shot --view perf -o $dir/x.png" "export --deck $dir/deck"; do
 done
 [ -e "$dir/x.png" ] || [ -e "$dir/deck" ] && fail "a refused --zoom wrote something"
 echo "ok: --zoom outside 0.5-3 refused in one line by shot and export"
+
+# A projector's zoom in a laptop's window: the kernel list takes the room its longest name needs from views that
+# can spare it, so every rung's name is whole ("11_swapped_opera..." was cut at 150% in 1366x768).
+"$bin" shot --view all --size 1366x768 --zoom 1.5 --kernel mma_tf32/11_swapped_operands -o "$dir/all_150.svg"
+python3 - "$dir/all_150.svg" <<'PY' || fail "a rung's name is cut in the kernel list at 150% in 1366x768"
+import sys, xml.dom.minidom as m
+texts = [n.firstChild.data for n in m.parse(sys.argv[1]).getElementsByTagName("text") if n.firstChild]
+assert "11_swapped_operands" in texts, [t for t in texts if t.startswith("11_")]
+assert not [t for t in texts if t.startswith("11_sw") and t.endswith("...")], "cut"
+PY
+echo "ok: every rung name whole in the kernel list at 150% in 1366x768"

@@ -48,6 +48,14 @@ ImVec4 vec4(Color c) { return ImVec4(c.r / 255.f, c.g / 255.f, c.b / 255.f, c.a 
 
 }  // namespace
 
+float kernel_list_need(const std::function<float(const std::string&)>& text_w, float em) {
+  float name = 0;
+  for (const KernelInfo& k : kernel_registry())
+    if (k.name.find('[') == std::string::npos) name = std::max(name, text_w(k.name.substr(k.name.find('/') + 1)));
+  // The share's column, the cells' padding and the list's scroll bar and frame.
+  return name + std::max(text_w("100.0%"), text_w("cuBLAS")) + em * 3.2f;
+}
+
 std::string neighbour_kernel(const Capture* c, const std::string& kernel, int step) {
   const std::vector<std::string> names = rung_names(c);  // variants are picked beside their rung, not stepped through
   auto it = std::find(names.begin(), names.end(), rung_of_variant(kernel));

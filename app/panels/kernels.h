@@ -3,6 +3,9 @@
 // views follow.
 #pragma once
 
+#include <functional>
+#include <string>
+
 #include "app/panels/panel.h"
 
 namespace gs {
@@ -20,6 +23,10 @@ class KernelListPanel {
 
 // The same list drawn on a canvas, for the whole-window export (`shot --view all` as SVG).
 void draw_kernel_list(Canvas& c, Rect r, const ViewContext& ctx);
+
+// The width the list asks of the workspace where the views can spare it (layout_workspace's list_min_w): its
+// longest rung name (11_swapped_operands) beside a share of cuBLAS, in the font `text_w` measures, `em` its size.
+float kernel_list_need(const std::function<float(const std::string&)>& text_w, float em);
 
 // The rung before or after the selected one in the list's order (wrapping at neither end).
 std::string neighbour_kernel(const Capture* c, const std::string& kernel, int step);
