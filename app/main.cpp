@@ -243,17 +243,16 @@ int main(int argc, char** argv) {
   // An option given an empty value ("shot --kernel ''") read as one not given: shot drew the default rung and
   // exited 0, where a misspelt name is refused. An empty value is refused too, naming the option.
   {
-    std::vector<const CLI::App*> apps = {&app};
-    for (const CLI::App* s : app.get_subcommands()) apps = {s};
-    for (const CLI::App* a : apps)
-      for (const CLI::Option* o : a->get_options())
-        if (o->count() > 0 && o->get_expected_min() > 0)
-          for (const std::string& v : o->results())
-            if (v.find_first_not_of(" \t") == std::string::npos)
-              return fail(a == &app ? "" : a->get_name(),
-                          (o->get_lnames().empty() ? o->get_name() : "--" + o->get_lnames()[0]) +
-                              ": an empty value; give one or leave the option out",
-                          kExitUsage);
+    const CLI::App* given = &app;  // the subcommand run, else the window
+    for (const CLI::App* s : app.get_subcommands()) given = s;
+    for (const CLI::Option* o : given->get_options())
+      if (o->count() > 0 && o->get_expected_min() > 0)
+        for (const std::string& v : o->results())
+          if (v.find_first_not_of(" \t") == std::string::npos)
+            return fail(given == &app ? "" : given->get_name(),
+                        (o->get_lnames().empty() ? o->get_name() : "--" + o->get_lnames()[0]) +
+                            ": an empty value; give one or leave the option out",
+                        kExitUsage);
   }
 
   // A subcommand interrupted (Ctrl-C, a kill, a closed terminal) says so in one line; what it was writing is left as

@@ -546,9 +546,11 @@ bool MainWindow::Draw(const Frame& f, ViewState& st) {
   const ImVec2 a0 = ImGui::GetCursorScreenPos(), avail = ImGui::GetContentRegionAvail();
   area_ = Rect{{a0.x, a0.y}, {a0.x + avail.x, a0.y + avail.y}};
   const float gap = std::round(ImGui::GetStyle().ItemSpacing.x);
-  const PaneLimits limits = pane_limits(
-      ImGui::GetFontSize(), std::round(ImGui::GetFrameHeight() * 1.2f),
-      kernel_list_need([](const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; }, ImGui::GetFontSize()));
+  if (list_need_font_ != ImGui::GetFontSize()) {  // measured again only when the zoom changes the font
+    list_need_font_ = ImGui::GetFontSize();
+    list_need_ = kernel_list_need([](const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; }, list_need_font_);
+  }
+  const PaneLimits limits = pane_limits(ImGui::GetFontSize(), std::round(ImGui::GetFrameHeight() * 1.2f), list_need_);
   layout_ = layout_workspace(area_, st.arrangement, gap, limits);
 
   ImGui::SetCursorScreenPos(ImVec2(layout_.list.min.x, layout_.list.min.y));

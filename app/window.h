@@ -60,6 +60,7 @@ class MainWindow {
   std::vector<std::unique_ptr<ViewPanel>> panels_;  // one per row of the views table, in its order
   WorkspaceLayout layout_;
   Rect area_;                  // the workspace's area last frame (splitters need it)
+  float list_need_ = 0, list_need_font_ = 0;  // kernel_list_need at the font size it was measured in
   int dragging_ = -1;          // the splitter being dragged
   std::string hovered_pane_;   // the pane under the pointer last frame (the maximise key acts on it)
   ClickPress last_click_;      // the last left press, for double-clicks counted from the raw presses

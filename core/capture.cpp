@@ -399,7 +399,7 @@ class JsonLimits final : public json::json_sax_t {
 
  private:
   bool nested() const {  // depth: the arrays and objects this event is inside
-    if (depth_ > kMaxCaptureDepth)
+    if (keys_.size() > size_t(kMaxCaptureDepth))
       r_.fail("", "nested deeper than " + std::to_string(kMaxCaptureDepth) + " levels (not a capture)");
     return true;
   }
@@ -414,20 +414,18 @@ class JsonLimits final : public json::json_sax_t {
     if (++containers_ > kMaxCaptureContainers)
       r_.fail("", "more than " + std::to_string(kMaxCaptureContainers / 1000000) +
                       " million JSON arrays and objects (not a capture)");
-    ++depth_;
     keys_.push_back(0);
     return true;
   }
   bool end() {
-    --depth_;
     if (!keys_.empty()) keys_.pop_back();
     return true;
   }
   const Reader& r_;
   std::optional<nlohmann::detail::json_sax_dom_parser<json>> dom_;  // without exceptions: parse_error says what failed
-  int depth_ = 0;
   uint64_t values_ = 0, containers_ = 0;
-  std::vector<uint32_t> keys_;  // keys so far in each open array or object (an array's stays 0)
+  // One entry per open array or object (their depth): the keys so far in each (an array's stays 0).
+  std::vector<uint32_t> keys_;
 };
 
 // nlohmann's message carries the byte offset; keep only its explanation, and never more than a line of it (it

@@ -448,8 +448,9 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
   const std::vector<std::string> cap_lines = viz::wrap(c, banks_caption(site, acc), fs, area.w());
   size_t cap_fit = cap_lines.size();
   const float way_room = area.max.y - y - fs * 0.5f - (way_block - ls * 1.5f);  // below the row: its hint, if room
-  if (area.max.y - y - float(cap_lines.size()) * fs * 1.3f - fs * 1.1f < grid_title + head_h + rows * 8.0f)
-    if (way_room >= 0) cap_fit = std::min(cap_lines.size(), size_t(way_room / (fs * 1.3f)));
+  if (area.max.y - y - float(cap_lines.size()) * fs * 1.3f - fs * 1.1f < grid_title + head_h + rows * 8.0f &&
+      way_room >= 0)
+    cap_fit = std::min(cap_lines.size(), size_t(way_room / (fs * 1.3f)));
   for (size_t i = 0; i < cap_fit; ++i) {
     const bool cut = i + 1 == cap_fit && cap_fit < cap_lines.size();
     c.text({area.min.x, y}, viz::elide(c, cut ? cap_lines[i] + " ..." : cap_lines[i], fs, Font::Sans, area.w()), t.text, fs);
@@ -546,23 +547,12 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
   // Rows may be taller than a bank is wide (a narrow pane): up to a readable label's height.
   const float ch = std::clamp(avail / std::max(1, rows), 2.0f, std::max(cw, ls * 1.6f));
   const float gx = area.min.x + row_label_w;              // left edge of bank 0
-  // Bank header: each bank's number on its worst way in any phase (idle banks stay plain).
+  // Each bank's way: the most words it serves in any phase. The grid's header and the short pane's row show it.
   std::array<int, kSmemBanks> bank_way{};
   for (const PhaseInfo& p : phases)
     for (int bank = 0; bank < kSmemBanks; ++bank) bank_way[bank] = std::max(bank_way[bank], p.words[bank]);
   const auto way_fill = [&](int way) {
     return way == 0 ? t.panel : way == 1 ? viz::mix(t.good, t.panel, 0.55f) : way_color(way, t);
-  };
-  const auto draw_bank_header = [&](float hy) {
-    const float bank_fs = viz::fit_size(c, "31", ls, kMinTextSize, Font::Sans, cw - 2);
-    for (int bank = 0; bank < kSmemBanks; ++bank) {
-      const Rect hc{{gx + bank * cw + 0.5f, hy}, {gx + (bank + 1) * cw - 0.5f, hy + head_h - 2}};
-      const Color fill = way_fill(bank_way[bank]);
-      c.rect_filled(hc, fill, 2);
-      if (bank_fs > 0)
-        c.text({hc.center().x, hc.center().y - bank_fs * 0.5f}, std::to_string(bank), text_on(fill), bank_fs, Align::Center);
-    }
-    c.text({gx - ls * 0.4f, hy + (head_h - 2 - ls) * 0.5f}, "bank", t.text_dim, ls, Align::Right);
   };
   if (ch < 8) {
     // Slivers say nothing (rows of 4 px were drawn). Where a row of banks fits, each bank says its way, the most
@@ -614,7 +604,17 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
                         (broadcast ? "; 5+ = lane 5 and others (a broadcast)" : ""),
                     ls, Font::Sans, area.w()),
          t.text_dim, ls);
-  draw_bank_header(y + grid_title);
+  // Bank header: each bank's number on its worst way (idle banks stay plain).
+  const float hy = y + grid_title;
+  const float bank_fs = viz::fit_size(c, "31", ls, kMinTextSize, Font::Sans, cw - 2);
+  for (int bank = 0; bank < kSmemBanks; ++bank) {
+    const Rect hc{{gx + bank * cw + 0.5f, hy}, {gx + (bank + 1) * cw - 0.5f, hy + head_h - 2}};
+    const Color fill = way_fill(bank_way[bank]);
+    c.rect_filled(hc, fill, 2);
+    if (bank_fs > 0)
+      c.text({hc.center().x, hc.center().y - bank_fs * 0.5f}, std::to_string(bank), text_on(fill), bank_fs, Align::Center);
+  }
+  c.text({gx - ls * 0.4f, hy + (head_h - 2 - ls) * 0.5f}, "bank", t.text_dim, ls, Align::Right);
 
   // Rows: a bar and a label on the left say whether the row is needed (good) or a conflict (warn/bad).
   // The widest label a cell holds: "31+" where a word is broadcast, "31" where none is.

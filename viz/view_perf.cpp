@@ -386,17 +386,11 @@ void draw_series(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, 
   if (legend_right) {
     const size_t fit = size_t(std::max(0.0f, (legend_bottom + 0.5f - ts - ly0) / lh)) + 1;
     if (fit < rows.size()) {
-      const size_t keep = fit - 1;
-      std::vector<bool> take(rows.size(), false);
-      size_t taken = 0;
-      for (int pass = 0; pass < 2; ++pass)
-        for (size_t k = 0; k < rows.size() && taken < keep; ++k) {
-          const PerfSeries& s = in.series[rows[k]];
-          if (!take[k] && (pass == 1 || s.selected || s.reference)) take[k] = true, ++taken;
-        }
-      std::vector<size_t> kept;
-      for (size_t k = 0; k < rows.size(); ++k)
-        if (take[k]) kept.push_back(rows[k]);
+      std::vector<size_t> kept = rows;  // the selected and the references first, each part in order
+      std::stable_partition(kept.begin(), kept.end(),
+                            [&](size_t i) { return in.series[i].selected || in.series[i].reference; });
+      kept.resize(fit - 1);
+      std::sort(kept.begin(), kept.end());  // back in the legend's order (rows ascend)
       more = rows.size() - kept.size();
       rows = kept;
     }
