@@ -19,7 +19,8 @@
 // ratio to cuBLAS in the same round.
 //
 //   cmake --build build --target mma_wide_warp
-//   mma_wide_warp [ROUNDS] [LAUNCHES] [SIZE...]     defaults 10 10 2048 4096 6144 8192
+//   mma_wide_warp [ROUNDS] [LAUNCHES] [SIZE...]     defaults 10 10 2048 4096 6144 8192; ROUNDS 0: one launch
+//                                                    of each, unchecked, untimed (for Nsight Compute)
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -282,15 +283,23 @@ __global__ void fill(__half* p, size_t n, uint32_t seed) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // ROUNDS 0: no check, no timing, one launch of each contender per size (for Nsight Compute).
   const int rounds = argc > 1 ? std::atoi(argv[1]) : 10, launches = argc > 2 ? std::atoi(argv[2]) : 10;
+  const bool profile = rounds == 0;
   std::vector<int> sizes;
   for (int i = 3; i < argc; ++i) sizes.push_back(std::atoi(argv[i]));
   if (sizes.empty()) sizes = {2048, 4096, 6144, 8192};
-  if (rounds < 1 || launches < 1) return std::fprintf(stderr, "mma_wide_warp: ROUNDS and LAUNCHES must be >= 1\n"), 2;
+  if (rounds < 0 || launches < 1) return std::fprintf(stderr, "mma_wide_warp: ROUNDS must be >= 0 and LAUNCHES >= 1\n"), 2;
   for (int s : sizes)
     if (s < 8 || s % 8 || s > 16384) return std::fprintf(stderr, "mma_wide_warp: a SIZE must be 8..16384, a multiple of 8\n"), 2;
-  const int nmax = *std::max_element(sizes.begin(), sizes.end());
-  const size_t elems = size_t(nmax) * nmax;
+  // Correctness first (below): C poisoned, then against rung 12 bit for bit, against cuBLAS, and, where it is cheap,
+  // against an fp64 product on the host; on shapes with edges in every dimension, one CTA with several tiles (fewer
+  // SMs than tiles), and the timed sizes. The buffers hold the largest operand of any of them.
+  std::vector<std::vector<int>> shapes = {{200, 264, 72}, {520, 1000, 1024}, {1000, 264, 200}, {3000, 2056, 520}};
+  for (int s : sizes) shapes.push_back({s, s, s});
+  size_t elems = 0;
+  for (const auto& sh : shapes)
+    elems = std::max({elems, size_t(sh[0]) * sh[2], size_t(sh[2]) * sh[1], size_t(sh[0]) * sh[1]});
   __half *a, *b;
   float *c, *c2;
   check(cudaMalloc(&a, elems * 2), "cudaMalloc A");
@@ -299,6 +308,14 @@ int main(int argc, char** argv) {
   check(cudaMalloc(&c2, elems * 4), "cudaMalloc C");
   fill<<<1024, 256>>>(a, elems, 1);
   fill<<<1024, 256>>>(b, elems, 2);
+  check(cudaGetLastError(), "fill");
+  check(cudaDeviceSynchronize(), "fill");
+  {
+    __half h[4];
+    check(cudaMemcpy(h, a + 12345, sizeof h, cudaMemcpyDeviceToHost), "A");
+    std::printf("A[12345..12348] = %g %g %g %g\n", __half2float(h[0]), __half2float(h[1]), __half2float(h[2]),
+                __half2float(h[3]));
+  }
   cublasHandle_t h;
   if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) return std::fprintf(stderr, "mma_wide_warp: cublasCreate failed\n"), 1;
   const float alpha = 1, beta = 0;
@@ -325,11 +342,8 @@ int main(int argc, char** argv) {
     return wide::launch<false>(gs::GemmArgs<__half, float>{m, n, k, a, b, out});
   };
 
-  // Correctness first: C poisoned, then against rung 12 bit for bit and against cuBLAS, on shapes with edges in every
-  // dimension, one CTA with several tiles (fewer SMs than tiles), and the timed sizes.
-  std::vector<std::vector<int>> shapes = {{200, 264, 72}, {520, 1000, 1024}, {1000, 264, 200}, {3000, 2056, 520}};
-  for (int s : sizes) shapes.push_back({s, s, s});
   for (const auto& sh : shapes) {
+    if (profile) break;
     const size_t cn = size_t(sh[0]) * sh[1];
     std::vector<float> want(cn), ref(cn), got(cn);
     check(cudaMemset(c2, 0xFF, cn * 4), "poison C");
@@ -338,6 +352,27 @@ int main(int argc, char** argv) {
     check(cudaMemset(c2, 0xFF, cn * 4), "poison C");
     cublas(sh[0], sh[1], sh[2], c2);
     check(cudaMemcpy(ref.data(), c2, cn * 4, cudaMemcpyDeviceToHost), "C of cuBLAS");
+    if (double(sh[0]) * sh[1] * sh[2] <= 6e8) {  // the fp64 product of the same fp16 operands, on the host
+      const int m = sh[0], n = sh[1], k = sh[2];
+      std::vector<__half> ha(size_t(m) * k), hb(size_t(k) * n);
+      check(cudaMemcpy(ha.data(), a, ha.size() * 2, cudaMemcpyDeviceToHost), "A");
+      check(cudaMemcpy(hb.data(), b, hb.size() * 2, cudaMemcpyDeviceToHost), "B");
+      std::vector<double> fa(ha.size()), fb(hb.size()), exact(cn, 0.0);
+      for (size_t i = 0; i < ha.size(); ++i) fa[i] = __half2float(ha[i]);
+      for (size_t i = 0; i < hb.size(); ++i) fb[i] = __half2float(hb[i]);
+      for (int i = 0; i < m; ++i)
+        for (int p = 0; p < k; ++p)
+          for (int j = 0; j < n; ++j) exact[size_t(i) * n + j] += fa[size_t(i) * k + p] * fb[size_t(p) * n + j];
+      double worst12 = 0, worst_cublas = 0;
+      for (size_t i = 0; i < cn; ++i) {
+        const double scale = std::fabs(exact[i]) + std::sqrt(double(k));
+        worst12 = std::max(worst12, std::fabs(want[i] - exact[i]) / scale);
+        worst_cublas = std::max(worst_cublas, std::fabs(ref[i] - exact[i]) / scale);
+      }
+      std::printf("%dx%dx%d against the fp64 product: rung 12 off by at most %.2e, cuBLAS by %.2e\n", m, n, k,
+                  worst12, worst_cublas);
+      if (!(worst12 < 1e-4)) return std::fprintf(stderr, "mma_wide_warp: rung 12 is wrong\n"), 1;
+    }
     for (int v = 0; v < 2; ++v) {
       check(cudaMemset(c, 0xFF, cn * 4), "poison C");
       check(v ? keep_b(sh[0], sh[1], sh[2], c) : keep_a(sh[0], sh[1], sh[2], c), "the wide-warp kernel");
@@ -349,12 +384,27 @@ int main(int argc, char** argv) {
         const double e = std::fabs(double(got[i]) - ref[i]) / (std::fabs(double(ref[i])) + std::sqrt(double(sh[2])));
         worst = std::isnan(e) ? INFINITY : std::max(worst, e);
       }
-      std::printf("%s %dx%dx%d: %zu of %zu elements differ from rung 12; largest error against cuBLAS %.2e "
-                  "(|d| / (|ref| + sqrt K))\n", v ? "keep B" : "keep A", sh[0], sh[1], sh[2], diff, cn, worst);
+      double norm = 0;
+      size_t unequal = 0;
+      for (size_t i = 0; i < cn; ++i) norm += std::fabs(double(got[i])), unequal += got[i] != ref[i];
+      std::printf("%s %dx%dx%d: %zu of %zu elements differ from rung 12; against cuBLAS %zu differ, the largest by "
+                  "%.2e (|d| / (|ref| + sqrt K)); mean |C| %.3f\n", v ? "keep B" : "keep A", sh[0], sh[1], sh[2],
+                  diff, cn, unequal, worst, norm / cn);
       if (diff || !(worst < 1e-3)) return std::fprintf(stderr, "mma_wide_warp: wrong C\n"), 1;
     }
   }
 
+  if (profile) {  // one launch of each, for Nsight Compute
+    for (int n : sizes) {
+      check(rung12(n, n, n, c), "rung 12");
+      check(rung13(n, n, n, c), "rung 13");
+      check(keep_a(n, n, n, c), "wide, keep A");
+      check(keep_b(n, n, n, c), "wide, keep B");
+      cublas(n, n, n, c);
+    }
+    check(cudaDeviceSynchronize(), "the launches");
+    return 0;
+  }
   cudaDeviceProp prop;
   check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
   int khz = 0, driver = 0;
