@@ -121,10 +121,14 @@ static bool parse_size(const std::string& text, GemmShape* out) {
   return parse_shape(text, out) && std::max({out->m, out->n, out->k}) <= kMaxGemmDim;
 }
 
+// A list is read as --kernels reads its names: items trimmed of spaces, empty items skipped wherever they stand
+// ("$A,$B" with B empty, "256,"), each size once in the order first given, and a list of nothing refused.
 bool shapes_from_list(const std::string& list, std::vector<GemmShape>* out, std::string* error) {
   std::stringstream ss(list);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
+  for (std::string item; std::getline(ss, item, ',');) {
+    const size_t first = item.find_first_not_of(" \t");
+    if (first == std::string::npos) continue;
+    item = item.substr(first, item.find_last_not_of(" \t") - first + 1);
     GemmShape s;
     // "4096" means square; the message quotes what was given, and the bound is what a capture may hold.
     const std::string shape = item.find('x') == std::string::npos ? item + "x" + item + "x" + item : item;
@@ -132,9 +136,10 @@ bool shapes_from_list(const std::string& list, std::vector<GemmShape>* out, std:
       *error = "--sizes: '" + item.substr(0, 40) + "' is not N or MxNxK with sizes from 1 to " + std::to_string(kMaxGemmDim);
       return false;
     }
-    out->push_back(s);
+    if (std::none_of(out->begin(), out->end(), [&](const GemmShape& t) { return t.m == s.m && t.n == s.n && t.k == s.k; }))
+      out->push_back(s);
   }
-  if (out->empty()) *error = "--sizes: no size given";
+  if (out->empty()) *error = "--sizes: an empty list (name sizes, or leave the option out)";
   return !out->empty();
 }
 

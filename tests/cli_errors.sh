@@ -56,6 +56,7 @@ if ! "$bin" record --help >/dev/null; then echo "FAIL: record --help"; failures=
 if [ -z "$(ls /dev/nvidia0 2>/dev/null)" ]; then
   expect 1 "no CUDA device" record -o "$tmp/c.json"
   expect 1 "no CUDA device" bench --sizes 256
+  expect 1 "no CUDA device" bench --sizes ',256, 512x256x128,,256,'
 else
   # With one, a --device it does not have is a bad argument, worded the same by the window and the subcommands.
   expect 2 ": --device 99: this machine has [0-9]+ CUDA devices?$" bench --sizes 256 --device 99
@@ -123,6 +124,10 @@ expect 2 "mma_f16/10_multistage\[xor=maybe\]': mma_f16/10_multistage has the var
 expect 2 "mma_f16/10_multistage has the variants .*\[stages=2\]" shot --view perf --kernel 'mma_f16/10_multistage[stages=9]' -o "$tmp/x.svg"
 expect 2 "--kernels: an empty value" bench --kernels ''
 expect 2 "--kernels: an empty list" record -o "$tmp/c.json" --kernels ,
+# A list of sizes reads as a list of kernels does: empty items skipped wherever they stand, nothing at all refused.
+expect 2 "^gemmscope bench: --sizes: an empty list \\(name sizes, or leave the option out\\)$" bench --sizes ' , '
+expect 2 "^gemmscope record: --sweep: an empty list" record -o "$tmp/c.json" --sweep ,
+expect 2 "^gemmscope bench: --sizes: '12y' is not N or MxNxK" bench --sizes ',256, 12y'
 expect 2 "cannot read standard input: it is a folder" banks --width 4 <"$tmp"
 # An option that would change nothing is refused, not ignored.
 expect 2 "--replay reads traced layouts: add --source traced" layout --op mma.m16n8k16.f16 --operand A --replay "$tmp/broken.json"
