@@ -286,7 +286,8 @@ int cmd_window(const WindowArgs& a) {
   if (!a.kernel.empty()) {
     if (!find_kernel(a.kernel) && (worker || runs_of(replayed, a.kernel).empty()))
       return fail("", "--kernel: " + unknown_kernel(a.kernel, true) +
-                          (worker ? "" : " nor run in " + (a.replay.empty() || !alert.empty() ? std::string("the bundled capture") : a.replay)),
+                          (worker ? "" : "; " + (a.replay.empty() || !alert.empty() ? std::string("the bundled capture") : a.replay) +
+                                             " has no runs of it either"),
                   kExitUsage);
     st.kernel = a.kernel;
   }
@@ -735,12 +736,15 @@ LayoutViewInput single_operand(const MmaOp& op, Operand o, const FragmentLayout&
 int cmd_layout(const LayoutArgs& given) {
   // The picture's format from -o's extension where --format is not given; a contradiction is an error, never a PNG
   // written to a .svg name or CSV text to a .png one.
+  // A name in no format's extension (x.pdf, x) is refused unless --format says what to write into it.
   LayoutArgs a = given;
   if (const std::string ext = std::filesystem::path(a.out).extension().string();
       ext == ".csv" || ext == ".svg" || ext == ".png" || ext == ".tex") {
     if (!a.format_given) a.format = ext.substr(1);
     else if (ext.substr(1) != a.format)
       return fail("layout", "-o " + a.out + " ends in " + ext + " but --format is " + a.format, kExitUsage);
+  } else if (!a.out.empty() && !a.format_given) {
+    return fail("layout", "-o " + a.out + ": name a .csv, .svg, .png or .tex file, or give --format", kExitUsage);
   }
   const MmaOp* op = find_mma_op(a.op);
   if (!op) return fail("layout", "--op: unknown operation '" + a.op + "' (known: " + mma_op_names() + ")", kExitUsage);
@@ -951,8 +955,8 @@ int cmd_shot(const ShotArgs& a) {
   if (!load_capture(a.replay, &c, &banner, &error)) return fail("shot", error, kExitRuntime);
   // As in the window: a kernel of this build, or one the replayed capture has runs of (recorded by another build).
   if (!a.kernel.empty() && !find_kernel(a.kernel) && (a.replay.empty() || runs_of(c, a.kernel).empty()))
-    return fail("shot", "--kernel: " + unknown_kernel(a.kernel, true) + " " +
-                            (a.replay.empty() ? "nor in the bundled capture" : "nor run in " + a.replay), kExitUsage);
+    return fail("shot", "--kernel: " + unknown_kernel(a.kernel, true) +
+                            (a.replay.empty() ? "" : "; " + a.replay + " has no runs of it either"), kExitUsage);
   Frame f;
   f.capture = &c;
   f.banner = banner;

@@ -24,6 +24,10 @@ expect 2 "operand" layout --op mma.m16n8k16.f16 --operand Q
 expect 2 "unspecified" layout --op wmma.m16n16k16.f16 --operand A
 expect 2 "needs -o" layout --op mma.m16n8k16.f16 --operand A --format svg
 expect 2 "^gemmscope layout: -o .*x.svg ends in .svg but --format is png$" layout --op mma.m16n8k16.f16 --operand A --format png -o "$tmp/x.svg"
+# A name that says no format (x.pdf) is not taken for CSV: the user asked for something else.
+expect 2 "^gemmscope layout: -o .*x.pdf: name a .csv, .svg, .png or .tex file, or give --format$" layout --op mma.m16n8k16.f16 --operand A -o "$tmp/x.pdf"
+[ ! -e "$tmp/x.pdf" ] || { echo "FAIL: layout wrote x.pdf"; failures=$((failures + 1)); }
+expect 2 "^gemmscope shot: --kernel: unknown kernel 'mma_f16/10_multistage\\[stages=7\\]': mma_f16/10_multistage has the variants .*\\(gemmscope list\\)$" shot --view banks --kernel 'mma_f16/10_multistage[stages=7]' -o "$tmp/x.svg"
 expect 2 "ldmatrix.x4 has one operand with a register layout: A" layout --op ldmatrix.x4 --operand B
 expect 2 "ldmatrix.x2.trans has one operand with a register layout: A" layout --op ldmatrix.x2.trans --operand C --source traced
 expect 2 "wgmma.m64n16k16.f16 has one operand with a register layout: C" layout --op wgmma.m64n16k16.f16 --operand A
@@ -83,10 +87,10 @@ if ! grep -q "every other subcommand runs without one" <<<"$help"; then echo "FA
 expect 1 "the folder .*/no/such/dir does not exist" layout --op mma.m16n8k16.f16 --operand A -o "$tmp/no/such/dir/a.csv"
 # A path that holds no regular file (a device, a FIFO, a folder) is refused and left as it is, never replaced by a
 # file; a symbolic link is written through, to its target.
-expect 1 "/dev/full: not a regular file" layout --op mma.m16n8k16.f16 --operand A -o /dev/full
+expect 1 "/dev/full: not a regular file" layout --op mma.m16n8k16.f16 --operand A --format csv -o /dev/full
 [ -c /dev/full ] || { echo "FAIL: /dev/full is no longer a device"; failures=$((failures + 1)); }
 mkfifo "$tmp/out.fifo"
-expect 1 "out.fifo: not a regular file" layout --op mma.m16n8k16.f16 --operand A -o "$tmp/out.fifo"
+expect 1 "out.fifo: not a regular file" layout --op mma.m16n8k16.f16 --operand A --format csv -o "$tmp/out.fifo"
 [ -p "$tmp/out.fifo" ] || { echo "FAIL: the FIFO was replaced"; failures=$((failures + 1)); }
 echo old >"$tmp/target.csv"
 ln -sf target.csv "$tmp/link.csv"

@@ -24,6 +24,15 @@ expect layout sgemm/07_warptile "computes 64 elements of C: rows 0:4, 16:20, col
 expect layout wmma/05_padded_smem "wmma.m16n16k16.f16" "each element twice in one lane's fragment"
 expect layout mma_f16/08_ldmatrix "mma.m16n8k16.f16" "8 warps (4x2) of 64x64 over a 256x128"
 expect layout mma_tf32/04_registers "mma.m16n8k8.tf32" "tf32 · 4 elements/lane"
+# A rung that accumulates only in f16 beside a C traced with f32 accumulators says so; one that also runs f16.f32 does not.
+expect layout wmma/10_warp_128x64 "C: traced with f32 accumulators; wmma/10_warp_128x64 accumulates in f16, a fragment not traced"
+svg="$dir/layout_wmma09.svg"
+"$bin" shot --view layout --kernel wmma/09_pipelined -o "$svg"
+if texts "$svg" | grep -F "a fragment not traced" >/dev/null; then echo "FAIL: wmma/09 (f16.f32 too) is said to accumulate in f16 only"; exit 1; fi
+# The launch order's times in ms past 10 ms (sgemm/01 runs 276 ms: not "275865 us"), and no cost named for probes
+# that cost nothing measurable.
+expect swizzle sgemm/02_gmem_coalesce "the traced run took 275.6 ms, 0.999x" "275.9 ms: the probes cost no measurable time here" \
+  "the traced run took 44.4 ms, 2x the timed" "22.2 ms: the probes' cost"
 # Another op explored (--op): the rung's warp tiling, drawn with its own mma, is not shown under the other op's grids.
 svg="$dir/layout_s8.svg"
 "$bin" shot --view layout --kernel mma_f16/01_vectorized --op mma.m16n8k32.s8 -o "$svg"
@@ -70,3 +79,12 @@ svg="$dir/perf_mma_tf32.svg"
 grep -q 'font-weight="bold"[^>]*>04_registers</text>' "$svg" || { echo "FAIL: perf does not mark 04_registers"; exit 1; }
 texts "$svg" | grep -F "mma_tf32 ladder" >/dev/null || { echo "FAIL: perf does not show the mma_tf32 ladder"; exit 1; }
 echo "ok: perf shows the mma_tf32 ladder with 04_registers marked"
+# The default window's bank pane is short under the site table: it draws one row of the 32 banks, each with its way,
+# in place of the caption, never nothing (mma_f16/10[xor=off]'s ldmatrix: 8 on banks 0-7, README's example).
+for size in 1600x900 1920x1080; do
+  svg="$dir/all_xor_off_$size.svg"
+  "$bin" shot --view all --size "$size" --kernel 'mma_f16/10_multistage[xor=off]' -o "$svg"
+  ways=$(texts "$svg" | awk '/^bank$/ { row = 1; next } row && /^way$/ { print n + 0; exit } row && /^8$/ { n++ }')
+  [ "$ways" = 8 ] || { echo "FAIL: at $size the bank pane's way row reads '$ways' banks at 8, not 8"; exit 1; }
+  echo "ok: at $size the bank pane shows 8-way on 8 banks"
+done

@@ -445,12 +445,17 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
   const float ls = kMinTextSize;  // small labels: row names, banks, lane strip
   const float head_h = ls * 1.5f, grid_title = ls * 1.5f, way_h = ls * 1.7f;
   const float way_block = grid_title + head_h + way_h + ls * 1.5f;  // title, banks, their ways, where the grid is
+  const float way_row = head_h + way_h;  // the banks and their ways alone, where their title does not fit
   const std::vector<std::string> cap_lines = viz::wrap(c, banks_caption(site, acc), fs, area.w());
   size_t cap_fit = cap_lines.size();
-  const float way_room = area.max.y - y - fs * 0.5f - (way_block - ls * 1.5f);  // below the row: its hint, if room
-  if (area.max.y - y - float(cap_lines.size()) * fs * 1.3f - fs * 1.1f < grid_title + head_h + rows * 8.0f &&
-      way_room >= 0)
-    cap_fit = std::min(cap_lines.size(), size_t(way_room / (fs * 1.3f)));
+  // Below the row: its hint, if room. Where not even the bare row fits under the caption cut to nothing (a short
+  // pane under a tall site table), the caption keeps a line for the hint that says where the picture is.
+  const float way_room = area.max.y - y - fs * 0.5f - (way_block - ls * 1.5f);
+  const float row_room = area.max.y - y - fs * 0.5f - way_row;
+  if (area.max.y - y - float(cap_lines.size()) * fs * 1.3f - fs * 1.1f < grid_title + head_h + rows * 8.0f) {
+    const float room = way_room >= 0 ? way_room : row_room >= 0 ? row_room : area.max.y - y - fs * 0.5f - ls * 1.2f;
+    cap_fit = std::min(cap_lines.size(), size_t(std::max(0.0f, room) / (fs * 1.3f)));
+  }
   for (size_t i = 0; i < cap_fit; ++i) {
     const bool cut = i + 1 == cap_fit && cap_fit < cap_lines.size();
     c.text({area.min.x, y}, viz::elide(c, cut ? cap_lines[i] + " ..." : cap_lines[i], fs, Font::Sans, area.w()), t.text, fs);
@@ -554,14 +559,20 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
   const auto way_fill = [&](int way) {
     return way == 0 ? t.panel : way == 1 ? viz::mix(t.good, t.panel, 0.55f) : way_color(way, t);
   };
-  if (ch < 8) {
+  // A grid of a few rows of under 12 px (4 wavefronts in 32 px, the first rung's B reads in the window of a first
+  // start) reads as a smear; the row of ways says the same in numbers. Many such rows still draw their pattern.
+  if (ch < 8 || (ch < 12 && rows * ch < 80)) {
     // Slivers say nothing (rows of 4 px were drawn). Where a row of banks fits, each bank says its way, the most
     // words it serves in one phase: what the grid's rows add up to, 8 on banks 0-7 for an 8-way access. Then one
     // line says where the grid is.
-    if (area.max.y - y >= way_block - ls * 1.5f) {
-      c.text({area.min.x, y}, viz::elide(c, "each bank's way: the most words it serves in one phase (1: no conflict)",
-                                         ls, Font::Sans, area.w()),
-             t.text_dim, ls);
+    const bool titled = area.max.y - y >= way_block - ls * 1.5f;
+    if (titled || area.max.y - y >= way_row) {
+      if (titled)
+        c.text({area.min.x, y}, viz::elide(c, "each bank's way: the most words it serves in one phase (1: no conflict)",
+                                           ls, Font::Sans, area.w()),
+               t.text_dim, ls);
+      else
+        y -= grid_title;  // the bare row: the banks' numbers where the title would be
       // The grid's phase labels are not drawn here: the row takes the width they kept.
       const float label_w = c.text_size("bank", ls).x + ls * 0.8f, bx = area.min.x + label_w;
       const float bw = std::min(44.0f, (area.w() - label_w) / kSmemBanks);

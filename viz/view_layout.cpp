@@ -628,6 +628,8 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
 
   for (Panel& p : panels)
     if (const std::string many = multiplicity_line(p); !many.empty()) p.header.push_back({{many, t.text_dim, Font::Sans}});
+  for (Panel& p : panels)
+    if (p.traced && !in.c_note.empty()) p.header.push_back({{in.c_note, t.warn, Font::Sans}});
 
   int max_index = 0;
   for (const Panel& p : panels)

@@ -20,9 +20,12 @@ std::string mb(int64_t bytes) {
   return buf;
 }
 
-std::string us(double ns) {
+// A time as a projector's reader takes it in: three or four digits, in ms from 10 ms (sgemm/01's 276 ms, not
+// "275865 us").
+std::string time_text(double ns) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, ns >= 10000 ? "%.0f \xC2\xB5s" : "%.1f \xC2\xB5s", ns / 1000);
+  if (ns >= 1e7) std::snprintf(buf, sizeof buf, ns >= 1e9 ? "%.0f ms" : "%.1f ms", ns / 1e6);
+  else std::snprintf(buf, sizeof buf, ns >= 10000 ? "%.0f \xC2\xB5s" : "%.1f \xC2\xB5s", ns / 1000);
   return buf;
 }
 
@@ -204,11 +207,13 @@ void draw_timeline(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput& in
   // Whole tiles and pieces by CTAs of their own (two kernels, mma_f16/13): the time between them, when no SM
   // computes, is the second kernel's launch.
   if (l.launch_gap > 0)
-    what += "; between them " + us(double(l.launch_gap)) + " with no SM at work: the second kernel's launch";
-  if (in.timed_ms > 0 && l.duration > 0)
-    what += "; the traced run took " + us(double(l.duration)) + ", " +
-            viz::fmt_num(double(l.duration) / (in.timed_ms * 1e6)) + "x the timed run's " + us(in.timed_ms * 1e6) +
-            ": the probes' cost";
+    what += "; between them " + time_text(double(l.launch_gap)) + " with no SM at work: the second kernel's launch";
+  // Within 5% the two runs differ by no more than repeated timed runs do: no cost to name.
+  if (in.timed_ms > 0 && l.duration > 0) {
+    const double ratio = double(l.duration) / (in.timed_ms * 1e6);
+    what += "; the traced run took " + time_text(double(l.duration)) + ", " + viz::fmt_num(ratio) + "x the timed run's " +
+            time_text(in.timed_ms * 1e6) + (ratio > 1.05 ? ": the probes' cost" : ": the probes cost no measurable time here");
+  }
   std::vector<std::string> lines = viz::wrap(c, what, fs, r.w());
   const auto plot_under = [&](size_t n) {
     return Rect{{r.min.x + label_w, r.min.y + fs * 1.25f * float(n) + fs * 0.2f}, {r.max.x, r.max.y - fs * 1.5f}};
@@ -241,11 +246,15 @@ void draw_timeline(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput& in
     c.text({plot.min.x - fs * 0.3f, plot.min.y + (sm + 0.5f) * rh - fs * 0.5f}, "SM " + std::to_string(sm), t.text_dim,
            fs, Align::Right);
   }
-  const viz::Ticks ticks = viz::nice_ticks(0, double(span) / 1000, std::max(2, int(plot.w() / (fs * 5))));
-  const float unit_w = c.text_size("\xC2\xB5s", fs).x + fs * 0.5f;
+  // The axis in the captions' unit: ms from 10 ms (sgemm/01's 0 ... 250 ms, not 0 ... 250000 us).
+  const bool in_ms = span >= 10'000'000;
+  const double per_unit = in_ms ? 1e6 : 1e3;
+  const char* unit = in_ms ? "ms" : "\xC2\xB5s";
+  const viz::Ticks ticks = viz::nice_ticks(0, double(span) / per_unit, std::max(2, int(plot.w() / (fs * 5))));
+  const float unit_w = c.text_size(unit, fs).x + fs * 0.5f;
   int drawn = 0;  // ticks past 0
   for (double v : ticks.values) {
-    const float x = X(uint64_t(v * 1000));
+    const float x = X(uint64_t(v * per_unit));
     const std::string label = viz::fmt_tick(v, ticks.step);
     if (x + c.text_size(label, fs).x * 0.5f > plot.max.x - unit_w) continue;  // the unit's place
     c.line({x, plot.max.y}, {x, plot.max.y + fs * 0.3f}, t.text_dim, 1);
@@ -253,9 +262,9 @@ void draw_timeline(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput& in
     drawn += v > 0;
   }
   // A narrow plot has room for no tick past 0 (a zoomed window drew "0 ... us" alone): its end says the run's length.
-  const std::string end = us(double(span));
+  const std::string end = time_text(double(span));
   const bool end_fits = c.text_size(end, fs).x + fs * 1.5f < plot.w();
-  c.text({plot.max.x, plot.max.y + fs * 0.35f}, drawn == 0 && end_fits ? end : "\xC2\xB5s", t.text_dim, fs, Align::Right);
+  c.text({plot.max.x, plot.max.y + fs * 0.35f}, drawn == 0 && end_fits ? end : unit, t.text_dim, fs, Align::Right);
   if (t_ns < span) c.line({X(t_ns), plot.min.y - fs * 0.3f}, {X(t_ns), plot.max.y}, t.text, 2);
 }
 
@@ -287,7 +296,7 @@ void draw_swizzle_view(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput
   const char* by = st.colour == SwizzleColour::Sm ? "colour: the SM that ran the block"
                    : st.colour == SwizzleColour::Start ? "colour: when the block started (early dark, late light)"
                                                        : "colour: launch order (first dark, last light)";
-  const std::string when = st.time >= 1 ? "the whole run" : "at " + us(double(t_ns)) + " of " + us(double(span));
+  const std::string when = st.time >= 1 ? "the whole run" : "at " + time_text(double(t_ns)) + " of " + time_text(double(span));
   viz::draw_spans(c, area.min,
                   {{std::string(by) + " \xC2\xB7 " + when + " \xC2\xB7 outlined: running \xC2\xB7 faded: done",
                     t.text_dim, Font::Sans}},

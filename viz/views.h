@@ -39,6 +39,9 @@ struct LayoutViewInput {
   std::array<const FragmentLayout*, 3> documented{};
   std::array<const FragmentLayout*, 3> traced{};
   std::string traced_from;  // "NVIDIA H100 80GB HBM3, 2026-11-21" or empty
+  // A header line under the traced column where the rung followed accumulates in another type than the C traced
+  // (wmma/10 in f16 beside an f32 trace); empty: none.
+  std::string c_note;
   // ldmatrix only (op->kind == OpKind::Ldmatrix): which lane supplies each 16-byte row's address,
   // ldmatrix_rows(*op). Drawn as a lane-coloured "L9" chip beside each row; empty: no chips.
   std::vector<LdmatrixRow> row_suppliers;

@@ -229,11 +229,20 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
       return r ? "  " + tflops(*r) + " TFLOP/s" : std::string();
     };
     const auto now = current.find(key);
+    // The other toggles set ("stages=2"): this toggle's "its own" with them is that variant, not the rung, and is
+    // named so ("its own (stages=2)  345 TFLOP/s", not "its own (10_multistage)" beside the variant's speed).
+    std::string others;
+    for (const auto& [k, v] : current)
+      if (k != key) others += (others.empty() ? "" : ", ") + k + "=" + v;
+    const std::string own = "its own (" + (others.empty() ? rung_of(rung) : others) + ")";
     // The closed combo shows what fits its width (ImGui would clip mid-word): "its own (10_multistage)  473 TFLOP/s",
     // else "its own  473 TFLOP/s", else that cut with "...".
     const float preview_w = ui::combo_text_w(ImGui::GetContentRegionAvail().x);
-    std::string shown = (now == current.end() ? "its own (" + rung_of(rung) + ")" : now->second) + measured(selected);
-    if (now == current.end() && ImGui::CalcTextSize(shown.c_str()).x > preview_w) shown = "its own" + measured(selected);
+    std::string shown = (now == current.end() ? own : now->second) + measured(selected);
+    // Cut short with other toggles set, the name of what is set stays and the speed goes (the set toggle's combo
+    // shows it): "its own  345 TFLOP/s" would read as the rung's speed.
+    if (now == current.end() && ImGui::CalcTextSize(shown.c_str()).x > preview_w)
+      shown = others.empty() ? "its own" + measured(selected) : own;
     shown = ui::elide(shown, preview_w);
     ImGui::SetNextItemWidth(-1);
     if (ImGui::BeginCombo(("##" + key).c_str(), shown.c_str())) {
@@ -241,7 +250,10 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
         const std::string* value = i == 0 ? nullptr : &vals[i - 1];
         const std::string name = target(value);
         const bool exists = find_kernel(name) || !dtypes_of(capture, name).empty();
-        const std::string label = (value ? *value : "its own (" + rung_of(rung) + ")") + (exists ? measured(name) : "");
+        // A choice not built says why in its label too (the tooltip says it at length).
+        const std::string label = (value ? *value : own) + (exists      ? measured(name)
+                                                                : others.empty() ? "  (not built)"
+                                                                                 : "  (not built with " + others + ")");
         ImGui::PushID(int(i));
         if (ImGui::Selectable(label.c_str(), name == selected, exists ? 0 : ImGuiSelectableFlags_Disabled))
           ctx.st.kernel = name;

@@ -111,6 +111,13 @@ class LayoutPanel : public ViewPanel {
       if (in_.traced[0] || in_.traced[1] || in_.traced[2])
         in_.traced_from = ctx.f.capture->device.name + (ctx.f.live ? ", live" : ", " + date_of(*ctx.f.capture));
     }
+    // A rung that only ever accumulates in f16 (wmma/10) beside a C traced with f32 accumulators: the picture's C is
+    // not the rung's, and the trace of an f16 accumulator is not in the capture.
+    if (in_.traced[2] && kernel_ && own_op && !kernel_->precisions.empty() && op_->c_type == "f32" &&
+        std::all_of(kernel_->precisions.begin(), kernel_->precisions.end(),
+                    [](Precision p) { return p == Precision::F16_F16; }))
+      in_.c_note = "C: traced with f32 accumulators; " + kernel_->name +
+                   " accumulates in f16, a fragment not traced";
   }
 
   void Toolbar(const ViewContext& ctx, Flow& flow) override {
