@@ -192,7 +192,8 @@ bool load_settings(const std::string& path, ViewState* st, std::string* notice) 
     // nlohmann's messages begin "[json.exception.parse_error.101] ": the words after it say what was wrong.
     std::string why = e.what();
     if (why.rfind("[json.exception.", 0) == 0 && why.find("] ") != std::string::npos) why.erase(0, why.find("] ") + 2);
-    *notice = "settings file " + path + " could not be used (" + why + "): defaults instead";
+    // The outcome first: where the bar cuts the line (a laptop's 1366 pixels), it keeps what happened.
+    *notice = "settings reset to the defaults: " + path + " could not be used (" + why + ")";
   }
   return true;
 }

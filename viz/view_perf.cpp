@@ -329,15 +329,24 @@ void draw_series(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, 
         if (dist < best) best = dist, hover->series = int(i), hover->point = int(j);
       }
   c.push_clip(plot.inset(-4));
-  // Toggles: a vertical line where the series changed kernel, labelled at the top with what runs after it
-  // (labels that would run into the next marker are cut to fit).
+  // Toggles: a vertical line where the series changed kernel, labelled at the top with what runs after it. A label
+  // whole goes on the first of two rows where the labels before it have ended ("[order=none]" ten seconds before
+  // "its own": the second row); where neither row is free it is cut to its marker's interval on the first.
+  float row_end[2] = {-1e30f, -1e30f};
   for (size_t i = 0; i < in.markers.size(); ++i) {
     const float x = P({in.markers[i].x, 0}).x;
     if (x < plot.min.x - 1 || x > plot.max.x + 1) continue;
     viz::dashed_polyline(c, {{x, plot.min.y}, {x, plot.max.y}}, t.accent, 1.5f, ts * 0.4f, ts * 0.3f);
     const float next_x = i + 1 < in.markers.size() ? P({in.markers[i + 1].x, 0}).x : plot.max.x;
-    const float room = std::max(next_x - x - ts * 0.6f, ts * 3);
-    c.text({x + ts * 0.3f, plot.min.y + ts * 0.2f}, viz::elide(c, in.markers[i].label, ts, Font::Sans, room), t.accent, ts);
+    const float lx = x + ts * 0.3f, w = c.text_size(in.markers[i].label, ts).x;
+    const bool whole = lx + w <= plot.max.x;
+    const int row = whole && lx >= row_end[0] ? 0 : whole && lx >= row_end[1] ? 1 : -1;
+    const std::string label =
+        row >= 0 ? in.markers[i].label
+                 : viz::elide(c, in.markers[i].label, ts, Font::Sans, std::max(next_x - x - ts * 0.6f, ts * 3));
+    const int r = std::max(row, 0);
+    row_end[r] = lx + c.text_size(label, ts).x + ts * 0.5f;
+    c.text({lx, plot.min.y + ts * 0.2f + float(r) * ts * 1.25f}, label, t.accent, ts);
   }
   // The pinned baseline: flat at its TFLOP/s, under the series.
   if (!in.baseline_label.empty() && in.baseline_tflops > 0) {

@@ -144,11 +144,11 @@ void draw_warp_view(Canvas& c, Rect r, const Theme& t, const WarpViewInput& in, 
   y = text_block(text_w, true);
   const float fig_left = beside ? r.min.x + pad + text_w + gap : r.min.x + pad;
   if (beside) y = r.min.y + pad;
-  // The line under C: beside the text it wraps to the drawing's width, under it it is one line.
+  // The line under C, wrapped to the width from the drawing's left edge (under the text, one line where it fits):
+  // drawn under C where it fits there, else from that edge (wmma/10's was cut at "shaded..." under its C).
   const std::string c_label = "C " + dims(in.block_m, in.block_n) + " block tile; outlined: warp " + std::to_string(hw) +
                               (in.op.empty() ? "'s sub-tiles" : "'s fragments") + ", shaded in A and B: one k-step";
-  const std::vector<std::string> c_lines =
-      beside ? viz::wrap(c, c_label, small, r.max.x - pad - fig_left) : std::vector<std::string>{c_label};
+  const std::vector<std::string> c_lines = viz::wrap(c, c_label, small, r.max.x - pad - fig_left);
   const float bottom = small * 1.3f * float(c_lines.size()) + small * 0.3f;
 
   // Geometry: A (block_m x block_k) left of C, B (block_k x block_n) above C; one scale for all three.
@@ -233,8 +233,9 @@ void draw_warp_view(Canvas& c, Rect r, const Theme& t, const WarpViewInput& in, 
   c.text({a_rect.min.x - 6, a_rect.center().y - small * 0.5f}, a_label, t.text_dim, small, Align::Right);
   c.text({b_rect.min.x - 6, b_rect.center().y - small * 0.5f}, b_label, t.text_dim, small, Align::Right);
   float ly = c_rect.max.y + 4;
+  const bool under_c = !beside && c_lines.size() == 1 && c_rect.min.x + c.text_size(c_label, small).x <= r.max.x - pad;
   for (const std::string& line : c_lines) {
-    const float lx = beside ? fig_left : c_rect.min.x;
+    const float lx = under_c ? c_rect.min.x : fig_left;
     c.text({lx, ly}, viz::elide(c, line, small, Font::Sans, r.max.x - pad - lx), t.text_dim, small);
     ly += small * 1.3f;
   }
