@@ -84,7 +84,8 @@ echo "ok: perf shows the mma_tf32 ladder with 04_registers marked"
 for size in 1600x900 1920x1080; do
   svg="$dir/all_xor_off_$size.svg"
   "$bin" shot --view all --size "$size" --kernel 'mma_f16/10_multistage[xor=off]' -o "$svg"
-  ways=$(texts "$svg" | awk '/^bank$/ { row = 1; next } row && /^way$/ { print n + 0; exit } row && /^8$/ { n++ }')
+  # awk reads to the end (an early exit would kill texts with SIGPIPE, a failure under pipefail).
+  ways=$(texts "$svg" | awk '/^bank$/ && !done { row = 1; next } row && /^way$/ { print n + 0; row = 0; done = 1 } row && /^8$/ { n++ }')
   [ "$ways" = 8 ] || { echo "FAIL: at $size the bank pane's way row reads '$ways' banks at 8, not 8"; exit 1; }
   echo "ok: at $size the bank pane shows 8-way on 8 banks"
 done
