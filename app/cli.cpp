@@ -136,8 +136,7 @@ bool shapes_from_list(const std::string& list, std::vector<GemmShape>* out, std:
       *error = "--sizes: '" + item.substr(0, 40) + "' is not N or MxNxK with sizes from 1 to " + std::to_string(kMaxGemmDim);
       return false;
     }
-    if (std::none_of(out->begin(), out->end(), [&](const GemmShape& t) { return t.m == s.m && t.n == s.n && t.k == s.k; }))
-      out->push_back(s);
+    if (std::find(out->begin(), out->end(), s) == out->end()) out->push_back(s);
   }
   if (out->empty()) *error = "--sizes: an empty list (name sizes, or leave the option out)";
   return !out->empty();

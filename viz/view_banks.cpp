@@ -444,13 +444,13 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
   const int rows = rep.wavefronts;
   const float ls = kMinTextSize;  // small labels: row names, banks, lane strip
   const float head_h = ls * 1.5f, grid_title = ls * 1.5f, way_h = ls * 1.7f;
-  const float way_block = grid_title + head_h + way_h + ls * 1.5f;  // title, banks, their ways, where the grid is
-  const float way_row = head_h + way_h;  // the banks and their ways alone, where their title does not fit
+  const float way_titled = grid_title + head_h + way_h;  // the row of ways: its title, the banks, their ways
+  const float way_row = head_h + way_h;                   // the banks and their ways alone, where the title does not fit
   const std::vector<std::string> cap_lines = viz::wrap(c, banks_caption(site, acc), fs, area.w());
   size_t cap_fit = cap_lines.size();
   // Below the row: its hint, if room. Where not even the bare row fits under the caption cut to nothing (a short
   // pane under a tall site table), the caption keeps a line for the hint that says where the picture is.
-  const float way_room = area.max.y - y - fs * 0.5f - (way_block - ls * 1.5f);
+  const float way_room = area.max.y - y - fs * 0.5f - way_titled;
   const float row_room = area.max.y - y - fs * 0.5f - way_row;
   if (area.max.y - y - float(cap_lines.size()) * fs * 1.3f - fs * 1.1f < grid_title + head_h + rows * 8.0f) {
     const float room = way_room >= 0 ? way_room : row_room >= 0 ? row_room : area.max.y - y - fs * 0.5f - ls * 1.2f;
@@ -565,7 +565,7 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
     // Slivers say nothing (rows of 4 px were drawn). Where a row of banks fits, each bank says its way, the most
     // words it serves in one phase: what the grid's rows add up to, 8 on banks 0-7 for an 8-way access. Then one
     // line says where the grid is.
-    const bool titled = area.max.y - y >= way_block - ls * 1.5f;
+    const bool titled = area.max.y - y >= way_titled;
     if (titled || area.max.y - y >= way_row) {
       if (titled)
         c.text({area.min.x, y}, viz::elide(c, "each bank's way: the most words it serves in one phase (1: no conflict)",

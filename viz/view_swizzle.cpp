@@ -21,10 +21,11 @@ std::string mb(int64_t bytes) {
 }
 
 // A time as a projector's reader takes it in: three or four digits, in ms from 10 ms (sgemm/01's 276 ms, not
-// "275865 us").
+// "275865 us"). The timeline's axis changes unit at the same time.
+constexpr double kMsFromNs = 1e7;
 std::string time_text(double ns) {
   char buf[32];
-  if (ns >= 1e7) std::snprintf(buf, sizeof buf, ns >= 1e9 ? "%.0f ms" : "%.1f ms", ns / 1e6);
+  if (ns >= kMsFromNs) std::snprintf(buf, sizeof buf, ns >= 1e9 ? "%.0f ms" : "%.1f ms", ns / 1e6);
   else std::snprintf(buf, sizeof buf, ns >= 10000 ? "%.0f \xC2\xB5s" : "%.1f \xC2\xB5s", ns / 1000);
   return buf;
 }
@@ -247,7 +248,7 @@ void draw_timeline(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput& in
            fs, Align::Right);
   }
   // The axis in the captions' unit: ms from 10 ms (sgemm/01's 0 ... 250 ms, not 0 ... 250000 us).
-  const bool in_ms = span >= 10'000'000;
+  const bool in_ms = double(span) >= kMsFromNs;
   const double per_unit = in_ms ? 1e6 : 1e3;
   const char* unit = in_ms ? "ms" : "\xC2\xB5s";
   const viz::Ticks ticks = viz::nice_ticks(0, double(span) / per_unit, std::max(2, int(plot.w() / (fs * 5))));
