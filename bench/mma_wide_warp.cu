@@ -41,6 +41,7 @@
 #include "kernels/mma_f16/13_stream_k.cuh"
 #include "kernels/mma_f16/common.cuh"
 #include "kernels/probe.cuh"
+#include "bench/prototype.cuh"
 
 namespace wide {
 
@@ -259,74 +260,18 @@ cudaError_t launch(const gs::GemmArgs<__half, float>& g) {
 
 }  // namespace wide
 
-namespace {
-
-void check(cudaError_t e, const char* what) {
-  if (e == cudaSuccess) return;
-  std::fprintf(stderr, "mma_wide_warp: %s: %s\n", what, cudaGetErrorString(e));
-  std::exit(1);
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
-
-__global__ void fill(__half* p, size_t n, uint32_t seed) {
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
-    uint32_t h = uint32_t(i) * 2654435761u ^ seed * 40503u;
-    h ^= h >> 13, h *= 0x5bd1e995u, h ^= h >> 15;
-    p[i] = __float2half(float(h & 0xFFFF) / 32768.0f - 1.0f);  // [-1, 1)
-  }
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
-  // ROUNDS 0: no check, no timing, one launch of each contender per size (for Nsight Compute).
-  const int rounds = argc > 1 ? std::atoi(argv[1]) : 10, launches = argc > 2 ? std::atoi(argv[2]) : 10;
-  const bool profile = rounds == 0;
-  std::vector<int> sizes;
-  for (int i = 3; i < argc; ++i) sizes.push_back(std::atoi(argv[i]));
-  if (sizes.empty()) sizes = {2048, 4096, 6144, 8192};
-  if (rounds < 0 || launches < 1) return std::fprintf(stderr, "mma_wide_warp: ROUNDS must be >= 0 and LAUNCHES >= 1\n"), 2;
-  for (int s : sizes)
-    if (s < 8 || s % 8 || s > 16384) return std::fprintf(stderr, "mma_wide_warp: a SIZE must be 8..16384, a multiple of 8\n"), 2;
+  proto::program = "mma_wide_warp";
+  const proto::Options o = proto::parse(argc, argv);
+  using proto::check;
   // Correctness first (below): C poisoned, then against rung 12 bit for bit, against cuBLAS, and, where it is cheap,
   // against an fp64 product on the host; on shapes with edges in every dimension, one CTA with several tiles (fewer
   // SMs than tiles), and the timed sizes. The buffers hold the largest operand of any of them.
   std::vector<std::vector<int>> shapes = {{200, 264, 72}, {520, 1000, 1024}, {1000, 264, 200}, {3000, 2056, 520}};
-  for (int s : sizes) shapes.push_back({s, s, s});
-  size_t elems = 0;
-  for (const auto& sh : shapes)
-    elems = std::max({elems, size_t(sh[0]) * sh[2], size_t(sh[2]) * sh[1], size_t(sh[0]) * sh[1]});
-  __half *a, *b;
-  float *c, *c2;
-  check(cudaMalloc(&a, elems * 2), "cudaMalloc A");
-  check(cudaMalloc(&b, elems * 2), "cudaMalloc B");
-  check(cudaMalloc(&c, elems * 4), "cudaMalloc C");
-  check(cudaMalloc(&c2, elems * 4), "cudaMalloc C");
-  fill<<<1024, 256>>>(a, elems, 1);
-  fill<<<1024, 256>>>(b, elems, 2);
-  check(cudaGetLastError(), "fill");
-  check(cudaDeviceSynchronize(), "fill");
-  {
-    __half h[4];
-    check(cudaMemcpy(h, a + 12345, sizeof h, cudaMemcpyDeviceToHost), "A");
-    std::printf("A[12345..12348] = %g %g %g %g\n", __half2float(h[0]), __half2float(h[1]), __half2float(h[2]),
-                __half2float(h[3]));
-  }
-  cublasHandle_t h;
-  if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) return std::fprintf(stderr, "mma_wide_warp: cublasCreate failed\n"), 1;
-  const float alpha = 1, beta = 0;
-  auto cublas = [&](int m, int n, int k, float* out) {
-    // Row-major C = A B as column-major C^T = B^T A^T.
-    if (cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, b, CUDA_R_16F, n, a, CUDA_R_16F, k, &beta, out,
-                     CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS) {
-      std::fprintf(stderr, "mma_wide_warp: cublasGemmEx failed\n");
-      std::exit(1);
-    }
-  };
+  for (int s : o.sizes) shapes.push_back({s, s, s});
+  const proto::Operands ops(shapes);
+  __half *a = ops.a, *b = ops.b;
+  float *c = ops.c, *c2 = ops.c2;
   auto rung12 = [&](int m, int n, int k, float* out) {
     gs::GemmArgs<__half, float> g{m, n, k, a, b, out};
     return gs::mma_f16_12_persistent::launch<gs::NoProbe>(g, gs::NoProbe{}, 0);
@@ -343,35 +288,20 @@ int main(int argc, char** argv) {
   };
 
   for (const auto& sh : shapes) {
-    if (profile) break;
+    if (o.profile()) break;
     const size_t cn = size_t(sh[0]) * sh[1];
     std::vector<float> want(cn), ref(cn), got(cn);
     check(cudaMemset(c2, 0xFF, cn * 4), "poison C");
     check(rung12(sh[0], sh[1], sh[2], c2), "rung 12");
     check(cudaMemcpy(want.data(), c2, cn * 4, cudaMemcpyDeviceToHost), "C of rung 12");
     check(cudaMemset(c2, 0xFF, cn * 4), "poison C");
-    cublas(sh[0], sh[1], sh[2], c2);
+    ops.cublas(sh[0], sh[1], sh[2], c2);
     check(cudaMemcpy(ref.data(), c2, cn * 4, cudaMemcpyDeviceToHost), "C of cuBLAS");
     if (double(sh[0]) * sh[1] * sh[2] <= 6e8) {  // the fp64 product of the same fp16 operands, on the host
-      const int m = sh[0], n = sh[1], k = sh[2];
-      std::vector<__half> ha(size_t(m) * k), hb(size_t(k) * n);
-      check(cudaMemcpy(ha.data(), a, ha.size() * 2, cudaMemcpyDeviceToHost), "A");
-      check(cudaMemcpy(hb.data(), b, hb.size() * 2, cudaMemcpyDeviceToHost), "B");
-      std::vector<double> fa(ha.size()), fb(hb.size()), exact(cn, 0.0);
-      for (size_t i = 0; i < ha.size(); ++i) fa[i] = __half2float(ha[i]);
-      for (size_t i = 0; i < hb.size(); ++i) fb[i] = __half2float(hb[i]);
-      for (int i = 0; i < m; ++i)
-        for (int p = 0; p < k; ++p)
-          for (int j = 0; j < n; ++j) exact[size_t(i) * n + j] += fa[size_t(i) * k + p] * fb[size_t(p) * n + j];
-      double worst12 = 0, worst_cublas = 0;
-      for (size_t i = 0; i < cn; ++i) {
-        const double scale = std::fabs(exact[i]) + std::sqrt(double(k));
-        worst12 = std::max(worst12, std::fabs(want[i] - exact[i]) / scale);
-        worst_cublas = std::max(worst_cublas, std::fabs(ref[i] - exact[i]) / scale);
-      }
-      std::printf("%dx%dx%d against the fp64 product: rung 12 off by at most %.2e, cuBLAS by %.2e\n", m, n, k,
-                  worst12, worst_cublas);
-      if (!(worst12 < 1e-4)) return std::fprintf(stderr, "mma_wide_warp: rung 12 is wrong\n"), 1;
+      const auto [worst12, worst_cublas] = ops.against_fp64(sh[0], sh[1], sh[2], want, ref);
+      std::printf("%dx%dx%d against the fp64 product: rung 12 off by at most %.2e, cuBLAS by %.2e\n", sh[0], sh[1],
+                  sh[2], worst12, worst_cublas);
+      if (!(worst12 < 1e-4)) proto::fail("rung 12 is wrong");
     }
     for (int v = 0; v < 2; ++v) {
       check(cudaMemset(c, 0xFF, cn * 4), "poison C");
@@ -390,69 +320,25 @@ int main(int argc, char** argv) {
       std::printf("%s %dx%dx%d: %zu of %zu elements differ from rung 12; against cuBLAS %zu differ, the largest by "
                   "%.2e (|d| / (|ref| + sqrt K)); mean |C| %.3f\n", v ? "keep B" : "keep A", sh[0], sh[1], sh[2],
                   diff, cn, unequal, worst, norm / cn);
-      if (diff || !(worst < 1e-3)) return std::fprintf(stderr, "mma_wide_warp: wrong C\n"), 1;
+      if (diff || !(worst < 1e-3)) proto::fail("wrong C");
     }
   }
 
-  if (profile) {  // one launch of each, for Nsight Compute
-    for (int n : sizes) {
+  if (o.profile()) {  // one launch of each, for Nsight Compute
+    for (int n : o.sizes) {
       check(rung12(n, n, n, c), "rung 12");
       check(rung13(n, n, n, c), "rung 13");
       check(keep_a(n, n, n, c), "wide, keep A");
       check(keep_b(n, n, n, c), "wide, keep B");
-      cublas(n, n, n, c);
+      ops.cublas(n, n, n, c);
     }
     check(cudaDeviceSynchronize(), "the launches");
     return 0;
   }
-  cudaDeviceProp prop;
-  check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
-  int khz = 0, driver = 0;
-  cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0);
-  cudaDriverGetVersion(&driver);
-  std::printf("%s, %d SMs, max SM clock %d MHz, CUDA driver %d; %d rounds of %d launches\n", prop.name,
-              prop.multiProcessorCount, khz / 1000, driver, rounds, launches);
-  const char* names[] = {"mma_f16/12", "mma_f16/13", "wide keep A", "wide keep B", "cuBLAS"};
-  std::vector<cudaEvent_t> ev(2 * launches);
-  for (cudaEvent_t& e : ev) check(cudaEventCreate(&e), "cudaEventCreate");
-  for (int n : sizes) {
-    std::function<void()> runs[] = {
-        [&] { check(rung12(n, n, n, c), "rung 12"); }, [&] { check(rung13(n, n, n, c), "rung 13"); },
-        [&] { check(keep_a(n, n, n, c), "wide, keep A"); }, [&] { check(keep_b(n, n, n, c), "wide, keep B"); },
-        [&] { cublas(n, n, n, c); }};
-    const int nc = 5;
-    auto block = [&](int i) {
-      for (int l = 0; l < launches; ++l) {
-        check(cudaEventRecord(ev[2 * l]), "cudaEventRecord");
-        runs[i]();
-        check(cudaEventRecord(ev[2 * l + 1]), "cudaEventRecord");
-      }
-      check(cudaEventSynchronize(ev.back()), "the launches");
-      std::vector<double> t;
-      for (int l = 0; l < launches; ++l) {
-        float ms = 0;
-        check(cudaEventElapsedTime(&ms, ev[2 * l], ev[2 * l + 1]), "cudaEventElapsedTime");
-        t.push_back(2.0 * n * n * double(n) / (ms * 1e-3) / 1e12);
-      }
-      return t;
-    };
-    for (int i = 0; i < nc; ++i) block(i);  // warm-up
-    std::vector<std::vector<double>> tf(nc), ratio(nc);
-    for (int rd = 0; rd < rounds; ++rd) {
-      std::vector<double> med(nc);
-      for (int j = 0; j < nc; ++j) {
-        const int i = rd % 2 ? nc - 1 - (j + rd / 2) % nc : (j + rd / 2) % nc;
-        const std::vector<double> t = block(i);
-        tf[i].insert(tf[i].end(), t.begin(), t.end());
-        med[i] = median(t);
-      }
-      for (int i = 0; i < nc; ++i) ratio[i].push_back(med[i] / med[nc - 1]);
-    }
-    std::printf("%d^3:\n", n);
-    for (int i = 0; i < nc; ++i)
-      std::printf("  %-11s %7.1f TFLOP/s  %6.1f%% of cuBLAS (rounds %.1f-%.1f)\n", names[i], median(tf[i]),
-                  100 * median(ratio[i]), 100 * *std::min_element(ratio[i].begin(), ratio[i].end()),
-                  100 * *std::max_element(ratio[i].begin(), ratio[i].end()));
-  }
+  proto::time_rounds(o, {{"mma_f16/12", [&](int n) { check(rung12(n, n, n, c), "rung 12"); }},
+                         {"mma_f16/13", [&](int n) { check(rung13(n, n, n, c), "rung 13"); }},
+                         {"wide keep A", [&](int n) { check(keep_a(n, n, n, c), "wide, keep A"); }},
+                         {"wide keep B", [&](int n) { check(keep_b(n, n, n, c), "wide, keep B"); }},
+                         {"cuBLAS", [&](int n) { ops.cublas(n, n, n, c); }}});
   return 0;
 }
