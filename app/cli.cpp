@@ -33,6 +33,7 @@
 #include "core/capture_limits.h"
 #include "core/files.h"
 #include "core/layout.h"
+#include "core/text.h"
 #include "kernels/gemm.h"
 #include "viz/canvas_imgui.h"
 #include "viz/draw_util.h"
@@ -126,9 +127,8 @@ static bool parse_size(const std::string& text, GemmShape* out) {
 bool shapes_from_list(const std::string& list, std::vector<GemmShape>* out, std::string* error) {
   std::stringstream ss(list);
   for (std::string item; std::getline(ss, item, ',');) {
-    const size_t first = item.find_first_not_of(" \t");
-    if (first == std::string::npos) continue;
-    item = item.substr(first, item.find_last_not_of(" \t") - first + 1);
+    item = trim(item);
+    if (item.empty()) continue;
     GemmShape s;
     // "4096" means square; the message quotes what was given, and the bound is what a capture may hold.
     const std::string shape = item.find('x') == std::string::npos ? item + "x" + item + "x" + item : item;

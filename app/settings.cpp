@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "core/files.h"
+#include "core/text.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -80,8 +81,7 @@ std::string exports_folder(const ViewState& st) {
 
 bool choose_exports_folder(const std::string& typed, std::string* dir, std::string* error) {
   // Spaces around a pasted path are not part of it.
-  const size_t b = typed.find_first_not_of(" \t\r\n"), e = typed.find_last_not_of(" \t\r\n");
-  const std::string text = b == std::string::npos ? std::string() : typed.substr(b, e - b + 1);
+  const std::string text = trim(typed);
   if (text.empty()) {
     *error = "exports folder: type a folder's path";
     return false;

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <cstdint>
 
+#include "core/text.h"
+
 namespace gs {
 
 std::vector<std::string> split_lines(std::string_view text) {
@@ -84,8 +86,7 @@ std::vector<std::string> brace_items(const std::vector<std::string>& lines, size
   }
   items.push_back(item);
   for (std::string& it : items) {  // trim, and unquote string items
-    const size_t b = it.find_first_not_of(" \t"), e = it.find_last_not_of(" \t");
-    it = b == std::string::npos ? "" : it.substr(b, e - b + 1);
+    it = trim(it);
     if (it.size() >= 2 && it.front() == '"' && it.back() == '"') it = it.substr(1, it.size() - 2);
   }
   if (!items.empty() && items.back().empty()) items.pop_back();

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/swizzle.h"
+#include "core/text.h"
 #include "kernels/gemm.h"
 #include "kernels/registry_internal.cuh"
 #include "kernels/testing.h"
@@ -100,13 +101,6 @@ const KernelInfo* find_kernel(const std::string& name) {
 }
 
 namespace {
-
-std::string trim(const std::string& s) {
-  size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return s.substr(b, e - b);
-}
 
 // The rungs by name; their variants (rung[key=value]) are many and `gemmscope list` prints them.
 std::string known_kernels() {

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "core/diff.h"
+#include "core/text.h"
 
 namespace gs {
 namespace {
@@ -14,6 +15,16 @@ std::string render(const std::vector<std::string>& a, const std::vector<std::str
     s += d.kind == K::Same ? " " + a[size_t(d.old_line)] : d.kind == K::Added ? "+" + b[size_t(d.new_line)]
                                                                               : "-" + a[size_t(d.old_line)];
   return s;
+}
+
+// What a user typed or pasted around a name, a size or a path (the --sizes items, the exports folder, the
+// registry's kernel lists, the diff's list items all go through it).
+TEST(Text, TrimTakesWhiteSpaceFromTheEndsOnly) {
+  EXPECT_EQ(trim("  mma_f16/12 \t"), "mma_f16/12");
+  EXPECT_EQ(trim("\t/tmp/my slides\r\n"), "/tmp/my slides");  // a space inside a path stays
+  EXPECT_EQ(trim("4096"), "4096");
+  EXPECT_EQ(trim(" \t\r\n "), "");
+  EXPECT_EQ(trim(""), "");
 }
 
 TEST(LineDiff, IdenticalTextsAreAllSame) {
