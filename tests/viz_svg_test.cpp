@@ -2702,6 +2702,61 @@ TEST(Roofline, TheSelectedRungsNameCoversNoOtherLabelInASmallPane) {
   }
 }
 
+// A rung's number names the dot nearest to it: in the whole window's small pane a place a line higher put "08" of
+// mma_f16 beside rungs 11-13 (at 500 TFLOP/s, 08 is at 330) and "07" beside 04-05. Each number drawn lies nearer its
+// own dot than any other rung's (the dots of two rungs on one spot tie), at every size and whichever rung is
+// selected; a number that finds no such place is left to hovering.
+TEST(Roofline, EachRungsNumberIsNearestItsOwnDot) {
+  RooflineViewInput in = mma_f16_ladder_roofline();
+  in.points.push_back({"mma_f16/11_tma_producer", 85.3, 503, true, false});
+  in.points.push_back({"mma_f16/12_persistent", 85.3, 514, true, false});
+  in.points.push_back({"mma_f16/13_stream_k", 85.3, 514, true, false});
+  const Theme& t = Theme::Dark();
+  const auto box_to = [](const Rect& b, Vec2 d) {
+    return std::hypot(std::max({b.min.x - d.x, 0.0f, d.x - b.max.x}), std::max({b.min.y - d.y, 0.0f, d.y - b.max.y}));
+  };
+  for (size_t selected = 0; selected < in.points.size(); ++selected) {
+    for (RooflinePoint& p : in.points) p.selected = false;
+    in.points[selected].selected = true;
+    for (const Vec2 size : {Vec2{380, 220}, Vec2{405, 260}, Vec2{485, 310}, Vec2{800, 450}, Vec2{1600, 900}}) {
+      SvgCanvas svg(size.x, size.y, t.bg);
+      draw_roofline_view(svg, {{0, 0}, size}, t, in, {-1, -1}, nullptr);
+      const std::string doc = svg.finish();
+      ASSERT_EQ(parse(doc, nullptr), "");
+      // The dots in the order of the points (the selected one's ring is a larger circle before its dot).
+      std::vector<Vec2> dots;
+      float dot_r = 1e9f;
+      for (const Element& e : elements(doc, "circle")) dot_r = std::min(dot_r, num(e, "r"));
+      for (const Element& e : elements(doc, "circle"))
+        if (num(e, "r") < dot_r * 1.5f) dots.push_back({num(e, "cx"), num(e, "cy")});
+      ASSERT_EQ(dots.size(), in.points.size()) << size.x << "x" << size.y;
+      // The plot's frame, the largest rectangle drawn: the axes' tick labels ("10", "100") lie outside it.
+      Rect frame{{0, 0}, {0, 0}};
+      for (const Element& e : elements(doc, "rect"))
+        if (num(e, "width") * num(e, "height") > (frame.max.x - frame.min.x) * (frame.max.y - frame.min.y) &&
+            num(e, "width") < size.x * 0.99f)
+          frame = {{num(e, "x"), num(e, "y")}, {num(e, "x") + num(e, "width"), num(e, "y") + num(e, "height")}};
+      ASSERT_GT(frame.max.x - frame.min.x, size.x * 0.3f) << size.x << "x" << size.y;
+      int named = 0;
+      for (const auto& [text, box] : text_boxes(doc)) {
+        if (box.min.x < frame.min.x || box.max.y > frame.max.y) continue;  // a tick label
+        for (size_t i = 0; i < in.points.size(); ++i) {
+          const std::string& k = in.points[i].kernel;
+          const std::string number = k.substr(k.find('/') + 1, 2);
+          if (text != number && text != k && text != k.substr(k.find('/') + 1)) continue;
+          ++named;
+          for (const Vec2& d : dots)
+            EXPECT_LE(box_to(box, dots[i]), box_to(box, d) + 0.5f)
+                << "'" << text << "' is nearer a dot at " << d.x << "," << d.y << " than its own at " << dots[i].x
+                << "," << dots[i].y << "; " << size.x << "x" << size.y << ", " << in.points[selected].kernel
+                << " selected";
+        }
+      }
+      EXPECT_GE(named, 5) << size.x << "x" << size.y;
+    }
+  }
+}
+
 // Each compute ceiling's label names the line it sits on: just above or just below that line, or, where two lines
 // are closer than a label's height (mma.sync and cuBLAS, 15% apart, in the whole window's roofline pane), both in
 // one row just above the upper line. A label a line and a half away (cuBLAS's, beside rung 06, before) reads as

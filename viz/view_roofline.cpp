@@ -148,6 +148,16 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
     });
   };
   const auto covers_dot = [&](const Rect& o) { return near_dot(o, rad * 2); };
+  // Whether a label's box is nearer the dot `at` than any other dot (ties allowed: two rungs on one spot), so that
+  // a rung's number read beside the nearest dot names that dot. In a small pane a place a line higher or lower
+  // can lie beside the next rung's dot ("08" beside 11-13 of mma_f16).
+  const auto box_to = [](const Rect& o, Vec2 d) {
+    return std::hypot(std::max({o.min.x - d.x, 0.0f, d.x - o.max.x}), std::max({o.min.y - d.y, 0.0f, d.y - o.max.y}));
+  };
+  const auto owned_by = [&](const Rect& o, Vec2 at) {
+    const float own = box_to(o, at);
+    return std::none_of(dots.begin(), dots.end(), [&](const Vec2& d) { return box_to(o, d) + 0.5f < own; });
+  };
   // Ceilings: slopes up to the highest compute line, compute lines across; labels just above each.
   const Color bw_col[] = {t.accent, t.warn};
   int bw_i = 0;
@@ -338,7 +348,8 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
                                 {{at.x - rad - 2 - sz.x, at.y - 3 * h}, {at.x - rad - 2, at.y - h}}};
         if (name == names.back()) box = options[0];  // the last resort of the selected rung
         for (const Rect& o : options) {
-          if (!clashes(o) && within_plot(o) && !(spare_dots && (near_dot(o, rad) || (!p.selected && on_ring(o))))) {
+          if (!clashes(o) && within_plot(o) && owned_by(o, at) &&
+              !(spare_dots && (near_dot(o, rad) || (!p.selected && on_ring(o))))) {
             box = o;
             lab = name;
             placed = true;
