@@ -2021,6 +2021,26 @@ TEST(TimelineView, ASmallPaneSaysMaximiseInsteadOfOverprinting) {
   }
 }
 
+// Two blocks traced at different sizes (mma_f16/13 at 5120x1280x4096 over rung 12 at 4096^3): 106k cycles against
+// 612k is not one problem's, and each heading says which size it is; at one size neither does.
+TEST(TimelineView, BlocksTracedAtDifferentSizesNameTheirSizes) {
+  const Capture c = stage_capture();
+  TimelineBlock a = timeline_block(c, "test/01", 0), b = a;
+  b.kernel = "test/02";
+  a.shape = "5120x1280x4096", b.shape = "4096x4096x4096";
+  const auto draw = [&](const TimelineBlock& x, const TimelineBlock& y) {
+    SvgCanvas svg(1600, 900, Theme::Dark().bg);
+    draw_timeline_view(svg, {{0, 0}, {1600, 900}}, Theme::Dark(), x, &y, 1980, TimelineViewState{}, {-1, -1}, nullptr);
+    return texts(svg.finish());
+  };
+  const std::vector<std::string> two = draw(a, b);
+  EXPECT_EQ(std::count(two.begin(), two.end(), " at 5120x1280x4096"), 1);
+  EXPECT_EQ(std::count(two.begin(), two.end(), " at 4096x4096x4096"), 1);
+  b.shape = a.shape;
+  const std::vector<std::string> one = draw(a, b);
+  EXPECT_EQ(count_if_contains(one, "5120x1280x4096"), 0);
+}
+
 // The cycle axis reads evenly: ticks 2,500 apart are 10k, 12.5k, 15k, not 10k, 12k, 15k (whatever width and window
 // the pane has, every step between neighbouring labels is the same).
 TEST(TimelineView, CycleAxisLabelsAreEvenlySpaced) {
@@ -2455,6 +2475,33 @@ TEST(GmemView, TheComparedRungsMapIsWholeInAShortPane) {
       EXPECT_LE(bottom, size.y) << "lane " << l << " at " << size.x << "x" << size.y;
     }
   }
+}
+
+// Where the pane has no room for a request's map (the whole window's pane at 1600x900), one line says where to see
+// it and names the rung beside, never a rung's name alone or a line cut at the pane's foot; two rungs traced at
+// different sizes name them, in the line and above each map.
+TEST(GmemView, NoRoomForTheMapSaysSoInOneLineAndNamesTheSizes) {
+  Capture cap;
+  cap.gmem = {a_load("sgemm/01", true), a_load("sgemm/02", false)};
+  GmemViewInput in = beside(cap, "sgemm/02", "sgemm/01");
+  in.shape = "5120x1280x4096", in.compare_shape = "4096x4096x4096";
+  const Theme& t = Theme::Dark();
+  for (const float h : {130.0f, 150.0f, 170.0f, 190.0f}) {  // under the table (120 px), less than a map needs
+    SvgCanvas svg(520, h, t.bg);
+    draw_gmem_view(svg, {{0, 0}, {520, h}}, t, in, GmemViewState{}, {-1, -1}, nullptr);
+    const std::string doc = svg.finish();
+    const std::vector<std::string> text = texts(doc);
+    EXPECT_EQ(outside(doc, 520, h), "") << h;
+    EXPECT_EQ(std::count(text.begin(), text.end(), "sgemm/01"), 0) << h << ": a name alone";
+    EXPECT_EQ(count_if_contains(text, "to see the request"), 1) << h << ": " << all_text(doc);
+    EXPECT_EQ(count_if_contains(text, "sgemm/01's beside it"), 1) << h << ": " << all_text(doc);
+  }
+  SvgCanvas svg(1600, 900, t.bg);
+  draw_gmem_view(svg, {{0, 0}, {1600, 900}}, t, in, GmemViewState{}, {-1, -1}, nullptr);
+  const std::vector<std::string> text = texts(svg.finish());
+  EXPECT_EQ(std::count(text.begin(), text.end(), " at 5120x1280x4096"), 1);
+  EXPECT_EQ(std::count(text.begin(), text.end(), " at 4096x4096x4096"), 1);
+  EXPECT_EQ(count_if_contains(text, "to see the request"), 0);
 }
 
 // A warp's 4-byte cp.async over 4 rows of 8 elements (sgemm/11's A copy): every lane's number in its cell, or none;

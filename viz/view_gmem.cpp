@@ -377,23 +377,38 @@ void draw_gmem_view(Canvas& c, Rect r, const Theme& t, const GmemViewInput& in, 
     const float share = need_main + need_cmp <= avail_h - fs * 0.5f ? need_main : (avail_h - fs * 0.5f) * need_main / (need_main + need_cmp);
     main_box.max.y = y + std::max(share, std::min(overhead + fs * 1.9f, avail_h * 0.5f));
   }
+  // Room for one request's map but not for two stacked (the whole window's pane at 1920x1080): the selected rung's
+  // alone, and a line at the foot names the rung beside, rather than two maps cut to their captions.
+  const float need_one = fs * 1.4f + ts * 1.3f + fs * 0.3f + fs * 3.2f;
+  const bool squeezed = ca && !side_by_side && avail_h < 2 * need_one + fs * 0.5f && avail_h >= need_one + fs * 1.4f;
+  if (squeezed) main_box.max.y = area.max.y - fs * 1.4f;
 
-  auto draw_one = [&](Rect box, const GmemSite& s, const GmemAccess& acc, int idx, const std::string& who, int which,
-                      const int (&eb)[3], const int64_t (&ld)[3]) {
+  // Two rungs traced at different sizes (mma_f16/13 at 5120x1280x4096 beside rung 12 at 4096^3): their rows and
+  // columns are not one matrix's, and each names its size.
+  const bool shapes = ca && in.shape != in.compare_shape;
+  auto draw_one = [&](Rect box, const GmemSite& s, const GmemAccess& acc, int idx, const std::string& who,
+                      const std::string& shape, int which, const int (&eb)[3], const int64_t (&ld)[3]) {
     // Each request in its own box: in a short pane the map is cut at the box's edge, never drawn over the other.
     c.push_clip(box);
     float by = box.min.y;
-    if (!who.empty()) {
-      c.text({box.min.x, by}, viz::elide(c, who, fs, Font::SansBold, box.w()), t.text, fs, Align::Left, Font::SansBold);
-      by += fs * 1.4f;
-    }
-    // Too short for a caption line and the map: say where to see them rather than leave the name alone.
-    if (box.max.y - by < ts * 1.3f + fs * 0.3f + fs * 3.2f) {
-      if (by + ts * 1.2f <= box.max.y)
-        c.text({box.min.x, by}, viz::elide(c, viz::hint("maximise this view to see the request", "a larger picture shows the request"), ts, Font::Sans, box.w()), t.text_dim,
-               ts);
+    std::vector<viz::Span> name;
+    if (!who.empty()) name.push_back({who, t.text, Font::SansBold});
+    if (!who.empty() && shapes && !shape.empty()) name.push_back({" at " + shape, t.warn, Font::Sans});
+    // Too short for the name, a caption line and the map: one line names the rung and says where to see its
+    // request (a name alone, or a line cut in half at the pane's edge, reads as a view with nothing in it).
+    if (box.max.y - by - (name.empty() ? 0 : fs * 1.4f) < ts * 1.3f + fs * 0.3f + fs * 3.2f) {
+      if (by + fs * 1.2f <= box.max.y) {
+        if (!name.empty()) name.push_back({": ", t.text_dim, Font::Sans});
+        name.push_back({viz::hint("maximise this view to see the request", "a larger picture shows the request"),
+                        t.text_dim, Font::Sans});
+        viz::draw_spans(c, {box.min.x, by}, name, fs, box.w());
+      }
       c.pop_clip();
       return;
+    }
+    if (!name.empty()) {
+      viz::draw_spans(c, {box.min.x, by}, name, fs, box.w());
+      by += fs * 1.4f;
     }
     for (const std::string& line : viz::wrap(c, caption(s, acc, idx), ts, box.w())) {
       if (by + ts * 1.2f > box.max.y) break;  // a line the box cuts would show as a sliver of its top
@@ -412,13 +427,35 @@ void draw_gmem_view(Canvas& c, Rect r, const Theme& t, const GmemViewInput& in, 
     }
     c.pop_clip();
   };
-  draw_one(main_box, site, *a, index, ca ? in.kernel : "", 0, in.elem_bytes, in.ld);
-  if (ca) {
+  // No room for the selected request's map: one line for both sides, under the table, rather than two names each
+  // with a hint (the pane of the whole window at 1600x900, where the table and its notes fill it).
+  if (main_box.max.y - y - (ca ? fs * 1.4f : 0) < ts * 1.3f + fs * 0.3f + fs * 3.2f) {
+    if (y + fs * 1.2f <= area.max.y) {
+      std::vector<viz::Span> line{{viz::hint("maximise this view to see the request", "a larger picture shows the request"),
+                                   t.text_dim, Font::Sans}};
+      if (ca) {
+        line.push_back({" and " + in.compare_kernel + "'s beside it", t.text_dim, Font::Sans});
+        if (shapes && !in.shape.empty() && !in.compare_shape.empty())
+          line.push_back({" (at " + in.shape + " and " + in.compare_shape + ")", t.warn, Font::Sans});
+      }
+      viz::draw_spans(c, {area.min.x, y}, line, fs, area.w());
+    }
+    c.pop_clip();
+    return;
+  }
+  draw_one(main_box, site, *a, index, ca ? in.kernel : "", in.shape, 0, in.elem_bytes, in.ld);
+  if (squeezed) {
+    std::vector<viz::Span> line{{"beside: " + in.compare_kernel, t.text_dim, Font::Sans}};
+    if (shapes && !in.compare_shape.empty()) line.push_back({" at " + in.compare_shape, t.warn, Font::Sans});
+    line.push_back({": " + viz::hint("maximise this view to compare", "a larger picture shows its request"), t.text_dim,
+                    Font::Sans});
+    viz::draw_spans(c, {area.min.x, area.max.y - fs * 1.2f}, line, fs, area.w());
+  } else if (ca) {
     const Rect cbox = side_by_side ? Rect{{area.center().x + fs, y}, area.max}
                                    : Rect{{area.min.x, main_box.max.y + fs * 0.5f}, area.max};
     if (side_by_side) c.line({area.center().x, y}, {area.center().x, area.max.y}, t.grid, 1);
-    draw_one(cbox, in.compare_sites[size_t(cmp_site)], *ca, index, in.compare_kernel, 1, in.compare_elem_bytes,
-             in.compare_ld);
+    draw_one(cbox, in.compare_sites[size_t(cmp_site)], *ca, index, in.compare_kernel, in.compare_shape, 1,
+             in.compare_elem_bytes, in.compare_ld);
   }
   c.pop_clip();
 }

@@ -117,9 +117,12 @@ bool nothing_recorded(const TimelineBlock& b) { return b.block < 0 || b.warps.em
 
 // One block's rows in `r` over [t0, t1); returns the plot rect.
 Rect draw_block(Canvas& c, Rect r, const Theme& t, const Palette& palette, const TimelineBlock& b, double t0, double t1,
-                float fs, Vec2 mouse, int side, TimelineHover* hover) {
+                float fs, Vec2 mouse, int side, bool with_shape, TimelineHover* hover) {
   const float label_w = c.text_size("warp 31", fs).x + fs * 0.6f;
   std::vector<viz::Span> head{{viz::title_kernel(b.kernel, b.shown_as), t.text, Font::SansBold}};
+  // Two blocks traced at different sizes (mma_f16/13 at 5120x1280x4096 over rung 12 at 4096^3): their cycles and
+  // k-steps are not one problem's, and each says which it is.
+  if (with_shape && !b.shape.empty()) head.push_back({" at " + b.shape, t.warn, Font::Sans});
   if (!b.shown_as.empty() && b.shown_as != b.kernel)  // an order variant: its rung's stamps (the order moves whole blocks)
     head.push_back({"   the stamps of " + b.kernel + ";", t.text_dim, Font::Sans});
   if (b.block >= 0)
@@ -348,11 +351,12 @@ void draw_timeline_view(Canvas& c, Rect r, const Theme& t, const TimelineBlock& 
            viz::elide(c, "below: " + other->kernel + ": " + viz::hint("maximise to compare", "a larger picture shows it"), fs, Font::Sans, area.w()), t.text_dim,
            fs);
   const Rect top{{area.min.x, y}, {area.max.x, y + h_in}};
-  const Rect plot = draw_block(c, top, t, palette, in, t0, t1, fs, mouse, 0, hover);
+  const bool shapes = two && in.shape != other->shape;
+  const Rect plot = draw_block(c, top, t, palette, in, t0, t1, fs, mouse, 0, shapes, hover);
   Rect bottom_plot = plot;
   if (two) {
     const Rect below{{area.min.x, top.max.y + fs * 0.8f}, {area.max.x, top.max.y + fs * 0.8f + h_other}};
-    bottom_plot = draw_block(c, below, t, palette, *other, t0, t1, fs, mouse, 1, hover);
+    bottom_plot = draw_block(c, below, t, palette, *other, t0, t1, fs, mouse, 1, shapes, hover);
   }
   // Axis under the last plot: cycles, and microseconds at the clock the capture records.
   const viz::Ticks ticks = viz::nice_ticks(t0, t1, std::max(2, int(plot.w() / (fs * 6))));

@@ -291,6 +291,7 @@ struct TimelineBlock {
   // The spans, duration and loop_steps are then those of the part kept.
   bool cut = false;
   double slowdown = 0;             // the traced launch's time over the timed one's (the probes' cost), 0: unknown
+  std::string shape;               // the traced size, "5120x1280x4096": headed where the block below differs
 };
 // The capture's stage spans of `kernel` for the `pick`-th sampled block (clamped); block -1 when none.
 TimelineBlock timeline_block(const Capture& c, const std::string& kernel, int pick);
@@ -354,6 +355,7 @@ struct GmemViewInput {
   int elem_bytes[3] = {4, 4, 4};     // A, B, C element sizes of the traced run
   int64_t ld[3] = {1, 1, 1};         // their leading dimensions (K, N, N)
   std::string compare_kernel;        // the rung drawn beside (default: the one before), "" for none
+  std::string shape, compare_shape;  // the traced sizes, "5120x1280x4096": each named where the two differ
   std::vector<GmemSite> compare_sites;
   int compare_elem_bytes[3] = {4, 4, 4};
   int64_t compare_ld[3] = {1, 1, 1};

@@ -54,6 +54,7 @@ class GmemPanel : public ViewPanel {
         if (!in_.sites.empty())
           in_.traced_from = f.capture->device.name + (f.live ? ", live" : ", " + recorded_day(*f.capture, kernel, "gmem"));
         traced_shape(*f.capture, kernel, in_.elem_bytes, in_.ld);
+        in_.shape = traced_size(f.capture, kernel);
       }
       capture_ = f.capture, records_ = records;
       compare_for_.clear();
@@ -222,12 +223,13 @@ class GmemPanel : public ViewPanel {
       }
     }
     if (!ctx.st.gmem.compare || other.empty() || !f.capture) {
-      in_.compare_kernel.clear(), in_.compare_sites.clear(), compare_for_.clear();
+      in_.compare_kernel.clear(), in_.compare_sites.clear(), in_.compare_shape.clear(), compare_for_.clear();
       return;
     }
     if (other != compare_for_) {
       in_.compare_sites = gmem_sites(*f.capture, other);
       traced_shape(*f.capture, other, in_.compare_elem_bytes, in_.compare_ld);
+      in_.compare_shape = traced_size(f.capture, other);
       compare_for_ = other;
     }
     in_.compare_kernel = other;

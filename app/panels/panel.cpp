@@ -258,6 +258,11 @@ std::string shape_label(const RunRecord& r) {
   return shape_text({r.m, r.n, r.k});
 }
 
+std::string traced_size(const Capture* c, const std::string& kernel) {
+  const RunRecord* r = main_run(c, kernel, "");
+  return r ? shape_label(*r) : std::string();
+}
+
 std::string date_of(const Capture& c) { return c.recorded_at.substr(0, 10); }
 
 std::string family_of(const std::string& kernel) { return kernel.substr(0, kernel.find('/')); }

@@ -145,6 +145,8 @@ std::map<std::string, std::string> family_dtypes(const Capture* c);
 std::string headline_dtype(const std::vector<std::string>& dtypes, const std::string& family_dtype,
                            bool* other = nullptr);
 std::string shape_label(const RunRecord& r);  // "4096x4096x4096"
+// The size a kernel's traced views show (its main run's, the size `record` traced it at), "" where it has no run.
+std::string traced_size(const Capture* c, const std::string& kernel);
 std::string date_of(const Capture& c);        // "2026-11-21"
 // "kernel family" of "family/NN_name".
 std::string family_of(const std::string& kernel);

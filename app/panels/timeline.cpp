@@ -49,6 +49,7 @@ class TimelinePanel : public ViewPanel {
     const std::string other = other_choice_.empty() ? previous_with_stages(c, kernel) : other_choice_;
     other_ = c && !other.empty() ? timeline_block(*c, other, 0) : TimelineBlock{};
     if (c) in_.slowdown = slowdown(*c, kernel), other_.slowdown = slowdown(*c, other_.kernel);
+    in_.shape = traced_size(c, kernel), other_.shape = traced_size(c, other_.kernel);
     clock_mhz_ = c ? c->device.sm_clock_mhz : 0;
   }
 
