@@ -73,6 +73,16 @@ expect code "wmma/08_multistage[pad=off]" "[pad=off]: the rung's own source; mar
 # Without a GPU the throughput pane replays the live series the bundled capture recorded on the H200, its
 # toggles marked: mma_f16/10 through [stages=2], [stages=3] and [order=none] and back.
 expect perf mma_f16/10_multistage "A live session's series, replayed from the capture" "[stages=2]" "[stages=3]" "[order=no" "its own"
+# A variant the series never ran gets the curves over size, its own among them in bold: the series of 10 and its
+# other toggles left [xor=off] out of its own picture.
+svg="$dir/perf_xor_off.svg"
+"$bin" shot --view perf --kernel 'mma_f16/10_multistage[xor=off]' -o "$svg"
+texts "$svg" | grep -F "TFLOP/s over M = N = K" >/dev/null || { echo "FAIL: perf of [xor=off] draws no curves over size"; exit 1; }
+[ "$(grep -c 'font-weight="bold"[^>]*>10_multistage\[xor=off\]</text>' "$svg")" -ge 2 ] ||
+  { echo "FAIL: perf of [xor=off] does not name its bar and its curve in bold"; exit 1; }
+[ "$(grep -c '^"series: M = N = K, f16.f32",10_multistage\[xor=off\],' "${svg%.svg}.csv")" = 6 ] ||
+  { echo "FAIL: the CSV beside perf of [xor=off] has not its 6 sizes over M = N = K"; exit 1; }
+echo "ok: perf of mma_f16/10[xor=off] draws its own curve over size"
 # The throughput view marks the rung: its ladder's bars, the rung's bar label in bold.
 svg="$dir/perf_mma_tf32.svg"
 "$bin" shot --view perf --kernel mma_tf32/04_registers -o "$svg"

@@ -193,12 +193,14 @@ class PerfPanel : public ViewPanel {
              : !own.empty()                                                             ? own.front()
              : dtypes_.empty()                                                          ? std::string()
                                                                                         : dtypes_.front();
-    // A recorded live series (Capture::series) replays where the selected kernel's rung ran in it, unless the
-    // toolbar asks for the curves over size.
-    has_series_ = false;  // the capture recorded a live series of the selected rung
+    // A recorded live series (Capture::series) replays where the selected kernel itself ran in it (the rung, or a
+    // variant its toggles ran), unless the toolbar asks for the curves over size. A variant the series never ran
+    // (mma_f16/10[xor=off] beside a series of 10, [stages=2], [stages=3], [order=none]) gets the curves over size,
+    // where it is drawn: a series of other kernels would leave it out of its own picture.
+    has_series_ = false;  // the capture recorded a live series of the selected kernel
     if (!f.live && c)
       for (const SeriesPoint& p : c->series)
-        if (rung_of_variant(p.kernel.substr(0, p.kernel.find(' '))) == rung_of_variant(selected)) has_series_ = true;
+        if (p.kernel.substr(0, p.kernel.find(' ')) == selected) has_series_ = true;
     const bool replay_series = has_series_ && !st.perf_over_size;
     if ((f.live && f.live_state && !f.live_state->series.empty()) || replay_series) {
       // Live: the selected kernel measured back to back, with cuBLAS on the same size beside it; one stretch
