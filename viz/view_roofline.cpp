@@ -148,15 +148,20 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
     });
   };
   const auto covers_dot = [&](const Rect& o) { return near_dot(o, rad * 2); };
-  // Whether a label's box is nearer the dot `at` than any other dot (ties allowed: two rungs on one spot), so that
-  // a rung's number read beside the nearest dot names that dot. In a small pane a place a line higher or lower
+  // Whether a label's box is nearer the dot `at` than any other dot, so that a rung's number read beside the
+  // nearest dot names that dot. In a small pane a place a line higher or lower
   // can lie beside the next rung's dot ("08" beside 11-13 of mma_f16).
   const auto box_to = [](const Rect& o, Vec2 d) {
     return std::hypot(std::max({o.min.x - d.x, 0.0f, d.x - o.max.x}), std::max({o.min.y - d.y, 0.0f, d.y - o.max.y}));
   };
-  const auto owned_by = [&](const Rect& o, Vec2 at) {
+  // Beside its dot, a label may be as near another (two rungs on one spot tie); a line above or below it, any other
+  // dot must lie a radius further off than its own, or the number reads as beside both ("05" of hopper a line below
+  // its dot and just right of 02's).
+  const auto owned_by = [&](const Rect& o, Vec2 at, bool beside) {
     const float own = box_to(o, at);
-    return std::none_of(dots.begin(), dots.end(), [&](const Vec2& d) { return box_to(o, d) + 0.5f < own; });
+    return std::none_of(dots.begin(), dots.end(), [&](const Vec2& d) {
+      return beside ? box_to(o, d) + 0.5f < own : std::hypot(d.x - at.x, d.y - at.y) > rad && box_to(o, d) < own + rad;
+    });
   };
   // Ceilings: slopes up to the highest compute line, compute lines across; labels just above each.
   const Color bw_col[] = {t.accent, t.warn};
@@ -348,7 +353,7 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
                                 {{at.x - rad - 2 - sz.x, at.y - 3 * h}, {at.x - rad - 2, at.y - h}}};
         if (name == names.back()) box = options[0];  // the last resort of the selected rung
         for (const Rect& o : options) {
-          if (!clashes(o) && within_plot(o) && owned_by(o, at) &&
+          if (!clashes(o) && within_plot(o) && owned_by(o, at, &o - options < 2) &&
               !(spare_dots && (near_dot(o, rad) || (!p.selected && on_ring(o))))) {
             box = o;
             lab = name;
