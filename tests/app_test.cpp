@@ -550,6 +550,46 @@ TEST(KernelList, RungsBesideEachOtherShowOneDtypeOrSayWhichNot) {
   EXPECT_EQ(doc.find(">509</text>"), std::string::npos);  // 11's row shows the family's dtype
 }
 
+// Every rung name stays whole, as README promises: the list drops what it must, widest first. In the default
+// window (a list 330 px wide at 1600x900) "11_block_128x256_k16" was cut to "11_block_128x256..." beside both
+// columns; the ratio's header shortens to "cuBLAS" there and the TFLOP/s stay. Narrower, the TFLOP/s go too.
+TEST(KernelList, EveryRungNameStaysWhole) {
+  Capture c;
+  for (const KernelInfo& k : kernel_registry()) {
+    if (k.name.find('[') != std::string::npos) continue;
+    RunRecord r;
+    r.kernel = k.name, r.dtype = "f32", r.tflops = 123.4, r.cublas_tflops = 500, r.m = r.n = r.k = 4096;
+    c.runs.push_back(r);
+  }
+  Frame f;
+  f.capture = &c;
+  struct Case {
+    float w;
+    bool tflops;
+    const char* header;
+  };
+  for (const Case& cs : {Case{420, true, "% of cuBLAS"}, Case{330, true, "cuBLAS"}, Case{260, false, "cuBLAS"}}) {
+    int whole = 0;
+    for (const KernelInfo& k : kernel_registry()) {  // each family's rungs, the family's first selected
+      if (k.name.find('[') != std::string::npos || k.name.find("/01_") == std::string::npos) continue;
+      SvgCanvas svg(cs.w, 3000, Theme::Dark().bg);
+      ViewState st;
+      st.kernel = k.name;
+      ViewContext ctx{f, st, Theme::Dark()};
+      draw_kernel_list(svg, {{0, 0}, {cs.w, 3000}}, ctx);
+      const std::string doc = svg.finish();
+      EXPECT_EQ(doc.find("...</text>"), std::string::npos) << cs.w << " px: a name cut";
+      EXPECT_EQ(doc.find("\xE2\x80\xA6</text>"), std::string::npos) << cs.w << " px: a name cut";
+      EXPECT_EQ(doc.find(">TFLOP/s</text>") != std::string::npos, cs.tflops) << cs.w << " px";
+      EXPECT_NE(doc.find(std::string(">") + cs.header + "</text>"), std::string::npos) << cs.w << " px";
+      for (const KernelInfo& r : kernel_registry())
+        if (r.name.find('[') == std::string::npos && r.name.rfind(k.name.substr(0, k.name.find('/') + 1), 0) == 0)
+          whole += doc.find(">" + r.name.substr(r.name.find('/') + 1) + "</text>") != std::string::npos;
+    }
+    EXPECT_GE(whole, 20) << cs.w << " px";
+  }
+}
+
 // The throughput view's cuBLAS curve over size is cuBLAS as timed beside the shown family's own runs (the median
 // at each size), not whatever another family's recording measured last: the wmma ladder's curve moved when the
 // mma_f16 family was recorded again in another process.

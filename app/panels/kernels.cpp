@@ -27,13 +27,34 @@ std::string tflops(const RunRecord& r) {
 
 std::string rung_of(const std::string& kernel) { return kernel.substr(kernel.find('/') + 1); }
 
-// Whether a list `width` wide keeps 8 lines of text for the names beside both number columns; else the TFLOP/s
-// column goes (each row's tooltip still has it).
-bool list_shows_tflops(float width, float num_w, float pct_w, float em) { return width - num_w - pct_w - em * 1.5f >= em * 8; }
+// The widest rung name of the registry (variants are picked in combos, not listed), in `text_w`'s units.
+float widest_rung_name(const std::function<float(const std::string&)>& text_w) {
+  float name = 0;
+  for (const KernelInfo& k : kernel_registry())
+    if (k.name.find('[') == std::string::npos) name = std::max(name, text_w(k.name.substr(k.name.find('/') + 1)));
+  return name;
+}
 
-// The ratio column's header: "% of cuBLAS" beside the TFLOP/s, "cuBLAS" alone (its values end in %: "63.5%
-// [of] cuBLAS"), where the names need the width.
-const char* pct_header(bool show_num) { return show_num ? "% of cuBLAS" : "cuBLAS"; }
+// The list's number columns: the TFLOP/s (or not) and the ratio's header and width.
+struct ListColumns {
+  bool num = true;
+  const char* pct = "% of cuBLAS";
+  float pct_w = 0;
+};
+// What a list `width` wide keeps so that every rung name stays whole (and at least 8 lines of text): the TFLOP/s
+// beside "% of cuBLAS"; else beside "cuBLAS", the ratio's values ending in % ("63.5% [of] cuBLAS"); else the ratio
+// alone (each row's tooltip still has the TFLOP/s). At 1600x900 the second: "11_block_128x256_k16" was cut.
+ListColumns list_columns(float width, float em, const std::function<float(const std::string&)>& text_w,
+                         const std::function<float(const std::string&)>& header_w) {
+  const float names = std::max(em * 8, widest_rung_name(text_w)), num_w = header_w("TFLOP/s");
+  const float short_w = std::max(header_w("cuBLAS"), text_w("100.0%"));
+  ListColumns cols;
+  cols.pct_w = header_w("% of cuBLAS");
+  if (width - num_w - cols.pct_w - em * 1.5f >= names) return cols;
+  cols.pct = "cuBLAS", cols.pct_w = short_w;
+  cols.num = width - num_w - short_w - em * 1.5f >= names;
+  return cols;
+}
 
 std::string toggle_title(const std::string& key) {
   const ToggleInfo* known = find_toggle(key);
@@ -49,11 +70,8 @@ ImVec4 vec4(Color c) { return ImVec4(c.r / 255.f, c.g / 255.f, c.b / 255.f, c.a 
 }  // namespace
 
 float kernel_list_need(const std::function<float(const std::string&)>& text_w, float em) {
-  float name = 0;
-  for (const KernelInfo& k : kernel_registry())
-    if (k.name.find('[') == std::string::npos) name = std::max(name, text_w(k.name.substr(k.name.find('/') + 1)));
   // The share's column, the cells' padding and the list's scroll bar and frame.
-  return name + std::max(text_w("100.0%"), text_w("cuBLAS")) + em * 3.2f;
+  return widest_rung_name(text_w) + std::max(text_w("100.0%"), text_w("cuBLAS")) + em * 3.2f;
 }
 
 std::string neighbour_kernel(const Capture* c, const std::string& kernel, int step) {
@@ -84,17 +102,18 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
   const float avail_h = ImGui::GetContentRegionAvail().y;
   const float list_h = std::max(em * 6, std::min(avail_h * 0.6f, avail_h - combos_h - em * 1.4f * 6));
   const float num_w = ImGui::CalcTextSize("TFLOP/s").x;
-  float pct_w = ImGui::CalcTextSize("% of cuBLAS").x;
-  // A narrow list (a laptop's window, a projector's zoom) keeps the names and the ratio; the TFLOP/s are in
+  // A narrow list (a laptop's window, a projector's zoom) keeps the names whole and the ratio; the TFLOP/s are in
   // each row's tooltip.
-  const bool show_num = list_shows_tflops(ImGui::GetContentRegionAvail().x, num_w, pct_w, em);
-  if (!show_num) pct_w = std::max(ImGui::CalcTextSize(pct_header(false)).x, ImGui::CalcTextSize("100.0%").x);
+  const auto imgui_w = [](const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; };
+  const ListColumns cols = list_columns(ImGui::GetContentRegionAvail().x, em, imgui_w, imgui_w);
+  const bool show_num = cols.num;
+  const float pct_w = cols.pct_w;
   if (ImGui::BeginTable("##kernels", show_num ? 3 : 2, flags, ImVec2(0, list_h))) {
     const int pct_col = show_num ? 2 : 1;
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn("Kernel", ImGuiTableColumnFlags_WidthStretch);
     if (show_num) ImGui::TableSetupColumn("TFLOP/s", ImGuiTableColumnFlags_WidthFixed, num_w);
-    ImGui::TableSetupColumn(pct_header(show_num), ImGuiTableColumnFlags_WidthFixed, pct_w);
+    ImGui::TableSetupColumn(cols.pct, ImGuiTableColumnFlags_WidthFixed, pct_w);
     ImGui::TableHeadersRow();
     const std::map<std::string, std::string> fam_dtypes = family_dtypes(capture);
     std::string family, fam_dtype;
@@ -300,15 +319,17 @@ void draw_kernel_list(Canvas& c, Rect r, const ViewContext& ctx) {
   c.push_clip(r);
   // Two right-aligned columns as wide as their bold headers, the numbers ending where their header ends.
   const float num_w = c.text_size("TFLOP/s", fs, Font::SansBold).x;
-  float pct_w = c.text_size("% of cuBLAS", fs, Font::SansBold).x;
-  const bool show_num = list_shows_tflops(r.w() - 2 * pad, num_w, pct_w, fs);  // as the window decides
-  if (!show_num) pct_w = std::max(c.text_size(pct_header(false), fs, Font::SansBold).x, c.text_size("100.0%", fs).x);
+  const ListColumns cols = list_columns(  // as the window decides
+      r.w() - 2 * pad, fs, [&](const std::string& s) { return c.text_size(s, fs).x; },
+      [&](const std::string& s) { return c.text_size(s, fs, Font::SansBold).x; });
+  const bool show_num = cols.num;
+  const float pct_w = cols.pct_w;
   const float x_pct = r.max.x - pad, x_num = show_num ? x_pct - pct_w - pad : x_pct;
   const float name_w = (show_num ? x_num - num_w - pad : x_pct - pct_w - pad) - (r.min.x + pad);
   float y = r.min.y + pad;
   c.text({r.min.x + pad, y}, "Kernel", t.text, fs, Align::Left, Font::SansBold);
   if (show_num) c.text({x_num, y}, "TFLOP/s", t.text, fs, Align::Right, Font::SansBold);
-  c.text({x_pct, y}, pct_header(show_num), t.text, fs, Align::Right, Font::SansBold);
+  c.text({x_pct, y}, cols.pct, t.text, fs, Align::Right, Font::SansBold);
   y += lh;
   const float list_end = r.min.y + r.h() * 0.6f;
   const std::map<std::string, std::string> fam_dtypes = family_dtypes(ctx.f.capture);
