@@ -588,6 +588,15 @@ TEST(KernelList, EveryRungNameStaysWhole) {
     }
     EXPECT_GE(whole, 20) << cs.w << " px";
   }
+  // Narrower still (a 300% zoom at 1600x900), the names alone: a ratio column left "0" of each name under "K".
+  SvgCanvas svg(130, 3000, Theme::Dark().bg);
+  ViewState st;
+  ViewContext ctx{f, st, Theme::Dark()};
+  draw_kernel_list(svg, {{0, 0}, {130, 3000}}, ctx);
+  const std::string doc = svg.finish();
+  EXPECT_EQ(doc.find(">cuBLAS</text>"), std::string::npos);
+  EXPECT_EQ(doc.find("%</text>"), std::string::npos);
+  EXPECT_NE(doc.find(">01_naive</text>"), std::string::npos);
 }
 
 // The throughput view's cuBLAS curve over size is cuBLAS as timed beside the shown family's own runs (the median

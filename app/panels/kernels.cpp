@@ -35,15 +35,17 @@ float widest_rung_name(const std::function<float(const std::string&)>& text_w) {
   return name;
 }
 
-// The list's number columns: the TFLOP/s (or not) and the ratio's header and width.
+// The list's number columns: the TFLOP/s (or not) and the ratio (or not), its header and width.
 struct ListColumns {
-  bool num = true;
+  bool num = true, ratio = true;
   const char* pct = "% of cuBLAS";
   float pct_w = 0;
 };
 // What a list `width` wide keeps so that every rung name stays whole (and at least 8 lines of text): the TFLOP/s
 // beside "% of cuBLAS"; else beside "cuBLAS", the ratio's values ending in % ("63.5% [of] cuBLAS"); else the ratio
-// alone (each row's tooltip still has the TFLOP/s). At 1600x900 the second: "11_block_128x256_k16" was cut.
+// alone (each row's tooltip still has the TFLOP/s); and where even that leaves a name less than 5 lines of text (a
+// 300% zoom at 1600x900 showed "0 12.0%" under "K"), the names alone, each row's tooltip having its numbers. At
+// 1600x900 and 100% the second: "11_block_128x256_k16" was cut.
 ListColumns list_columns(float width, float em, const std::function<float(const std::string&)>& text_w,
                          const std::function<float(const std::string&)>& header_w) {
   const float names = std::max(em * 8, widest_rung_name(text_w)), num_w = header_w("TFLOP/s");
@@ -53,6 +55,7 @@ ListColumns list_columns(float width, float em, const std::function<float(const 
   if (width - num_w - cols.pct_w - em * 1.5f >= names) return cols;
   cols.pct = "cuBLAS", cols.pct_w = short_w;
   cols.num = width - num_w - short_w - em * 1.5f >= names;
+  cols.ratio = cols.num || width - short_w - em * 1.5f >= std::min(names, em * 5);
   return cols;
 }
 
@@ -108,12 +111,12 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
   const ListColumns cols = list_columns(ImGui::GetContentRegionAvail().x, em, imgui_w, imgui_w);
   const bool show_num = cols.num;
   const float pct_w = cols.pct_w;
-  if (ImGui::BeginTable("##kernels", show_num ? 3 : 2, flags, ImVec2(0, list_h))) {
+  if (ImGui::BeginTable("##kernels", 1 + show_num + cols.ratio, flags, ImVec2(0, list_h))) {
     const int pct_col = show_num ? 2 : 1;
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn("Kernel", ImGuiTableColumnFlags_WidthStretch);
     if (show_num) ImGui::TableSetupColumn("TFLOP/s", ImGuiTableColumnFlags_WidthFixed, num_w);
-    ImGui::TableSetupColumn(cols.pct, ImGuiTableColumnFlags_WidthFixed, pct_w);
+    if (cols.ratio) ImGui::TableSetupColumn(cols.pct, ImGuiTableColumnFlags_WidthFixed, pct_w);
     ImGui::TableHeadersRow();
     const std::map<std::string, std::string> fam_dtypes = family_dtypes(capture);
     std::string family, fam_dtype;
@@ -130,7 +133,7 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
         ImGui::TableSetColumnIndex(0);
         ImGui::TextColored(vec4(ctx.theme.accent), "%s", fam.c_str());
         ui::note("family");
-        if (!fam_dtype.empty()) {
+        if (!fam_dtype.empty() && (show_num || cols.ratio)) {
           ImGui::TableSetColumnIndex(1);
           const float col_w = show_num ? num_w : pct_w;
           ImGui::SetCursorPosX(ImGui::GetCursorPosX() + col_w - ImGui::CalcTextSize(fam_dtype.c_str()).x);
@@ -211,6 +214,7 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
         }
         ui::note("TFLOP/s");
       }
+      if (!cols.ratio) continue;
       ImGui::TableSetColumnIndex(pct_col);
       if (!r && !show_num) {
         ImGui::TextDisabled("%s", ctx.f.live ? "..." : "-");
@@ -325,11 +329,11 @@ void draw_kernel_list(Canvas& c, Rect r, const ViewContext& ctx) {
   const bool show_num = cols.num;
   const float pct_w = cols.pct_w;
   const float x_pct = r.max.x - pad, x_num = show_num ? x_pct - pct_w - pad : x_pct;
-  const float name_w = (show_num ? x_num - num_w - pad : x_pct - pct_w - pad) - (r.min.x + pad);
+  const float name_w = (show_num ? x_num - num_w - pad : cols.ratio ? x_pct - pct_w - pad : x_pct) - (r.min.x + pad);
   float y = r.min.y + pad;
   c.text({r.min.x + pad, y}, "Kernel", t.text, fs, Align::Left, Font::SansBold);
   if (show_num) c.text({x_num, y}, "TFLOP/s", t.text, fs, Align::Right, Font::SansBold);
-  c.text({x_pct, y}, cols.pct, t.text, fs, Align::Right, Font::SansBold);
+  if (cols.ratio) c.text({x_pct, y}, cols.pct, t.text, fs, Align::Right, Font::SansBold);
   y += lh;
   const float list_end = r.min.y + r.h() * 0.6f;
   const std::map<std::string, std::string> fam_dtypes = family_dtypes(ctx.f.capture);
@@ -381,7 +385,7 @@ void draw_kernel_list(Canvas& c, Rect r, const ViewContext& ctx) {
     if (tag_beside) c.text({r.min.x + pad + name_w, y}, dtype, t.warn, fs, Align::Right);
     if (const RunRecord* run = dtype.empty() ? nullptr : ladder_run(ctx.f.capture, shown, dtype)) {
       if (show_num) c.text({x_num, y}, tflops(*run), num_ink, fs, Align::Right);
-      if (run->cublas_tflops > 0) c.text({x_pct, y}, percent(*run), num_ink, fs, Align::Right);
+      if (cols.ratio && run->cublas_tflops > 0) c.text({x_pct, y}, percent(*run), num_ink, fs, Align::Right);
     }
     y += lh;
   }
