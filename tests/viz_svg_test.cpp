@@ -983,6 +983,32 @@ TEST(PerfView, EveryBarSaysItsShareOfCublasAndFailuresSayFailed) {
 
 // A bar measured at another size than the chart's (a rung that has no run at that size) says at which, in the
 // warning colour, and the others say nothing of size.
+// The curves over size end at 8192 on the plot's right edge, where the pane ends above a legend below: its label
+// ended half past the pane ("819" at 150% zoom, where the text is larger against the pane). Every label of the view
+// lies inside it, whatever its size.
+TEST(PerfView, TheLastSizeOnTheAxisIsWhole) {
+  PerfViewInput in;
+  in.title = "sgemm ladder";
+  for (int i = 0; i < 11; ++i) {
+    PerfSeries s;
+    s.kernel = "sgemm/" + std::to_string(10 + i) + "_block_128x256_k16";  // legend rows too wide beside the plot
+    s.label = s.kernel.substr(6);
+    s.selected = i == 10;
+    for (int e = 8; e <= 13; ++e) s.points.push_back({float(1 << e), float(5 * i + e)});  // 256 .. 8192
+    in.series.push_back(s);
+    in.bars.push_back({s.kernel, "f32", 5.0 * i + 12, 51, 0, true, i == 10});
+  }
+  in.series_log2_x = true;
+  in.series_x_label = "M = N = K, f32";
+  for (const Vec2 size : {Vec2{1067, 600}, Vec2{1600, 900}, Vec2{1280, 720}}) {
+    SvgCanvas svg(size.x, size.y, Theme::Light().bg);
+    draw_perf_view(svg, {{0, 0}, size}, Theme::Light(), in);
+    const std::string doc = svg.finish();
+    EXPECT_EQ(outside(doc, size.x, size.y), "") << size.x << "x" << size.y;
+    EXPECT_EQ(count_if_contains(texts(doc), "8192"), 1) << size.x << "x" << size.y;
+  }
+}
+
 TEST(PerfView, ABarMeasuredAtAnotherSizeSaysWhich) {
   PerfViewInput in = perf_input();
   in.bars[3].shape = "5120x1280x4096";
