@@ -1907,6 +1907,14 @@ TEST(SwizzleView, AMomentShowsRunningBlocksTheirPanelsAndTheirBytes) {
   EXPECT_EQ(text_elements(svg, "SM 3").size(), 1u);
   EXPECT_GE(min_font_px(svg), kMinTextSize * 2048.0f / (1901 + 483) - 0.01f);
   EXPECT_EQ(overlapping_text(svg), "");
+  EXPECT_NE(text.find("outlined: running \xC2\xB7 faded: done"), std::string::npos) << text;
+  // The whole run: every block done in its full colour, and no key to outlines and fading that nothing shows.
+  st.time = 1;
+  SvgCanvas whole(1600, 900, t.bg);
+  draw_swizzle_view(whole, {{0, 0}, {1600, 900}}, t, in, nullptr, st, {-1, -1}, nullptr);
+  const std::string all = all_text(whole.finish());
+  EXPECT_NE(all.find("the whole run"), std::string::npos) << all;
+  EXPECT_EQ(all.find("faded"), std::string::npos) << all;
 }
 
 TEST(SwizzleView, HoverFindsTheBlockInTheGridAndSaysWhatIsNotTraced) {

@@ -297,11 +297,11 @@ void draw_swizzle_view(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput
   const char* by = st.colour == SwizzleColour::Sm ? "colour: the SM that ran the block"
                    : st.colour == SwizzleColour::Start ? "colour: when the block started (early dark, late light)"
                                                        : "colour: launch order (first dark, last light)";
-  const std::string when = st.time >= 1 ? "the whole run" : "at " + time_text(double(t_ns)) + " of " + time_text(double(span));
-  viz::draw_spans(c, area.min,
-                  {{std::string(by) + " \xC2\xB7 " + when + " \xC2\xB7 outlined: running \xC2\xB7 faded: done",
-                    t.text_dim, Font::Sans}},
-                  fs, area.w());
+  // The whole run shows every block done in its full colour: the key to outlines and fading is for a moment within it.
+  const std::string when = st.time >= 1 ? "the whole run"
+                                        : "at " + time_text(double(t_ns)) + " of " + time_text(double(span)) +
+                                              " \xC2\xB7 outlined: running \xC2\xB7 faded: done";
+  viz::draw_spans(c, area.min, {{std::string(by) + " \xC2\xB7 " + when, t.text_dim, Font::Sans}}, fs, area.w());
   Rect body{{area.min.x, area.min.y + fs * 1.7f}, area.max};
   const bool timeline = st.timeline && in.launch && !in.launch->empty() && body.h() > fs * 24;
   Rect tl;
