@@ -936,12 +936,32 @@ std::string draw_perf(const PerfViewInput& in, const Theme& t, float w = 1600, f
   return c.finish();
 }
 
+// One number reads the same in every view: the kernel list wrote sgemm/03's 8.04 TFLOP/s as "8.0" and 15.7% where
+// the throughput bar wrote "8.04" and "16%".
+TEST(PerfView, NumbersAreWrittenAsTheKernelListWritesThem) {
+  EXPECT_EQ(viz::fmt_tflops(8.04), "8.0");
+  EXPECT_EQ(viz::fmt_tflops(0.52), "0.5");
+  EXPECT_EQ(viz::fmt_tflops(48.46), "48.5");
+  EXPECT_EQ(viz::fmt_tflops(99.97), "100");
+  EXPECT_EQ(viz::fmt_tflops(472.4), "472");
+  EXPECT_EQ(viz::fmt_share(0.1566), "15.7%");
+  EXPECT_EQ(viz::fmt_share(0.0097), "1.0%");
+  EXPECT_EQ(viz::fmt_share(1.002), "100.2%");
+  PerfViewInput in;
+  in.bars.push_back({"sgemm/03_smem_tiling", "f32", 8.04, 51.3, 0, true, true});
+  SvgCanvas svg(1600, 900, Theme::Dark().bg);
+  draw_perf_view(svg, {{0, 0}, {1600, 900}}, Theme::Dark(), in);
+  const std::vector<std::string> labels = texts(svg.finish());
+  EXPECT_EQ(count_if_contains(labels, "8.0 TFLOP/s"), 1);
+  EXPECT_EQ(count_if_contains(labels, "15.7% of cuBLAS"), 1);
+}
+
 TEST(PerfView, EveryBarSaysItsShareOfCublasAndFailuresSayFailed) {
   const Theme& t = Theme::Light();
   std::string svg = draw_perf(perf_input(), t);
   auto labels = texts(svg);
   EXPECT_EQ(count_if_contains(labels, "% of cuBLAS"), 4);
-  EXPECT_EQ(count_if_contains(labels, "24% of cuBLAS"), 1);   // 12.3 / 51.4
+  EXPECT_EQ(count_if_contains(labels, "23.9% of cuBLAS"), 1);  // 12.3 / 51.4, as the kernel list writes it
   EXPECT_EQ(count_if_contains(labels, "1.2% of cuBLAS"), 1);  // 0.6 / 51.4
   EXPECT_EQ(count_if_contains(labels, "12.3 TFLOP/s"), 1);
   EXPECT_EQ(count_if_contains(labels, "FAILED"), 1);
@@ -1846,7 +1866,7 @@ TEST(ImGuiCanvas, MeasuresTextAsSvgCanvasDoes) {
   ImGuiCanvas im(ImGui::GetForegroundDrawList(), fonts[0], fonts[1], fonts[2]);
   SvgCanvas svg(10, 10, {});
   for (Font f : {Font::Sans, Font::Mono, Font::SansBold})
-    for (const char* s : {"mma_f16/09_ldmatrix", "12.3 TFLOP/s \xC2\xB7 24% of cuBLAS",
+    for (const char* s : {"mma_f16/09_ldmatrix", "12.3 TFLOP/s \xC2\xB7 23.9% of cuBLAS",
                           "A  16\xC3\x97"
                           "16 (m\xC3\x97k)",
                           "31:7"})

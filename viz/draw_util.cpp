@@ -27,6 +27,18 @@ Ticks nice_ticks(double lo, double hi, int max_ticks) {
   return t;
 }
 
+std::string fmt_tflops(double tflops) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, std::fabs(tflops) >= 99.95 ? "%.0f" : "%.1f", tflops);
+  return buf;
+}
+
+std::string fmt_share(double ratio) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * ratio);
+  return buf;
+}
+
 std::string fmt_num(double v) {
   char buf[32];
   double a = std::fabs(v);

@@ -21,6 +21,10 @@ struct Ticks {
 Ticks nice_ticks(double lo, double hi, int max_ticks);
 // "12.3", "0.85", "1200": three significant digits at most, no trailing zeros.
 std::string fmt_num(double v);
+// A rung's TFLOP/s and its share of cuBLAS as the kernel list, the throughput bars and the launch order all write
+// them, so that one number reads the same in every view: "8.0", "48.5", "472" (one decimal below 100), and "15.7%".
+std::string fmt_tflops(double tflops);
+std::string fmt_share(double ratio);
 // The tick label for `v` on an axis whose step is `step` (as many decimals as the step needs: 0.5 -> 1, 2.5 -> 1).
 std::string fmt_tick(double v, double step);
 

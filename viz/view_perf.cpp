@@ -38,12 +38,7 @@ std::string fitted_bar_label(const Canvas& c, const PerfBar& b, bool one_family,
   return viz::elide(c, k, size, font, room) + tail;
 }
 
-std::string percent(double ratio) {
-  char buf[32];
-  double p = ratio * 100;
-  std::snprintf(buf, sizeof buf, p >= 9.95 ? "%.0f%%" : "%.1f%%", p);
-  return buf;
-}
+std::string percent(double ratio) { return viz::fmt_share(ratio); }  // as the kernel list writes it
 
 std::string sci(double v) {
   char buf[32];
@@ -64,7 +59,7 @@ std::vector<Span> value_spans(const PerfBar& b, const Theme& t, bool brief = fal
     v.push_back({"FAILED", t.bad, Font::SansBold});
     v.push_back({" rel err " + sci(b.rel_err) + " \xC2\xB7 ", t.bad, Font::Sans});
   }
-  v.push_back({viz::fmt_num(sane(b.tflops)) + " TFLOP/s", b.ok ? t.text : t.text_dim, Font::Sans});
+  v.push_back({viz::fmt_tflops(sane(b.tflops)) + " TFLOP/s", b.ok ? t.text : t.text_dim, Font::Sans});
   if (sane(b.cublas_tflops) > 0)
     v.push_back({" \xC2\xB7 " + percent(sane(b.tflops) / sane(b.cublas_tflops)) + " of cuBLAS", t.text_dim, Font::Sans});
   if (!b.shape.empty()) v.push_back({" at " + b.shape, t.warn, Font::Sans});

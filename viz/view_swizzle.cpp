@@ -60,7 +60,7 @@ void draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st
   // Heading: rung, order, measured speed; in a narrow side the rung alone on the first line (without its family
   // where that is what fits: the variant part tells two sides apart), the rest under it.
   std::vector<viz::Span> speed;  // the measured speed, and the size it was traced at where the sides differ
-  if (in.tflops > 0) speed.push_back({viz::fmt_num(in.tflops) + " TFLOP/s", t.text, Font::Sans});
+  if (in.tflops > 0) speed.push_back({viz::fmt_tflops(in.tflops) + " TFLOP/s", t.text, Font::Sans});
   if (in.tflops > 0 && !in.other_dtype.empty()) speed.push_back({" " + in.other_dtype, t.warn, Font::Sans});
   if (side.shape && !in.shape.empty()) speed.push_back({(speed.empty() ? "at " : " at ") + in.shape, t.warn, Font::Sans});
   std::vector<viz::Span> head{{in.kernel, t.text, Font::SansBold}};

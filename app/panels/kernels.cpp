@@ -13,17 +13,9 @@
 namespace gs {
 namespace {
 
-std::string percent(const RunRecord& r) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * r.tflops / r.cublas_tflops);
-  return buf;
-}
+std::string percent(const RunRecord& r) { return viz::fmt_share(r.tflops / r.cublas_tflops); }
 
-std::string tflops(const RunRecord& r) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, r.tflops >= 100 ? "%.0f" : "%.1f", r.tflops);
-  return buf;
-}
+std::string tflops(const RunRecord& r) { return viz::fmt_tflops(r.tflops); }
 
 std::string rung_of(const std::string& kernel) { return kernel.substr(kernel.find('/') + 1); }
 
