@@ -417,7 +417,9 @@ void draw_series(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, 
     else if (s.dash > 0) dashed({{lx, ly + ts * 0.55f}, {lx + ts * 1.6f, ly + ts * 0.55f}}, s.dash, col, 2.2f);
     else c.line({lx, ly + ts * 0.55f}, {lx + ts * 1.6f, ly + ts * 0.55f}, col, s.selected ? 3.5f : 2);
     const Font f = s.selected || s.reference ? Font::SansBold : Font::Sans;
-    c.text({lx + ts * 2.1f, ly}, viz::elide(c, s.label, ts, f, legend_w - ts * 2.4f),
+    // Half a pixel of slack: legend_w is the widest label plus 2.4 text sizes, and taking those off again in float
+    // can leave the widest label a hair too wide for itself ("08_multistage[pad=o..." in the PNG).
+    c.text({lx + ts * 2.1f, ly}, viz::elide(c, s.label, ts, f, legend_w - ts * 2.4f + 0.5f),
            s.selected || s.reference ? t.text : t.text_dim, ts, Align::Left, f);
   }
   if (more > 0)
