@@ -75,9 +75,21 @@ void draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st
     if (c.text_size(name, fs, Font::SansBold).x > a.w() && name.find('/') != std::string::npos) name = name.substr(name.find('/') + 1);
     c.text({a.min.x, y}, viz::elide(c, name, fs, Font::SansBold, a.w()), t.text, fs, Align::Left, Font::SansBold);
     y += fs * 1.3f;
-    // The speed and the size first (the size, in the warning colour, is what must not be cut), the order after.
+    // The speed and the size first (the size, in the warning colour, is what must not be cut), the order after;
+    // where the speed and the size do not fit one line (two sides in the whole window's pane), the size goes on
+    // a line of its own.
     if (!in.order.empty()) speed.push_back({(speed.empty() ? "" : " \xC2\xB7 ") + in.order, t.text_dim, Font::Sans});
-    viz::draw_spans(c, {a.min.x, y}, speed, fs, a.w());
+    const auto at = std::find_if(speed.begin(), speed.end(), [](const viz::Span& s) { return s.text.find("at ") <= 1; });
+    if (at != speed.end() && at != speed.begin() && viz::spans_width(c, {speed.begin(), at + 1}, fs) > a.w()) {
+      const std::vector<viz::Span> first(speed.begin(), at);
+      std::vector<viz::Span> second(at, speed.end());
+      second.front().text = second.front().text.substr(second.front().text.find("at "));
+      viz::draw_spans(c, {a.min.x, y}, first, fs, a.w());
+      y += fs * 1.3f;
+      viz::draw_spans(c, {a.min.x, y}, second, fs, a.w());
+    } else {
+      viz::draw_spans(c, {a.min.x, y}, speed, fs, a.w());
+    }
     y += fs * 1.5f;
   }
   // Nsight Compute's lines whole (their last number is the point) where that leaves the tiles most of the side,
@@ -134,8 +146,11 @@ void draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st
   const float px = std::min(avail_w / (l.tiles_n * bn), avail_h / (l.tiles_m * bm));  // per element of C
   side.sx = px * bn, side.sy = px * bm;
   if (std::min(side.sx, side.sy) < 1 || avail_h < fs * 3) {  // no room for a grid: say so rather than draw nothing
-    if (y + fs <= a.max.y) c.text({a.min.x, y}, viz::elide(c, viz::hint("maximise to see the tiles", "a larger picture shows the tiles"), fs,
-                                                          Font::Sans, a.w()), t.text_dim, fs);
+    for (const std::string& line : viz::wrap(c, viz::hint("maximise to see the tiles", "a larger picture shows the tiles"), fs, a.w())) {
+      if (y + fs > a.max.y) break;
+      c.text({a.min.x, y}, viz::elide(c, line, fs, Font::Sans, a.w()), t.text_dim, fs);
+      y += fs * 1.3f;
+    }
     return;
   }
   side.a_strip = Rect{{a.min.x, y + strip + gap}, {a.min.x + strip, y + strip + gap + l.tiles_m * side.sy}};
