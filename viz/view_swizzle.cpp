@@ -136,7 +136,15 @@ void draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st
                           : std::to_string(f.running) + unit + " read " + std::to_string(f.a_panels) +
                                 " A panels (" + mb(f.a_bytes) + ") and " + std::to_string(f.b_panels) + " B panels (" +
                                 mb(f.b_bytes) + ")";
-  const float foot_h = fs * 1.4f + (in.l2_bytes > 0 ? fs * 1.1f : 0);
+  // The footprint line wraps onto a second where the side is narrow (stream-K's "... then 68 split along k into 196
+  // pieces" at 150% zoom), the rest of it elided there.
+  std::vector<std::string> foot_lines = viz::wrap(c, foot, fs, a.w());
+  if (foot_lines.size() > 2) {
+    std::string rest;
+    for (size_t i = 1; i < foot_lines.size(); ++i) rest += (i > 1 ? " " : "") + foot_lines[i];
+    foot_lines = {foot_lines[0], viz::elide(c, rest, fs, Font::Sans, a.w())};
+  }
+  const float foot_h = fs * 1.3f * float(std::max<size_t>(1, foot_lines.size())) + fs * 0.1f + (in.l2_bytes > 0 ? fs * 1.1f : 0);
   // Geometry: B's panels above the grid, A's left of it; each tile as wide as its block's N and as tall as its M
   // (a 256x128 tile twice as tall as wide), so that C keeps its shape from rung to rung.
   const float strip = std::max(fs * 0.9f, 10.0f), gap = fs * 0.35f;
@@ -193,8 +201,10 @@ void draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st
                   b_used[size_t(n)] ? t.accent : t.panel);
   // Footprint line and the L2 bar.
   float fy = side.grid.max.y + fs * 0.4f;
-  c.text({a.min.x, fy}, viz::elide(c, foot, fs, Font::Sans, a.w()), t.text, fs);
-  fy += fs * 1.3f;
+  for (const std::string& line : foot_lines) {
+    c.text({a.min.x, fy}, viz::elide(c, line, fs, Font::Sans, a.w()), t.text, fs);
+    fy += fs * 1.3f;
+  }
   if (in.l2_bytes > 0 && !done) {
     const float bar_w = std::min(a.w() * 0.5f, fs * 14);
     const std::string l2 = mb(f.bytes()) + " of " + mb(in.l2_bytes) + " L2";
