@@ -2013,6 +2013,9 @@ TEST(CodeView, ChangedLinesAreTintedAndCounted) {
   EXPECT_EQ(text_elements(svg, "int b = 2;").size(), 1u);
   EXPECT_EQ(text_elements(svg, "+").size(), 2u);
   EXPECT_EQ(text_elements(svg, "-").size(), 1u);
+  // One numbering, the new file's: 1 to 4, the removed line (old line 2) unnumbered, so no number is shown twice.
+  for (const char* n : {"1", "2", "3", "4"}) EXPECT_EQ(text_elements(svg, n).size(), 1u) << n;
+  EXPECT_EQ(text_elements(svg, "5").size(), 0u);
   EXPECT_GE(hover.rows_shown, 5);
   SvgCanvas c2(1200, 700, t.bg);
   CodeViewState hidden;

@@ -120,8 +120,12 @@ void draw_code_view(Canvas& c, Rect r, const Theme& t, const CodeViewInput& in, 
       hover->row = rows[size_t(first + k)];
       c.rect(row, t.text_dim, 1);
     }
-    const std::string num = std::to_string((del ? d.old_line + in.old_offset : d.new_line + in.new_offset) + 1);
-    c.text({list.min.x + num_w, ly + (lh - ms) * 0.5f}, num, t.text_dim, ms, Align::Right, Font::Mono);
+    // One numbering, the rung's own file's (as an editor shows it): a removed line, from the rung before, has no
+    // number here, so that "line 30" said at the screen names one line ("35", then "30 -", then "36 +" did not).
+    if (!del) {
+      const std::string num = std::to_string(d.new_line + in.new_offset + 1);
+      c.text({list.min.x + num_w, ly + (lh - ms) * 0.5f}, num, t.text_dim, ms, Align::Right, Font::Mono);
+    }
     const float mark_x = list.min.x + num_w + ms * 0.5f;
     if (add || del)
       c.text({mark_x, ly + (lh - ms) * 0.5f}, !in.toggle_note.empty() ? ">" : add ? "+" : "-", add ? t.good : t.bad, ms,
