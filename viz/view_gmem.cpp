@@ -89,7 +89,14 @@ float draw_access_map(Canvas& c, Rect box, const Theme& t, const GmemAccess& a, 
   const std::string row_head = std::string(1, a.matrix) + " row ";
   const float label_w = c.text_size(row_head + std::to_string(rows.rbegin()->first), fs, Font::Mono).x + fs * 0.6f;
   const float gx = box.min.x + label_w;
-  const float note_w = fs * 11;  // room right of the strips for "lanes 0-31: one element"
+  // Room right of the strips for "32 lanes, one element", only where some lanes share an element: a request without
+  // one (tf32/12's C store) drew its four sectors as 40-pixel slivers beside 230 pixels kept for no note.
+  bool broadcast = false;
+  for (const auto& [row, runs] : rows) {
+    std::set<int64_t> cols;
+    for (const LaneRun& lr : runs) broadcast = broadcast || !cols.insert(lr.col0).second;
+  }
+  const float note_w = broadcast ? fs * 11 : fs * 0.5f;
   // A sector at most 10 lines wide, or as wide as its lanes need for two-digit lane numbers (8 lanes of 4 bytes).
   const float lane_w = c.text_size("31", fs, Font::Mono).x + 4;
   const float lanes_per_sector = float(per_sector) / float(std::max(1, a.width / eb));
