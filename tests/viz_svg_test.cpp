@@ -948,7 +948,7 @@ TEST(PerfView, NumbersAreWrittenAsTheKernelListWritesThem) {
   EXPECT_EQ(viz::fmt_share(0.0097), "1.0%");
   EXPECT_EQ(viz::fmt_share(1.002), "100.2%");
   PerfViewInput in;
-  in.bars.push_back({"sgemm/03_smem_tiling", "f32", 8.04, 51.3, 0, true, true});
+  in.bars.push_back({"sgemm/03_smem_tiling", "f32", 8.04, 51.3, 0, true, true, ""});
   SvgCanvas svg(1600, 900, Theme::Dark().bg);
   draw_perf_view(svg, {{0, 0}, {1600, 900}}, Theme::Dark(), in);
   const std::vector<std::string> labels = texts(svg.finish());
@@ -1016,7 +1016,7 @@ TEST(PerfView, TheLastSizeOnTheAxisIsWhole) {
     s.selected = i == 10;
     for (int e = 8; e <= 13; ++e) s.points.push_back({float(1 << e), float(5 * i + e)});  // 256 .. 8192
     in.series.push_back(s);
-    in.bars.push_back({s.kernel, "f32", 5.0 * i + 12, 51, 0, true, i == 10});
+    in.bars.push_back({s.kernel, "f32", 5.0 * i + 12, 51, 0, true, i == 10, ""});
   }
   in.series_log2_x = true;
   in.series_x_label = "M = N = K, f32";
@@ -2130,6 +2130,22 @@ TEST(TimelineView, CycleAxisLabelsAreEvenlySpaced) {
                                                                      << ", " << axis[i] << " at " << width << " x " << span;
     }
   EXPECT_GT(fractional, 0) << "no window gave a step that is not whole thousands: the test shows nothing";
+  // One unit along the axis: a window from 0 to 12,000 cycles reads "0", "2k", ... "10k", "12k" rather than
+  // "8000" beside "10k".
+  TimelineViewState st;
+  st.t0 = 0, st.t1 = 12000;
+  SvgCanvas svg(1600, 900, Theme::Dark().bg);
+  draw_timeline_view(svg, {{0, 0}, {1600, 900}}, Theme::Dark(), b, nullptr, 1980, st, {-1, -1}, nullptr);
+  int plain = 0, thousands = 0;
+  for (const std::string& t : texts(svg.finish())) {
+    char* end = nullptr;
+    const double v = std::strtod(t.c_str(), &end);
+    if (t.empty() || end == t.c_str()) continue;
+    if (*end == 'k' && end[1] == 0) ++thousands;
+    else if (*end == 0 && v >= 1000) ++plain;
+  }
+  EXPECT_GE(thousands, 3);
+  EXPECT_EQ(plain, 0);
 }
 
 // A pipelined loop waits once a k-step and computes once more (the first k-step's mma starts before the loop, as

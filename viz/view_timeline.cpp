@@ -97,8 +97,10 @@ std::string cycles(double c) {
 
 // An axis label: cycles() with as many decimals as the tick step needs, so that ticks 2,500 apart read 10.0k, 12.5k,
 // 15.0k (not 10k, 12k, 15k).
-std::string tick_cycles(double c, double step) {
-  const CycleUnit u = cycle_unit(c);
+// One unit for the whole axis, the largest tick's: "9k, 10k", not "9000, 10k".
+std::string tick_cycles(double c, double step, double axis_max) {
+  if (c == 0) return "0";
+  const CycleUnit u = cycle_unit(axis_max);
   return viz::fmt_tick(c / u.size, step / u.size) + u.suffix;
 }
 
@@ -360,11 +362,14 @@ void draw_timeline_view(Canvas& c, Rect r, const Theme& t, const TimelineBlock& 
   }
   // Axis under the last plot: cycles, and microseconds at the clock the capture records.
   const viz::Ticks ticks = viz::nice_ticks(t0, t1, std::max(2, int(plot.w() / (fs * 6))));
+  double axis_max = 0;
+  for (double v : ticks.values)
+    if (v >= t0 && v <= t1) axis_max = std::max(axis_max, v);
   for (double v : ticks.values) {
     if (v < t0 || v > t1) continue;
     const float px = float(plot.min.x + plot.w() * (v - t0) / std::max(1.0, t1 - t0));
     c.line({px, bottom_plot.max.y}, {px, bottom_plot.max.y + fs * 0.3f}, t.text_dim, 1);
-    c.text({px, bottom_plot.max.y + fs * 0.35f}, tick_cycles(v, ticks.step), t.text_dim, fs, Align::Center);
+    c.text({px, bottom_plot.max.y + fs * 0.35f}, tick_cycles(v, ticks.step, axis_max), t.text_dim, fs, Align::Center);
   }
   std::string unit = "cycles of the SM";
   if (clock_mhz > 0) {
