@@ -166,7 +166,7 @@ void draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st
   side.grid = Rect{{side.b_strip.min.x, side.a_strip.min.y}, {side.b_strip.max.x, side.a_strip.max.y}};
   const float sx = side.sx, sy = side.sy, s = std::min(sx, sy);
   std::vector<char> a_used(size_t(l.tiles_m), 0), b_used(size_t(l.tiles_n), 0);
-  const float pad = s >= 6 ? 0.5f : 0;
+  const float pad = s >= 4 ? 0.5f : 0;  // tile lines down to 4-pixel tiles (stream-K's at 150% zoom)
   // A tile split along k has a record per piece: each piece gets a strip of the cell, side by side in launch order.
   const float label_w = c.text_size(std::to_string(l.blocks.back().launch), kMinTextSize).x + 2;
   for (size_t i = 0; i < l.blocks.size(); ++i) {
