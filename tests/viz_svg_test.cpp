@@ -2824,8 +2824,8 @@ TEST(Roofline, TheSelectedRungsNameCoversNoOtherLabelInASmallPane) {
 
 // A rung's number names the dot nearest to it: in the whole window's small pane a place a line higher put "08" of
 // mma_f16 beside rungs 11-13 (at 500 TFLOP/s, 08 is at 330) and "07" beside 04-05. Each number drawn lies nearer its
-// own dot than any other rung's (beside its dot, where two rungs on one spot tie; a line above or below it, by a
-// dot's radius), at every size and whichever rung is selected; a number that finds no such place is left to hovering. (The selected rung is always
+// own dot than any other rung's (level with its dot, where two rungs on one spot tie; a line above or below it, by
+// half a dot's radius), at every size and whichever rung is selected; a number that finds no such place is left to hovering. (The selected rung is always
 // named, in bold beside its ring.)
 TEST(Roofline, EachRungsNumberIsNearestItsOwnDot) {
   RooflineViewInput in = mma_f16_ladder_roofline();
@@ -2867,13 +2867,13 @@ TEST(Roofline, EachRungsNumberIsNearestItsOwnDot) {
           if (text != number && text != k && text != k.substr(k.find('/') + 1)) continue;
           ++named;
           if (i == selected) continue;  // ringed and in bold: named where nothing else fits, and read as its ring's
-          // Beside its dot (the box spans the dot's height) a tie is allowed; a line above or below, any dot not on
-          // the same spot lies a radius further off than its own.
+          // Level with its dot (the box spans the dot's height) a tie is allowed; a line above or below, any dot not
+          // on the same spot lies half a radius further off than its own.
           const bool beside = box.min.y <= dots[i].y && dots[i].y <= box.max.y;
           for (const Vec2& d : dots)
             if (beside ? box_to(box, d) + 0.5f < box_to(box, dots[i])
                        : std::hypot(d.x - dots[i].x, d.y - dots[i].y) > dot_r + 0.01f &&
-                             box_to(box, d) < box_to(box, dots[i]) + dot_r - 0.01f)
+                             box_to(box, d) < box_to(box, dots[i]) + dot_r * 0.5f - 0.01f)
               ADD_FAILURE()
                 << "'" << text << "' is nearer a dot at " << d.x << "," << d.y << " than its own at " << dots[i].x
                 << "," << dots[i].y << "; " << size.x << "x" << size.y << ", " << in.points[selected].kernel

@@ -154,13 +154,14 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
   const auto box_to = [](const Rect& o, Vec2 d) {
     return std::hypot(std::max({o.min.x - d.x, 0.0f, d.x - o.max.x}), std::max({o.min.y - d.y, 0.0f, d.y - o.max.y}));
   };
-  // Beside its dot, a label may be as near another (two rungs on one spot tie); a line above or below it, any other
-  // dot must lie a radius further off than its own, or the number reads as beside both ("05" of hopper a line below
-  // its dot and just right of 02's).
+  // Level with its dot, a label may be as near another (two rungs on one spot tie); a line above or below it, any
+  // other dot must lie half a radius further off than its own, or the number reads as beside both ("05" of hopper a
+  // line below its dot and just right of 02's). A whole radius left 08 of mma_f16 unlabelled with room around it.
   const auto owned_by = [&](const Rect& o, Vec2 at, bool beside) {
     const float own = box_to(o, at);
     return std::none_of(dots.begin(), dots.end(), [&](const Vec2& d) {
-      return beside ? box_to(o, d) + 0.5f < own : std::hypot(d.x - at.x, d.y - at.y) > rad && box_to(o, d) < own + rad;
+      return beside ? box_to(o, d) + 0.5f < own
+                    : std::hypot(d.x - at.x, d.y - at.y) > rad && box_to(o, d) < own + rad * 0.5f;
     });
   };
   // Ceilings: slopes up to the highest compute line, compute lines across; labels just above each.
@@ -343,17 +344,23 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
     for (const bool spare_dots : {true, false}) {
       for (const std::string& name : names) {
         const Vec2 sz = c.text_size(name, lsz, font);
-        // Right of the point, else left, else a line lower or higher on either side: the first place no label holds.
-        const float h = sz.y * 0.5f;
+        // Right of the point, else left, else either nudged up or down (still level with the dot: 08 of mma_f16
+        // just above 06/07, whose labels hold its own height), else a line lower or higher on either side: the
+        // first place no label holds.
+        const float h = sz.y * 0.5f, nudge = h * 0.75f;
         const Rect options[] = {{{at.x + rad * 2 + 2, at.y - h}, {at.x + rad * 2 + 2 + sz.x, at.y + h}},
                                 {{at.x - rad - 2 - sz.x, at.y - h}, {at.x - rad - 2, at.y + h}},
+                                {{at.x + rad * 2 + 2, at.y - h - nudge}, {at.x + rad * 2 + 2 + sz.x, at.y + h - nudge}},
+                                {{at.x + rad * 2 + 2, at.y - h + nudge}, {at.x + rad * 2 + 2 + sz.x, at.y + h + nudge}},
+                                {{at.x - rad - 2 - sz.x, at.y - h - nudge}, {at.x - rad - 2, at.y + h - nudge}},
+                                {{at.x - rad - 2 - sz.x, at.y - h + nudge}, {at.x - rad - 2, at.y + h + nudge}},
                                 {{at.x + rad + 2, at.y + h}, {at.x + rad + 2 + sz.x, at.y + 3 * h}},
                                 {{at.x - rad - 2 - sz.x, at.y + h}, {at.x - rad - 2, at.y + 3 * h}},
                                 {{at.x + rad + 2, at.y - 3 * h}, {at.x + rad + 2 + sz.x, at.y - h}},
                                 {{at.x - rad - 2 - sz.x, at.y - 3 * h}, {at.x - rad - 2, at.y - h}}};
         if (name == names.back()) box = options[0];  // the last resort of the selected rung
         for (const Rect& o : options) {
-          if (!clashes(o) && within_plot(o) && owned_by(o, at, &o - options < 2) &&
+          if (!clashes(o) && within_plot(o) && owned_by(o, at, o.min.y <= at.y && at.y <= o.max.y) &&
               !(spare_dots && (near_dot(o, rad) || (!p.selected && on_ring(o))))) {
             box = o;
             lab = name;
