@@ -2568,11 +2568,12 @@ TEST(GmemView, NoRoomForTheMapSaysSoInOneLineAndNamesTheSizes) {
     EXPECT_EQ(std::count(text.begin(), text.end(), "sgemm/01"), 0) << h << ": a name alone";
     EXPECT_EQ(count_if_contains(text, "to see the request"), 1) << h << ": " << all_text(doc);
     EXPECT_EQ(count_if_contains(text, "sgemm/01's beside it"), 1) << h << ": " << all_text(doc);
+    EXPECT_EQ(std::count(text.begin(), text.end(), " at 5120x1280x4096"), 1) << h << ": the title names the size";
   }
   SvgCanvas svg(1600, 900, t.bg);
   draw_gmem_view(svg, {{0, 0}, {1600, 900}}, t, in, GmemViewState{}, {-1, -1}, nullptr);
   const std::vector<std::string> text = texts(svg.finish());
-  EXPECT_EQ(std::count(text.begin(), text.end(), " at 5120x1280x4096"), 1);
+  EXPECT_EQ(std::count(text.begin(), text.end(), " at 5120x1280x4096"), 2);  // in the title and above its map
   EXPECT_EQ(std::count(text.begin(), text.end(), " at 4096x4096x4096"), 1);
   EXPECT_EQ(count_if_contains(text, "to see the request"), 0);
 }

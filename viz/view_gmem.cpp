@@ -264,8 +264,12 @@ void draw_gmem_view(Canvas& c, Rect r, const Theme& t, const GmemViewInput& in, 
   float y = area.min.y;
 
   const std::string& shown = viz::title_kernel(in.kernel, in.shown_as);
-  std::vector<Span> title{{shown.empty() ? std::string("no kernel selected") : shown, t.text, Font::SansBold},
-                          {"   global-memory access", t.text_dim, Font::Sans}};
+  std::vector<Span> title{{shown.empty() ? std::string("no kernel selected") : shown, t.text, Font::SansBold}};
+  // Traced at another size than the rung beside (mma_f16/13 at 5120x1280x4096): said at once, in the title, where
+  // even a pane with no room for the maps shows it.
+  if (!in.compare_kernel.empty() && !in.shape.empty() && in.shape != in.compare_shape)
+    title.push_back({" at " + in.shape, t.warn, Font::Sans});
+  title.push_back({"   global-memory access", t.text_dim, Font::Sans});
   if (!in.traced_from.empty()) title.push_back({" \xC2\xB7 traced on " + in.traced_from, t.text_dim, Font::Sans});
   if (!in.kernel.empty()) title.push_back({viz::traced_as_note(in.kernel, in.shown_as), t.text_dim, Font::Sans});
   viz::draw_spans(c, {area.min.x, y}, title, fs * 1.1f, area.w());

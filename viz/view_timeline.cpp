@@ -342,9 +342,12 @@ void draw_timeline_view(Canvas& c, Rect r, const Theme& t, const TimelineBlock& 
   // Too small for the block's title, a row of warps and the axis (the whole window's pane at 1600x900 with the
   // rung below squeezed out): one line says so, where the title would have been drawn over the rows.
   if (h_in < fs * 2.2f) {
-    if (y + fs <= area.max.y)
-      c.text({area.min.x, y}, viz::elide(c, in.kernel + ": " + viz::hint("maximise to see its warps", "a larger picture shows its warps"), fs, Font::Sans, area.w()),
-             t.text_dim, fs);
+    if (y + fs <= area.max.y) {
+      std::vector<viz::Span> line{{in.kernel, t.text_dim, Font::Sans}};
+      if (other && !in.shape.empty() && in.shape != other->shape) line.push_back({" at " + in.shape, t.warn, Font::Sans});
+      line.push_back({": " + viz::hint("maximise to see its warps", "a larger picture shows its warps"), t.text_dim, Font::Sans});
+      viz::draw_spans(c, {area.min.x, y}, line, fs, area.w());
+    }
     c.pop_clip();
     return;
   }
