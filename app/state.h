@@ -2,6 +2,7 @@
 // (ViewState, plain data the panels share and the settings file keeps). No ImGui here.
 #pragma once
 
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,21 @@ struct ViewState {
   std::string message;                    // last export or error, shown in the status line
   float effective_zoom() const { return zoom * (presentation ? 1.5f : 1.0f); }
 };
+
+// The zoom one step larger (dir > 0) or smaller from `zoom`, on the steps a lecturer names: 100%, 125%, 150%, 200%
+// (x1.1 steps from 100% gave 145% and 195%, never 150% or 200%). A zoom between steps (a settings file's 1.3) goes to
+// the next step that way; 50% and 300% are the ends.
+inline float zoom_step(float zoom, int dir) {
+  static constexpr float kSteps[] = {0.5f, 0.67f, 0.75f, 0.8f, 0.9f, 1.0f, 1.1f, 1.25f, 1.5f, 1.75f, 2.0f, 2.5f, 3.0f};
+  if (dir > 0) {
+    for (float s : kSteps)
+      if (s > zoom + 0.01f) return s;
+    return kSteps[std::size(kSteps) - 1];
+  }
+  for (auto it = std::rbegin(kSteps); it != std::rend(kSteps); ++it)
+    if (*it < zoom - 0.01f) return *it;
+  return kSteps[0];
+}
 
 // The rung a first start selects: one whose every view has something to show on the bundled capture
 // (its own mma layouts traced and documented, a bank conflict to explain, a curve over size).

@@ -93,8 +93,8 @@ void MainWindow::HandleKeys(const Frame& f, ViewState& st) {
   for (const KeyPress& k : gui_.keys) {
     const bool ctrl = k.mods & GLFW_MOD_CONTROL;
     if (ctrl) {  // zoom: Ctrl +/- (main row or keypad), Ctrl 0 back to 100%
-      if (k.key == GLFW_KEY_EQUAL || k.key == GLFW_KEY_KP_ADD) zoom *= 1.1f;
-      if (k.key == GLFW_KEY_MINUS || k.key == GLFW_KEY_KP_SUBTRACT) zoom /= 1.1f;
+      if (k.key == GLFW_KEY_EQUAL || k.key == GLFW_KEY_KP_ADD) zoom = zoom_step(zoom, +1);
+      if (k.key == GLFW_KEY_MINUS || k.key == GLFW_KEY_KP_SUBTRACT) zoom = zoom_step(zoom, -1);
       if (k.key == GLFW_KEY_0 || k.key == GLFW_KEY_KP_0) zoom = 1;
       if (k.key == GLFW_KEY_Q) glfwSetWindowShouldClose(gui_.window, GLFW_TRUE);  // quit (settings are saved)
       continue;
@@ -113,8 +113,8 @@ void MainWindow::HandleKeys(const Frame& f, ViewState& st) {
       ExportWorkspace(f, st);
     }
   }
-  if (gui_.ctrl_wheel != 0) zoom *= gui_.ctrl_wheel > 0 ? 1.1f : 1 / 1.1f;  // Ctrl + wheel
-  st.zoom = std::clamp(std::round(zoom * 20) / 20, 0.5f, 3.0f);
+  if (gui_.ctrl_wheel != 0) zoom = zoom_step(zoom, gui_.ctrl_wheel > 0 ? +1 : -1);  // Ctrl + wheel
+  st.zoom = std::clamp(zoom, 0.5f, 3.0f);
 }
 
 void MainWindow::DrawTopBar(const Frame& f, ViewState& st) {
@@ -181,7 +181,7 @@ void MainWindow::DrawTopBar(const Frame& f, ViewState& st) {
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("where exports go and the PNG scale (F12 writes the whole window as PNG and SVG)");
   ImGui::SameLine();
-  if (ImGui::Button("-")) st.zoom = std::max(0.5f, std::round(st.zoom / 1.1f * 20) / 20);
+  if (ImGui::Button("-")) st.zoom = zoom_step(st.zoom, -1);
   ui::note("zoom out");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("smaller (Ctrl -)");
   ImGui::SameLine();
@@ -190,7 +190,7 @@ void MainWindow::DrawTopBar(const Frame& f, ViewState& st) {
   ui::note("zoom");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("zoom of every view and its text; Ctrl 0 resets, Ctrl + wheel zooms");
   ImGui::SameLine();
-  if (ImGui::Button("+")) st.zoom = std::min(3.0f, std::round(st.zoom * 1.1f * 20) / 20);
+  if (ImGui::Button("+")) st.zoom = zoom_step(st.zoom, +1);
   ui::note("zoom in");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("larger (Ctrl +)");
   ImGui::SameLine();

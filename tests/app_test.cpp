@@ -550,6 +550,19 @@ TEST(KernelList, RungsBesideEachOtherShowOneDtypeOrSayWhichNot) {
   EXPECT_EQ(doc.find(">509</text>"), std::string::npos);  // 11's row shows the family's dtype
 }
 
+// Ctrl +/- land on the zooms a lecturer names: x1.1 steps from 100% gave 110, 120, 130, 145, 160, 175, 195%, never
+// 150% or 200%.
+TEST(Zoom, StepsLandOnRoundZooms) {
+  std::vector<int> up;
+  for (float z = 1.0f; z < 3.0f;) up.push_back(int(std::lround((z = zoom_step(z, +1)) * 100)));
+  EXPECT_EQ(up, (std::vector<int>{110, 125, 150, 175, 200, 250, 300}));
+  EXPECT_FLOAT_EQ(zoom_step(3.0f, +1), 3.0f);
+  EXPECT_FLOAT_EQ(zoom_step(1.0f, -1), 0.9f);
+  EXPECT_FLOAT_EQ(zoom_step(0.5f, -1), 0.5f);
+  EXPECT_FLOAT_EQ(zoom_step(1.3f, +1), 1.5f);  // a settings file's zoom between steps
+  EXPECT_FLOAT_EQ(zoom_step(1.3f, -1), 1.25f);
+}
+
 // Every rung name stays whole, as README promises: the list drops what it must, widest first. In the default
 // window (a list 330 px wide at 1600x900) "11_block_128x256_k16" was cut to "11_block_128x256..." beside both
 // columns; the ratio's header shortens to "cuBLAS" there and the TFLOP/s stay. Narrower, the TFLOP/s go too.
