@@ -109,6 +109,10 @@ void apply_style(bool dark, float scale) {
   style.Colors[ImGuiCol_ChildBg] = to_vec4(t.panel);
   style.Colors[ImGuiCol_Text] = to_vec4(t.text);
   style.Colors[ImGuiCol_TextDisabled] = to_vec4(t.text_dim);
+  // Tooltips and popups opaque: ImGui's 0.94 alpha let the view behind show through a tooltip's numbers, which a
+  // projector blurs. The panel colour with a border sets them off the view under them.
+  style.Colors[ImGuiCol_PopupBg] = to_vec4(t.panel.with_alpha(255));
+  style.PopupBorderSize = 1;
   // A selected row (the kernel list's rung, a combo's choice) stronger than a hovered one: ImGui's defaults draw
   // the hover at 0.8 alpha over the selection's 0.31, so the row under a resting mouse looked the selected one.
   style.Colors[ImGuiCol_Header] = to_vec4(t.accent.with_alpha(128));
