@@ -956,6 +956,24 @@ TEST(PerfView, NumbersAreWrittenAsTheKernelListWritesThem) {
   EXPECT_EQ(count_if_contains(labels, "15.7% of cuBLAS"), 1);
 }
 
+// A variant's bar in a narrow pane keeps its toggles, its rung's name giving way to the number: the whole window's
+// pane cut "10_multistage[xor=off]" to "10_multistage[x...", which no longer said which variant.
+TEST(PerfView, ACutVariantKeepsItsToggles) {
+  PerfViewInput in;
+  in.title = "mma_f16 ladder";
+  in.bars.push_back({"mma_f16/10_multistage", "f16.f32", 472, 740, 0, true, false, ""});
+  in.bars.push_back({"mma_f16/10_multistage[xor=off]", "f16.f32", 110, 740, 0, true, true, ""});
+  in.bars.push_back({"mma_f16/11_tma_producer", "f16.f32", 503, 740, 0, true, false, ""});
+  SvgCanvas svg(400, 300, Theme::Dark().bg);
+  draw_perf_view(svg, {{0, 0}, {400, 300}}, Theme::Dark(), in);
+  const std::vector<std::string> labels = texts(svg.finish());
+  EXPECT_EQ(std::count(labels.begin(), labels.end(), "10[xor=off]") +
+                std::count(labels.begin(), labels.end(), "10_multistage[xor=off]"),
+            1);
+  EXPECT_EQ(count_if_contains(labels, "[x..."), 0);
+  EXPECT_EQ(std::count(labels.begin(), labels.end(), "10[xor=off]"), 1) << "the pane is too narrow for the whole name";
+}
+
 TEST(PerfView, EveryBarSaysItsShareOfCublasAndFailuresSayFailed) {
   const Theme& t = Theme::Light();
   std::string svg = draw_perf(perf_input(), t);

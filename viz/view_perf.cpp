@@ -30,12 +30,20 @@ std::string fitted_bar_label(const Canvas& c, const PerfBar& b, bool one_family,
                              float max_w) {
   const std::string full = bar_label(b, one_family, one_dtype);
   if (c.text_size(full, size, font).x <= max_w) return full;
-  const std::string k = one_family ? b.kernel.substr(b.kernel.find('/') + 1) : b.kernel;
-  if (full == k) return viz::elide(c, full, size, font, max_w);
+  std::string k = one_family ? b.kernel.substr(b.kernel.find('/') + 1) : b.kernel;
+  // A variant cut to its rung's name would lose what tells it from its rung ("10_multistage[x..."): its toggles
+  // stay and the rung's name gives way to its number ("10[xor=off]").
+  const auto short_variant = [&](const std::string& name, float room) {
+    const size_t open = name.find('['), under = name.find('_', name.find('/') + 1);
+    if (open == std::string::npos || under == std::string::npos || under > open) return viz::elide(c, name, size, font, room);
+    const std::string shorter = name.substr(0, under) + name.substr(open);
+    return c.text_size(shorter, size, font).x <= room ? shorter : viz::elide(c, shorter, size, font, room);
+  };
+  if (full == k) return short_variant(k, max_w);
   const std::string tail = "  " + b.dtype;
   const float room = max_w - c.text_size(tail, size, font).x;
   if (room < size * 3) return viz::elide(c, full, size, font, max_w);
-  return viz::elide(c, k, size, font, room) + tail;
+  return (c.text_size(k, size, font).x <= room ? k : short_variant(k, room)) + tail;
 }
 
 std::string percent(double ratio) { return viz::fmt_share(ratio); }  // as the kernel list writes it
