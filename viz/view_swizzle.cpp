@@ -75,22 +75,25 @@ void draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st
     if (c.text_size(name, fs, Font::SansBold).x > a.w() && name.find('/') != std::string::npos) name = name.substr(name.find('/') + 1);
     c.text({a.min.x, y}, viz::elide(c, name, fs, Font::SansBold, a.w()), t.text, fs, Align::Left, Font::SansBold);
     y += fs * 1.3f;
-    // The speed and the size first (the size, in the warning colour, is what must not be cut), the order after;
-    // where the speed and the size do not fit one line (two sides in the whole window's pane), the size goes on
-    // a line of its own.
+    // The speed and the size first (the size, in the warning colour, is what must not be cut), the order after.
     if (!in.order.empty()) speed.push_back({(speed.empty() ? "" : " \xC2\xB7 ") + in.order, t.text_dim, Font::Sans});
-    const auto at = std::find_if(speed.begin(), speed.end(), [](const viz::Span& s) { return s.text.find("at ") <= 1; });
-    if (at != speed.end() && at != speed.begin() && viz::spans_width(c, {speed.begin(), at + 1}, fs) > a.w()) {
-      const std::vector<viz::Span> first(speed.begin(), at);
-      std::vector<viz::Span> second(at, speed.end());
-      second.front().text = second.front().text.substr(second.front().text.find("at "));
-      viz::draw_spans(c, {a.min.x, y}, first, fs, a.w());
-      y += fs * 1.3f;
-      viz::draw_spans(c, {a.min.x, y}, second, fs, a.w());
-    } else {
-      viz::draw_spans(c, {a.min.x, y}, speed, fs, a.w());
+    // Each part whole on a line of its own where the line has no room left for it ("438 TFLOP/s", "at
+    // 5120x1280x4096", "its own order" in the whole window's pane), the separators dropped at a line's start.
+    std::vector<std::vector<viz::Span>> lines(1);
+    float used = 0;
+    for (viz::Span sp : speed) {
+      const float w = viz::spans_width(c, {sp}, fs);
+      if (!lines.back().empty() && used + w > a.w() && lines.size() < 3) {
+        lines.emplace_back(), used = 0;
+        sp.text = sp.text.substr(std::min(sp.text.size(), sp.text.find_first_not_of(" \xC2\xB7")));
+      }
+      used += viz::spans_width(c, {sp}, fs);
+      lines.back().push_back(sp);
     }
-    y += fs * 1.5f;
+    for (size_t i = 0; i < lines.size(); ++i) {
+      viz::draw_spans(c, {a.min.x, y}, lines[i], fs, a.w());
+      y += i + 1 < lines.size() ? fs * 1.3f : fs * 1.5f;
+    }
   }
   // Nsight Compute's lines whole (their last number is the point) where that leaves the tiles most of the side,
   // else one line each.
@@ -154,7 +157,12 @@ void draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st
   const float px = std::min(avail_w / (l.tiles_n * bn), avail_h / (l.tiles_m * bm));  // per element of C
   side.sx = px * bn, side.sy = px * bm;
   if (std::min(side.sx, side.sy) < 1 || avail_h < fs * 3) {  // no room for a grid: say so rather than draw nothing
-    for (const std::string& line : viz::wrap(c, viz::hint("maximise to see the tiles", "a larger picture shows the tiles"), fs, a.w())) {
+    // Wrapped where every line fits, else one line cut at its end (a wrapped hint missing its last word read as
+    // whole: "a larger picture shows the").
+    const std::string hint = viz::hint("maximise to see the tiles", "a larger picture shows the tiles");
+    std::vector<std::string> lines = viz::wrap(c, hint, fs, a.w());
+    if (y + fs * 1.3f * float(lines.size() - 1) + fs > a.max.y) lines = {viz::elide(c, hint, fs, Font::Sans, a.w())};
+    for (const std::string& line : lines) {
       if (y + fs > a.max.y) break;
       c.text({a.min.x, y}, viz::elide(c, line, fs, Font::Sans, a.w()), t.text_dim, fs);
       y += fs * 1.3f;
