@@ -388,9 +388,12 @@ void draw_gmem_view(Canvas& c, Rect r, const Theme& t, const GmemViewInput& in, 
     const float share = need_main + need_cmp <= avail_h - fs * 0.5f ? need_main : (avail_h - fs * 0.5f) * need_main / (need_main + need_cmp);
     main_box.max.y = y + std::max(share, std::min(overhead + fs * 1.9f, avail_h * 0.5f));
   }
+  // What one request needs under its rung's name (name_h): a caption line, a gap and the smallest map.
+  const float name_h = fs * 1.4f, map_need = ts * 1.3f + fs * 0.3f + fs * 3.2f;
+  const std::string see_request = viz::hint("maximise this view to see the request", "a larger picture shows the request");
   // Room for one request's map but not for two stacked (the whole window's pane at 1920x1080): the selected rung's
   // alone, and a line at the foot names the rung beside, rather than two maps cut to their captions.
-  const float need_one = fs * 1.4f + ts * 1.3f + fs * 0.3f + fs * 3.2f;
+  const float need_one = name_h + map_need;
   const bool squeezed = ca && !side_by_side && avail_h < 2 * need_one + fs * 0.5f && avail_h >= need_one + fs * 1.4f;
   if (squeezed) main_box.max.y = area.max.y - fs * 1.4f;
 
@@ -407,11 +410,10 @@ void draw_gmem_view(Canvas& c, Rect r, const Theme& t, const GmemViewInput& in, 
     if (!who.empty() && shapes && !shape.empty()) name.push_back({" at " + shape, t.warn, Font::Sans});
     // Too short for the name, a caption line and the map: one line names the rung and says where to see its
     // request (a name alone, or a line cut in half at the pane's edge, reads as a view with nothing in it).
-    if (box.max.y - by - (name.empty() ? 0 : fs * 1.4f) < ts * 1.3f + fs * 0.3f + fs * 3.2f) {
+    if (box.max.y - by - (name.empty() ? 0 : name_h) < map_need) {
       if (by + fs * 1.2f <= box.max.y) {
         if (!name.empty()) name.push_back({": ", t.text_dim, Font::Sans});
-        name.push_back({viz::hint("maximise this view to see the request", "a larger picture shows the request"),
-                        t.text_dim, Font::Sans});
+        name.push_back({see_request, t.text_dim, Font::Sans});
         viz::draw_spans(c, {box.min.x, by}, name, fs, box.w());
       }
       c.pop_clip();
@@ -419,7 +421,7 @@ void draw_gmem_view(Canvas& c, Rect r, const Theme& t, const GmemViewInput& in, 
     }
     if (!name.empty()) {
       viz::draw_spans(c, {box.min.x, by}, name, fs, box.w());
-      by += fs * 1.4f;
+      by += name_h;
     }
     for (const std::string& line : viz::wrap(c, caption(s, acc, idx), ts, box.w())) {
       if (by + ts * 1.2f > box.max.y) break;  // a line the box cuts would show as a sliver of its top
@@ -440,10 +442,9 @@ void draw_gmem_view(Canvas& c, Rect r, const Theme& t, const GmemViewInput& in, 
   };
   // No room for the selected request's map: one line for both sides, under the table, rather than two names each
   // with a hint (the pane of the whole window at 1600x900, where the table and its notes fill it).
-  if (main_box.max.y - y - (ca ? fs * 1.4f : 0) < ts * 1.3f + fs * 0.3f + fs * 3.2f) {
+  if (main_box.max.y - y - (ca ? name_h : 0) < map_need) {
     if (y + fs * 1.2f <= area.max.y) {
-      std::vector<viz::Span> line{{viz::hint("maximise this view to see the request", "a larger picture shows the request"),
-                                   t.text_dim, Font::Sans}};
+      std::vector<viz::Span> line{{see_request, t.text_dim, Font::Sans}};
       if (ca) {
         line.push_back({" and " + in.compare_kernel + "'s beside it", t.text_dim, Font::Sans});
         if (shapes && !in.shape.empty() && !in.compare_shape.empty())

@@ -38,9 +38,10 @@ struct ListColumns {
 // alone (each row's tooltip still has the TFLOP/s); and where even that leaves a name less than 5 lines of text (a
 // 300% zoom at 1600x900 showed "0 12.0%" under "K"), the names alone, each row's tooltip having its numbers. At
 // 1600x900 and 100% the second: "11_block_128x256_k16" was cut.
-ListColumns list_columns(float width, float em, const std::function<float(const std::string&)>& text_w,
+// `widest` is widest_rung_name in the same font.
+ListColumns list_columns(float width, float em, float widest, const std::function<float(const std::string&)>& text_w,
                          const std::function<float(const std::string&)>& header_w) {
-  const float names = std::max(em * 8, widest_rung_name(text_w)), num_w = header_w("TFLOP/s");
+  const float names = std::max(em * 8, widest), num_w = header_w("TFLOP/s");
   const float short_w = std::max(header_w("cuBLAS"), text_w("100.0%"));
   ListColumns cols;
   cols.pct_w = header_w("% of cuBLAS");
@@ -100,7 +101,8 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
   // A narrow list (a laptop's window, a projector's zoom) keeps the names whole and the ratio; the TFLOP/s are in
   // each row's tooltip.
   const auto imgui_w = [](const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; };
-  const ListColumns cols = list_columns(ImGui::GetContentRegionAvail().x, em, imgui_w, imgui_w);
+  if (em != names_em_) names_w_ = widest_rung_name(imgui_w), names_em_ = em;
+  const ListColumns cols = list_columns(ImGui::GetContentRegionAvail().x, em, names_w_, imgui_w, imgui_w);
   const bool show_num = cols.num;
   const float pct_w = cols.pct_w;
   if (ImGui::BeginTable("##kernels", 1 + show_num + cols.ratio, flags, ImVec2(0, list_h))) {
@@ -315,8 +317,9 @@ void draw_kernel_list(Canvas& c, Rect r, const ViewContext& ctx) {
   c.push_clip(r);
   // Two right-aligned columns as wide as their bold headers, the numbers ending where their header ends.
   const float num_w = c.text_size("TFLOP/s", fs, Font::SansBold).x;
+  const auto text_w = [&](const std::string& s) { return c.text_size(s, fs).x; };
   const ListColumns cols = list_columns(  // as the window decides
-      r.w() - 2 * pad, fs, [&](const std::string& s) { return c.text_size(s, fs).x; },
+      r.w() - 2 * pad, fs, widest_rung_name(text_w), text_w,
       [&](const std::string& s) { return c.text_size(s, fs, Font::SansBold).x; });
   const bool show_num = cols.num;
   const float pct_w = cols.pct_w;

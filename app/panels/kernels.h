@@ -19,6 +19,7 @@ class KernelListPanel {
 
  private:
   bool reveal_ = true;
+  float names_em_ = -1, names_w_ = 0;  // the widest rung name, measured once per font size (not every frame)
 };
 
 // The same list drawn on a canvas, for the whole-window export (`shot --view all` as SVG).
