@@ -43,5 +43,6 @@ if [ "${2:-}" != "--full" ]; then
   tar -C "$out" -cf - gemmscope tests/gpu_tests | xz -T1 --lzma2=preset=9e,dict=192MiB >"$out/binaries.tar.xz"
   rm "$out/gemmscope" "$out/tests/gpu_tests"
   xz -9 -T0 "$root/.devpack/lib/"*  # the libraries too (3.3 MB -> about 1.2)
+  xz -9 -T0 "$root/.devpack/fonts/"*  # and the fonts (1.8 MB -> about 0.9): the tracked tree leaves little room
 fi
 du -sh "$root/.devpack" | awk '{ print "devpack: " $1 }'

@@ -20,7 +20,7 @@ fi
 for bin in "$root/$build/gemmscope" "$root/$build/tests/gpu_tests"; do
   if [ -e "$bin.xz" ]; then unxz -f "$bin.xz"; elif [ -e "$bin.gz" ]; then gunzip -f "$bin.gz"; fi
 done
-for lib in "$root/.devpack/lib/"*.xz; do [ -e "$lib" ] && unxz -f "$lib"; done
+for f in "$root/.devpack/lib/"*.xz "$root/.devpack/fonts/"*.xz; do [ -e "$f" ] && unxz -f "$f"; done
 # Fonts from .devpack where the machine has none (it is a bare, lent machine; we run as root there).
 fonts=/usr/share/fonts/truetype/dejavu
 if [ -d "$root/.devpack/fonts" ] && [ ! -e "$fonts/DejaVuSans.ttf" ] && [ -w / ]; then
