@@ -1367,6 +1367,50 @@ TEST(WarpView, SwappedOperandsAreTilesOfTheTransposedShape) {
   }
 }
 
+// A short pane beside the fragments at a projector's zoom (the whole window at 200% on 1920x1080 gives the tiling
+// about 240x380 of its own units) drew mma_f16/12's 256x128 block tile 10 units tall under seven lines of bold
+// heading. The drawing is now either large enough to read (the block tile's short side at least five text
+// heights) or left out with a line that says where it is; the words stay in both.
+TEST(WarpView, TheDrawingIsReadableOrLeftOut) {
+  WarpViewInput in;
+  in.kernel = "mma_f16/12_persistent";
+  in.block_m = 256, in.block_n = 128, in.block_k = 64;
+  in.warps_m = 4, in.warps_n = 2, in.warp_m = 64, in.warp_n = 64;
+  in.op = "mma.m16n8k16.f16";
+  in.frag_m = 16, in.frag_n = 8, in.frag_k = 16;
+  in.producer_warps = 4;
+  int drawn = 0, left_out = 0;
+  for (const Vec2 size : {Vec2{240, 380}, Vec2{200, 300}, Vec2{200, 250}, Vec2{420, 260}, Vec2{1200, 700}}) {
+    SvgCanvas c(size.x, size.y, Theme::Dark().bg);
+    draw_warp_view(c, {{0, 0}, size}, Theme::Dark(), in, 0);
+    const std::string svg = c.finish();
+    ASSERT_EQ(parse(svg, nullptr), "");
+    EXPECT_EQ(overlapping_text(svg), "") << size.x << "x" << size.y;
+    EXPECT_EQ(outside(svg, size.x, size.y), "") << size.x << "x" << size.y;
+    std::map<int, int> squares;  // the warps' 64x64 tiles: eight filled squares of one size or more
+    for (const Element& e : elements(svg, "rect"))
+      if (e.attr.count("fill") && e.attr.at("fill") != "none") {
+        const Rect r = rect_of(e);
+        if (std::abs(r.w() - r.h()) < 0.05f && r.w() > 0) ++squares[int(std::lround(r.w() * 10))];
+      }
+    int side = 0;
+    for (const auto& [w10, n] : squares)
+      if (n >= 8) side = w10;  // (with the shaded 64x64 slices of A and B)
+    std::string all;
+    for (const std::string& t : texts(svg)) all += t + " ";
+    EXPECT_NE(all.find("256x128 block tile"), std::string::npos) << all;
+    if (side > 0) {
+      ++drawn;
+      EXPECT_GE(2 * side / 10.0f, 5 * kMinTextSize) << size.x << "x" << size.y << ": a block tile too small to read";
+    } else {
+      ++left_out;
+      EXPECT_NE(all.find("the drawing: maximise this view"), std::string::npos) << size.x << "x" << size.y << ": " << all;
+    }
+  }
+  EXPECT_GE(drawn, 2);
+  EXPECT_GE(left_out, 1);
+}
+
 TEST(WarpView, KGroupsSimtAndUndescribed) {
   WarpViewInput in = warp_input_128x256();
   in.block_n = 128, in.warps_n = 2, in.warps_k = 2, in.op = "wmma.m16n16k16.f16", in.frag_n = 16;

@@ -115,15 +115,16 @@ void draw_warp_view(Canvas& c, Rect r, const Theme& t, const WarpViewInput& in, 
   const Color hc = warp_color(hw, t);
 
   const std::string head = warp_heading(in);
-  // Heading and caption wrapped to a width (a narrow pane gets more lines, never cut words); `draw` false only
-  // measures. Returns the y under the text.
+  // Heading (in `hs`) and caption wrapped to a width (a narrow pane gets more lines, never cut words); `draw`
+  // false only measures. Returns the y under the text.
   const std::string cap = warp_caption(in, hw);
-  auto text_block = [&](float w, bool draw) {
+  auto text_block = [&](float w, float hs, bool with_cap, bool draw) {
     float ty = r.min.y + pad;
-    for (const std::string& line : viz::wrap(c, head, fs, w, Font::SansBold)) {
-      if (draw) c.text({r.min.x + pad, ty}, viz::elide(c, line, fs, Font::SansBold, w), t.text, fs, Align::Left, Font::SansBold);
-      ty += fs * 1.3f;
+    for (const std::string& line : viz::wrap(c, head, hs, w, Font::SansBold)) {
+      if (draw) c.text({r.min.x + pad, ty}, viz::elide(c, line, hs, Font::SansBold, w), t.text, hs, Align::Left, Font::SansBold);
+      ty += hs * 1.3f;
     }
+    if (!with_cap) return ty + small * 0.05f + 4;
     const size_t cut = cap.find("; ");  // its two clauses on lines of their own where they do not share one
     const std::vector<std::string> clauses =
         c.text_size(cap, small).x <= w || cut == std::string::npos
@@ -136,31 +137,74 @@ void draw_warp_view(Canvas& c, Rect r, const Theme& t, const WarpViewInput& in, 
       }
     return ty + small * 0.05f + 4;
   };
-  // The drawing goes under the text; where that would leave it less than 40% of the height (a short strip under
-  // the fragments in the whole window) and the strip is wide, beside the text instead, in 45% of the width.
-  const float gap = 8;
-  const bool beside = r.max.y - pad - small * 1.6f - text_block(max_w, false) < r.h() * 0.4f && max_w > 30 * small;
-  const float text_w = beside ? std::round(max_w * 0.55f) - gap : max_w;
-  y = text_block(text_w, true);
-  const float fig_left = beside ? r.min.x + pad + text_w + gap : r.min.x + pad;
-  if (beside) y = r.min.y + pad;
-  // The line under C, wrapped to the width from the drawing's left edge (under the text, one line where it fits):
-  // drawn under C where it fits there, else from that edge (wmma/10's was cut at "shaded..." under its C).
   const std::string c_label = "C " + dims(in.block_m, in.block_n) + " block tile; outlined: warp " + std::to_string(hw) +
                               (in.op.empty() ? "'s sub-tiles" : "'s fragments") + ", shaded in A and B: one k-step";
-  const std::vector<std::string> c_lines = viz::wrap(c, c_label, small, r.max.x - pad - fig_left);
-  const float bottom = small * 1.3f * float(c_lines.size()) + small * 0.3f;
-
-  // Geometry: A (block_m x block_k) left of C, B (block_k x block_n) above C; one scale for all three.
   const std::string a_label = "A " + dims(in.block_m, in.block_k), b_label = "B " + dims(in.block_k, in.block_n);
   const float label_w = std::max(c.text_size(a_label, small).x, c.text_size(b_label, small).x) + 8;
-  const float avail_w = r.max.x - pad - (fig_left + label_w) - gap;
-  const float avail_h = r.max.y - pad - bottom - y - gap;
-  if (avail_w < 20 || avail_h < 20) {
+  const float gap = 8;
+  // One arrangement of text and drawing: the drawing goes under the text; where that would leave it less than 40%
+  // of the height (a short strip under the fragments in the whole window) and the strip is wide, beside the text
+  // instead, in 45% of the width. `s` is the drawing's pixels per element.
+  struct Plan {
+    float hs = 0;
+    bool with_cap = true, beside = false;
+    float text_w = 0, fig_left = 0, y = 0, s = 0;
+    std::vector<std::string> c_lines;
+  };
+  auto plan = [&](float hs, bool with_cap) {
+    Plan p;
+    p.hs = hs, p.with_cap = with_cap;
+    p.beside = r.max.y - pad - small * 1.6f - text_block(max_w, hs, with_cap, false) < r.h() * 0.4f && max_w > 30 * small;
+    p.text_w = p.beside ? std::round(max_w * 0.55f) - gap : max_w;
+    p.y = p.beside ? r.min.y + pad : text_block(p.text_w, hs, with_cap, false);
+    p.fig_left = p.beside ? r.min.x + pad + p.text_w + gap : r.min.x + pad;
+    // The line under C, wrapped to the width from the drawing's left edge (under the text, one line where it
+    // fits): drawn under C where it fits there, else from that edge (wmma/10's was cut at "shaded..." under its C).
+    p.c_lines = viz::wrap(c, c_label, small, r.max.x - pad - p.fig_left);
+    const float bottom = small * 1.3f * float(p.c_lines.size()) + small * 0.3f;
+    const float avail_w = r.max.x - pad - (p.fig_left + label_w) - gap;
+    const float avail_h = r.max.y - pad - bottom - p.y - gap;
+    p.s = avail_w < 20 || avail_h < 20
+              ? 0
+              : std::min(avail_w / float(in.block_k + in.block_n), avail_h / float(in.block_k + in.block_m));
+    return p;
+  };
+  // A drawing whose block tile of C is smaller than a few lines of text reads as a smudge (a short pane beside
+  // the fragments at a projector's zoom drew 256x128 in 20 pixels under seven lines of bold heading): the heading
+  // first goes to the smallest text size, then the caption goes (the tooltip and the header keep it), and where
+  // even that leaves no drawing worth the name, the words stay and a line says where the drawing is.
+  const float fig_min = small * 5;
+  auto readable = [&](const Plan& p) { return std::min(in.block_m, in.block_n) * p.s >= fig_min; };
+  Plan pl = plan(fs, true);
+  if (!readable(pl) && fs > small) pl = plan(small, true);
+  if (!readable(pl)) {
+    const Plan bare = plan(small, false);
+    if (readable(bare)) pl = bare;
+  }
+  if (!readable(pl)) {  // the heading, where the drawing is, then as much of the caption as fits in whole lines
+    y = text_block(max_w, small, false, true);
+    const std::string say = "the drawing: " + viz::hint("maximise this view", "a larger picture draws it");
+    const std::vector<std::string> lines = viz::wrap(c, say, small, max_w);
+    if (y + small * 1.3f * float(lines.size()) <= r.max.y - pad + small * 0.3f)  // whole, or not at all
+      for (const std::string& line : lines) {
+        c.text({r.min.x + pad, y}, line, t.text_dim, small);
+        y += small * 1.3f;
+      }
+    y += small * 0.3f;
+    for (const std::string& line : viz::wrap(c, cap, small, max_w)) {
+      if (y + small * 1.3f > r.max.y - pad + small * 0.3f) break;
+      c.text({r.min.x + pad, y}, line, t.text, small);
+      y += small * 1.3f;
+    }
     c.pop_clip();
     return;
   }
-  const float s = std::min(avail_w / float(in.block_k + in.block_n), avail_h / float(in.block_k + in.block_m));
+  y = text_block(pl.text_w, pl.hs, pl.with_cap, true);
+  const bool beside = pl.beside;
+  const float fig_left = pl.fig_left;
+  if (beside) y = r.min.y + pad;
+  const std::vector<std::string>& c_lines = pl.c_lines;
+  const float s = pl.s;
   const float x0 = fig_left + label_w;
   const Rect a_rect{{x0, y + in.block_k * s + gap}, {x0 + in.block_k * s, y + (in.block_k + in.block_m) * s + gap}};
   const Rect b_rect{{a_rect.max.x + gap, y}, {a_rect.max.x + gap + in.block_n * s, y + in.block_k * s}};
