@@ -424,7 +424,8 @@ void MainWindow::DrawTabs(const TabStrip& strip, ViewState& st) {
                                   .c_str());
     }
     const Color fill = shown ? t.panel : hovered ? t.panel.with_alpha(170) : t.panel.with_alpha(90);
-    dl->AddRectFilled(ImVec2(r.min.x, r.min.y), ImVec2(r.max.x, r.max.y + (shown ? 2 : 0)), im_color(fill),
+    const bool joined = shown && r.max.y >= strip.rect.max.y - 0.5f;  // in the strip's last row, it meets its pane
+    dl->AddRectFilled(ImVec2(r.min.x, r.min.y), ImVec2(r.max.x, r.max.y + (joined ? 2 : 0)), im_color(fill),
                       ImGui::GetStyle().ChildRounding, ImDrawFlags_RoundCornersTop);
     if (shown) dl->AddLine(ImVec2(r.min.x + 2, r.min.y + 1), ImVec2(r.max.x - 2, r.min.y + 1), im_color(t.accent), 2);
     const float ty = r.min.y + (r.h() - ImGui::GetFontSize()) * 0.5f;
@@ -550,7 +551,14 @@ bool MainWindow::Draw(const Frame& f, ViewState& st) {
     list_need_font_ = ImGui::GetFontSize();
     list_need_ = kernel_list_need([](const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; }, list_need_font_);
   }
-  const PaneLimits limits = pane_limits(ImGui::GetFontSize(), std::round(ImGui::GetFrameHeight() * 1.2f), list_need_);
+  PaneLimits limits = pane_limits(ImGui::GetFontSize(), std::round(ImGui::GetFrameHeight() * 1.2f), list_need_);
+  limits.tab_w = [this](const std::string& v) {  // as DrawTabs measures a tab: its title in bold, padded
+    const ViewDef* def = find_view(v);
+    ImGui::PushFont(gui_.bold);
+    const float w = ImGui::CalcTextSize(def ? def->tab : v.c_str()).x;
+    ImGui::PopFont();
+    return w + 2 * ImGui::GetStyle().FramePadding.x * 1.5f;
+  };
   layout_ = layout_workspace(area_, st.arrangement, gap, limits);
 
   ImGui::SetCursorScreenPos(ImVec2(layout_.list.min.x, layout_.list.min.y));
@@ -620,10 +628,13 @@ void draw_workspace(Canvas& c, Rect r, const Frame& f, ViewState& st, std::vecto
   c.text({bar.min.x + pad, bar.min.y + fs * 0.3f}, viz::elide(c, f.banner, fs, Font::Sans, bar.w() - 2 * pad), t.text, fs);
   const Rect area{{r.min.x + pad, bar.max.y + pad}, {r.max.x - pad, r.max.y - pad}};
   // The window's limits: its font is 15 px times the zoom, a frame 3 px of padding above and below the text.
-  const WorkspaceLayout lay = layout_workspace(
-      area, st.arrangement, std::round(8 * z),
-      pane_limits(fs, std::round((fs + 6 * z) * 1.2f),
-                  kernel_list_need([&](const std::string& s) { return c.text_size(s, fs).x; }, fs)));
+  PaneLimits limits = pane_limits(fs, std::round((fs + 6 * z) * 1.2f),
+                                  kernel_list_need([&](const std::string& s) { return c.text_size(s, fs).x; }, fs));
+  limits.tab_w = [&](const std::string& v) {  // as the tabs below measure one: its title in bold, padded
+    const ViewDef* def = find_view(v);
+    return c.text_size(def ? def->tab : v, fs, Font::SansBold).x + 2 * 6 * z;
+  };
+  const WorkspaceLayout lay = layout_workspace(area, st.arrangement, std::round(8 * z), limits);
   {
     ScaledCanvas scaled(c, z, lay.list.min);
     draw_kernel_list(scaled, scaled.layout_rect(lay.list), ctx);
@@ -643,7 +654,8 @@ void draw_workspace(Canvas& c, Rect r, const Frame& f, ViewState& st, std::vecto
     for (size_t i = 0; i < rects.size(); ++i) {
       const Rect& r = rects[i];
       const bool shown = strip.views[i] == strip.shown;
-      c.rect_filled(Rect{r.min, {r.max.x, r.max.y + (shown ? 4 : 0)}}, shown ? t.panel : t.panel.with_alpha(90), 4);
+      const bool joined = shown && r.max.y >= strip.rect.max.y - 0.5f;  // in the last row, it meets its pane
+      c.rect_filled(Rect{r.min, {r.max.x, r.max.y + (joined ? 4 : 0)}}, shown ? t.panel : t.panel.with_alpha(90), 4);
       if (shown) c.line({r.min.x + 2, r.min.y + 1}, {r.max.x - 2, r.min.y + 1}, t.accent, 2);
       const Font font = shown ? Font::SansBold : Font::Sans;
       c.text({r.min.x + tpad, r.min.y + (r.h() - fs) * 0.5f}, viz::elide(c, titles[i], fs, font, r.w() - 2 * tpad + 1),

@@ -217,7 +217,13 @@ WorkspaceLayout layout_workspace(Rect area, const Arrangement& a, float gap, con
     const std::vector<float> heights = col.from.size() > 1 ? std::vector<float>{} : sizes_with_needs(need_h, col.row_h, usable_h);
     const bool tabs = heights.empty();
     if (tabs) {
-      TabStrip strip{Rect{{x, y}, {x + w, y + limits.tab_h}}, int(col.from.front()), col.views, col.views.front()};
+      TabStrip strip{Rect{}, int(col.from.front()), col.views, col.views.front()};
+      if (limits.tab_w) {  // a second row (or third) where the labels do not fit whole in one
+        std::vector<float> want;
+        for (const std::string& v : col.views) want.push_back(limits.tab_w(v));
+        strip.rows = tab_rows(want, w, limits.tab_gap);
+      }
+      strip.rect = Rect{{x, y}, {x + w, y + limits.tab_h * float(strip.rows)}};
       const auto latest = std::find_first_of(a.recent.begin(), a.recent.end(), strip.views.begin(), strip.views.end());
       if (latest != a.recent.end()) strip.shown = *latest;  // the latest shown of its views
       out.panes.push_back({strip.shown, Rect{{x, strip.rect.max.y}, {x + w, views.max.y}}});
@@ -237,15 +243,46 @@ WorkspaceLayout layout_workspace(Rect area, const Arrangement& a, float gap, con
   return out;
 }
 
-std::vector<Rect> place_tabs(const TabStrip& strip, const std::vector<float>& label_w, float pad, float gap) {
-  const size_t n = label_w.size();
-  std::vector<Rect> out;
-  if (n == 0) return out;
-  // Too wide all together: the widest tabs are cut to one width, the highest at which they all fit, so that
-  // the short labels stay whole.
-  const float room = strip.rect.w() - gap * float(n - 1);
-  std::vector<float> want(n);
-  for (size_t i = 0; i < n; ++i) want[i] = label_w[i] + 2 * pad;
+namespace {
+
+// Tabs `want` wide, in order, split into rows no wider than `cap`: where each row starts. Empty where one tab alone
+// is wider than `cap`.
+std::vector<size_t> tab_row_starts(const std::vector<float>& want, float cap, float gap) {
+  std::vector<size_t> starts;
+  float x = 0;
+  for (size_t i = 0; i < want.size(); ++i) {
+    if (want[i] > cap) return {};
+    if (starts.empty() || x + gap + want[i] > cap) {
+      starts.push_back(i);
+      x = want[i];
+    } else {
+      x += gap + want[i];
+    }
+  }
+  return starts;
+}
+
+// The narrowest width in which the tabs go in at most `rows` rows (each row then as even as the order allows).
+float narrowest_rows(const std::vector<float>& want, float gap, int rows) {
+  float lo = 0, hi = 0;
+  for (float w : want) lo = std::max(lo, w), hi += w + gap;
+  for (int i = 0; i < 40 && hi - lo > 0.25f; ++i) {
+    const float mid = (lo + hi) / 2;
+    const std::vector<size_t> starts = tab_row_starts(want, mid, gap);
+    (!starts.empty() && starts.size() <= size_t(rows) ? hi : lo) = mid;
+  }
+  return hi;
+}
+
+// One row of tabs in `row`: each as wide as it wants while all fit, else the widest cut to one width, the highest
+// at which they all fit, so that the short labels stay whole.
+// `fill`: the room a row leaves is shared out among its tabs (the rows of a strip of several end together).
+void place_row(Rect row, std::vector<float> want, float gap, bool fill, std::vector<Rect>* out) {
+  const size_t n = want.size();
+  const float room = row.w() - gap * float(n - 1);
+  const float total = std::accumulate(want.begin(), want.end(), 0.0f);
+  if (fill && total < room)
+    for (float& w : want) w += (room - total) / float(n);
   std::vector<float> sorted = want;
   std::sort(sorted.begin(), sorted.end());
   float cap = sorted.back(), below = 0;
@@ -257,11 +294,40 @@ std::vector<Rect> place_tabs(const TabStrip& strip, const std::vector<float>& la
     }
     below += sorted[i];
   }
-  float x = strip.rect.min.x;
+  float x = row.min.x;
   for (size_t i = 0; i < n; ++i) {
     const float w = std::max(std::min(want[i], cap), 1.0f);
-    out.push_back(Rect{{x, strip.rect.min.y}, {x + w, strip.rect.max.y}});
+    out->push_back(Rect{{x, row.min.y}, {x + w, row.max.y}});
     x += w + gap;
+  }
+}
+
+}  // namespace
+
+int tab_rows(const std::vector<float>& want, float room, float gap, int max_rows) {
+  for (int rows = 1; rows < max_rows && size_t(rows) < want.size(); ++rows)
+    if (narrowest_rows(want, gap, rows) <= room) return rows;
+  return std::max(1, std::min(max_rows, int(want.size())));
+}
+
+std::vector<Rect> place_tabs(const TabStrip& strip, const std::vector<float>& label_w, float pad, float gap) {
+  const size_t n = label_w.size();
+  std::vector<Rect> out;
+  if (n == 0) return out;
+  std::vector<float> want(n);
+  for (size_t i = 0; i < n; ++i) want[i] = label_w[i] + 2 * pad;
+  const int rows = std::max(1, std::min(strip.rows, int(n)));
+  std::vector<size_t> starts{0};
+  if (rows > 1) {  // as even as the order allows: the narrowest rows that take them all in `rows`
+    starts = tab_row_starts(want, narrowest_rows(want, gap, rows), gap);
+    if (starts.empty()) starts = {0};
+  }
+  const float row_h = strip.rect.h() / float(rows);
+  for (size_t r = 0; r < starts.size(); ++r) {
+    const size_t from = starts[r], to = r + 1 < starts.size() ? starts[r + 1] : n;
+    const float y = strip.rect.min.y + row_h * float(r);
+    place_row(Rect{{strip.rect.min.x, y}, {strip.rect.max.x, y + row_h}},
+              std::vector<float>(want.begin() + long(from), want.begin() + long(to)), gap, starts.size() > 1, &out);
   }
   return out;
 }

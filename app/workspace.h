@@ -2,6 +2,7 @@
 // and `shot --view all` draws the same rectangles, so the exported picture is what the screen shows.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,6 +27,7 @@ struct TabStrip {
   int column = 0;                   // the arrangement's column (the first of those folded together)
   std::vector<std::string> views;   // the column's views, top to bottom as arranged
   std::string shown;
+  int rows = 1;                     // rows of tabs: more than one where their labels are too wide for one
 };
 
 struct WorkspaceLayout {
@@ -46,7 +48,9 @@ struct PaneLimits {
     float narrow_w = 0, narrow_min_h = 0;  // in a pane narrower than narrow_w it needs narrow_min_h instead
     float min_w = 0;                       // the narrowest column it draws in (narrower: columns fold together)
   };
-  float tab_h = 0;
+  float tab_h = 0;           // one row of tabs
+  std::function<float(const std::string&)> tab_w;  // a view's tab at its label's width (none: one row, labels cut)
+  float tab_gap = 2;         // between two tabs of a row
   float list_min_w = 0;     // the kernel list's width where the views can spare it (its share of a small window
                             // at a projector's zoom leaves its names a few letters)
   std::vector<Need> needs;  // a view not named here needs nothing
@@ -61,9 +65,14 @@ struct PaneLimits {
 // view fills everything right of the list.
 WorkspaceLayout layout_workspace(Rect area, const Arrangement& a, float gap, const PaneLimits& limits = {});
 
-// Where each tab of a strip goes, left to right: as wide as its label (`label_w`, plus `pad` each side) while
-// they all fit, else the widest cut to one width, the largest at which all fit (their labels then cut to fit).
+// Where each tab of a strip goes, in the strip's rows (their order kept, row after row, as even in width as they
+// can be): as wide as its label (`label_w`, plus `pad` each side) while a row's tabs fit, else that row's widest
+// cut to one width, the largest at which all fit (their labels then cut to fit).
 std::vector<Rect> place_tabs(const TabStrip& strip, const std::vector<float>& label_w, float pad, float gap);
+
+// How many rows of tabs (at most `max_rows`) hold tabs `want` wide, `gap` apart, whole in `room`; `max_rows` where
+// none does (the widest are then cut).
+int tab_rows(const std::vector<float>& want, float room, float gap, int max_rows = 3);
 
 // Moves a splitter by `delta` pixels along its axis, keeping every pane at least `min_pane` pixels.
 void drag_splitter(Arrangement* a, const Splitter& s, float delta, Rect area, float gap, float min_pane,

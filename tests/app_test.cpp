@@ -287,6 +287,69 @@ TEST(Workspace, TabsFitTheirStripAndCutOnlyTheLongestLabels) {
   for (const Rect& t : r) EXPECT_NEAR(t.h(), strip.rect.h(), 0.01f);
 }
 
+// Labels too wide for one row go in two (or three), in order and as even as the order allows, every label whole:
+// at 200% on 1600x900 one row cut "Fragments", "Launch order" and "Throughput" to "Frag...", "Launc...", "Throu...".
+TEST(Workspace, TabsTooWideForOneRowTakeTwoWithEveryLabelWhole) {
+  EXPECT_EQ(tab_rows({50, 60, 40}, 300, 2), 1);
+  EXPECT_EQ(tab_rows({150, 160, 140, 100}, 320, 2), 2);
+  EXPECT_EQ(tab_rows({150, 160, 140, 100}, 300, 2), 3);  // 150 + 160 and a gap is 312, 160 + 140 and a gap 302: 150 | 160 | 140 + 100
+  EXPECT_EQ(tab_rows({150, 160, 140, 100, 150, 120}, 320, 2), 3);
+  EXPECT_EQ(tab_rows({250, 260, 240, 200, 250, 220, 230}, 320, 2), 3);  // none does: three, the widest cut
+  EXPECT_EQ(tab_rows({400}, 300, 2), 1);
+  TabStrip strip{Rect{{100, 10}, {400, 62}}, 0, {"a", "b", "c", "d", "e"}, "a", 2};
+  const std::vector<float> label = {80, 40, 100, 60, 50};  // plus 5 each side: 90, 50, 110, 70, 60 (total 388)
+  const std::vector<Rect> r = place_tabs(strip, label, 5, 2);
+  ASSERT_EQ(r.size(), 5u);
+  // Rows of 90 + 50 = 140 and 110 + 70 + 60 = 240 (not 90 + 50 + 110 = 250 | 70 + 60): the longer row as short as
+  // any split into two allows, each row stretched to end at the strip's right edge.
+  for (size_t i = 0; i < 2; ++i) EXPECT_NEAR(r[i].min.y, 10, 0.01f) << i;
+  for (size_t i = 2; i < 5; ++i) EXPECT_NEAR(r[i].min.y, 36, 0.01f) << i;
+  for (size_t i = 0; i < 5; ++i) {
+    EXPECT_NEAR(r[i].h(), 26, 0.01f) << i;
+    EXPECT_GE(r[i].w(), label[i] + 10 - 0.01f) << i << ": a label cut";
+    if (i + 1 < 5 && r[i + 1].min.y == r[i].min.y) EXPECT_NEAR(r[i + 1].min.x, r[i].max.x + 2, 0.01f) << i;
+  }
+  EXPECT_NEAR(r[1].max.x, 400, 0.01f);
+  EXPECT_NEAR(r[4].max.x, 400, 0.01f);
+  EXPECT_NEAR(r[0].min.x, 100, 0.01f);
+  EXPECT_NEAR(r[2].min.x, 100, 0.01f);
+  // The layout makes the strip as many rows tall as its labels need, and the pane starts under it.
+  const std::vector<std::string> views = view_names();
+  Arrangement a;
+  reconcile(&a, views);
+  const Rect zoomed{{8, 48}, {1592, 892}};
+  for (const float font : {22.5f, 30.0f, 37.5f}) {  // 150%, 200% and 250% at 1600x900
+    PaneLimits lim = limits_at(font);
+    const WorkspaceLayout one_row = layout_workspace(zoomed, a, 8, lim);
+    lim.tab_w = [&](const std::string& v) { return float(std::string(find_view(v)->tab).size()) * font * 0.62f + 12; };
+    const WorkspaceLayout w = layout_workspace(zoomed, a, 8, lim);
+    ASSERT_FALSE(w.tabs.empty()) << font;
+    for (const TabStrip& t : w.tabs) {
+      std::vector<float> want;
+      for (const std::string& v : t.views) want.push_back(lim.tab_w(v));
+      EXPECT_EQ(t.rows, tab_rows(want, t.rect.w(), lim.tab_gap)) << font;
+      EXPECT_NEAR(t.rect.h(), lim.tab_h * float(t.rows), 0.01f) << font;
+      const auto pane = std::find_if(w.panes.begin(), w.panes.end(), [&](const auto& p) { return p.first == t.shown; });
+      ASSERT_NE(pane, w.panes.end());
+      EXPECT_NEAR(pane->second.min.y, t.rect.max.y, 0.5f) << font;
+      std::vector<float> labels;
+      for (float x : want) labels.push_back(x - 12);
+      const std::vector<Rect> placed = place_tabs(t, labels, 6, lim.tab_gap);
+      for (size_t i = 0; i < placed.size(); ++i) {
+        EXPECT_LE(placed[i].max.x, t.rect.max.x + 0.01f) << font << " " << t.views[i];
+        EXPECT_LE(placed[i].max.y, t.rect.max.y + 0.01f) << font << " " << t.views[i];
+        if (t.rows < 3) EXPECT_GE(placed[i].w(), want[i] - 0.01f) << font << " " << t.views[i] << ": cut";
+      }
+    }
+    // At 200% and 250% the strip of six or more views takes a second row (one row cut three of their names).
+    if (font >= 30) {
+      EXPECT_TRUE(std::any_of(w.tabs.begin(), w.tabs.end(), [](const TabStrip& t) { return t.rows >= 2; })) << font;
+    }
+    // Without the tab widths, one row as before.
+    for (const TabStrip& t : one_row.tabs) EXPECT_EQ(t.rows, 1);
+  }
+}
+
 TEST(Workspace, ReconcileRepairsOldOrDamagedArrangements) {
   Arrangement a;
   a.columns = {{"layout", "gone", "layout"}, {}, {"perf"}};
