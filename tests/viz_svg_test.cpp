@@ -1139,6 +1139,34 @@ TEST(PerfView, AShortLegendKeepsTheSelectedRungAndCountsTheRest) {
   EXPECT_EQ(overlapping_text(svg), "");
 }
 
+// A ladder of 13 rungs: the palette's second eight repeat the first eight's hues, lighter (04 pink, 12 light pink,
+// hard to tell apart in the light theme). Those mark their points, and their legend rows, with diamonds.
+TEST(PerfView, SeriesThatShareAHueDifferInShape) {
+  PerfViewInput in = perf_input();
+  in.series_x_label = "M = N = K";
+  for (int s = 0; s < 13; ++s) {
+    PerfSeries ps{"rung " + std::to_string(s), {}, false, "", false};
+    for (int i = 0; i < 6; ++i) ps.points.push_back({float(256 << i), float(50 * (s + 1) + i)});
+    in.series.push_back(ps);
+  }
+  for (const Theme* theme : {&Theme::Dark(), &Theme::Light()}) {
+    const std::string svg = draw_perf(in, *theme, 1200, 1000);
+    ASSERT_EQ(parse(svg, nullptr), "");
+    const std::vector<Element> lines = elements(svg, "polyline");
+    ASSERT_EQ(lines.size(), 13u);
+    std::map<std::string, int> circles, diamonds;  // by fill
+    for (const Element& e : elements(svg, "circle")) ++circles[e.attr.at("fill")];
+    for (const Element& e : elements(svg, "polygon"))
+      if (std::count(e.attr.at("points").begin(), e.attr.at("points").end(), ' ') == 3) ++diamonds[e.attr.at("fill")];
+    for (int s = 0; s < 13; ++s) {
+      const std::string stroke = lines[size_t(s)].attr.at("stroke");
+      // Six points and the legend's mark, each in its series' shape only.
+      EXPECT_EQ(circles[stroke], s < 8 ? 7 : 0) << "rung " << s;
+      EXPECT_EQ(diamonds[stroke], s < 8 ? 0 : 7) << "rung " << s;
+    }
+  }
+}
+
 // Live, a kernel run again after its variants (the rung's own order last) is one colour and one legend row, where
 // it had been listed twice in two colours with nothing to tell the rows apart.
 TEST(PerfView, AKernelRunAgainKeepsItsColourAndOneLegendRow) {

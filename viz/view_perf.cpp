@@ -318,11 +318,24 @@ void draw_series(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, 
   bool any_selected = false;
   for (const PerfSeries& s : in.series) any_selected |= s.selected;
   std::vector<Color> colour(in.series.size());
+  // The palette's second eight repeat its hues, lighter: those series mark their points with diamonds, in the
+  // legend too, so that 04 and 12 of a ladder (one pink, one light pink) differ in shape as well.
+  std::vector<bool> diamond(in.series.size(), false);
   size_t next = 0;
   for (size_t i = 0; i < in.series.size(); ++i) {
     const PerfSeries& s = in.series[i];
-    colour[i] = s.reference ? t.text : s.colour >= 0 ? series_color(size_t(s.colour), t) : series_color(next++, t);
+    const size_t k = s.reference ? 0 : s.colour >= 0 ? size_t(s.colour) : next++;
+    colour[i] = s.reference ? t.text : series_color(k, t);
+    diamond[i] = !s.reference && s.dash == 0 && k % 16 >= 8;
   }
+  auto mark = [&](Vec2 p, float rad, bool dia, Color col) {
+    if (dia) {
+      const float d = rad * 1.35f;  // a diamond of about a circle's area
+      c.polygon_filled({{p.x, p.y - d}, {p.x + d, p.y}, {p.x, p.y + d}, {p.x - d, p.y}}, col);
+    } else {
+      c.circle_filled(p, rad, col);
+    }
+  };
   // A series' own dash pattern (another GPU's run of the same rung): dash and gap in text sizes.
   auto dashed = [&](const std::vector<Vec2>& pts, int dash, Color col, float width) {
     static const float kDash[3][2] = {{0.9f, 0.35f}, {0.25f, 0.3f}, {1.6f, 0.45f}};
@@ -382,13 +395,13 @@ void draw_series(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, 
         for (const Vec2& p : pts) {
           const float rad = s.selected ? 4.0f : 2.8f;
           if (s.dash > 0) c.rect_filled({{p.x - rad, p.y - rad}, {p.x + rad, p.y + rad}}, col);
-          else c.circle_filled(p, rad, col);
+          else mark(p, rad, diamond[i], col);
         }
     }
   if (hover && hover->series >= 0) {
     const Vec2 p = P(in.series[hover->series].points[hover->point]);
-    c.circle_filled(p, 6, t.text);
-    c.circle_filled(p, 4, colour[hover->series]);
+    mark(p, 6, diamond[size_t(hover->series)], t.text);
+    mark(p, 4, diamond[size_t(hover->series)], colour[hover->series]);
   }
   c.pop_clip();
 
@@ -424,6 +437,7 @@ void draw_series(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, 
     if (s.reference) viz::dashed_polyline(c, {{lx, ly + ts * 0.55f}, {lx + ts * 1.6f, ly + ts * 0.55f}}, col, 2.5f, ts * 0.5f, ts * 0.3f);
     else if (s.dash > 0) dashed({{lx, ly + ts * 0.55f}, {lx + ts * 1.6f, ly + ts * 0.55f}}, s.dash, col, 2.2f);
     else c.line({lx, ly + ts * 0.55f}, {lx + ts * 1.6f, ly + ts * 0.55f}, col, s.selected ? 3.5f : 2);
+    if (!s.reference && s.dash == 0) mark({lx + ts * 0.8f, ly + ts * 0.55f}, s.selected ? 4.0f : 3.2f, diamond[i], col);
     const Font f = s.selected || s.reference ? Font::SansBold : Font::Sans;
     // Half a pixel of slack: legend_w is the widest label plus 2.4 text sizes, and taking those off again in float
     // can leave the widest label a hair too wide for itself ("08_multistage[pad=o..." in the PNG).
