@@ -673,6 +673,18 @@ TEST(KernelList, EveryRungNameStaysWhole) {
   EXPECT_EQ(doc.find(">cuBLAS</text>"), std::string::npos);
   EXPECT_EQ(doc.find("%</text>"), std::string::npos);
   EXPECT_NE(doc.find(">01_naive</text>"), std::string::npos);
+  // Between the two (250% at 1600x900): a ratio column would leave the longest names cut ("10_warp_..."), so the
+  // names go alone there too, every one whole.
+  for (const float w : {175.0f, 200.0f, 220.0f}) {
+    SvgCanvas mid(w, 3000, Theme::Dark().bg);
+    for (const char* family : {"sgemm/01_naive", "wmma/01_naive", "mma_f16/01_vectorized", "mma_tf32/01_vectorized"}) {
+      st.kernel = family;
+      draw_kernel_list(mid, {{0, 0}, {w, 3000}}, ctx);
+    }
+    const std::string m = mid.finish();
+    EXPECT_EQ(m.find("...</text>"), std::string::npos) << w << " px: a name cut";
+    EXPECT_EQ(m.find("\xE2\x80\xA6</text>"), std::string::npos) << w << " px: a name cut";
+  }
 }
 
 // The throughput view's cuBLAS curve over size is cuBLAS as timed beside the shown family's own runs (the median

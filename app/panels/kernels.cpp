@@ -35,9 +35,9 @@ struct ListColumns {
 };
 // What a list `width` wide keeps so that every rung name stays whole (and at least 8 lines of text): the TFLOP/s
 // beside "% of cuBLAS"; else beside "cuBLAS", the ratio's values ending in % ("63.5% [of] cuBLAS"); else the ratio
-// alone (each row's tooltip still has the TFLOP/s); and where even that leaves a name less than 5 lines of text (a
-// 300% zoom at 1600x900 showed "0 12.0%" under "K"), the names alone, each row's tooltip having its numbers. At
-// 1600x900 and 100% the second: "11_block_128x256_k16" was cut.
+// alone (each row's tooltip still has the TFLOP/s); else the names alone, each row's tooltip having its numbers (a
+// ratio kept beside names cut to 5 lines of text read "10_warp_..." at 250% on 1600x900, and a 300% zoom had shown
+// "0 12.0%" under "K"). At 1600x900 and 100% the second: "11_block_128x256_k16" was cut.
 // `widest` is widest_rung_name in the same font.
 ListColumns list_columns(float width, float em, float widest, const std::function<float(const std::string&)>& text_w,
                          const std::function<float(const std::string&)>& header_w) {
@@ -48,7 +48,7 @@ ListColumns list_columns(float width, float em, float widest, const std::functio
   if (width - num_w - cols.pct_w - em * 1.5f >= names) return cols;
   cols.pct = "cuBLAS", cols.pct_w = short_w;
   cols.num = width - num_w - short_w - em * 1.5f >= names;
-  cols.ratio = cols.num || width - short_w - em * 1.5f >= std::min(names, em * 5);
+  cols.ratio = cols.num || width - short_w - em * 1.5f >= names;
   return cols;
 }
 
