@@ -267,7 +267,8 @@ int cmd_window(const WindowArgs& a) {
       return fail("", "--fault-drill: no CUDA device to run it on (" + why + ")", kExitRuntime);
     } else {
       if (!load_capture("", &replayed, &banner, &error)) return fail("", error, kExitRuntime);
-      banner = "No CUDA device (" + why + "). " + banner;
+      // Where the numbers come from first (a narrow bar or a projector's zoom cuts the end), why last.
+      banner = "No CUDA device \xC2\xB7 " + banner + " \xC2\xB7 " + why;
     }
   }
 

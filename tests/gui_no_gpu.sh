@@ -37,9 +37,9 @@ record_says() {
 banner=$(window_banner no_gpu)
 case $banner in
   "Live on "*) echo "skipped: this machine has a CUDA GPU (the window runs live)" ;;
-  "No CUDA device ("*"). Bundled capture "*)
+  "No CUDA device · Bundled capture "*)
     why=$(record_says no_gpu)
-    [ "$banner" != "${banner#"No CUDA device ($why). Bundled capture "}" ] || fail "the banner '$banner' does not say '$why'"
+    [ "$banner" != "${banner%" · $why"}" ] || fail "the banner '$banner' does not end with '$why'"
     case $why in
       "no NVIDIA driver is loaded (libcuda.so.1 not found)" | "the NVIDIA driver sees no CUDA-capable GPU") ;;
       *) fail "no GPU: an unexpected reason: $why" ;;
@@ -55,7 +55,7 @@ case $why in
   "the NVIDIA driver supports CUDA 11.4, older than the CUDA "*" this build needs; update the driver") ;;
   *) fail "old driver: record says '$why'" ;;
 esac
-case $banner in "No CUDA device ($why). Bundled capture "*) ;; *) fail "old driver: the banner says '$banner'" ;; esac
+case $banner in "No CUDA device · Bundled capture "*" · $why") ;; *) fail "old driver: the banner says '$banner'" ;; esac
 echo "ok: old driver: '$why', the window on the bundled capture"
 
 # NVML: the live window's throughput view says why it shows no clocks (the F12 SVG of the workspace, maximised to

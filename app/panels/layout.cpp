@@ -246,11 +246,12 @@ class LayoutPanel : public ViewPanel {
         // Too short a pane for both (the fragments' pictures would shrink to nothing under their labels): the
         // fragments keep the room, and a few lines under them say the tiling in words and where its picture is.
         const float size = kMinTextSize, lh = size * 1.3f;
-        const std::vector<std::string> lines = viz::wrap_lines(
-            c,
-            "Warp tiling (" + viz::hint("maximise this view to see it drawn", "a larger picture draws it") +
-                "): " + warp_heading(warps_) + ".",
-            size, r.w() - 20, 3);
+        const std::string words = "Warp tiling (" + viz::hint("maximise this view to see it drawn", "a larger picture draws it") +
+                                  "): " + warp_heading(warps_) + ".";
+        std::vector<std::string> lines = viz::wrap_lines(c, words, size, r.w() - 20, 3);
+        // Where three lines would leave the fragments less than about 13 lines of text (their titles, a header
+        // line and 16 rows of cells at 3 px: the live window at 200% on 1600x900 drew no grid at all), one line.
+        if (r.h() - lh * float(lines.size()) - size < kMinTextSize * 13) lines = viz::wrap_lines(c, words, size, r.w() - 20, 1);
         float line_y = r.max.y - lh * float(lines.size()) - size * 0.5f;
         warps_rect_ = Rect{{r.min.x, r.max.y}, r.max};
         top.max.y = line_y - size * 0.4f;
