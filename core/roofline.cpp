@@ -27,16 +27,18 @@ std::string num(double v) {
 
 }  // namespace
 
-std::vector<Ceiling> roofline_ceilings(const std::vector<Peak>& peaks, const std::string& family, const std::string& dtype) {
+std::vector<Ceiling> roofline_ceilings(const std::vector<Peak>& peaks, const std::string& family, const std::string& dtype,
+                                       const std::vector<RunRecord>& runs) {
   const bool f16 = dtype.rfind("f16", 0) == 0;
+  const bool f16_acc = f16 && dtype != "f16.f32";  // no peak measured: cuBLAS as timed beside the runs
   const bool simt = family == "sgemm";
   std::vector<std::pair<std::string, std::string>> wanted = {{"dram", "DRAM"}, {"l2", "L2"}};
   if (simt) {
     wanted.push_back({"ffma", "FFMA pipe"});
     wanted.push_back({"fp32", "cuBLAS SGEMM"});
   } else if (f16) {
-    if (family != "hopper") wanted.push_back({"mma_sync_f16", "mma.sync f16"});
-    wanted.push_back({"tensor_f16_f32", "cuBLAS f16"});
+    if (family != "hopper") wanted.push_back({"mma_sync_f16", f16_acc ? "mma.sync f16.f32" : "mma.sync f16"});
+    if (!f16_acc) wanted.push_back({"tensor_f16_f32", "cuBLAS f16"});
   } else {
     if (family != "hopper") wanted.push_back({"mma_sync_tf32", "mma.sync tf32"});
     wanted.push_back({"tf32", "cuBLAS tf32"});
@@ -53,6 +55,24 @@ std::vector<Ceiling> roofline_ceilings(const std::vector<Peak>& peaks, const std
       c.source = p.source;
       out.push_back(c);
       break;
+    }
+  }
+  if (f16_acc) {
+    std::vector<double> cublas;
+    for (const RunRecord& r : runs)
+      if (r.dtype == dtype && r.m == 4096 && r.n == 4096 && r.k == 4096 && r.cublas_tflops > 0 &&
+          std::isfinite(r.cublas_tflops))
+        cublas.push_back(r.cublas_tflops);
+    if (!cublas.empty()) {
+      std::sort(cublas.begin(), cublas.end());
+      const size_t n = cublas.size();
+      Ceiling c;
+      c.name = "cublas_" + dtype;
+      c.value = n % 2 ? cublas[n / 2] : (cublas[n / 2 - 1] + cublas[n / 2]) / 2;
+      c.label = "cuBLAS " + dtype + " " + num(c.value) + " TFLOP/s";
+      c.source = "cuBLAS of the same dtype timed beside the capture's " + dtype + " runs at 4096^3, the median of " +
+                 std::to_string(n) + " (the capture's peaks hold cuBLAS with fp32 accumulate only)";
+      out.push_back(c);
     }
   }
   return out;

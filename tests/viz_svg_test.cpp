@@ -2790,6 +2790,23 @@ TEST(Roofline, CeilingsOfAFamilyAndTheSelectedRungNamed) {
   EXPECT_EQ(f16[3].label, "cuBLAS f16 744 TFLOP/s");
   EXPECT_EQ(roofline_ceilings(peaks, "sgemm", "f32")[2].name, "ffma");
   EXPECT_EQ(roofline_ceilings(peaks, "mma_tf32", "tf32").size(), 3u);  // no mma.sync tf32 peak measured
+  // wmma's f16.f16 rungs: cuBLAS with fp16 accumulate as timed beside them (no peak holds it), not f16.f32's 744
+  // under their dtype's name; with no such run at 4096^3, no cuBLAS line at all.
+  std::vector<RunRecord> runs;
+  for (const double cublas : {770.0, 766.0, 777.0, 500.0}) {
+    RunRecord r;
+    r.kernel = "wmma/10_warp_128x64", r.dtype = "f16.f16", r.m = r.n = r.k = cublas == 500 ? 2048 : 4096;
+    r.tflops = 460, r.cublas_tflops = cublas;
+    runs.push_back(r);
+  }
+  runs.push_back(runs[0]), runs.back().dtype = "f16.f32", runs.back().cublas_tflops = 741;
+  const std::vector<Ceiling> acc16 = roofline_ceilings(peaks, "wmma", "f16.f16", runs);
+  ASSERT_EQ(acc16.size(), 4u);
+  EXPECT_EQ(acc16[2].label, "mma.sync f16.f32 640 TFLOP/s");
+  EXPECT_EQ(acc16[3].label, "cuBLAS f16.f16 770 TFLOP/s");
+  EXPECT_NE(acc16[3].source.find("median of 3"), std::string::npos) << acc16[3].source;
+  EXPECT_EQ(roofline_ceilings(peaks, "wmma", "f16.f16").size(), 3u);
+  EXPECT_EQ(roofline_ceilings(peaks, "wmma", "f16.f32", runs)[3].label, "cuBLAS f16 744 TFLOP/s");
 
   RooflineViewInput in;
   in.title = "mma_f16 ladder";

@@ -201,7 +201,7 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
       hover->ceiling = int(i);
   }
   const auto is_cublas = [](const Ceiling& ce) {
-    return ce.name == "fp32" || ce.name == "tf32" || ce.name == "tensor_f16_f32";
+    return ce.name == "fp32" || ce.name == "tf32" || ce.name == "tensor_f16_f32" || ce.name.rfind("cublas_", 0) == 0;
   };
   for (const Ceiling& ce : in.ceilings) {
     if (ce.bandwidth) continue;

@@ -63,7 +63,7 @@ class RooflinePanel : public ViewPanel {
       in_.points.push_back(p);
       tiles_[name] = {tm, tn};
     }
-    in_.ceilings = roofline_ceilings(c->peaks, family, dtype_);
+    in_.ceilings = roofline_ceilings(c->peaks, family, dtype_, c->runs);
     in_.subtitle = dtype_ + (shape.empty() ? "" : ", " + shape) + ", " + c->device.name;
     in_.note = "Each rung's intensity comes from its tiling: an m x n tile of C costs (m + n) elements of A and B "
                "per k for 2mn flops, the tile being the block's where A and B are staged in shared memory" +
