@@ -2510,7 +2510,9 @@ TEST(TimelineView, StagesOfOneKindHaveTheirOwnColours) {
     ASSERT_NE(empty, "none");
     ASSERT_NE(full, "none");
     EXPECT_NE(empty, full) << "the two waits share a colour";
-    EXPECT_EQ(empty, hex(t->warn)) << "the first wait keeps the waits' colour";
+    // "wait full" keeps the waits' colour and "wait empty" takes the lighter shade, whichever the rung lists first
+    // (here "wait empty"; hopper/04 and mma_f16/13 list them in opposite orders and had swapped colours).
+    EXPECT_EQ(full, hex(t->warn)) << "wait full: not the waits' colour";
     // Each row's waits in its own stage's colour: warp 0 (upper half of the plot) waits for empty stages.
     int right = 0, wrong = 0;
     for (const Element& r : rects) {

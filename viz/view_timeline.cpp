@@ -46,26 +46,48 @@ struct Palette {
 };
 
 Palette stage_palette(const TimelineBlock& in, const TimelineBlock* other, const Theme& t) {
-  Palette p;
-  std::vector<std::pair<Color, int>> kinds;  // each kind's colour, and how many stages took it so far
-  for (const TimelineBlock* b : {&in, other}) {
-    if (!b) continue;
-    for (size_t i = 0; i < b->stages.size(); ++i) {
-      const std::string& name = b->stages[i];
-      if (std::any_of(p.entries.begin(), p.entries.end(), [&](const auto& e) { return e.first == name; })) continue;
-      const Color base = stage_color(name, int(p.entries.size()), t);
-      auto same = std::find_if(kinds.begin(), kinds.end(), [&](const auto& k) {
-        return k.first.r == base.r && k.first.g == base.g && k.first.b == base.b;
-      });
-      const int n = same == kinds.end() ? 0 : same->second;
-      if (same == kinds.end()) kinds.push_back({base, 1});
-      else ++same->second;
-      p.entries.push_back({name, n == 0   ? base
-                                 : n == 1 ? viz::mix(base, t.text, 0.45f)
-                                 : n == 2 ? viz::mix(base, t.bg, 0.45f)
-                                          : series_color(p.entries.size() + 3, t)});
+  std::vector<std::string> names;  // legend order
+  for (const TimelineBlock* b : {&in, other})
+    if (b)
+      for (const std::string& name : b->stages)
+        if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  // A wait for an empty stage (the producer's) is always its kind's second shade, so that "wait full" and "wait
+  // empty" keep their colours from rung to rung (hopper/04 listed them in the other order and swapped them); the
+  // other stages take their kind's shades in legend order.
+  const auto preferred = [](const std::string& name) { return has(name, "wait") && has(name, "empty") ? 1 : -1; };
+  std::vector<Color> base(names.size());
+  std::vector<int> shade(names.size(), -1);
+  std::vector<std::pair<Color, std::vector<int>>> taken;  // each kind's colour and the shades it has given out
+  const auto kind_of = [&](Color c) -> std::vector<int>& {
+    auto k = std::find_if(taken.begin(), taken.end(),
+                          [&](const auto& e) { return e.first.r == c.r && e.first.g == c.g && e.first.b == c.b; });
+    if (k == taken.end()) k = taken.insert(taken.end(), {c, {}});
+    return k->second;
+  };
+  for (size_t i = 0; i < names.size(); ++i) {
+    base[i] = stage_color(names[i], int(i), t);
+    if (preferred(names[i]) >= 0) {
+      std::vector<int>& used = kind_of(base[i]);
+      if (std::find(used.begin(), used.end(), preferred(names[i])) == used.end()) {
+        shade[i] = preferred(names[i]);
+        used.push_back(shade[i]);
+      }
     }
   }
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (shade[i] >= 0) continue;
+    std::vector<int>& used = kind_of(base[i]);
+    int s = 0;
+    while (std::find(used.begin(), used.end(), s) != used.end()) ++s;
+    shade[i] = s;
+    used.push_back(s);
+  }
+  Palette p;
+  for (size_t i = 0; i < names.size(); ++i)
+    p.entries.push_back({names[i], shade[i] == 0   ? base[i]
+                                   : shade[i] == 1 ? viz::mix(base[i], t.text, 0.45f)
+                                   : shade[i] == 2 ? viz::mix(base[i], t.bg, 0.45f)
+                                                   : series_color(i + 3, t)});
   return p;
 }
 
