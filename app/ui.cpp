@@ -68,6 +68,19 @@ bool text_fit(const std::string& s, float width, bool disabled) {
   return cut;
 }
 
+void text_words(const std::string& s, bool disabled) {
+  const ImGuiCanvas measure(nullptr, ImGui::GetFont(), nullptr);
+  // A pixel short of the region, so that ImGui's wrap (kept for a word longer than a line) never splits a line
+  // that viz::wrap measured to fit.
+  const float w = std::max(1.0f, ImGui::GetContentRegionAvail().x - 1);
+  if (disabled) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::PushTextWrapPos(0);
+  for (const std::string& line : viz::wrap(measure, s, ImGui::GetFontSize(), w, Font::Sans))
+    ImGui::TextUnformatted(line.c_str());
+  ImGui::PopTextWrapPos();
+  if (disabled) ImGui::PopStyleColor();
+}
+
 std::string elide(const std::string& s, float width) {
   // viz::elide's bisection, measured in the current ImGui font (a canvas that only measures draws nothing).
   const ImGuiCanvas measure(nullptr, ImGui::GetFont(), nullptr);

@@ -30,6 +30,10 @@ void note(const char* what = nullptr);
 // tooltip when hovered. Returns whether it was cut.
 bool text_fit(const std::string& s, float width, bool disabled = false);
 
+// `s` wrapped to the content region at spaces only (ImGui's own wrapping also breaks after '.' and ',', which split
+// "0.97-0.98" into "0.97-0." and "98"); a word longer than a line still breaks where ImGui breaks it.
+void text_words(const std::string& s, bool disabled = false);
+
 // `s` as it fits `width` pixels of the current font: whole, or cut (at whole UTF-8 sequences) with "..." after it.
 std::string elide(const std::string& s, float width);
 

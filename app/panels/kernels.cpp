@@ -299,9 +299,9 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
     if (const size_t br = heading.find('['); br != std::string::npos) heading.insert(br, " ");
     ImGui::TextUnformatted(heading.c_str());
     ImGui::PopStyleColor();
-    ImGui::TextUnformatted(info->title.c_str());
-    if (base && base != info) ImGui::TextDisabled("%s", base->adds.c_str());
-    ImGui::TextDisabled("%s", info->adds.c_str());
+    ui::text_words(info->title);
+    if (base && base != info) ui::text_words(base->adds, true);
+    ui::text_words(info->adds, true);
     ImGui::Text("block tile %dx%d, %d threads", info->block_m, info->block_n, info->threads);
     if (!info->shape_rule.empty()) ImGui::TextDisabled("shapes: %s", info->shape_rule.c_str());
     ImGui::PopTextWrapPos();
