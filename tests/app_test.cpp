@@ -307,7 +307,9 @@ TEST(Workspace, TabsTooWideForOneRowTakeTwoWithEveryLabelWhole) {
   for (size_t i = 0; i < 5; ++i) {
     EXPECT_NEAR(r[i].h(), 26, 0.01f) << i;
     EXPECT_GE(r[i].w(), label[i] + 10 - 0.01f) << i << ": a label cut";
-    if (i + 1 < 5 && r[i + 1].min.y == r[i].min.y) EXPECT_NEAR(r[i + 1].min.x, r[i].max.x + 2, 0.01f) << i;
+    if (i + 1 < 5 && r[i + 1].min.y == r[i].min.y) {
+      EXPECT_NEAR(r[i + 1].min.x, r[i].max.x + 2, 0.01f) << i;
+    }
   }
   EXPECT_NEAR(r[1].max.x, 400, 0.01f);
   EXPECT_NEAR(r[4].max.x, 400, 0.01f);
@@ -338,7 +340,9 @@ TEST(Workspace, TabsTooWideForOneRowTakeTwoWithEveryLabelWhole) {
       for (size_t i = 0; i < placed.size(); ++i) {
         EXPECT_LE(placed[i].max.x, t.rect.max.x + 0.01f) << font << " " << t.views[i];
         EXPECT_LE(placed[i].max.y, t.rect.max.y + 0.01f) << font << " " << t.views[i];
-        if (t.rows < 3) EXPECT_GE(placed[i].w(), want[i] - 0.01f) << font << " " << t.views[i] << ": cut";
+        if (t.rows < 3) {
+          EXPECT_GE(placed[i].w(), want[i] - 0.01f) << font << " " << t.views[i] << ": cut";
+        }
       }
     }
     // At 200% and 250% the strip of six or more views takes a second row (one row cut three of their names).

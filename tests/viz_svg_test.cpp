@@ -2027,6 +2027,67 @@ TEST(SwizzleView, AMomentShowsRunningBlocksTheirPanelsAndTheirBytes) {
   EXPECT_EQ(all.find("faded"), std::string::npos) << all;
 }
 
+// A short pane with two sides (the whole window at 1920x1080: hopper/04 beside its row-major variant, each with two
+// Nsight Compute lines and the footprint): the grids went 50 pixels tall. Now the lines give way first, so that each
+// grid is at least six lines of text tall; where even the bare grids are not, the selected rung's goes alone and a
+// line names the other.
+TEST(SwizzleView, AShortPaneKeepsItsGridsReadable) {
+  TracedLaunch a, b;
+  for (TracedLaunch* l : {&a, &b}) {
+    for (int i = 0; i < 512; ++i) {
+      BlockRecord r;
+      r.kernel = l == &a ? "test/04" : "test/04[order=none]";
+      r.launch = i, r.tile_m = i / 16, r.tile_n = i % 16, r.smid = i % 132;
+      r.start_ns = uint64_t(i / 132) * 10, r.end_ns = r.start_ns + 10;
+      l->blocks.push_back(r);
+    }
+    l->tiles_m = 32, l->tiles_n = 16, l->sms = 132, l->duration = 40;  // 4096^3 in 128x256 tiles
+  }
+  SwizzleViewInput in, other;
+  for (SwizzleViewInput* x : {&in, &other}) {
+    x->launch = x == &in ? &a : &b;
+    x->kernel = x == &in ? "test/04" : "test/04[order=none]";
+    x->block_m = 128, x->block_n = 256, x->k = 4096, x->elem_bytes = 2, x->l2_bytes = 50 << 20, x->tflops = 700;
+    x->order = x == &in ? "triton:16 order" : "row-major order";
+    x->measured = {"L2 hit 82.3%, DRAM read 0.56 GB (Nsight Compute, the timed launch)",
+                   "L2 hit 84.4%, DRAM read 1.26 GB (Nsight Compute, the traced launch)"};
+  }
+  const Theme& t = Theme::Dark();
+  SwizzleViewState st;
+  st.timeline = false;
+  const auto grid = [&](float w, float h, bool beside, std::string* text) {
+    SvgCanvas c(w, h, t.bg);
+    draw_swizzle_view(c, {{0, 0}, {w, h}}, t, in, beside ? &other : nullptr, st, {-1, -1}, nullptr);
+    const std::string svg = c.finish();
+    EXPECT_EQ(overlapping_text(svg), "") << w << "x" << h;
+    *text = all_text(svg);
+    int cells = 0;
+    float top = 1e9f, bottom = -1e9f;
+    for (const Element& e : elements(svg, "rect")) {
+      const Rect r = rect_of(e);
+      if (!e.attr.count("fill") || e.attr.at("fill") == "none" || r.h() > 40 || r.w() > 40 || r.min.y < 30) continue;
+      ++cells, top = std::min(top, r.min.y), bottom = std::max(bottom, r.max.y);
+    }
+    return std::pair<int, float>{cells, bottom - top};
+  };
+  std::string text;
+  const auto [both, both_h] = grid(460, 300, true, &text);
+  EXPECT_GE(both, 2 * 512) << text;
+  EXPECT_GE(both_h, 6 * kMinTextSize) << text;
+  EXPECT_NE(text.find("test/04[order=none]"), std::string::npos) << text;
+  // A larger pane keeps the lines.
+  const auto [tall, tall_h] = grid(900, 700, true, &text);
+  EXPECT_GE(tall, 2 * 512);
+  EXPECT_NE(text.find("L2 hit 82.3%"), std::string::npos) << text;
+  // Narrower: two grids side by side would each be too small; one, readable, and a line naming the other.
+  const auto [one, one_h] = grid(230, 300, true, &text);
+  EXPECT_GE(one, 512) << text;
+  EXPECT_LT(one, 2 * 512) << text;
+  EXPECT_NE(text.find("test/04[order=none] beside it"), std::string::npos) << text;
+  EXPECT_GE(one_h, 6 * kMinTextSize) << text;
+  (void)tall_h;
+}
+
 TEST(SwizzleView, HoverFindsTheBlockInTheGridAndSaysWhatIsNotTraced) {
   const TracedLaunch l = four_waves();
   SwizzleViewInput in, none;

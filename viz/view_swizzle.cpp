@@ -50,10 +50,33 @@ struct Side {
   Rect grid, a_strip, b_strip;
   float sx = 0, sy = 0;  // a tile's width and height: the block tile's shape, C the same size on both sides
   bool shape = false;    // head the traced size: the two sides were traced at different sizes
+  bool compact = false;  // a short pane: the grid under the heading, without Nsight Compute's lines or the footprint
 };
 
-void draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st, uint64_t t_ns, float fs, Vec2 mouse,
-               int which, SwizzleHover* hover) {
+// A canvas that draws nothing and measures text as `base` does: draw_side's dry run, to learn whether a side
+// has room for its grid before anything is drawn.
+class MeasureCanvas : public Canvas {
+ public:
+  explicit MeasureCanvas(const Canvas& base) : base_(base) {}
+  void rect_filled(Rect, Color, float) override {}
+  void rect(Rect, Color, float, float) override {}
+  void line(Vec2, Vec2, Color, float) override {}
+  void polyline(const std::vector<Vec2>&, Color, float) override {}
+  void polygon_filled(const std::vector<Vec2>&, Color) override {}
+  void circle_filled(Vec2, float, Color) override {}
+  void text(Vec2, std::string_view, Color, float, Align, Font) override {}
+  Vec2 text_size(std::string_view s, float size, Font font) const override { return base_.text_size(s, size, font); }
+  void push_clip(Rect) override {}
+  void pop_clip() override {}
+
+ private:
+  const Canvas& base_;
+};
+
+// Draws one side; returns its tile grid's height (0: no room for one). `dry`: stops at that answer (on a
+// MeasureCanvas).
+float draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st, uint64_t t_ns, float fs, Vec2 mouse,
+               int which, SwizzleHover* hover, bool dry = false) {
   const SwizzleViewInput& in = *side.in;
   const Rect a = side.area;
   float y = a.min.y;
@@ -99,13 +122,13 @@ void draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st
   // else one line each.
   std::vector<std::vector<std::string>> measured;
   size_t wrapped = 0;
-  for (const std::string& m : in.measured) {
+  for (const std::string& m : side.compact ? std::vector<std::string>{} : in.measured) {
     measured.push_back(viz::wrap(c, m, fs, a.w()));
     wrapped += measured.back().size();
   }
   const bool whole = float(wrapped) * fs * 1.3f <= (a.max.y - y) * 0.25f;
   for (size_t i = 0; i < measured.size(); ++i)
-    for (const std::string& line : whole ? measured[i] : std::vector<std::string>{in.measured[i]}) {
+    for (const std::string& line : whole ? measured[i] : std::vector<std::string>{side.compact ? "" : in.measured[i]}) {
       c.text({a.min.x, y}, viz::elide(c, line, fs, Font::Sans, a.w()), t.text_dim, fs);
       if (hover && Rect{{a.min.x, y}, {a.max.x, y + fs * 1.3f}}.contains(mouse)) hover->side = which, hover->measured = int(i);
       y += fs * 1.3f;
@@ -115,7 +138,7 @@ void draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st
       c.text({a.min.x, y}, line, t.text_dim, fs);
       y += fs * 1.3f;
     }
-    return;
+    return 1e9f;  // nothing to make room for
   }
   const TracedLaunch& l = *in.launch;
   const WaveFootprint f = running_footprint(l, t_ns, in.block_m, in.block_n, in.k, in.elem_bytes);
@@ -141,13 +164,15 @@ void draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st
                                 mb(f.b_bytes) + ")";
   // The footprint line wraps onto a second where the side is narrow (stream-K's "... then 68 split along k into 196
   // pieces" at 150% zoom), the rest of it elided there.
-  std::vector<std::string> foot_lines = viz::wrap(c, foot, fs, a.w());
+  std::vector<std::string> foot_lines = side.compact ? std::vector<std::string>{} : viz::wrap(c, foot, fs, a.w());
   if (foot_lines.size() > 2) {
     std::string rest;
     for (size_t i = 1; i < foot_lines.size(); ++i) rest += (i > 1 ? " " : "") + foot_lines[i];
     foot_lines = {foot_lines[0], viz::elide(c, rest, fs, Font::Sans, a.w())};
   }
-  const float foot_h = fs * 1.3f * float(std::max<size_t>(1, foot_lines.size())) + fs * 0.1f + (in.l2_bytes > 0 ? fs * 1.1f : 0);
+  const float foot_h = side.compact ? 0
+                                    : fs * 1.3f * float(std::max<size_t>(1, foot_lines.size())) + fs * 0.1f +
+                                          (in.l2_bytes > 0 ? fs * 1.1f : 0);
   // Geometry: B's panels above the grid, A's left of it; each tile as wide as its block's N and as tall as its M
   // (a 256x128 tile twice as tall as wide), so that C keeps its shape from rung to rung.
   const float strip = std::max(fs * 0.9f, 10.0f), gap = fs * 0.35f;
@@ -156,7 +181,9 @@ void draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st
   const float bn = in.block_m > 0 && in.block_n > 0 ? float(in.block_n) : 1.0f;
   const float px = std::min(avail_w / (l.tiles_n * bn), avail_h / (l.tiles_m * bm));  // per element of C
   side.sx = px * bn, side.sy = px * bm;
-  if (std::min(side.sx, side.sy) < 1 || avail_h < fs * 3) {  // no room for a grid: say so rather than draw nothing
+  const bool room = !(std::min(side.sx, side.sy) < 1 || avail_h < fs * 3);
+  if (dry) return room ? float(l.tiles_m) * side.sy : 0;
+  if (!room) {  // no room for a grid: say so rather than draw nothing
     // Wrapped where every line fits, else one line cut at its end (a wrapped hint missing its last word read as
     // whole: "a larger picture shows the").
     const std::string hint = viz::hint("maximise to see the tiles", "a larger picture shows the tiles");
@@ -167,7 +194,7 @@ void draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st
       c.text({a.min.x, y}, viz::elide(c, line, fs, Font::Sans, a.w()), t.text_dim, fs);
       y += fs * 1.3f;
     }
-    return;
+    return 0;
   }
   side.a_strip = Rect{{a.min.x, y + strip + gap}, {a.min.x + strip, y + strip + gap + l.tiles_m * side.sy}};
   side.b_strip = Rect{{a.min.x + strip + gap, y}, {a.min.x + strip + gap + l.tiles_n * side.sx, y + strip}};
@@ -213,7 +240,7 @@ void draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st
     c.text({a.min.x, fy}, viz::elide(c, line, fs, Font::Sans, a.w()), t.text, fs);
     fy += fs * 1.3f;
   }
-  if (in.l2_bytes > 0 && !done) {
+  if (in.l2_bytes > 0 && !done && !side.compact) {
     const float bar_w = std::min(a.w() * 0.5f, fs * 14);
     const std::string l2 = mb(f.bytes()) + " of " + mb(in.l2_bytes) + " L2";
     const float frac = float(std::min<double>(1.5, double(f.bytes()) / double(in.l2_bytes)));
@@ -223,6 +250,7 @@ void draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st
     c.rect(bar, t.grid, 1, 2);
     c.text({bar.max.x + fs * 0.5f, fy}, viz::elide(c, l2, fs, Font::Sans, a.max.x - bar.max.x - fs), t.text_dim, fs);
   }
+  return float(l.tiles_m) * sy;
 }
 
 void draw_timeline(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput& in, const SwizzleViewState& st,
@@ -320,7 +348,7 @@ void draw_swizzle_view(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput
   c.push_clip(r);
   const float fs = std::clamp(std::min(r.w() / 70.0f, r.h() / 40.0f), kMinTextSize, 17.0f);
   const Rect area = r.inset(std::max(6.0f, fs * 0.6f));
-  const bool has_other = other && other->launch && !other->launch->empty();
+  bool has_other = other && other->launch && !other->launch->empty();
   // One time scale for both sides: the longer run's.
   uint64_t span = in.launch ? in.launch->duration : 0;
   if (has_other) span = std::max(span, other->launch->duration);
@@ -353,6 +381,48 @@ void draw_swizzle_view(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput
     sides[1].area = Rect{{mid + fs, body.min.y}, body.max};
     sides[0].shape = sides[1].shape = in.shape != other->shape;
   }
+  // A short pane, where the grids with their lines would be smudges or not drawn at all (the whole window's pane
+  // at 1920x1080 drew hopper/04's two 512-tile grids 50 pixels tall): the first arrangement whose grids are at least
+  // six lines of text tall, of both grids with their lines, both without Nsight Compute's lines and the footprint
+  // (hovering a tile still gives its numbers), the selected rung's alone with them, alone without; where none is,
+  // the one with the tallest grid. Left alone, a line names the rung not shown.
+  MeasureCanvas dry(c);
+  const auto grid_h = [&](const Side* s, int n, bool compact) {
+    float h = 1e9f;
+    for (int i = 0; i < n; ++i) {
+      Side probe = s[i];
+      probe.compact = compact;
+      h = std::min(h, draw_side(dry, probe, t, st, t_ns, fs, mouse, 0, nullptr, true));
+    }
+    return h;
+  };
+  Side alone;
+  alone.in = &in;
+  alone.area = Rect{{body.min.x, body.min.y + fs * 1.3f}, body.max};
+  struct Option {
+    const Side* sides;
+    int n;
+    bool compact;
+  };
+  std::vector<Option> options = {{sides, has_other ? 2 : 1, false}, {sides, has_other ? 2 : 1, true}};
+  if (has_other) options.push_back({&alone, 1, false}), options.push_back({&alone, 1, true});
+  size_t pick = 0;
+  float best = -1;
+  for (size_t i = 0; i < options.size(); ++i) {
+    const float h = grid_h(options[i].sides, options[i].n, options[i].compact);
+    if (h >= fs * 6) {
+      pick = i;
+      break;
+    }
+    if (h > best + 0.5f) best = h, pick = i;
+  }
+  if (options[pick].sides == &alone) {
+    const std::string beside = other->kernel + " beside it: " + viz::hint("maximise this view", "a larger picture shows it");
+    c.text(body.min, viz::elide(c, beside, fs, Font::Sans, body.w()), t.text_dim, fs);
+    sides[0] = alone;
+    has_other = false;
+  }
+  sides[0].compact = sides[1].compact = options[pick].compact;
   for (int i = 0; i < (has_other ? 2 : 1); ++i) draw_side(c, sides[i], t, st, t_ns, fs, mouse, i, hover);
   if (timeline) {
     if (has_other) {  // each side's timeline under its own grid, on the same time scale
