@@ -145,9 +145,11 @@ void draw_bars(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, fl
   const bool brief = label_w + value_w + ts * 2 > area.w() * 0.67f;
   if (brief) value_w = brief_w;
   value_w = std::max(value_w, c.text_size("800 TFLOP/s", ts).x * 0.75f);  // room for the axis unit after the last tick
-  label_w = std::min(label_w, area.w() * 0.34f);
   value_w = std::min(value_w, area.w() * 0.36f);
   const float pad = ts * 0.6f;
+  // The names take what the bars (a third of the width) and the numbers leave, at least a third: with the share
+  // alone beside the bars, a small pane had cut "09_pipelined f16.f32" to "09_pipeli... f16.f32" beside empty room.
+  label_w = std::min(label_w, std::max(area.w() * 0.34f, area.w() * 0.67f - value_w - 2 * pad));
   const float x0 = area.min.x + label_w + pad, x1 = std::max(x0 + 10, area.max.x - value_w - pad);
   double vmax = 0;
   for (const PerfBar& b : bars) vmax = std::max({vmax, sane(b.tflops), sane(b.cublas_tflops)});
@@ -171,7 +173,7 @@ void draw_bars(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, fl
   c.text({x1 + c.text_size(last, ts).x * 0.5f + ts * 0.4f, grid_bottom + ts * 0.25f}, "TFLOP/s", t.text_dim, ts);
   if (count < bars.size() && grid_bottom + ts * 2.45f <= area.max.y + 0.5f)  // not where even one row fills the area
     c.text({area.min.x, grid_bottom + ts * 1.45f},
-           viz::elide(c, std::to_string(bars.size() - count) + " more rungs: " + viz::hint("zoom out, maximise or pick one to scroll", "a taller picture shows them"),
+           viz::elide(c, std::to_string(bars.size() - count) + (bars.size() - count == 1 ? " more rung: " : " more rungs: ") + viz::hint("zoom out, maximise or pick one to scroll", "a taller picture shows them"),
                       ts, Font::Sans, area.w()),
            t.text_dim, ts);
 
