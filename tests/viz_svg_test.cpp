@@ -1534,6 +1534,31 @@ int site_index(const BanksViewInput& in, const std::string& name) {
   return -1;
 }
 
+// The bank header names its banks at every width: every bank where "31" fits a cell, else every 2nd or 4th (the
+// whole window's pane at 1920x1080 drew 32 blank header boxes).
+TEST(BanksView, TheHeaderNumbersItsBanksInNarrowCells) {
+  const Capture c = strided_capture(16);  // 4 wavefronts: the grid, not the short pane's row of ways
+  const BanksViewInput in = banks_view_input(c, "test/01_banks");
+  const Theme& t = Theme::Dark();
+  for (const float w : {1200.0f, 700.0f, 560.0f, 480.0f}) {
+    const std::string svg = draw_banks(in, t, {}, {-1, -1}, nullptr, w, 600);
+    ASSERT_EQ(parse(svg, nullptr), "");
+    // The header's numbers: on the line of its "bank" label.
+    float bank_y = -1;
+    for (const Element& e : elements(svg, "text"))
+      if (e.text == "bank") bank_y = num(e, "y");
+    ASSERT_GE(bank_y, 0) << w;
+    std::set<int> numbered;
+    for (const Element& e : elements(svg, "text"))
+      if (!e.text.empty() && e.text.find_first_not_of("0123456789") == std::string::npos && e.text.size() <= 2 &&
+          std::abs(num(e, "y") - bank_y) < 3)
+        numbered.insert(std::stoi(e.text));
+    EXPECT_TRUE(numbered.count(0) && numbered.count(16)) << w;
+    EXPECT_GE(numbered.size(), 8u) << w << " px: the header's banks unnumbered";
+    EXPECT_EQ(overlapping_text(svg), "") << w;
+  }
+}
+
 // DESIGN.md's Nsight Compute pair on an H200: 4-byte loads 128 bytes apart are 32 wavefronts, 31 conflicts.
 TEST(BanksView, Stride128IsThirtyTwoRowsOnBankZero) {
   const Capture c = strided_capture(128);

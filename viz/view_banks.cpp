@@ -244,9 +244,8 @@ std::string banks_caption(const SmemSite& site, const SmemSiteAccess& a) {
            (banks.size() == size_t(kSmemBanks) ? std::string("all 32 banks")
                                                 : std::string(banks.size() == 1 ? "bank " : "banks ") + ranges(banks)) +
            ")";
-    else  // C > 0 with no bank serving two words: cp.async (banks.cpp, rule 6)
-      s += " (wavefronts past the ideal " + std::to_string(r.ideal) +
-           ", with no bank serving two words: cp.async writes 8 lanes a wavefront)";
+    else  // C > 0 with no bank serving two words: cp.async (banks.cpp, rule 6); the note under it says why
+      s += " (wavefronts past the ideal " + std::to_string(r.ideal) + ", with no bank serving two words)";
   }
   return s;
 }
@@ -617,13 +616,19 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
          t.text_dim, ls);
   // Bank header: each bank's number on its worst way (idle banks stay plain).
   const float hy = y + grid_title;
-  const float bank_fs = viz::fit_size(c, "31", ls, kMinTextSize, Font::Sans, cw - 2);
+  // Every bank numbered where "31" fits a cell, else every 2nd or 4th (each number over its cell and into the
+  // unnumbered neighbours: narrow cells at 1920x1080 had left the header 32 blank boxes).
+  int bank_step = 1;
+  while (bank_step < 8 && viz::fit_size(c, "31", ls, kMinTextSize, Font::Sans, cw * float(bank_step) - 2) <= 0) bank_step *= 2;
+  const float bank_fs = viz::fit_size(c, "31", ls, kMinTextSize, Font::Sans, cw * float(bank_step) - 2);
   for (int bank = 0; bank < kSmemBanks; ++bank) {
     const Rect hc{{gx + bank * cw + 0.5f, hy}, {gx + (bank + 1) * cw - 0.5f, hy + head_h - 2}};
-    const Color fill = way_fill(bank_way[bank]);
-    c.rect_filled(hc, fill, 2);
-    if (bank_fs > 0)
-      c.text({hc.center().x, hc.center().y - bank_fs * 0.5f}, std::to_string(bank), text_on(fill), bank_fs, Align::Center);
+    c.rect_filled(hc, way_fill(bank_way[bank]), 2);
+  }
+  for (int bank = 0; bank < kSmemBanks && bank_fs > 0; bank += bank_step) {
+    const Rect hc{{gx + bank * cw + 0.5f, hy}, {gx + (bank + 1) * cw - 0.5f, hy + head_h - 2}};
+    c.text({hc.center().x, hc.center().y - bank_fs * 0.5f}, std::to_string(bank), text_on(way_fill(bank_way[bank])),
+           bank_fs, Align::Center);
   }
   c.text({gx - ls * 0.4f, hy + (head_h - 2 - ls) * 0.5f}, "bank", t.text_dim, ls, Align::Right);
 
