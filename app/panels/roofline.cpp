@@ -72,7 +72,13 @@ class RooflinePanel : public ViewPanel {
                                                 "this predicts)"
                                               : "") +
                ", the thread's or warp's where they are read straight from global. A point above a bandwidth line "
-               "gets its operands from a faster level (L2; L1 for the rungs without shared-memory tiles).";
+               "gets its operands from a faster level (L2; L1 for the rungs without shared-memory tiles)." +
+               std::string(family != "hopper" && family != "sgemm" && !in_.ceilings.empty()
+                               ? " The mma.sync line is what that instruction issues with no memory traffic at all "
+                                 "(8 warps per SM): the rungs here, built on it, stay under it. cuBLAS runs Hopper's "
+                                 "wgmma, which issues more: the gap between the two lines is the instruction's, not "
+                                 "the tiling's."
+                               : "");
   }
 
   void Toolbar(const ViewContext&, Flow&) override {}
