@@ -346,22 +346,23 @@ void draw_gmem_view(Canvas& c, Rect r, const Theme& t, const GmemViewInput& in, 
     c.text({area.min.x, y}, viz::elide(c, counted, ts, Font::Sans, area.w()), t.text_dim, ts);
     y += ts * 1.3f;
   }
-  if (std::any_of(in.sites.begin(), in.sites.end(), [](const GmemSite& x) { return x.kind == "cp.async"; })) {
-    const std::string note =
-        "cp.async: Nsight Compute counts these reads under op_ld, one sector for each pair of 128-byte global line "
-        "and 32-byte unit of shared memory the bytes land in, so a padded row that starts 16 bytes into a unit "
-        "costs one more (17-21 for 16 in the padded rungs): README, \"Sectors per request\".";
-    for (const std::string& line : viz::wrap(c, note, ts, area.w())) {
-      c.text({area.min.x, y}, viz::elide(c, line, ts, Font::Sans, area.w()), t.text_dim, ts);
+  // A note's lines while whole lines fit the pane, the last one shown ending in "..." where more were left (a
+  // short pane showed the cp.async note's last line cut through its middle at the pane's foot).
+  const auto note_lines = [&](const std::string& note, Color ink) {
+    const std::vector<std::string> lines = viz::wrap(c, note, ts, area.w());
+    for (size_t i = 0; i < lines.size() && y + ts <= area.max.y + 0.5f; ++i) {
+      const bool last = i + 1 < lines.size() && y + ts * 1.3f + ts > area.max.y + 0.5f;
+      c.text({area.min.x, y}, viz::elide(c, last ? lines[i] + " ..." : lines[i], ts, Font::Sans, area.w()), ink, ts);
       y += ts * 1.3f;
     }
-  }
-  if (!in.untraced.empty()) {
-    for (const std::string& line : viz::wrap(c, "Not traced: " + in.untraced, ts, area.w())) {
-      c.text({area.min.x, y}, viz::elide(c, line, ts, Font::Sans, area.w()), t.warn, ts);
-      y += ts * 1.3f;
-    }
-  }
+  };
+  // What is not traced first: it says why a site is missing from the table.
+  if (!in.untraced.empty()) note_lines("Not traced: " + in.untraced, t.warn);
+  if (std::any_of(in.sites.begin(), in.sites.end(), [](const GmemSite& x) { return x.kind == "cp.async"; }))
+    note_lines("cp.async: Nsight Compute counts these reads under op_ld, one sector for each pair of 128-byte global "
+               "line and 32-byte unit of shared memory the bytes land in, so a padded row that starts 16 bytes into "
+               "a unit costs one more (17-21 for 16 in the padded rungs): README, \"Sectors per request\".",
+               t.text_dim);
   y += fs * 0.5f;
 
   // ---- The selected request, and the other rung's same site ----------------------------------
