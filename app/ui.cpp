@@ -75,8 +75,22 @@ void text_words(const std::string& s, bool disabled) {
   const float w = std::max(1.0f, ImGui::GetContentRegionAvail().x - 1);
   if (disabled) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::PushTextWrapPos(0);
-  for (const std::string& line : viz::wrap(measure, s, ImGui::GetFontSize(), w, Font::Sans))
+  for (std::string line : viz::wrap(measure, s, ImGui::GetFontSize(), w, Font::Sans)) {
+    // A word longer than the line (a rung's name at a projector's zoom) breaks after its family's '/' where that
+    // fits, else after the last '_' that does, not between two letters ("mma_f16/01_vectori" / "zed").
+    while (measure.text_size(line, ImGui::GetFontSize()).x > w) {
+      size_t cut = std::string::npos;
+      for (const char* at : {"/", "_"}) {
+        for (size_t i = line.find(at); i != std::string::npos && i + 1 < line.size(); i = line.find(at, i + 1))
+          if (measure.text_size(line.substr(0, i + 1), ImGui::GetFontSize()).x <= w) cut = i + 1;
+        if (cut != std::string::npos) break;
+      }
+      if (cut == std::string::npos) break;  // none fits: ImGui breaks it
+      ImGui::TextUnformatted(line.substr(0, cut).c_str());
+      line = line.substr(cut);
+    }
     ImGui::TextUnformatted(line.c_str());
+  }
   ImGui::PopTextWrapPos();
   if (disabled) ImGui::PopStyleColor();
 }

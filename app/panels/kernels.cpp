@@ -297,7 +297,7 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
     // A variant's toggles on a line of their own where the name wraps (ImGui would break "[order=cutlass:2]" mid-word).
     std::string heading = info->name;
     if (const size_t br = heading.find('['); br != std::string::npos) heading.insert(br, " ");
-    ImGui::TextUnformatted(heading.c_str());
+    ui::text_words(heading);
     ImGui::PopStyleColor();
     ui::text_words(info->title);
     if (base && base != info) ui::text_words(base->adds, true);
