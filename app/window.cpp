@@ -456,7 +456,7 @@ void MainWindow::DrawPane(size_t i, Rect pane, const ViewContext& ctx, bool tabb
     ImGui::TextUnformatted(def.title);
     ImGui::PopFont();
   }
-  Flow flow(right - icons_w - style.ItemSpacing.x, true);
+  Flow flow(right - icons_w - style.ItemSpacing.x, true, right);  // the lines under the buttons' reach the edge
   p.Toolbar(ctx, flow);
   flow.end();
   const float header_bottom = ImGui::GetItemRectMax().y;

@@ -21,11 +21,13 @@ namespace gs {
 namespace fs = std::filesystem;
 
 void Flow::next(float width) {
+  if (line_y_ < 0) line_y_ = ImGui::GetItemRectMin().y;  // the first line: where the title (or nothing yet) is
   if (!first_) {
     ui::note();
-    // The next widget goes on this line when it ends left of `right`, else on a new line.
+    // The next widget goes on this line when it ends left of the line's edge, else on a new line.
     const float x = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x;
-    if (x + width <= right_) ImGui::SameLine();
+    const bool first_line = ImGui::GetItemRectMin().y <= line_y_ + 1;
+    if (x + width <= (first_line ? right_ : below_)) ImGui::SameLine();
   }
   first_ = false;
 }
@@ -46,7 +48,7 @@ float Flow::combo_w(const std::vector<std::string>& items) const {
   float w = 0;
   for (const std::string& s : items) w = std::max(w, ImGui::CalcTextSize(s.c_str()).x);
   const float want = w + ImGui::GetFrameHeight() + ImGui::GetStyle().FramePadding.x * 2 + 2;
-  const float line = right_ - ImGui::GetWindowPos().x - ImGui::GetStyle().WindowPadding.x;
+  const float line = below_ - ImGui::GetWindowPos().x - ImGui::GetStyle().WindowPadding.x;
   return std::max(ImGui::GetFrameHeight() * 2, std::min(want, line));
 }
 

@@ -38,8 +38,10 @@ struct FigureItem {
 class Flow {
  public:
   // `right` is the x (screen) the widgets must stay left of; `after_item`: the line already holds one
-  // (a title) that the first widget may follow.
-  explicit Flow(float right, bool after_item = false) : right_(right), first_(!after_item) {}
+  // (a title) that the first widget may follow. `right_below`: the edge of the lines under the first, where
+  // that one shares its line with other buttons (the pane's exports); 0: `right`.
+  explicit Flow(float right, bool after_item = false, float right_below = 0)
+      : right_(right), below_(right_below > 0 ? right_below : right), first_(!after_item) {}
   // Call before a widget `width` pixels wide.
   void next(float width);
   // Call after the last widget.
@@ -51,8 +53,9 @@ class Flow {
   float combo_w(const std::vector<std::string>& items) const;
 
  private:
-  float right_;
+  float right_, below_;
   bool first_ = true;
+  float line_y_ = -1;  // the first line's top, once a widget is placed
 };
 
 class ViewPanel {

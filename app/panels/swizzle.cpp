@@ -88,7 +88,9 @@ class SwizzlePanel : public ViewPanel {
       if (ctx.f.capture)
         for (const std::string& name : kernel_names(ctx.f.capture))
           if (name != kernel_ && !launch(name).empty()) traced.push_back(name);
-      const float w = flow.combo_w(traced.empty() ? std::vector<std::string>{"(none traced)"} : traced);
+      // As wide as the rung shown (its list opens as wide as its longest name): beside the checkbox in a pane
+      // where the longest traced name took a row of its own.
+      const float w = flow.combo_w({other_.empty() ? std::string("(none traced)") : other_});
       flow.next(w);
       ImGui::SetNextItemWidth(w);
       if (ImGui::BeginCombo("##other", other_.empty() ? "(none traced)" : other_.c_str())) {
