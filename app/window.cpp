@@ -510,8 +510,11 @@ void MainWindow::DrawPane(size_t i, Rect pane, const ViewContext& ctx, bool tabb
   ScaledCanvas scaled(canvas, st.effective_zoom(), screen.min);
   item.rect = scaled.layout_rect(screen);
   if (item.hovered) item.mouse = scaled.to_view(Vec2{mouse.x, mouse.y});
-  p.Figure(scaled, item.rect, ctx, item.mouse);
-  p.Interact(ctx, item);
+  {
+    const viz::MaximisedScope maximised(st.arrangement.maximized == def.name);  // its hints say to zoom out instead
+    p.Figure(scaled, item.rect, ctx, item.mouse);
+    p.Interact(ctx, item);
+  }
   if (ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows)) hovered_pane_ = def.name;
   ImGui::EndChild();
 }

@@ -1307,6 +1307,24 @@ TEST(ImGuiCanvas, DrawsBothViewsAndLeavesTheClipStackAsItFoundIt) {
   }
 }
 
+// A maximised view's hints say to zoom out: "maximise this view" led nowhere at 200% on 1366x768, where even the
+// maximised pane was too small for the fragment grids.
+TEST(Hints, AMaximisedViewSaysToZoomOut) {
+  EXPECT_EQ(viz::maximise_hint(), "maximise this view");
+  {
+    const viz::MaximisedScope maximised(true);
+    EXPECT_EQ(viz::maximise_hint(), "zoom out (Ctrl -)");
+    EXPECT_EQ(viz::hint("maximise to see the tiles", "p"), "zoom out (Ctrl -) to see the tiles");
+    EXPECT_EQ(viz::hint("maximise this view (M) to see the curves", "p"), "zoom out (Ctrl -) to see the curves");
+    EXPECT_EQ(viz::hint("zoom out, maximise or pick one to scroll", "p"), "zoom out or pick one to scroll");
+    EXPECT_EQ(viz::hint("hover a cell", "p"), "hover a cell");
+    const viz::PictureScope picture;  // a picture names neither
+    EXPECT_EQ(viz::maximise_hint(), "a larger picture shows it");
+  }
+  const viz::MaximisedScope not_maximised(false);
+  EXPECT_EQ(viz::maximise_hint(), "maximise this view");
+}
+
 // ---- Warp view -------------------------------------------------------------------------------
 
 WarpViewInput warp_input_128x256() {  // 2x4 warps of 64x64 doing mma m16n8k16, k-tiles of 32

@@ -198,14 +198,30 @@ std::string traced_scope(std::vector<int> warps, std::vector<int> iters) {
 }
 
 namespace {
-thread_local bool g_picture = false;  // a PictureScope is drawing a picture on this thread
+thread_local bool g_picture = false;    // a PictureScope is drawing a picture on this thread
+thread_local bool g_maximised = false;  // a MaximisedScope: the window draws a maximised view
 }  // namespace
 
 PictureScope::PictureScope() : was_(g_picture) { g_picture = true; }
 PictureScope::~PictureScope() { g_picture = was_; }
 
+MaximisedScope::MaximisedScope(bool on) : was_(g_maximised) { g_maximised = g_maximised || on; }
+MaximisedScope::~MaximisedScope() { g_maximised = was_; }
+
 std::string hint(const std::string& on_screen, const std::string& in_picture) {
-  return g_picture ? in_picture : on_screen;
+  if (g_picture) return in_picture;
+  if (!g_maximised) return on_screen;
+  std::string s = on_screen;
+  const auto replace = [&](const std::string& from, const std::string& to) {
+    if (const size_t at = s.find(from); at != std::string::npos) s.replace(at, from.size(), to);
+  };
+  replace(", maximise or", " or");  // "zoom out, maximise or pick one to scroll"
+  for (const char* m : {"maximise this view (M)", "maximise this view", "maximise"})
+    if (s.find(m) != std::string::npos) {
+      replace(m, "zoom out (Ctrl -)");
+      break;
+    }
+  return s;
 }
 
 std::string maximise_hint() { return hint("maximise this view", "a larger picture shows it"); }

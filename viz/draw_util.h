@@ -70,6 +70,18 @@ class PictureScope {
  private:
   bool was_;
 };
+// While a MaximisedScope lives (the window draws a maximised view), a hint to maximise the view is no help: it
+// says to zoom out instead ("maximise this view" -> "zoom out (Ctrl -)").
+class MaximisedScope {
+ public:
+  explicit MaximisedScope(bool on);
+  ~MaximisedScope();
+  MaximisedScope(const MaximisedScope&) = delete;
+  MaximisedScope& operator=(const MaximisedScope&) = delete;
+
+ private:
+  bool was_;
+};
 std::string hint(const std::string& on_screen, const std::string& in_picture);
 // The commonest: "maximise this view", in a picture "a larger picture shows it".
 std::string maximise_hint();

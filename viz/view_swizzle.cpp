@@ -51,6 +51,7 @@ struct Side {
   float sx = 0, sy = 0;  // a tile's width and height: the block tile's shape, C the same size on both sides
   bool shape = false;    // head the traced size: the two sides were traced at different sizes
   bool compact = false;  // a short pane: the grid under the heading, without Nsight Compute's lines or the footprint
+  float px_max = 0;      // > 0: at most this many pixels per element of C (the two sides at one scale)
 };
 
 // A canvas that draws nothing and measures text as `base` does: draw_side's dry run, to learn whether a side
@@ -179,7 +180,8 @@ float draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& s
   const float avail_w = a.w() - strip - gap, avail_h = a.max.y - y - strip - gap - foot_h - fs * 0.4f;
   const float bm = in.block_m > 0 && in.block_n > 0 ? float(in.block_m) : 1.0f;
   const float bn = in.block_m > 0 && in.block_n > 0 ? float(in.block_n) : 1.0f;
-  const float px = std::min(avail_w / (l.tiles_n * bn), avail_h / (l.tiles_m * bm));  // per element of C
+  float px = std::min(avail_w / (l.tiles_n * bn), avail_h / (l.tiles_m * bm));  // per element of C
+  if (side.px_max > 0) px = std::min(px, side.px_max);
   side.sx = px * bn, side.sy = px * bm;
   const bool room = !(std::min(side.sx, side.sy) < 1 || avail_h < fs * 3);
   if (dry) return room ? float(l.tiles_m) * side.sy : 0;
@@ -399,6 +401,7 @@ void draw_swizzle_view(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput
   Side alone;
   alone.in = &in;
   alone.area = Rect{{body.min.x, body.min.y + fs * 1.3f}, body.max};
+  alone.shape = sides[0].shape;  // its speed was measured at another size than the other's: it says which
   struct Option {
     const Side* sides;
     int n;
@@ -423,6 +426,19 @@ void draw_swizzle_view(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput
     has_other = false;
   }
   sides[0].compact = sides[1].compact = options[pick].compact;
+  // Both sides at one scale, the smaller side's, so that C's size compares (two 512-tile grids of one matrix were
+  // drawn 215 and 175 pixels tall beside each other).
+  if (has_other) {
+    float px_max = 1e9f;
+    for (const Side& side : sides) {
+      Side probe = side;
+      const float h = draw_side(dry, probe, t, st, t_ns, fs, mouse, 0, nullptr, true);
+      const TracedLaunch* l = side.in->launch;
+      const float bm = side.in->block_m > 0 && side.in->block_n > 0 ? float(side.in->block_m) : 1.0f;
+      if (h > 0 && h < 1e8f && l && l->tiles_m > 0) px_max = std::min(px_max, h / (float(l->tiles_m) * bm));
+    }
+    if (px_max < 1e8f) sides[0].px_max = sides[1].px_max = px_max;
+  }
   for (int i = 0; i < (has_other ? 2 : 1); ++i) draw_side(c, sides[i], t, st, t_ns, fs, mouse, i, hover);
   if (timeline) {
     if (has_other) {  // each side's timeline under its own grid, on the same time scale
