@@ -21,6 +21,14 @@ namespace fs = std::filesystem;
 namespace gs {
 namespace {
 
+// The status line after an export: the file's name first, then its folder, so that a narrow bar, which cuts the
+// end, keeps the name ("wrote /home/.../exports/swizzle_mma_f16-13_st..." had kept the folder).
+std::string written(const std::string& path, const std::string& extra) {
+  const std::filesystem::path p(path);
+  return "wrote " + p.filename().string() + extra + " in " + p.parent_path().string();
+}
+
+
 const Theme& theme_of(const ViewState& st) { return st.dark ? Theme::Dark() : Theme::Light(); }
 ImU32 im_color(Color c) { return IM_COL32(c.r, c.g, c.b, c.a); }
 ImVec4 vec4(Color c) { return ImVec4(c.r / 255.f, c.g / 255.f, c.b / 255.f, c.a / 255.f); }
@@ -339,7 +347,7 @@ void MainWindow::ExportPng(size_t i, int w, int h, const ViewContext& ctx) {
     const bool ok = RenderScaled(st, w, h, [&](ViewState& s) { DrawFigure(view, f, s); }, path, &error);
     const int scale = png_scale(st);
     if (ok) {
-      st.message = "wrote " + path + " (" + std::to_string(w * scale) + "x" + std::to_string(h * scale) + ")";
+      st.message = written(path, " (" + std::to_string(w * scale) + "x" + std::to_string(h * scale) + ")");
       st.last_export = path;
     } else {
       st.message = "export failed: " + error;
@@ -375,7 +383,7 @@ void MainWindow::ExportWorkspace(const Frame& f, ViewState& st) {
     }, stem + ".png", &error);
     const int scale = png_scale(st);
     if (ok) {
-      st.message = "wrote " + stem + ".png (" + std::to_string(w * scale) + "x" + std::to_string(h * scale) + ") and .svg";
+      st.message = written(stem + ".png", " (" + std::to_string(w * scale) + "x" + std::to_string(h * scale) + ") and .svg");
       st.last_export = stem + ".png";
     } else {
       st.message = "export failed: " + error;
@@ -470,7 +478,7 @@ void MainWindow::DrawPane(size_t i, Rect pane, const ViewContext& ctx, bool tabb
       draw_view_figure(svg, Rect{{0, 0}, {size.x, size.y}}, def.name, ctx.f, st, p);
       write_file_atomic(path, svg.finish());
       const std::string csv = write_figure_csv(path, p);  // the plotted numbers beside it (the throughput view)
-      st.message = "wrote " + path + (csv.empty() ? "" : " and its data " + csv);
+      st.message = written(path, csv.empty() ? "" : " and its data " + std::filesystem::path(csv).filename().string());
       st.last_export = path;
     } catch (const std::exception& e) {
       st.message = std::string("export failed: ") + e.what();

@@ -61,7 +61,7 @@ read -r w h _ _ < <("$stats" "$png")
 "$bin" shot --view banks --kernel "$kernel" --size "${pw}x$ph" --scale 2 -o "$dir/shot_banks.png"
 read -r _ _ differing _ max < <("$stats" --diff "$png" "$dir/shot_banks.png")
 [ "$differing" = 0 ] || fail "$png differs from shot --view banks in $differing pixels (by up to $max)"
-field "r['message']" | grep -qF "wrote $png (${w}x$h)" || fail "the status line says: $(field "r['message']")"
+field "r['message']" | grep -qF "wrote $(basename "$png") (${w}x$h) in $(dirname "$png")" || fail "the status line says: $(field "r['message']")"
 echo "ok: the bank pane's PNG button wrote $(basename "$png"), ${w}x$h (the ${pw}x$ph pane at 2x), pixel for pixel shot --view banks --size ${pw}x$ph --scale 2"
 sum=$(md5sum <"$png")
 click "PNG in gemmscope/banks"
@@ -184,7 +184,7 @@ changed=$(diff <(grep -vF 'Bundled capture' "$all.svg") <(grep -vF 'Bundled capt
 echo "ok: F12 wrote $(basename "$all").png (1600x900) and .svg: the SVG is shot --view all's but for the banner, and rendered it differs from the PNG in $pct% of the pixels (text edges)"
 
 # ---- 4. The status line and the clipboard -----------------------------------------------------------------
-field "r['message']" | grep -qF "wrote $all.png" || fail "the status line says: $(field "r['message']")"
+field "r['message']" | grep -qF "wrote $(basename "$all").png" || fail "the status line says: $(field "r['message']")"
 click "copy path in "
 wait_for "r['message'] == 'copied $all.png'"
 # Paste the clipboard into the folder field: the path of the PNG just written, which is a file.
