@@ -372,6 +372,12 @@ void draw_swizzle_view(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput
     const float h = std::round(body.h() * 0.42f);
     tl = Rect{{body.min.x, body.max.y - h}, body.max};
     body.max.y = tl.min.y - fs * 0.8f;
+  } else if (st.timeline && in.launch && !in.launch->empty() && body.h() > fs * 14) {  // not at the grids' cost
+    // Asked for but no room: one line at the foot says so (the checkbox had seemed to do nothing).
+    c.text({body.min.x, body.max.y - fs},
+           viz::elide(c, "the per-SM timeline needs more room: " + viz::maximise_hint(), fs, Font::Sans, body.w()),
+           t.text_dim, fs);
+    body.max.y -= fs * 1.5f;
   }
   Side sides[2];
   sides[0].in = &in;
