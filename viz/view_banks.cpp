@@ -274,8 +274,14 @@ std::string map_title(const std::string& kernel, const SmemSite& s, const SmemSi
 // site of a second rung beside it (padding, XOR permutation: the change in one picture).
 void draw_maps(Canvas& c, Rect box, const Theme& t, const BanksViewInput& in, const BanksViewState& st,
                const SmemSite& site, const SmemSiteAccess& acc) {
-  if (box.h() < kMinTextSize * 6) return;
   const bool compare = st.compare && !in.compare_kernel.empty();
+  if (box.h() < kMinTextSize * 6) {
+    if (compare && box.h() >= kMinTextSize * 1.3f)  // "compare" ticked: say where its picture is
+      c.text(box.min, viz::elide(c, in.compare_kernel + " beside it: " + viz::maximise_hint(), kMinTextSize, Font::Sans,
+                                 box.w()),
+             t.text_dim, kMinTextSize);
+    return;
+  }
   const float gap = kMinTextSize * 2;
   const Rect left{box.min, {compare ? box.min.x + (box.w() - gap) * 0.5f : box.max.x, box.max.y}};
   const std::string how = "shared memory as the banks see it: a row per 128-byte line touched, a column per "
@@ -595,8 +601,11 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
       y = wy + way_h + ls * 0.2f;
     }
     if (area.max.y - y >= ls * 1.2f)
-      c.text({area.min.x, y}, viz::elide(c, "the grid (" + plural(rows, "wavefront row", "wavefront rows") +
-                                                ") needs more room: " + viz::maximise_hint(), ls, Font::Sans, area.w()),
+      c.text({area.min.x, y}, viz::elide(c, "the grid (" + plural(rows, "wavefront row", "wavefront rows") + ")" +
+                                                (st.compare && !in.compare_kernel.empty()
+                                                     ? " and " + in.compare_kernel + "'s beside it need more room: "
+                                                     : " needs more room: ") +
+                                                viz::maximise_hint(), ls, Font::Sans, area.w()),
              t.text_dim, ls);
     c.pop_clip();
     return;
@@ -696,8 +705,9 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
   if (!strip) {
     if (strip_note)
       c.text({area.min.x, gy + rows * ch + fs * 0.3f},
-             viz::elide(c, "each lane's byte offset and shared memory's 128-byte lines: " +
-                               viz::hint("hover a cell, or maximise this view", "a larger picture shows them"),
+             viz::elide(c, "each lane's byte offset and shared memory's 128-byte lines" +
+                               (st.compare && !in.compare_kernel.empty() ? ", " + in.compare_kernel + "'s beside them" : std::string()) +
+                               ": " + viz::hint("hover a cell, or maximise this view", "a larger picture shows them"),
                         ls, Font::Sans, area.w()),
              t.text_dim, ls);
     c.pop_clip();

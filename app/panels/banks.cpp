@@ -157,8 +157,10 @@ class BanksPanel : public ViewPanel {
       if (ImGui::Checkbox("compare", &b.compare)) UpdateCompare(ctx);
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("draw the same site of another rung beside this one");
       if (b.compare) {
-        flow.next(em * 12);
-        ImGui::SetNextItemWidth(em * 12);
+        // As wide as the rung it shows (its list opens as wide as the longest): "mma_f16/11_tma_produ" was cut.
+        const float w = flow.combo_w({in_.compare_kernel.empty() ? std::string("(none)") : in_.compare_kernel});
+        flow.next(w);
+        ImGui::SetNextItemWidth(w);
         if (ImGui::BeginCombo("##cmp", in_.compare_kernel.empty() ? "(none)" : in_.compare_kernel.c_str())) {
           for (size_t i = 0; i < rungs_.size(); ++i) {
             if (rungs_[i] == in_.kernel) continue;
