@@ -87,10 +87,11 @@ float draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& s
   if (in.tflops > 0) speed.push_back({viz::fmt_tflops(in.tflops) + " TFLOP/s", t.text, Font::Sans});
   if (in.tflops > 0 && !in.other_dtype.empty()) speed.push_back({" " + in.other_dtype, t.warn, Font::Sans});
   if (side.shape && !in.shape.empty()) speed.push_back({(speed.empty() ? "at " : " at ") + in.shape, t.warn, Font::Sans});
+  // The speed (and size) before the order, as the narrow form below has them, so that two sides read alike.
   std::vector<viz::Span> head{{in.kernel, t.text, Font::SansBold}};
-  if (!in.order.empty()) head.push_back({"   " + in.order, t.text_dim, Font::Sans});
   for (size_t i = 0; i < speed.size(); ++i)
-    head.push_back(i > 0 ? speed[i] : viz::Span{(in.tflops > 0 ? " \xC2\xB7 " : " ") + speed[0].text, speed[0].color, speed[0].font});
+    head.push_back(i > 0 ? speed[i] : viz::Span{"   " + speed[0].text, speed[0].color, speed[0].font});
+  if (!in.order.empty()) head.push_back({(speed.empty() ? "   " : " \xC2\xB7 ") + in.order, t.text_dim, Font::Sans});
   if (viz::spans_width(c, head, fs) <= a.w() || head.size() == 1) {
     viz::draw_spans(c, {a.min.x, y}, head, fs, a.w());
     y += fs * 1.5f;
