@@ -86,7 +86,10 @@ float draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& s
   std::vector<viz::Span> speed;  // the measured speed, and the size it was traced at where the sides differ
   if (in.tflops > 0) speed.push_back({viz::fmt_tflops(in.tflops) + " TFLOP/s", t.text, Font::Sans});
   if (in.tflops > 0 && !in.other_dtype.empty()) speed.push_back({" " + in.other_dtype, t.warn, Font::Sans});
-  if (side.shape && !in.shape.empty()) speed.push_back({(speed.empty() ? "at " : " at ") + in.shape, t.warn, Font::Sans});
+  // The size, where the side beside differs or the kernel list's number is from another (stream-K's 438 TFLOP/s at
+  // 5120x1280x4096 stood alone against the list's 514 at 4096^3).
+  const bool sized = side.shape || (!in.list_shape.empty() && in.shape != in.list_shape);
+  if (sized && !in.shape.empty()) speed.push_back({(speed.empty() ? "at " : " at ") + in.shape, t.warn, Font::Sans});
   // The speed (and size) before the order, as the narrow form below has them, so that two sides read alike.
   std::vector<viz::Span> head{{in.kernel, t.text, Font::SansBold}};
   for (size_t i = 0; i < speed.size(); ++i)

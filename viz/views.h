@@ -199,6 +199,7 @@ struct SwizzleViewInput {
   std::string order;                     // what orders its blocks: "row-major", "cutlass:5"
   double tflops = 0;                     // measured at the traced size (0: not measured)
   std::string shape;                     // the traced size, "5120x1280x4096": headed where the side beside differs
+  std::string list_shape;                // the size the kernel list's number is from: headed too where it differs
   // The dtype of `tflops` where it is not the one its family's rungs are shown in (the rung beside may be in
   // another): wmma/10 has f16.f16 runs only. Empty otherwise.
   std::string other_dtype;

@@ -195,6 +195,7 @@ class SwizzlePanel : public ViewPanel {
       in.tflops = r->tflops;
       if (other) in.other_dtype = dtype;
     }
+    if (const RunRecord* r = dtype.empty() ? nullptr : ladder_run(capture_, kernel, dtype)) in.list_shape = shape_label(*r);
     if (capture_) in.l2_bytes = capture_->device.l2_bytes;
     if (capture_)
       for (const L2Record& l : capture_->l2)
