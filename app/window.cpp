@@ -28,6 +28,21 @@ std::string written(const std::string& path, const std::string& extra) {
   return "wrote " + p.filename().string() + extra + " in " + p.parent_path().string();
 }
 
+// Tabs as the layout measures them and as they are drawn (the rows of a strip depend on it): a view's tab title
+// in bold, padded each side (on screen by 1.5 frame paddings, in the `all` picture by 6 px at the zoom), kTabGap
+// between two.
+constexpr float kTabGap = 2;
+std::string tab_title(const std::string& view) {
+  const ViewDef* def = find_view(view);
+  return def ? def->tab : view;
+}
+float screen_tab_pad() { return ImGui::GetStyle().FramePadding.x * 1.5f; }
+float screen_tab_label_w(ImFont* bold, const std::string& view) {
+  ImGui::PushFont(bold);  // the shown tab's font, so that no natural width cuts it
+  const float w = ImGui::CalcTextSize(tab_title(view).c_str()).x;
+  ImGui::PopFont();
+  return w;
+}
 
 const Theme& theme_of(const ViewState& st) { return st.dark ? Theme::Dark() : Theme::Light(); }
 ImU32 im_color(Color c) { return IM_COL32(c.r, c.g, c.b, c.a); }
@@ -394,17 +409,14 @@ void MainWindow::ExportWorkspace(const Frame& f, ViewState& st) {
 
 void MainWindow::DrawTabs(const TabStrip& strip, ViewState& st) {
   const Theme& t = theme_of(st);
-  const float pad = ImGui::GetStyle().FramePadding.x * 1.5f, gap = 2;
+  const float pad = screen_tab_pad();
   std::vector<std::string> titles;
   std::vector<float> widths;
   for (const std::string& v : strip.views) {
-    const ViewDef* def = find_view(v);
-    titles.push_back(def ? def->tab : v);
-    ImGui::PushFont(gui_.bold);  // the shown tab's font, so that no natural width cuts it
-    widths.push_back(ImGui::CalcTextSize(titles.back().c_str()).x);
-    ImGui::PopFont();
+    titles.push_back(tab_title(v));
+    widths.push_back(screen_tab_label_w(gui_.bold, v));
   }
-  const std::vector<Rect> rects = place_tabs(strip, widths, pad, gap);
+  const std::vector<Rect> rects = place_tabs(strip, widths, pad, kTabGap);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   for (size_t i = 0; i < rects.size(); ++i) {
     const Rect& r = rects[i];
@@ -563,13 +575,8 @@ bool MainWindow::Draw(const Frame& f, ViewState& st) {
     list_need_ = kernel_list_need([](const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; }, list_need_font_);
   }
   PaneLimits limits = pane_limits(ImGui::GetFontSize(), std::round(ImGui::GetFrameHeight() * 1.2f), list_need_);
-  limits.tab_w = [this](const std::string& v) {  // as DrawTabs measures a tab: its title in bold, padded
-    const ViewDef* def = find_view(v);
-    ImGui::PushFont(gui_.bold);
-    const float w = ImGui::CalcTextSize(def ? def->tab : v.c_str()).x;
-    ImGui::PopFont();
-    return w + 2 * ImGui::GetStyle().FramePadding.x * 1.5f;
-  };
+  limits.tab_w = [this](const std::string& v) { return screen_tab_label_w(gui_.bold, v) + 2 * screen_tab_pad(); };
+  limits.tab_gap = kTabGap;
   layout_ = layout_workspace(area_, st.arrangement, gap, limits);
 
   ImGui::SetCursorScreenPos(ImVec2(layout_.list.min.x, layout_.list.min.y));
@@ -641,10 +648,10 @@ void draw_workspace(Canvas& c, Rect r, const Frame& f, ViewState& st, std::vecto
   // The window's limits: its font is 15 px times the zoom, a frame 3 px of padding above and below the text.
   PaneLimits limits = pane_limits(fs, std::round((fs + 6 * z) * 1.2f),
                                   kernel_list_need([&](const std::string& s) { return c.text_size(s, fs).x; }, fs));
-  limits.tab_w = [&](const std::string& v) {  // as the tabs below measure one: its title in bold, padded
-    const ViewDef* def = find_view(v);
-    return c.text_size(def ? def->tab : v, fs, Font::SansBold).x + 2 * 6 * z;
-  };
+  const float tpad = 6 * z;
+  const auto tab_label_w = [&](const std::string& v) { return c.text_size(tab_title(v), fs, Font::SansBold).x; };
+  limits.tab_w = [&](const std::string& v) { return tab_label_w(v) + 2 * tpad; };
+  limits.tab_gap = kTabGap;
   const WorkspaceLayout lay = layout_workspace(area, st.arrangement, std::round(8 * z), limits);
   {
     ScaledCanvas scaled(c, z, lay.list.min);
@@ -653,15 +660,13 @@ void draw_workspace(Canvas& c, Rect r, const Frame& f, ViewState& st, std::vecto
   // Tabs as the window draws them: the shown one joined to its pane, in bold, under an accent line.
   std::vector<std::string> tabbed;
   for (const TabStrip& strip : lay.tabs) {
-    const float tpad = 6 * z;
     std::vector<std::string> titles;
     std::vector<float> widths;
     for (const std::string& v : strip.views) {
-      const ViewDef* def = find_view(v);
-      titles.push_back(def ? def->tab : v);
-      widths.push_back(c.text_size(titles.back(), fs, Font::SansBold).x);
+      titles.push_back(tab_title(v));
+      widths.push_back(tab_label_w(v));
     }
-    const std::vector<Rect> rects = place_tabs(strip, widths, tpad, 2);
+    const std::vector<Rect> rects = place_tabs(strip, widths, tpad, kTabGap);
     for (size_t i = 0; i < rects.size(); ++i) {
       const Rect& r = rects[i];
       const bool shown = strip.views[i] == strip.shown;

@@ -209,6 +209,13 @@ std::vector<std::string> texts(const std::string& svg) {
   return v;
 }
 
+// All text of the drawing in order, one space between elements: wrapped captions read as one sentence.
+std::string all_text(const std::string& svg) {
+  std::string s;
+  for (const std::string& t : texts(svg)) s += t + " ";
+  return s;
+}
+
 int count_if_contains(const std::vector<std::string>& v, const std::string& needle) {
   return int(std::count_if(v.begin(), v.end(),
                            [&](const std::string& s) { return s.find(needle) != std::string::npos; }));
@@ -1118,11 +1125,6 @@ TEST(PerfView, AShortLegendKeepsTheSelectedRungAndCountsTheRest) {
     const std::vector<std::string> all = texts(svg);
     return int(std::count(all.begin(), all.end(), label));
   };
-  const auto joined = [](const std::string& svg) {
-    std::string s;
-    for (const std::string& t : texts(svg)) s += t + " ";
-    return s;
-  };
   for (int s = 0; s < 13; ++s) {
     PerfSeries ps{"rung " + std::to_string(s), {}, s == 10, "", false};
     for (int i = 0; i < 6; ++i) ps.points.push_back({float(256 << i), float(50 * (s + 1) + i)});
@@ -1130,15 +1132,15 @@ TEST(PerfView, AShortLegendKeepsTheSelectedRungAndCountsTheRest) {
   }
   const std::string tall = draw_perf(in, Theme::Dark(), 1200, 1000);
   for (int s = 0; s < 13; ++s) EXPECT_EQ(exactly(tall, "rung " + std::to_string(s)), 1) << s;
-  EXPECT_EQ(joined(tall).find(" more: "), std::string::npos);
+  EXPECT_EQ(all_text(tall).find(" more: "), std::string::npos);
   const std::string svg = draw_perf(in, Theme::Dark(), 1200, 300);
   ASSERT_EQ(parse(svg, nullptr), "");
-  EXPECT_EQ(exactly(svg, "rung 10"), 1) << joined(svg);
+  EXPECT_EQ(exactly(svg, "rung 10"), 1) << all_text(svg);
   int shown = 0;
   for (int s = 0; s < 13; ++s) shown += exactly(svg, "rung " + std::to_string(s));
   ASSERT_LT(shown, 13) << "the pane held every row: the test shows nothing";
   const std::string more = "+" + std::to_string(13 - shown) + " more: ";
-  EXPECT_NE(joined(svg).find(more), std::string::npos) << joined(svg);
+  EXPECT_NE(all_text(svg).find(more), std::string::npos) << all_text(svg);
   EXPECT_EQ(overlapping_text(svg), "");
 }
 
@@ -1410,8 +1412,7 @@ TEST(WarpView, SwappedOperandsAreTilesOfTheTransposedShape) {
     ASSERT_EQ(parse(svg, nullptr), "");
     EXPECT_EQ(overlapping_text(svg), "") << w;
     EXPECT_EQ(outside(svg, w, 420), "") << w;
-    std::string all;
-    for (const std::string& t : texts(svg)) all += t + " ";
+    const std::string all = all_text(svg);
     EXPECT_NE(all.find("swapped"), std::string::npos) << all;
   }
 }
@@ -1445,8 +1446,7 @@ TEST(WarpView, TheDrawingIsReadableOrLeftOut) {
     int side = 0;
     for (const auto& [w10, n] : squares)
       if (n >= 8) side = w10;  // (with the shaded 64x64 slices of A and B)
-    std::string all;
-    for (const std::string& t : texts(svg)) all += t + " ";
+    const std::string all = all_text(svg);
     EXPECT_NE(all.find("256x128 block tile"), std::string::npos) << all;
     if (side > 0) {
       ++drawn;
@@ -1524,13 +1524,6 @@ std::vector<std::pair<int, Rect>> grid_cells(const std::string& svg, const Theme
     if (f != e.attr.end() && lane_of.count(f->second) && !e.attr.count("rx")) cells.push_back({lane_of[f->second], rect_of(e)});
   }
   return cells;
-}
-
-// All text of the drawing in order, one space between elements: wrapped captions read as one sentence.
-std::string all_text(const std::string& svg) {
-  std::string s;
-  for (const std::string& t : texts(svg)) s += t + " ";
-  return s;
 }
 
 // The text elements whose content is exactly `s`, with their fill.

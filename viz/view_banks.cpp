@@ -634,7 +634,7 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
     const Rect hc{{gx + bank * cw + 0.5f, hy}, {gx + (bank + 1) * cw - 0.5f, hy + head_h - 2}};
     c.rect_filled(hc, way_fill(bank_way[bank]), 2);
   }
-  for (int bank = 0; bank < kSmemBanks && bank_fs > 0; bank += bank_step) {
+  for (int bank = 0; bank < kSmemBanks && bank_fs > 0; bank += bank_step) {  // after all boxes: a number reaches over its neighbours'
     const Rect hc{{gx + bank * cw + 0.5f, hy}, {gx + (bank + 1) * cw - 0.5f, hy + head_h - 2}};
     c.text({hc.center().x, hc.center().y - bank_fs * 0.5f}, std::to_string(bank), text_on(way_fill(bank_way[bank])),
            bank_fs, Align::Center);

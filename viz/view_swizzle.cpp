@@ -49,6 +49,7 @@ struct Side {
   Rect area;
   Rect grid, a_strip, b_strip;
   float sx = 0, sy = 0;  // a tile's width and height: the block tile's shape, C the same size on both sides
+  float px = 0;          // pixels per element of C: sx / block_n (set with them)
   bool shape = false;    // head the traced size: the two sides were traced at different sizes
   bool compact = false;  // a short pane: the grid under the heading, without Nsight Compute's lines or the footprint
   float px_max = 0;      // > 0: at most this many pixels per element of C (the two sides at one scale)
@@ -133,7 +134,7 @@ float draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& s
   }
   const bool whole = float(wrapped) * fs * 1.3f <= (a.max.y - y) * 0.25f;
   for (size_t i = 0; i < measured.size(); ++i)
-    for (const std::string& line : whole ? measured[i] : std::vector<std::string>{side.compact ? "" : in.measured[i]}) {
+    for (const std::string& line : whole ? measured[i] : std::vector<std::string>{in.measured[i]}) {
       c.text({a.min.x, y}, viz::elide(c, line, fs, Font::Sans, a.w()), t.text_dim, fs);
       if (hover && Rect{{a.min.x, y}, {a.max.x, y + fs * 1.3f}}.contains(mouse)) hover->side = which, hover->measured = int(i);
       y += fs * 1.3f;
@@ -186,7 +187,7 @@ float draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& s
   const float bn = in.block_m > 0 && in.block_n > 0 ? float(in.block_n) : 1.0f;
   float px = std::min(avail_w / (l.tiles_n * bn), avail_h / (l.tiles_m * bm));  // per element of C
   if (side.px_max > 0) px = std::min(px, side.px_max);
-  side.sx = px * bn, side.sy = px * bm;
+  side.px = px, side.sx = px * bn, side.sy = px * bm;
   const bool room = !(std::min(side.sx, side.sy) < 1 || avail_h < fs * 3);
   if (dry) return room ? float(l.tiles_m) * side.sy : 0;
   if (!room) {  // no room for a grid: say so rather than draw nothing
@@ -398,13 +399,17 @@ void draw_swizzle_view(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput
   // six lines of text tall, of both grids with their lines, both without Nsight Compute's lines and the footprint
   // (hovering a tile still gives its numbers), the selected rung's alone with them, alone without; where none is,
   // the one with the tallest grid. Left alone, a line names the rung not shown.
+  // Each option's dry run also gives the smaller scale of its sides (`px`), which both then take.
   MeasureCanvas dry(c);
-  const auto grid_h = [&](const Side* s, int n, bool compact) {
+  const auto grid_h = [&](const Side* s, int n, bool compact, float* px) {
     float h = 1e9f;
+    *px = 1e9f;
     for (int i = 0; i < n; ++i) {
       Side probe = s[i];
       probe.compact = compact;
-      h = std::min(h, draw_side(dry, probe, t, st, t_ns, fs, mouse, 0, nullptr, true));
+      const float hi = draw_side(dry, probe, t, st, t_ns, fs, mouse, 0, nullptr, true);
+      h = std::min(h, hi);
+      if (hi > 0 && hi < 1e8f) *px = std::min(*px, probe.px);
     }
     return h;
   };
@@ -420,14 +425,15 @@ void draw_swizzle_view(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput
   std::vector<Option> options = {{sides, has_other ? 2 : 1, false}, {sides, has_other ? 2 : 1, true}};
   if (has_other) options.push_back({&alone, 1, false}), options.push_back({&alone, 1, true});
   size_t pick = 0;
-  float best = -1;
+  float best = -1, pick_px = 1e9f;
   for (size_t i = 0; i < options.size(); ++i) {
-    const float h = grid_h(options[i].sides, options[i].n, options[i].compact);
+    float px = 1e9f;
+    const float h = grid_h(options[i].sides, options[i].n, options[i].compact, &px);
     if (h >= fs * 6) {
-      pick = i;
+      pick = i, pick_px = px;
       break;
     }
-    if (h > best + 0.5f) best = h, pick = i;
+    if (h > best + 0.5f) best = h, pick = i, pick_px = px;
   }
   if (options[pick].sides == &alone) {
     const std::string beside = other->kernel + " beside it: " + viz::hint("maximise this view", "a larger picture shows it");
@@ -438,17 +444,7 @@ void draw_swizzle_view(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput
   sides[0].compact = sides[1].compact = options[pick].compact;
   // Both sides at one scale, the smaller side's, so that C's size compares (two 512-tile grids of one matrix were
   // drawn 215 and 175 pixels tall beside each other).
-  if (has_other) {
-    float px_max = 1e9f;
-    for (const Side& side : sides) {
-      Side probe = side;
-      const float h = draw_side(dry, probe, t, st, t_ns, fs, mouse, 0, nullptr, true);
-      const TracedLaunch* l = side.in->launch;
-      const float bm = side.in->block_m > 0 && side.in->block_n > 0 ? float(side.in->block_m) : 1.0f;
-      if (h > 0 && h < 1e8f && l && l->tiles_m > 0) px_max = std::min(px_max, h / (float(l->tiles_m) * bm));
-    }
-    if (px_max < 1e8f) sides[0].px_max = sides[1].px_max = px_max;
-  }
+  if (has_other && pick_px < 1e8f) sides[0].px_max = sides[1].px_max = pick_px;
   for (int i = 0; i < (has_other ? 2 : 1); ++i) draw_side(c, sides[i], t, st, t_ns, fs, mouse, i, hover);
   if (timeline) {
     if (has_other) {  // each side's timeline under its own grid, on the same time scale
