@@ -41,6 +41,26 @@ for kernel in sgemm/05_blocktile_2d wmma/05_padded_smem mma_f16/08_ldmatrix mma_
   done
 done
 
+# ---- 1b. The kernel list scrolls to the selected rung by whole rows ----------------------------------------
+# A picture's first row read as a sliver of "06_warp_64x64" under the header; the last rung, at the list's end,
+# stays whole at the bottom. (Each row's name is a widget of the audit: none may be cut, at the top or the bottom.)
+for zoom in 1.5 1.75; do
+  for kernel in mma_f16/12_persistent hopper/06_tma_store; do
+    rm -rf "$XDG_CONFIG_HOME"
+    mkdir -p "$(dirname "$settings")"
+    printf '{"schema": "gemmscope-settings/1", "kernel": "%s", "zoom": %s}\n' "$kernel" "$zoom" >"$settings"
+    report=$dir/audit.json
+    rm -f "$report"
+    "$bin" --frames 6 --width 1366 --height 768 --audit --report "$report"
+    # The top row, and for the last rung the bottom one (elsewhere the list's bottom edge may cut a row).
+    cut=$(field "$report" "(lambda rows: [w[0] for w in (rows[0], rows[-1])[:1 + ('$kernel' == 'hopper/06_tma_store')]
+          if w[4] < max(v[4] for v in rows) - 0.5])(sorted((w for w in r['audit']['widgets']
+          if w[0].startswith(('kernel name ', 'family in '))), key=lambda w: w[2]))")
+    [ "$cut" = "[]" ] || fail "$kernel at 1366x768, zoom $zoom: a row of the kernel list cut: $cut"
+  done
+done
+echo "ok: the kernel list shows whole rows around the selected rung at 150% and 175%, at its end too"
+
 # ---- 2. Real input -----------------------------------------------------------------------------------
 rm -rf "$XDG_CONFIG_HOME"
 report=$dir/live.json

@@ -3,7 +3,9 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
+#include <vector>
 #include <cstdio>
 
 #include "app/ui.h"
@@ -115,6 +117,10 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
     const std::map<std::string, std::string> fam_dtypes = family_dtypes(capture);
     std::string family, fam_dtype;
     bool row_tipped = false;
+    // The selected row is revealed at 40% of the list's height, scrolled by whole rows so that no half-cut row
+    // sits under the header (a picture's first row read as a sliver of "06_warp_64x64").
+    std::vector<float> rows_y;  // each row's top in the list's content, as ImGui places them (not evenly: whole pixels)
+    float sel_y = -1;
     for (const std::string& name : rung_names(capture)) {
       const KernelInfo* info = find_kernel(name);
       const std::string fam = family_of(name);
@@ -125,6 +131,7 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
         fam_dtype = d == fam_dtypes.end() ? "" : d->second;
         ImGui::TableNextRow();
         ImGui::TableSetColumnIndex(0);
+        rows_y.push_back(ImGui::GetCursorPosY());
         ImGui::TextColored(vec4(ctx.theme.accent), "%s", fam.c_str());
         ui::note("family");
         if (!fam_dtype.empty() && (show_num || cols.ratio)) {
@@ -146,14 +153,13 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
       const RunRecord* r = dtype.empty() ? nullptr : ladder_run(capture, shown, dtype);
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
+      const float row_y = ImGui::GetCursorPosY();  // in the list's content, whatever its scroll
+      rows_y.push_back(row_y);
       ImGui::PushID(name.c_str());
       const float name_w = ImGui::GetContentRegionAvail().x;
       if (ImGui::Selectable("##row", is_sel, ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowItemOverlap))
         ctx.st.kernel = name;
-      if (is_sel && reveal_) {
-        ImGui::SetScrollHereY(0.4f);
-        reveal_ = false;
-      }
+      if (is_sel && reveal_ > 0) sel_y = row_y;
       // One row's tooltip: on the pixel two rows share, both report hovered and their tooltips would stack.
       const bool row_hovered = ImGui::IsItemHovered() && !row_tipped;
       row_tipped = row_tipped || row_hovered;
@@ -219,6 +225,24 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
         else ImGui::TextUnformatted(v.c_str());
         ui::note("% of cuBLAS");
       }
+    }
+    ImGui::TableNextRow(0, ImGui::GetTextLineHeight());  // blank, so that the list's end can fall on a whole row
+    ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, IM_COL32(0, 0, 0, 0));
+    if (sel_y >= 0) {
+      // The row that, put where the first row is unscrolled, leaves the selected one nearest 40% down the rows.
+      const float want = sel_y - 0.4f * (ImGui::GetWindowHeight() - rows_y.front());
+      // Not past the end of the list (a rung at the end stays at the bottom, the rows above it still whole: the
+      // blank row below lets the list stop on a whole row). The first frame does not know the end yet.
+      const bool end_known = reveal_ < kRevealFrames;
+      float scroll = 0;
+      for (const float y : rows_y)
+        if ((!end_known || y - rows_y.front() <= ImGui::GetScrollMaxY() + 0.5f) &&
+            std::fabs(y - want) < std::fabs(scroll + rows_y.front() - want))
+          scroll = y - rows_y.front();
+      // The rows settle a frame or two after a change (the first frame's sat 5 px off the next's at 175%), so the
+      // scroll is set again until it stands.
+      if (end_known && std::fabs(scroll - ImGui::GetScrollY()) < 0.5f) reveal_ = 0;
+      else ImGui::SetScrollY(scroll), --reveal_;
     }
     ImGui::EndTable();
   }

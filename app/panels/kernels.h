@@ -15,10 +15,11 @@ class KernelListPanel {
   // Draws into the current ImGui window, filling what is left of it.
   void Draw(const ViewContext& ctx);
   // Scroll the selected row into view next frame (after the keyboard moved the selection).
-  void Reveal() { reveal_ = true; }
+  void Reveal() { reveal_ = kRevealFrames; }
 
  private:
-  bool reveal_ = true;
+  static constexpr int kRevealFrames = 4;  // frames it may take the rows to settle where a reveal puts them
+  int reveal_ = kRevealFrames;
   float names_em_ = -1, names_w_ = 0;  // the widest rung name, measured once per font size (not every frame)
 };
 
