@@ -363,9 +363,9 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
 
   // ---- Site table --------------------------------------------------------------------------
   // Columns sized to their widest cell; the site column takes what is left, names elided past it. Where
-  // that leaves too little room for the names (the widest, or 7 ems of it), the columns a reader needs least
-  // go first (the caption and the tooltip still say them): accesses, bytes per lane, kind, then the verdict
-  // (the conflicts' colour says it) and the ideal.
+  // that leaves too little room for the widest name, the columns a reader needs least go first (the caption
+  // and the tooltip still say them): accesses, bytes per lane, kind, then the verdict (the conflicts' colour
+  // says it); the ideal goes only where a name would keep less than 7 ems.
   std::vector<Column> cols = {{"site", Align::Left},       {"kind", Align::Left},  {"bytes/lane", Align::Right},
                               {"accesses", Align::Right},  {"wavefronts", Align::Right}, {"ideal", Align::Right},
                               {"conflicts", Align::Right}, {"", Align::Left}};
@@ -383,12 +383,16 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
       cols[i].w = std::max(cols[i].w, c.text_size(row[i], ts, bold(i) ? Font::SansBold : Font::Sans).x);
     if (i > 0) fixed += cols[i].w + cgap;
   }
-  const float name_room = std::min(cols[0].w, ts * 7);
-  for (size_t drop : {3, 2, 1, 7, 5}) {
-    if (fixed + name_room + ts <= area.w()) break;
-    fixed -= cols[drop].w + cgap;
-    cols[drop].hidden = true;
-  }
+  // (Names come before the verdict: "Bs ldmatrix.x4..." had lost the ".trans" that sets it apart from A's.)
+  const auto drop_until = [&](std::initializer_list<size_t> drops, float name_room) {
+    for (size_t drop : drops) {
+      if (fixed + name_room + ts <= area.w()) break;
+      fixed -= cols[drop].w + cgap;
+      cols[drop].hidden = true;
+    }
+  };
+  drop_until({3, 2, 1, 7}, cols[0].w);
+  drop_until({5}, std::min(cols[0].w, ts * 7));
   const float rh = ts * 1.55f;
   cols[0].w = std::max(c.text_size("site", ts).x, std::min(cols[0].w, area.w() - fixed - ts * 0.6f));
   {
