@@ -1570,6 +1570,29 @@ TEST(BanksView, TheHeaderNumbersItsBanksInNarrowCells) {
   }
 }
 
+// The site table keeps each site's name whole before its verdict column: the default 1600x900 window's pane (about
+// 430 px wide) cut "Bs ldmatrix.x4.trans" to "Bs ldmatrix.x4...", losing what sets it apart from A's loads.
+TEST(BanksView, ASiteNameStaysWholeBeforeTheVerdict) {
+  const Theme& t = Theme::Dark();
+  // (From 365 px; wmma/08's "C staging store (store_matrix_sync)" from 465, the window's pane at 1920x1080.)
+  for (const auto& [kernel, narrowest] : {std::pair<const char*, float>{"mma_f16/12_persistent", 365},
+                                          {"mma_tf32/08_ldmatrix", 365}, {"wmma/08_multistage", 465}}) {
+    const BanksViewInput in = banks_view_input(bundled_capture(), kernel);
+    ASSERT_FALSE(in.sites.empty()) << kernel;
+    for (float w = narrowest; w <= 640; w += 15) {
+      const std::string svg = draw_banks(in, t, {}, {-1, -1}, nullptr, w, 300);
+      ASSERT_EQ(parse(svg, nullptr), "");
+      for (const SmemSite& s : in.sites)
+        EXPECT_FALSE(text_elements(svg, s.name).empty()) << kernel << " at " << w << " px: '" << s.name << "' cut";
+      EXPECT_EQ(overlapping_text(svg), "") << kernel << " at " << w << " px";
+    }
+    // With room, the verdict stays beside the whole names.
+    const std::string wide = draw_banks(in, t, {}, {-1, -1}, nullptr, 1200, 600);
+    const bool any_free = std::any_of(in.sites.begin(), in.sites.end(), [](const SmemSite& s) { return s.conflicts == 0; });
+    EXPECT_EQ(text_elements(wide, "conflict-free").empty(), !any_free) << kernel;
+  }
+}
+
 // DESIGN.md's Nsight Compute pair on an H200: 4-byte loads 128 bytes apart are 32 wavefronts, 31 conflicts.
 TEST(BanksView, Stride128IsThirtyTwoRowsOnBankZero) {
   const Capture c = strided_capture(128);
