@@ -2150,6 +2150,51 @@ TEST(SwizzleView, AShortPaneKeepsItsGridsReadable) {
   (void)tall_h;
 }
 
+// A wide C (the live GPU test's 512x4096: 4 tile rows of 32) drew its two grids 97 pixels tall side by side, so the
+// rung went alone and its row-major variant unseen; stacked, each has the pane's width and both stay.
+TEST(SwizzleView, AWideMatrixStacksItsTwoSides) {
+  TracedLaunch a, b;
+  for (TracedLaunch* l : {&a, &b}) {
+    for (int i = 0; i < 128; ++i) {
+      BlockRecord r;
+      r.kernel = l == &a ? "test/07" : "test/07[order=none]";
+      r.launch = i, r.tile_m = i / 32, r.tile_n = i % 32, r.smid = i % 132;
+      r.start_ns = 0, r.end_ns = 10;
+      l->blocks.push_back(r);
+    }
+    l->tiles_m = 4, l->tiles_n = 32, l->sms = 132, l->duration = 10;
+  }
+  SwizzleViewInput in, other;
+  for (SwizzleViewInput* x : {&in, &other}) {
+    x->launch = x == &in ? &a : &b;
+    x->kernel = x == &in ? "test/07" : "test/07[order=none]";
+    x->block_m = x->block_n = 128, x->k = 512, x->elem_bytes = 2, x->tflops = 100;
+    x->order = x == &in ? "cutlass:4 order" : "row-major order";
+  }
+  const Theme& t = Theme::Dark();
+  SvgCanvas c(1600, 900, t.bg);
+  draw_swizzle_view(c, {{0, 0}, {1600, 900}}, t, in, &other, SwizzleViewState{}, {-1, -1}, nullptr);
+  const std::string svg = c.finish();
+  const std::string text = all_text(svg);
+  EXPECT_NE(text.find("row-major order"), std::string::npos) << text;
+  EXPECT_NE(text.find("cutlass:4 order"), std::string::npos) << text;
+  EXPECT_EQ(text.find("beside it"), std::string::npos) << text;
+  EXPECT_EQ(overlapping_text(svg), "");
+  // The two grids' tiles: one above the other, each at least six lines of text tall.
+  std::vector<Rect> tiles;
+  for (const Element& e : elements(svg, "rect")) {
+    const Rect r = rect_of(e);
+    if (e.attr.count("fill") && e.attr.at("fill") != "none" && std::abs(r.w() - r.h()) < 1 && r.w() > 10 && r.w() < 60)
+      tiles.push_back(r);
+  }
+  ASSERT_GE(tiles.size(), 256u) << text;
+  float top = 1e9f, bottom = -1e9f;
+  for (const Rect& r : tiles) top = std::min(top, r.min.y), bottom = std::max(bottom, r.max.y);
+  EXPECT_GE(bottom - top, 2 * 4 * 6 * kMinTextSize / 4) << "two grids of 4 rows, each six lines tall";
+  const float mid = (top + bottom) / 2;
+  EXPECT_EQ(std::count_if(tiles.begin(), tiles.end(), [&](const Rect& r) { return r.max.y < mid; }), 128);
+}
+
 // A rung traced and timed at another size than the kernel list's number names that size even alone (stream-K's
 // 438 TFLOP/s at 5120x1280x4096 stood without it against the list's 514 at 4096^3).
 TEST(SwizzleView, ASpeedFromAnotherSizeThanTheListsNamesItsSize) {

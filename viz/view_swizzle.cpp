@@ -397,8 +397,8 @@ void draw_swizzle_view(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput
   // A short pane, where the grids with their lines would be smudges or not drawn at all (the whole window's pane
   // at 1920x1080 drew hopper/04's two 512-tile grids 50 pixels tall): the first arrangement whose grids are at least
   // six lines of text tall, of both grids with their lines, both without Nsight Compute's lines and the footprint
-  // (hovering a tile still gives its numbers), the selected rung's alone with them, alone without; where none is,
-  // the one with the tallest grid. Left alone, a line names the rung not shown.
+  // (hovering a tile still gives its numbers), both stacked with and without, the selected rung's alone with them,
+  // alone without; where none is, the one with the tallest grid. Left alone, a line names the rung not shown.
   // Each option's dry run also gives the smaller scale of its sides (`px`), which both then take.
   MeasureCanvas dry(c);
   const auto grid_h = [&](const Side* s, int n, bool compact, float* px) {
@@ -413,6 +413,16 @@ void draw_swizzle_view(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput
     }
     return h;
   };
+  // Stacked, one side above the other: a wide C (512x4096, 4 tile rows of 32) drew two 97-pixel grids side by side,
+  // too short, where stacked each has the pane's width.
+  Side stacked[2];
+  if (has_other) {
+    stacked[0] = stacked[1] = sides[0];
+    stacked[1].in = other;
+    const float mid = body.min.y + body.h() * 0.5f;
+    stacked[0].area = Rect{body.min, {body.max.x, mid - fs * 0.5f}};
+    stacked[1].area = Rect{{body.min.x, mid + fs * 0.5f}, body.max};
+  }
   Side alone;
   alone.in = &in;
   alone.area = Rect{{body.min.x, body.min.y + fs * 1.3f}, body.max};
@@ -423,7 +433,9 @@ void draw_swizzle_view(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput
     bool compact;
   };
   std::vector<Option> options = {{sides, has_other ? 2 : 1, false}, {sides, has_other ? 2 : 1, true}};
-  if (has_other) options.push_back({&alone, 1, false}), options.push_back({&alone, 1, true});
+  if (has_other)
+    for (const Side* arrangement : {&stacked[0], &alone})
+      for (const bool compact : {false, true}) options.push_back({arrangement, arrangement == &alone ? 1 : 2, compact});
   size_t pick = 0;
   float best = -1, pick_px = 1e9f;
   for (size_t i = 0; i < options.size(); ++i) {
@@ -435,6 +447,7 @@ void draw_swizzle_view(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput
     }
     if (h > best + 0.5f) best = h, pick = i, pick_px = px;
   }
+  if (options[pick].sides == stacked) sides[0] = stacked[0], sides[1] = stacked[1];
   if (options[pick].sides == &alone) {
     const std::string beside = other->kernel + " beside it: " + viz::hint("maximise this view", "a larger picture shows it");
     c.text(body.min, viz::elide(c, beside, fs, Font::Sans, body.w()), t.text_dim, fs);
@@ -447,11 +460,10 @@ void draw_swizzle_view(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput
   if (has_other && pick_px < 1e8f) sides[0].px_max = sides[1].px_max = pick_px;
   for (int i = 0; i < (has_other ? 2 : 1); ++i) draw_side(c, sides[i], t, st, t_ns, fs, mouse, i, hover);
   if (timeline) {
-    if (has_other) {  // each side's timeline under its own grid, on the same time scale
-      draw_timeline(c, {{sides[0].area.min.x, tl.min.y}, {sides[0].area.max.x, tl.max.y}}, t, in, st, span, t_ns, fs,
-                    mouse, 0, hover);
-      draw_timeline(c, {{sides[1].area.min.x, tl.min.y}, {sides[1].area.max.x, tl.max.y}}, t, *other, st, span, t_ns,
-                    fs, mouse, 1, hover);
+    if (has_other) {  // each side's timeline under its own grid (left and right where stacked), on one time scale
+      const float mid = body.min.x + body.w() * 0.5f;
+      draw_timeline(c, {{body.min.x, tl.min.y}, {mid - fs, tl.max.y}}, t, in, st, span, t_ns, fs, mouse, 0, hover);
+      draw_timeline(c, {{mid + fs, tl.min.y}, {body.max.x, tl.max.y}}, t, *other, st, span, t_ns, fs, mouse, 1, hover);
     } else {
       draw_timeline(c, tl, t, in, st, span, t_ns, fs, mouse, 0, hover);
     }
