@@ -46,22 +46,8 @@ namespace fs = std::filesystem;
 namespace gs {
 
 std::string one_line(const std::string& message) {
-  std::string line;
-  for (const char ch : message) {
-    const auto u = static_cast<unsigned char>(ch);
-    if (u == '\n') line += "\\n";
-    else if (u == '\t') line += "\\t";
-    else if (u < 0x20 || u == 0x7F) {
-      char esc[8];
-      std::snprintf(esc, sizeof esc, "\\x%02x", u);
-      line += esc;
-    } else line += ch;
-    if (line.size() > 600) {
-      line.resize(600);
-      line += "...";
-      break;
-    }
-  }
+  std::string line = escape_line(message);
+  if (line.size() > 600) line = line.substr(0, 600) + "...";
   return line;
 }
 

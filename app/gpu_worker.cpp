@@ -1,4 +1,5 @@
 #include "app/gpu_worker.h"
+#include "core/text.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -37,21 +38,10 @@ std::string fmt_s(double s) {
   return buf;
 }
 
-// One line for the banner: control characters escaped, at most `max` bytes.
+// One line for the banner: control characters and malformed UTF-8 escaped (escape_line), at most `max` bytes.
 std::string one_line(const std::string& s, size_t max = 300) {
-  std::string out;
-  for (const char ch : s) {
-    const auto u = static_cast<unsigned char>(ch);
-    if (u < 0x20 || u == 0x7F) {
-      char esc[8];
-      std::snprintf(esc, sizeof esc, "\\x%02x", u);
-      out += esc;
-    } else {
-      out += ch;
-    }
-    if (out.size() > max) return out.substr(0, max) + "...";
-  }
-  return out;
+  const std::string out = escape_line(s);
+  return out.size() > max ? out.substr(0, max) + "..." : out;
 }
 
 std::string describe_exit(int status) {

@@ -74,7 +74,7 @@ int main(int argc, char** argv) {
   const CLI::Validator device_index = number_in(0, 1023, true, "a CUDA device index (0, 1, ...; nvidia-smi lists them)");
 
   WindowArgs win;
-  app.add_option("--replay", win.replay, "Open this capture instead of running on the GPU")->check(CLI::ExistingFile);
+  app.add_option("--replay", win.replay, "Open this capture instead of running on the GPU");
   app.add_option("--device", win.device, "CUDA device index")->check(device_index);
   // Test hooks, hidden from --help (an empty group).
   app.add_option("--frames", win.frames, "Quit after this many frames")
@@ -144,7 +144,7 @@ int main(int argc, char** argv) {
   layout->add_option("--format", lay.format, "csv, svg, png, or tex (a standalone TikZ picture); default: -o's extension (.csv, .svg, .png, .tex; another needs --format), else csv")->check(CLI::IsMember({"csv", "svg", "png", "tex"}))
       ->capture_default_str();
   layout->add_option("-o,--output", lay.out, "File to write (default: standard output for csv)")->check(a_name);
-  layout->add_option("--replay", lay.replay, "Read traced layouts from this capture")->check(CLI::ExistingFile);
+  layout->add_option("--replay", lay.replay, "Read traced layouts from this capture");
   layout->add_option("--theme", lay.theme, "dark or light (svg, png)")->check(CLI::IsMember({"dark", "light"}))
       ->capture_default_str();
   layout->add_option("--device", lay.device, "CUDA device index for --source traced")->check(device_index);
@@ -166,7 +166,7 @@ int main(int argc, char** argv) {
   ExportArgs exp;
   CLI::App* exportc = app.add_subcommand("export", "Write a lecture deck: every rung's views as PNG and SVG, and index.html");
   exportc->add_option("--deck", exp.deck, "Folder to create (it must not exist yet)")->required()->check(a_name);
-  exportc->add_option("--replay", exp.replay, "Capture to draw (default: the bundled one)")->check(CLI::ExistingFile);
+  exportc->add_option("--replay", exp.replay, "Capture to draw (default: the bundled one)");
   exportc->add_option("--theme", exp.theme, "dark or light")->check(CLI::IsMember({"dark", "light"}))->capture_default_str();
   exportc->add_option("--zoom", exp.zoom, zoom_help)->check(number_in(0.5, 3, false, "a number from 0.5 to 3"))->capture_default_str();
   exportc->add_option("--formats", exp.formats,
@@ -179,7 +179,7 @@ int main(int argc, char** argv) {
   shotc->add_option("--view", shot.view, "View to draw: " + views_help())->required();
   shotc->add_option("--kernel", shot.kernel, "Kernel to select");
   shotc->add_option("--op", shot.op, "Operation the layout view shows instead of the kernel's own");
-  shotc->add_option("--replay", shot.replay, "Capture to draw (default: the bundled one)")->check(CLI::ExistingFile);
+  shotc->add_option("--replay", shot.replay, "Capture to draw (default: the bundled one)");
   shotc->add_option("--theme", shot.theme, "dark or light")->check(CLI::IsMember({"dark", "light"}))->capture_default_str();
   shotc->add_option("--scale", shot.scale, "Size multiplier of the 1600x900 picture")->check(number_in(0.25, 4, false, "a number from 0.25 to 4"))
       ->capture_default_str();

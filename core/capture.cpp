@@ -1,4 +1,5 @@
 #include "core/capture.h"
+#include "core/text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -84,19 +85,7 @@ class Reader {
   static std::string quote(const std::string& s) {
     return "\"" + escape(s.size() > 40 ? s.substr(0, 40) : s) + (s.size() > 40 ? "...\"" : "\"");
   }
-  static std::string escape(const std::string& s) {
-    std::string out;
-    for (const char ch : s) {
-      const auto u = static_cast<unsigned char>(ch);
-      if (u == '\n') out += "\\n";
-      else if (u < 0x20 || u == 0x7F) {
-        char esc[8];
-        std::snprintf(esc, sizeof esc, "\\x%02x", u);
-        out += esc;
-      } else out += ch;
-    }
-    return out;
-  }
+  static std::string escape(const std::string& s) { return escape_line(s); }
 
   const json& field(const json& obj, const std::string& where, const char* key) const {
     if (!obj.is_object()) fail(where, "expected an object");

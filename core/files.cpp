@@ -1,4 +1,5 @@
 #include "core/files.h"
+#include "core/text.h"
 
 #include <atomic>
 #include <cerrno>
@@ -71,13 +72,7 @@ class TmpGuard {
  public:
   TmpGuard(const std::string& tmp, const std::string& target) {
     std::snprintf(g_tmp, sizeof g_tmp, "%s", tmp.c_str());
-    std::string shown;  // one line whatever the name holds: control characters escaped, cut
-    for (const char ch : target) {
-      const auto u = static_cast<unsigned char>(ch);
-      char esc[8];
-      std::snprintf(esc, sizeof esc, "\\x%02x", u);
-      shown += u < 0x20 || u == 0x7F ? std::string(esc) : std::string(1, ch);
-    }
+    std::string shown = escape_line(target);  // one line whatever the name holds, cut
     if (shown.size() >= sizeof g_target) shown = "..." + shown.substr(shown.size() - (sizeof g_target - 4));
     std::snprintf(g_target, sizeof g_target, "%s", shown.c_str());
     g_tmp_live = true;

@@ -31,7 +31,12 @@ expect 2 "^gemmscope shot: --kernel: unknown kernel 'mma_f16/10_multistage\\[sta
 expect 2 "ldmatrix.x4 has one operand with a register layout: A" layout --op ldmatrix.x4 --operand B
 expect 2 "ldmatrix.x2.trans has one operand with a register layout: A" layout --op ldmatrix.x2.trans --operand C --source traced
 expect 2 "wgmma.m64n16k16.f16 has one operand with a register layout: C" layout --op wgmma.m64n16k16.f16 --operand A
-expect 2 "replay" --replay "$tmp/does-not-exist.json"
+# A capture that is not there is a capture that does not load: exit 1 and the reader's line, as for one unreadable
+# (CLI11's own check had made it exit 2, "--replay: File does not exist: ...").
+expect 1 "^gemmscope shot: .*/does-not-exist.json: cannot open: No such file or directory$" shot --view perf --replay "$tmp/does-not-exist.json" -o "$tmp/x.svg"
+expect 1 "^gemmscope layout: .*/does-not-exist.json: cannot open: No such file or directory$" layout --op mma.m16n8k16.f16 --operand A --source traced --replay "$tmp/does-not-exist.json"
+expect 1 "^gemmscope export: .*/does-not-exist.json: cannot open: No such file or directory$" export --deck "$tmp/deck-missing" --replay "$tmp/does-not-exist.json"
+expect 2 "^gemmscope shot: --replay: an empty value; give one or leave the option out$" shot --view perf --replay '' -o "$tmp/x.svg"
 expect 2 "unknown view 'nope' \(available: layout, banks, gmem, swizzle, perf, roofline, timeline, code, all\)" shot --view nope -o "$tmp/x.png"
 expect 2 "must end in .png or .svg" shot --view layout -o "$tmp/x.txt"
 expect 2 "unknown kernel 'sgemm/99_magic'" shot --view perf --kernel sgemm/99_magic -o "$tmp/x.svg"

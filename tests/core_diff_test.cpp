@@ -27,6 +27,20 @@ TEST(Text, TrimTakesWhiteSpaceFromTheEndsOnly) {
   EXPECT_EQ(trim(""), "");
 }
 
+// A message quoting untrusted input stays one line a terminal only prints: control characters, C1 controls and
+// malformed UTF-8 as \xNN, letters in UTF-8 as they are ('--op a\xff' had reached the terminal raw).
+TEST(Text, EscapeLineKeepsUtf8LettersAndEscapesWhatATerminalCouldObey) {
+  EXPECT_EQ(escape_line("caf\xC3\xA9 \xC2\xB7 ok"), "caf\xC3\xA9 \xC2\xB7 ok");
+  EXPECT_EQ(escape_line("a\nb\tc\x01\x7F"), "a\\nb\\tc\\x01\\x7f");
+  EXPECT_EQ(escape_line("a\xFF" "b"), "a\\xffb");
+  EXPECT_EQ(escape_line("\xC2\x9B" "1m"), "\\xc2\\x9b1m");     // CSI as U+009B
+  EXPECT_EQ(escape_line("\xC3"), "\\xc3");                    // a sequence cut at the end
+  EXPECT_EQ(escape_line("\xC0\xAF"), "\\xc0\\xaf");            // overlong '/'
+  EXPECT_EQ(escape_line("\xED\xA0\x80"), "\\xed\\xa0\\x80");    // a surrogate
+  EXPECT_EQ(escape_line("\xE2\x9C\x93\xF0\x9F\x98\x80"), "\xE2\x9C\x93\xF0\x9F\x98\x80");  // 3 and 4 bytes
+  EXPECT_EQ(escape_line("\xC3(" ), "\\xc3(");                 // a lead byte without its continuation
+}
+
 TEST(LineDiff, IdenticalTextsAreAllSame) {
   const std::vector<std::string> t = {"a", "b", "c"};
   const auto d = line_diff(t, t);
