@@ -312,6 +312,18 @@ int cmd_window(const WindowArgs& a) {
   }
   if (a.headless && a.exit_after <= 0 && a.frames <= 0)
     return fail("", "--headless needs --exit-after or --frames (no window to close)", kExitUsage);
+  // The files the run ends by writing, checked before it starts: a mistyped folder had cost a whole headless run
+  // on a lent GPU (--last-frame), or repeated its line every frame (--report).
+  for (const auto& [option, path] : {std::pair<const char*, const std::string&>{"--report", a.report},
+                                     {"--last-frame", a.last_frame}, {"--frame-log", a.frame_log},
+                                     {"--series-log", a.series_log}}) {
+    if (path.empty()) continue;
+    try {
+      check_writable(path);
+    } catch (const std::exception& e) {
+      return fail("", std::string(option) + ": " + e.what(), kExitRuntime);
+    }
+  }
   if (a.headless) setenv("GEMMSCOPE_GL", "egl", 1);  // no window, whatever DISPLAY says
 
   Gui gui;

@@ -170,18 +170,18 @@ int main(int argc, char** argv) {
   exportc->add_option("--theme", exp.theme, "dark or light")->check(CLI::IsMember({"dark", "light"}))->capture_default_str();
   exportc->add_option("--zoom", exp.zoom, zoom_help)->check(number_in(0.5, 3, false, "a number from 0.5 to 3"))->capture_default_str();
   exportc->add_option("--formats", exp.formats,
-                      "png,svg (each PNG links its SVG), png (slides only; about half the size) or svg (no display needed)")
+                      "png,svg (each PNG links its SVG), png (slides only; about half the size) or svg (no OpenGL at all)")
       ->check(one_of({"png,svg", "svg,png", "png", "svg"}, "png,svg (or svg,png), png or svg"))
       ->capture_default_str();
 
   ShotArgs shot;
-  CLI::App* shotc = app.add_subcommand("shot", "Render a view offscreen to PNG or SVG (needs a display or Xvfb for PNG)");
+  CLI::App* shotc = app.add_subcommand("shot", "Render a view offscreen to PNG or SVG (PNG through a display where there is one, else EGL with no window)");
   shotc->add_option("--view", shot.view, "View to draw: " + views_help())->required();
   shotc->add_option("--kernel", shot.kernel, "Kernel to select");
   shotc->add_option("--op", shot.op, "Operation the layout view shows instead of the kernel's own");
   shotc->add_option("--replay", shot.replay, "Capture to draw (default: the bundled one)");
   shotc->add_option("--theme", shot.theme, "dark or light")->check(CLI::IsMember({"dark", "light"}))->capture_default_str();
-  shotc->add_option("--scale", shot.scale, "Size multiplier of the 1600x900 picture")->check(number_in(0.25, 4, false, "a number from 0.25 to 4"))
+  shotc->add_option("--scale", shot.scale, "Size multiplier of the picture (--size, 1600x900 by default): 0.25 to 4")->check(number_in(0.25, 4, false, "a number from 0.25 to 4"))
       ->capture_default_str();
   shotc->add_option("--size", shot.size, "Window size WxH the picture shows (before --scale)")->capture_default_str();
   shotc->add_option("--zoom", shot.zoom, zoom_help)->check(number_in(0.5, 3, false, "a number from 0.5 to 3"))->capture_default_str();

@@ -457,6 +457,15 @@ json parse_limited(const std::string& file_text, const Reader& r) {
     }
   }
   const std::string& text = gz ? inflated : file_text;
+  // JSON has no raw NUL byte, and the parser would take one for the end of the text: a capture followed by a NUL and
+  // junk was read as whole, and a file starting with one was called "unexpected end of input".
+  if (const size_t nul = text.find('\0'); nul != std::string::npos) {
+    const size_t line_start = text.rfind('\n', nul);
+    r.fail("", "not valid JSON: a NUL byte at line " +
+                   std::to_string(1 + std::count(text.begin(), text.begin() + std::ptrdiff_t(nul), '\n')) + ", column " +
+                   std::to_string(nul - (line_start == std::string::npos ? 0 : line_start + 1) + 1) +
+                   (nul == 0 ? " (the file starts with one: not a capture)" : ""));
+  }
   json j;
   // A text shorter than two bytes a value cannot pass the limit on values: it is built as it is counted, in one pass.
   // A longer one is counted first, so that 60 MB of numbers is refused in a second, not after it is built.

@@ -36,6 +36,10 @@ expect 2 "wgmma.m64n16k16.f16 has one operand with a register layout: C" layout 
 expect 1 "^gemmscope shot: .*/does-not-exist.json: cannot open: No such file or directory$" shot --view perf --replay "$tmp/does-not-exist.json" -o "$tmp/x.svg"
 expect 1 "^gemmscope layout: .*/does-not-exist.json: cannot open: No such file or directory$" layout --op mma.m16n8k16.f16 --operand A --source traced --replay "$tmp/does-not-exist.json"
 expect 1 "^gemmscope export: .*/does-not-exist.json: cannot open: No such file or directory$" export --deck "$tmp/deck-missing" --replay "$tmp/does-not-exist.json"
+# The files a window run ends by writing are checked before it starts (a headless run on a lent GPU had run its
+# whole --exit-after before failing on --last-frame's folder).
+expect 1 "^gemmscope: --last-frame: .*/no/such/dir/x.png: the folder .*/no/such/dir does not exist$" --last-frame "$tmp/no/such/dir/x.png" --headless --exit-after 30
+expect 1 "^gemmscope: --report: .*/no/such/dir/r.json: the folder .*/no/such/dir does not exist$" --report "$tmp/no/such/dir/r.json" --headless --exit-after 30
 expect 2 "^gemmscope shot: --replay: an empty value; give one or leave the option out$" shot --view perf --replay '' -o "$tmp/x.svg"
 expect 2 "unknown view 'nope' \(available: layout, banks, gmem, swizzle, perf, roofline, timeline, code, all\)" shot --view nope -o "$tmp/x.png"
 expect 2 "must end in .png or .svg" shot --view layout -o "$tmp/x.txt"
@@ -52,6 +56,9 @@ expect 2 "^gemmscope record: --sweep: an empty value" record -o "$tmp/c.json" --
 expect 2 "^gemmscope: --kernel: an empty value" --kernel '' 
 expect 2 "" frobnicate
 
+# A NUL byte ends the text for the JSON parser: a capture with one and junk after it had been read as whole.
+printf '{"schema": 1}\0junk' > "$tmp/nul.json"
+expect 1 "nul.json: not valid JSON: a NUL byte at line 1, column 14$" shot --view perf --replay "$tmp/nul.json" -o "$tmp/x.svg"
 printf '{' > "$tmp/broken.json"
 # (The window says this line too and stays up on the bundled capture: gui.bad_capture.)
 expect 1 "broken.json: not valid JSON" export --deck "$tmp/deck" --replay "$tmp/broken.json"
