@@ -290,8 +290,14 @@ void write_file_atomic(const std::string& given, const std::string& bytes) {
     ::unlink(tmp.c_str());
     throw std::runtime_error(given + ": write failed: " + std::strerror(err));
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int rerr = errno;
+  // The signals wait again while the rename happens and the handler learns of it: one that came just after the
+  // rename had said "left as it was" of a file already replaced. Held back, it says only "interrupted".
+  pthread_sigmask(SIG_BLOCK, &held, &before);
+  const bool renamed = std::rename(tmp.c_str(), path.c_str()) == 0;
+  const int rerr = errno;
+  if (renamed) g_tmp_live = false;
+  pthread_sigmask(SIG_SETMASK, &before, nullptr);
+  if (!renamed) {
     ::unlink(tmp.c_str());
     throw std::runtime_error(given + ": cannot rename into place: " + std::strerror(rerr));
   }
