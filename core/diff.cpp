@@ -135,4 +135,31 @@ std::vector<int> change_starts(const std::vector<DiffLine>& diff) {
   return starts;
 }
 
+int main_change(const std::vector<DiffLine>& diff, const std::vector<std::string>& old_lines,
+                const std::vector<std::string>& new_lines, int reach) {
+  const auto is_code = [](const std::string& line) {
+    const std::string t = trim(line);
+    return !t.empty() && t.rfind("//", 0) != 0 && t.rfind("#include", 0) != 0 && t.find("GS_PROBE") == std::string::npos &&
+           t.find("kSmemSites") == std::string::npos && t.find("kGmemSites") == std::string::npos;
+  };
+  const std::vector<int> starts = change_starts(diff);
+  std::vector<int> code(starts.size(), 0);  // per run, its changed lines of code
+  size_t best = 0;
+  for (size_t r = 0; r < starts.size(); ++r) {
+    for (size_t i = size_t(starts[r]); i < diff.size() && diff[i].kind != DiffLine::Kind::Same; ++i) {
+      const DiffLine& d = diff[i];
+      const std::string* line = d.kind == DiffLine::Kind::Added
+                                    ? (size_t(d.new_line) < new_lines.size() ? &new_lines[size_t(d.new_line)] : nullptr)
+                                    : (size_t(d.old_line) < old_lines.size() ? &old_lines[size_t(d.old_line)] : nullptr);
+      code[r] += line && is_code(*line);
+    }
+    if (code[r] > code[best]) best = r;
+  }
+  if (starts.empty()) return -1;
+  size_t first = best;
+  for (size_t r = best; r-- > 0 && starts[best] - starts[r] <= reach;)
+    if (code[r] > 0) first = r;
+  return starts[first];
+}
+
 }  // namespace gs

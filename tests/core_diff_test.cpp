@@ -41,6 +41,38 @@ TEST(Text, EscapeLineKeepsUtf8LettersAndEscapesWhatATerminalCouldObey) {
   EXPECT_EQ(escape_line("\xC3(" ), "\\xc3(");                 // a lead byte without its continuation
 }
 
+// The code view opens where the rung's step is: mma_f16/08 had opened on its probe's table of site names, 40 lines
+// above its ldmatrix loads. The run with the most changed lines of code, comments, includes and the probe's
+// bookkeeping not counted; an earlier run of code close above it is shown with it.
+TEST(LineDiff, TheMainChangeIsTheLargestRunOfCodeNotTheProbesBookkeeping) {
+  std::vector<std::string> a = {"#include \"a.h\"", "const char* kSmemSites[] = {\"As load\"};", "int x = 1;"};
+  std::vector<std::string> b = {"#include \"b.h\"", "const char* kSmemSites[] = {\"As ldmatrix\"};", "int x = 1;"};
+  for (int i = 0; i < 40; ++i) a.push_back("// same " + std::to_string(i)), b.push_back("// same " + std::to_string(i));
+  const size_t loads = b.size();
+  a.insert(a.end(), {"  load_a(p);", "  GS_PROBE(probe.smem(kA, p));", "  load_b(q);"});
+  b.insert(b.end(), {"  // ldmatrix: one instruction a fragment", "  ldmatrix_x4(af, p);", "  ldmatrix_x4_trans(bf, q);"});
+  const std::vector<DiffLine> d = line_diff(a, b);
+  const int at = main_change(d, a, b);
+  ASSERT_GE(at, 0);
+  // The run at the loads (its first line a removed one: removed lines come first), not the include or the table.
+  EXPECT_EQ(d[size_t(at)].kind, DiffLine::Kind::Removed);
+  EXPECT_EQ(a[size_t(d[size_t(at)].old_line)], "  load_a(p);");
+  EXPECT_EQ(change_starts(d).front(), 0);  // the include changed first
+  // A run of code a few lines above the largest one is shown with it.
+  std::vector<std::string> a2 = b, b2 = b;
+  a2[loads - 3] = "// same 37";
+  b2[loads - 3] = "int y = 2;";  // a one-line change of code 3 lines above the loads
+  a2.back() = "  old_b(q);";
+  a2[loads + 1] = "  old_a(p);";
+  const std::vector<DiffLine> d2 = line_diff(a2, b2);
+  const int at2 = main_change(d2, a2, b2);
+  ASSERT_GE(at2, 0);
+  EXPECT_EQ(d2[size_t(at2)].old_line >= 0 ? a2[size_t(d2[size_t(at2)].old_line)] : b2[size_t(d2[size_t(at2)].new_line)],
+            "// same 37");
+  EXPECT_EQ(main_change(d2, a2, b2, 0), change_starts(d2).back());
+  EXPECT_EQ(main_change(line_diff(a, a), a, a), -1);
+}
+
 TEST(LineDiff, IdenticalTextsAreAllSame) {
   const std::vector<std::string> t = {"a", "b", "c"};
   const auto d = line_diff(t, t);

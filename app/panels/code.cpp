@@ -18,7 +18,7 @@ class CodePanel : public ViewPanel {
  public:
   void Update(const ViewContext& ctx) override {
     const std::string kernel = selected_kernel(ctx.st);
-    if (kernel != kernel_) {  // a new rung opens at its first change, against the rung it builds on
+    if (kernel != kernel_) {  // a new rung opens at its main change, against the rung it builds on
       kernel_ = kernel;
       ctx.st.code_against.clear();
       ctx.st.code.selected = -1;
@@ -29,10 +29,13 @@ class CodePanel : public ViewPanel {
         ctx.st.code_against.empty() ? (toggle_symbols(kernel).empty() ? previous(kernel) : "-") : ctx.st.code_against;
     if (kernel != in_.kernel || against != built_against_) build(kernel, against);
     const std::vector<int> rows = code_rows(in_, ctx.st.code);
-    if (jump_) {  // scroll so the first change sits a few lines from the top
+    if (jump_) {  // scroll so the change to see first sits a few lines from the top: the rung's main change
+      // against the rung before (not its probe's site table), a toggle variant's first marked line
       const std::vector<int> starts = change_starts(in_.diff);
-      ctx.st.code.first =
-          starts.empty() || (in_.against.empty() && in_.toggle_note.empty()) ? 0 : row_of(rows, starts.front()) - 3;
+      const int at = !in_.against.empty() ? main_change(in_.diff, in_.old_lines, in_.new_lines)
+                     : !in_.toggle_note.empty() && !starts.empty() ? starts.front()
+                                                                   : -1;
+      ctx.st.code.first = at < 0 ? 0 : row_of(rows, at) - 3;
       jump_ = false;
     }
     ctx.st.code.first = std::clamp(ctx.st.code.first, 0, std::max(0, int(rows.size()) - 1));
