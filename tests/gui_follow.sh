@@ -22,7 +22,12 @@ expect layout sgemm/01_naive "thread 0 (warp 0, lane 0) computes 1 element of C:
 expect layout sgemm/05_blocktile_2d "computes 64 elements of C: rows 0:8, columns 0:8" "from shared memory for 64 FMA"
 expect layout sgemm/07_warptile "computes 64 elements of C: rows 0:4, 16:20, columns 0:4, 32:36"
 expect layout wmma/05_padded_smem "wmma.m16n16k16.f16" "each element twice in one lane's fragment"
-expect layout mma_f16/08_ldmatrix "mma.m16n8k16.f16" "8 warps (4x2) of 64x64 over a 256x128"
+# A rung opens on the instruction it adds over the rung before: 08 on ldmatrix.x4 (its picture had been 07's mma
+# grids under another title), 09 on its mma again; wmma/11 writes out the ldmatrix its fragments load with.
+expect layout mma_f16/08_ldmatrix "ldmatrix.x4" "lane i supplies the row address" "8 warps (4x2) of 64x64 over a 256x128"
+expect layout mma_f16/09_xor_permuted "mma.m16n8k16.f16"
+expect layout mma_tf32/08_ldmatrix "ldmatrix.x4" "lane i supplies the row address"
+expect layout wmma/11_ldmatrix_xor "ldmatrix.x4" "lane i supplies the row address"
 expect layout mma_tf32/04_registers "mma.m16n8k8.tf32" "tf32 · 4 elements/lane"
 # A rung that accumulates only in f16 beside a C traced with f32 accumulators says so; one that also runs f16.f32 does not.
 expect layout wmma/10_warp_128x64 "C: traced with f32 accumulators; wmma/10_warp_128x64 accumulates in f16, a fragment not traced"

@@ -72,3 +72,19 @@ assert "11_swapped_operands" in texts, [t for t in texts if t.startswith("11_")]
 assert not [t for t in texts if t.startswith("11_sw") and t.endswith("...")], "cut"
 PY
 echo "ok: every rung name whole in the kernel list at 150% in 1366x768"
+
+# Lane numbers before the warp tiling's drawing: at a projector's zoom the tiling at the right had left every
+# fragment grid colour only (wmma/05 at 150%, mma_f16 at 200% on 1920x1080); where its words instead of its drawing
+# give the cells room for their numbers, the words go under the grids.
+for case in "wmma/05_padded_smem 1600x900 1.5" "mma_f16/06_warp_64x64 1920x1080 2"; do
+  read -r kernel size z <<<"$case"
+  "$bin" shot --view layout --kernel "$kernel" --size "$size" --zoom "$z" -o "$dir/lanes.svg"
+  python3 - "$dir/lanes.svg" <<'PY' || fail "$kernel at $z on $size: no lane numbers in the fragment grids"
+import sys, xml.dom.minidom as m
+texts = [n.firstChild.data for n in m.parse(sys.argv[1]).getElementsByTagName("text") if n.firstChild]
+lanes = sum(t == "31" for t in texts)  # lane 31's cells (the axes stop at 15)
+assert lanes >= 4, f"{lanes} cells labelled 31"
+assert any(t.startswith("Warp tiling (") for t in texts), "the tiling's words"
+PY
+done
+echo "ok: at 150% and 200% the fragment cells keep their lane numbers, the warp tiling in words"

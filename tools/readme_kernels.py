@@ -79,6 +79,26 @@ def main() -> int:
                if "cublas_timing" in doc
                else "timed once per shape, at the process's first run of that shape (bench before 2026-11-27)")
         lines.append(f"- {col}: cuBLAS {how}")
+    # The window, its pictures and the deck read the bundled capture, another recording: say by how much its ratios
+    # differ from the H200 file's (a lecturer quoting this table beside a slide had found 64.3% against 59.9%).
+    cap = load_json(root / "assets" / "captures" / "h200.json.gz")
+    shown = {(r["kernel"], r["dtype"]): r for r in cap["runs"]
+             if (r["m"], r["n"], r["k"]) == (4096, 4096, 4096) and r.get("cublas_tflops", 0) > 0}
+    for n, doc in docs:
+        if "H200" not in doc["device"]["name"]:
+            continue
+        diffs = []
+        for r in doc["results"]:
+            c = shown.get((r["kernel"], r["dtype"]))
+            if c and (r["m"], r["n"], r["k"]) == (4096, 4096, 4096) and r.get("cublas_tflops", 0) > 0 and "[" not in r["kernel"]:
+                diffs.append((abs(100 * c["tflops"] / c["cublas_tflops"] - 100 * r["tflops"] / r["cublas_tflops"]),
+                              r["kernel"], r["dtype"], 100 * c["tflops"] / c["cublas_tflops"], 100 * r["tflops"] / r["cublas_tflops"]))
+        if diffs:
+            d, k, dt, a, b = max(diffs)
+            lines.append(f"- The window, its pictures and the deck show the bundled capture, another recording on an H200 "
+                         f"(`gemmscope record`, another process and day than `bench/results/{n}`): a rung's share of cuBLAS "
+                         f"there differs from this table's by up to {d:.1f} points at 4096^3 ({k} {dt}: {a:.1f}% against "
+                         f"{b:.1f}%), each run meeting the clocks and power of its moment. Compare rungs within one source.")
     tables = [subprocess.run([sys.executable, str(root / "tools" / "bench_table.py"), str(results / n)],
                              check=True, capture_output=True, text=True).stdout for n, _ in docs]
     binary = pathlib.Path(sys.argv[2]) if len(sys.argv) > 2 else root / "build" / "gemmscope"

@@ -57,6 +57,26 @@ class Canvas {
   virtual void pop_clip() = 0;
 };
 
+// A canvas that draws nothing and measures text as `base` does: a view's dry run, to learn how a layout would come
+// out (whether a launch order's grids have room, whether fragment cells get lane numbers) before drawing it.
+class MeasureCanvas : public Canvas {
+ public:
+  explicit MeasureCanvas(const Canvas& base) : base_(base) {}
+  void rect_filled(Rect, Color, float) override {}
+  void rect(Rect, Color, float, float) override {}
+  void line(Vec2, Vec2, Color, float) override {}
+  void polyline(const std::vector<Vec2>&, Color, float) override {}
+  void polygon_filled(const std::vector<Vec2>&, Color) override {}
+  void circle_filled(Vec2, float, Color) override {}
+  void text(Vec2, std::string_view, Color, float, Align, Font) override {}
+  Vec2 text_size(std::string_view s, float size, Font font) const override { return base_.text_size(s, size, font); }
+  void push_clip(Rect) override {}
+  void pop_clip() override {}
+
+ private:
+  const Canvas& base_;
+};
+
 // The smallest text a view may draw, as a line height in pixels at zoom 1: DejaVu's em is 0.86 of the
 // line, so 14 px is a 12 px (9 pt) font, readable on a projector and in an exported SVG. Views leave out
 // a label that would need less (hover and zoom show it) rather than shrink it.

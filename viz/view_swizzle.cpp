@@ -55,26 +55,6 @@ struct Side {
   float px_max = 0;      // > 0: at most this many pixels per element of C (the two sides at one scale)
 };
 
-// A canvas that draws nothing and measures text as `base` does: draw_side's dry run, to learn whether a side
-// has room for its grid before anything is drawn.
-class MeasureCanvas : public Canvas {
- public:
-  explicit MeasureCanvas(const Canvas& base) : base_(base) {}
-  void rect_filled(Rect, Color, float) override {}
-  void rect(Rect, Color, float, float) override {}
-  void line(Vec2, Vec2, Color, float) override {}
-  void polyline(const std::vector<Vec2>&, Color, float) override {}
-  void polygon_filled(const std::vector<Vec2>&, Color) override {}
-  void circle_filled(Vec2, float, Color) override {}
-  void text(Vec2, std::string_view, Color, float, Align, Font) override {}
-  Vec2 text_size(std::string_view s, float size, Font font) const override { return base_.text_size(s, size, font); }
-  void push_clip(Rect) override {}
-  void pop_clip() override {}
-
- private:
-  const Canvas& base_;
-};
-
 // Draws one side; returns its tile grid's height (0: no room for one). `dry`: stops at that answer (on a
 // MeasureCanvas).
 float draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& st, uint64_t t_ns, float fs, Vec2 mouse,

@@ -57,6 +57,7 @@ struct LayoutHover {
   bool traced = false;
   int row = 0, col = 0;
   std::vector<LayoutCell> holders;  // every (lane, elem) slot that holds this element
+  bool labelled = false;            // the grids' cells were drawn with lane numbers (room for them)
 };
 // Draws operands A, B and C of one op as grids, cells coloured by lane and labelled "lane:elem";
 // with both sources, documented and traced side by side, mismatching cells marked. An ldmatrix op

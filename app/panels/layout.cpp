@@ -73,6 +73,22 @@ const MmaOp* shown_op(const ViewState& st, const KernelInfo* k) {
   return find_mma_op(k->ops[std::clamp(st.layout_pick, 0, int(k->ops.size()) - 1)]);
 }
 
+// The instruction a rung opens on: the first of its own that the rung it builds on (KernelInfo::builds_on, else the
+// rung before in its ladder) does not have, which is what the step adds (mma_f16/08's ldmatrix.x4; its layout picture
+// had been 07's mma grids under another title), else its first.
+int added_op(const KernelInfo* k) {
+  if (!k) return 0;
+  const auto& reg = kernel_registry();
+  const KernelInfo* before = k->builds_on.empty() ? nullptr : find_kernel(k->builds_on);
+  const std::string rung = k->name.substr(0, k->name.find('['));  // a variant: its rung's step
+  for (size_t i = 0; k->builds_on.empty() && i < reg.size() && reg[i].name != rung; ++i)
+    if (reg[i].family == k->family && reg[i].name.find('[') == std::string::npos) before = &reg[i];
+  if (!before) return 0;
+  for (size_t i = 0; i < k->ops.size(); ++i)
+    if (std::find(before->ops.begin(), before->ops.end(), k->ops[i]) == before->ops.end()) return int(i);
+  return 0;
+}
+
 // "ldmatrix.x4.trans" -> "ldmatrix .x4.trans", "mma.m16n8k16.f16" -> "mma m16n8k16": short button labels.
 std::string short_op(const std::string& op) {
   if (op.rfind("ldmatrix", 0) == 0) return "ldmatrix" + op.substr(8);
@@ -85,9 +101,9 @@ class LayoutPanel : public ViewPanel {
   void Update(const ViewContext& ctx) override {
     const std::string name = selected_kernel(ctx.st);
     kernel_ = find_kernel(name);
-    if (name != last_kernel_) {  // a new rung opens on its first instruction, lane and warp cleared
+    if (name != last_kernel_) {  // a new rung opens on the instruction it adds, lane and warp cleared
       last_kernel_ = name;
-      ctx.st.layout_pick = 0;
+      ctx.st.layout_pick = added_op(kernel_);
       ctx.st.layout.highlight_lane = -1;
       ctx.st.warp = 0;
       ctx.st.thread = 0;
@@ -208,6 +224,59 @@ class LayoutPanel : public ViewPanel {
     }
   }
 
+  enum class Warps { None, Beside, Under, Words };
+
+  // Wide: the warp tiling at the right, where the fragments keep about 30 lines of text, the width their grids
+  // need in a row (A x B = C); narrower, under them (Under: drawn where the pane is tall enough, else in words).
+  Warps default_warps(Rect r, const ViewState& st) const {
+    if (!st.show_warps) return Warps::None;
+    if (warps_.described() && r.w() > r.h() * 1.5f && r.w() * 0.66f >= kMinTextSize * 30) return Warps::Beside;
+    return Warps::Under;
+  }
+
+  // Places (and with `draw`, draws) the warp tiling as `w` says; returns the room left for the fragments.
+  Rect place_warps(Canvas& c, Rect r, Warps w, const ViewContext& ctx, bool draw) {
+    const ViewState& st = ctx.st;
+    Rect top = r;
+    if (draw) warps_rect_ = Rect{{r.min.x, r.max.y}, r.max};
+    if (w == Warps::None) return top;
+    if (w == Warps::Beside) {
+      const float x = r.max.x - std::round(r.w() * 0.34f);
+      top.max.x = x;
+      if (draw) warps_rect_ = Rect{{x, r.min.y}, r.max}, draw_warp_view(c, warps_rect_, ctx.theme, warps_, st.warp);
+      return top;
+    }
+    // Under the fragments, about a third (one line for an undescribed rung).
+    // An undescribed rung's sentence (the hopper rungs') gets one line: their wgmma pictures need the height.
+    const float h = warps_.described() ? std::round(std::clamp(r.h() * 0.32f, kMinTextSize * 12, r.h() * 0.45f))
+                                       : kMinTextSize * 2.5f;
+    const float y = r.max.y - std::min(h, r.h() * 0.5f);
+    if (warps_.described() && (w == Warps::Words || y - r.min.y < kMinTextSize * 20)) {
+      // Too short a pane for both (the fragments' pictures would shrink to nothing under their labels), or the
+      // drawing would cost their lane numbers: the fragments keep the room, and a few lines under them say the
+      // tiling in words and where its picture is.
+      const float size = kMinTextSize, lh = size * 1.3f;
+      const std::string words = "Warp tiling (" + viz::hint("maximise this view to see it drawn", "a larger picture draws it") +
+                                "): " + warp_heading(warps_) + ".";
+      std::vector<std::string> lines = viz::wrap_lines(c, words, size, r.w() - 20, 3);
+      // Where three lines would leave the fragments less than about 13 lines of text (their titles, a header
+      // line and 16 rows of cells at 3 px: the live window at 200% on 1600x900 drew no grid at all), one line.
+      // Given way for the lane numbers, one line too.
+      if (w == Warps::Words || r.h() - lh * float(lines.size()) - size < kMinTextSize * 13)
+        lines = viz::wrap_lines(c, words, size, r.w() - 20, 1);
+      float line_y = r.max.y - lh * float(lines.size()) - size * 0.5f;
+      top.max.y = line_y - size * 0.4f;
+      for (const std::string& line : draw ? lines : std::vector<std::string>{}) {
+        c.text({r.min.x + 10, line_y}, line, ctx.theme.text_dim, size);
+        line_y += lh;
+      }
+      return top;
+    }
+    top.max.y = y;
+    if (draw) warps_rect_ = Rect{{r.min.x, y}, r.max}, draw_warp_view(c, warps_rect_, ctx.theme, warps_, st.warp);
+    return top;
+  }
+
   void Figure(Canvas& c, Rect r, const ViewContext& ctx, Vec2 mouse) override {
     const ViewState& st = ctx.st;
     hover_ = LayoutHover{};
@@ -229,42 +298,25 @@ class LayoutPanel : public ViewPanel {
       }
       return;
     }
-    Rect top = r;
-    // Wide: the warp tiling at the right, where the fragments keep about 30 lines of text, the width their grids
-    // need in a row (A x B = C); narrower, under them or in words.
-    if (st.show_warps && warps_.described() && r.w() > r.h() * 1.5f && r.w() * 0.66f >= kMinTextSize * 30) {
-      const float x = r.max.x - std::round(r.w() * 0.34f);
-      warps_rect_ = Rect{{x, r.min.y}, r.max};
-      top.max.x = x;
-      draw_warp_view(c, warps_rect_, ctx.theme, warps_, st.warp);
-    } else if (st.show_warps) {  // tall: under the fragments, about a third (one line for an undescribed rung)
-      // An undescribed rung's sentence (the hopper rungs') gets one line: their wgmma pictures need the height.
-      const float h = warps_.described() ? std::round(std::clamp(r.h() * 0.32f, kMinTextSize * 12, r.h() * 0.45f))
-                                         : kMinTextSize * 2.5f;
-      const float y = r.max.y - std::min(h, r.h() * 0.5f);
-      if (warps_.described() && y - r.min.y < kMinTextSize * 20) {
-        // Too short a pane for both (the fragments' pictures would shrink to nothing under their labels): the
-        // fragments keep the room, and a few lines under them say the tiling in words and where its picture is.
-        const float size = kMinTextSize, lh = size * 1.3f;
-        const std::string words = "Warp tiling (" + viz::hint("maximise this view to see it drawn", "a larger picture draws it") +
-                                  "): " + warp_heading(warps_) + ".";
-        std::vector<std::string> lines = viz::wrap_lines(c, words, size, r.w() - 20, 3);
-        // Where three lines would leave the fragments less than about 13 lines of text (their titles, a header
-        // line and 16 rows of cells at 3 px: the live window at 200% on 1600x900 drew no grid at all), one line.
-        if (r.h() - lh * float(lines.size()) - size < kMinTextSize * 13) lines = viz::wrap_lines(c, words, size, r.w() - 20, 1);
-        float line_y = r.max.y - lh * float(lines.size()) - size * 0.5f;
-        warps_rect_ = Rect{{r.min.x, r.max.y}, r.max};
-        top.max.y = line_y - size * 0.4f;
-        for (const std::string& line : lines) {
-          c.text({r.min.x + 10, line_y}, line, ctx.theme.text_dim, size);
-          line_y += lh;
-        }
-      } else {
-        warps_rect_ = Rect{{r.min.x, y}, r.max};
-        top.max.y = y;
-        draw_warp_view(c, warps_rect_, ctx.theme, warps_, st.warp);
-      }
+    // Where the warp tiling goes: at the right of a wide pane, under the fragments, or in a few words under them.
+    // A drawn tiling gives way to the words where it would cost the fragments' cells their lane numbers and the
+    // words leave them room for them: at 200% on 1600x900 the tiling at the right had left every grid colour only.
+    Warps where = default_warps(r, st);
+    if (where == Warps::Beside || (where == Warps::Under && warps_.described())) {
+      const auto labelled = [&](Warps w) {
+        MeasureCanvas dry(c);
+        LayoutHover h;
+        draw_layout_view(dry, place_warps(dry, r, w, ctx, false), ctx.theme, in_, st.layout, {-1, -1}, &h);
+        return h.labelled;
+      };
+      if (!labelled(where))
+        for (const Warps w : {Warps::Under, Warps::Words})
+          if (w != where && labelled(w)) {
+            where = w;
+            break;
+          }
     }
+    const Rect top = place_warps(c, r, where, ctx, true);
     draw_layout_view(c, top, ctx.theme, in_, st.layout, mouse, &hover_);
   }
 

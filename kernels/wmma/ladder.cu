@@ -163,7 +163,7 @@ std::vector<Rung> wmma_rungs() {
     Rung g = GS_WMMA_RUNG(wmma_11_ldmatrix_xor, "wmma/11_ldmatrix_xor", r::kWarpM, r::kWarpN);
     g.info.builds_on = "wmma/09_pipelined";  // 09's tile and loop, not 10's f16-only 128x64 warps
     g.launch = {GS_WMMA_F32(r::launch), GS_WMMA_F16(r::launch)};
-    ladder.push_back(g);
+    ladder.push_back(with_loads(g, {"ldmatrix.x4", "ldmatrix.x4.trans"}));  // its fragments' loads, written out
   }
   return ladder;
 }
