@@ -1,6 +1,7 @@
 #include "core/gmem.h"
 
 #include <algorithm>
+#include <set>
 #include <map>
 #include <utility>
 
@@ -74,6 +75,32 @@ std::vector<GmemSite> gmem_sites(const Capture& c, const std::string& kernel) {
     it->requests += 1;
     it->sectors += cost.sectors;
     it->ideal_sectors += cost.ideal_sectors;
+  }
+  // Nsight Compute's count of each cp.async site: its global records beside the shared ones of the same
+  // instructions ("As ..." with A, "Bs ..." with B), fitted to 54 single-instruction probes (bench/ldgsts_probe.cu)
+  // and equal to every padded rung's measured ratio (tools/ldgsts_model.py).
+  for (GmemSite& site : sites) {
+    if (site.kind != "cp.async" || site.name.empty()) continue;
+    std::vector<const GmemAccess*> g;
+    std::vector<const SmemAccess*> sh;
+    for (const GmemAccess& a : site.accesses)
+      if (a.warp == 0 && a.iteration == 0) g.push_back(&a);
+    for (const SmemAccess& a : c.smem)
+      if (a.kernel == kernel && a.kind == "cp.async" && a.warp == 0 && a.iteration == 0 && !a.site.empty() &&
+          a.site[0] == site.name[0])
+        sh.push_back(&a);
+    if (g.empty() || g.size() != sh.size()) continue;
+    int64_t pairs = 0;
+    for (size_t i = 0; i < g.size(); ++i) {
+      std::set<std::pair<int64_t, int64_t>> seen;
+      for (size_t l = 0; l < 32; ++l)
+        if (g[i]->offset[l] && sh[i]->addr[l])
+          for (int b = 0; b < g[i]->width; b += 4)
+            seen.insert({(*g[i]->offset[l] + b) / 128, (int64_t(*sh[i]->addr[l]) + b) / 32});
+      pairs += int64_t(seen.size());
+    }
+    site.ncu_per_request = double(pairs) / double(g.size());
+    site.ncu_requests = int(g.size());
   }
   return sites;
 }

@@ -39,6 +39,11 @@ struct GmemSite {
   char matrix = 'A';     // the matrix its first record touched
   std::vector<GmemAccess> accesses;  // capture order
   int64_t requests = 0, sectors = 0, ideal_sectors = 0;  // summed over the accesses
+  // cp.async: sectors per request as Nsight Compute counts them, one per distinct (128-byte global line, 32-byte
+  // unit of shared memory) pair of an instruction's bytes (README, "Sectors per request"), from the shared-memory
+  // records of the same instructions (warp 0, first k-iteration, in program order); 0 where they do not pair.
+  double ncu_per_request = 0;
+  int ncu_requests = 0;  // the paired instructions it is over
   double sectors_per_request() const { return requests ? double(sectors) / requests : 0; }
   double ideal_per_request() const { return requests ? double(ideal_sectors) / requests : 0; }
 };

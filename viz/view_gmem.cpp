@@ -29,13 +29,18 @@ std::string fmt_ratio(double v) {
   return b;
 }
 
+// A cp.async site whose padded rows Nsight Compute counts more sectors for than its bytes fill (mma_f16/08: 18).
+bool counted_more(const GmemSite& s) { return s.kind == "cp.async" && s.ncu_per_request > s.ideal_per_request() + 0.005; }
+
 std::string verdict(const GmemSite& s) {
   if (s.requests == 0) return "";
+  if (counted_more(s)) return "coalesced; Nsight: " + viz::fmt_num(s.ncu_per_request);
   if (s.sectors <= s.ideal_sectors) return "coalesced";
   return fmt_ratio(double(s.sectors) / std::max<int64_t>(1, s.ideal_sectors)) + "x the ideal";
 }
 
 Color verdict_color(const GmemSite& s, const Theme& t) {
+  if (counted_more(s)) return t.warn;
   if (s.sectors <= s.ideal_sectors) return t.good;
   return double(s.sectors) / std::max<int64_t>(1, s.ideal_sectors) <= 2.0 ? t.warn : t.bad;
 }
@@ -358,7 +363,26 @@ void draw_gmem_view(Canvas& c, Rect r, const Theme& t, const GmemViewInput& in, 
   };
   // What is not traced first: it says why a site is missing from the table.
   if (!in.untraced.empty()) note_lines("Not traced: " + in.untraced, t.warn);
-  if (std::any_of(in.sites.begin(), in.sites.end(), [](const GmemSite& x) { return x.kind == "cp.async"; }))
+  // cp.async: what Nsight Compute counts, from the same instructions' shared-memory records, where it differs
+  // from the table's sectors (padded rows: mma_f16/08's 18 for 16, which its rung 09 removes) or that it agrees.
+  std::string counted_more, counted_same;
+  for (const GmemSite& x : in.sites)
+    if (x.kind == "cp.async" && x.ncu_per_request > 0) {
+      std::string& list = x.ncu_per_request > x.sectors_per_request() + 0.005 ? counted_more : counted_same;
+      list += (list.empty() ? "" : ", ") + x.name + " " + viz::fmt_num(x.ncu_per_request);
+    }
+  if (!counted_more.empty())
+    note_lines("cp.async, as Nsight Compute counts it: " + counted_more + " sectors per request" +
+                   (counted_same.empty() ? "" : " (" + counted_same + " as here)") +
+                   ", one per pair of 128-byte global line and 32-byte unit of shared memory the bytes land in, and "
+                   "these padded rows start 16 bytes into a unit (over the kernel, what it measured: README, "
+                   "\"Sectors per request\").",
+               t.warn);
+  else if (!counted_same.empty())
+    note_lines("cp.async, as Nsight Compute counts it: as the table does (" + counted_same +
+                   "), each row landing on whole 32-byte units of shared memory.",
+               t.text_dim);
+  else if (std::any_of(in.sites.begin(), in.sites.end(), [](const GmemSite& x) { return x.kind == "cp.async"; }))
     note_lines("cp.async: Nsight Compute counts these reads under op_ld, one sector for each pair of 128-byte global "
                "line and 32-byte unit of shared memory the bytes land in, so a padded row that starts 16 bytes into "
                "a unit costs one more (17-21 for 16 in the padded rungs): README, \"Sectors per request\".",
