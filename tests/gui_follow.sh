@@ -47,6 +47,10 @@ echo "ok: an explored op's layout leaves the rung's warp tiling out"
 # The bank view opens on the rung's worst site: mma_tf32/01's B-fragment loads (4-way, but 4 times as many as A's 8-way).
 expect banks mma_tf32/01_vectorized "Bs load (frag), warp 0, k-iteration 0" "(4-way on banks 0-7)"
 expect banks mma_f16/01_vectorized "(4-way on banks 0-3)"
+# A rung with no conflict, after one with none, opens on the site it adds: 08 on its ldmatrix reads (its slide had
+# shown the tile copies that 03-10 all open on).
+expect banks mma_f16/08_ldmatrix "As ldmatrix.x4, warp 0, k-iteration 0"
+expect banks mma_tf32/08_ldmatrix "As ldmatrix (frag), warp 0, k-iteration 0"
 # The launch-order view shows the rung's measured order beside the same kernel in row-major order: mma_f16/07's
 # swizzle (bands of 16 tile columns, CUTLASS's identity swizzle with log tile 4) against its variant [order=none];
 # a rung with no such twin gets the rung before it.

@@ -47,7 +47,13 @@ class BanksPanel : public ViewPanel {
       ctx.st.banks = BanksViewState{};
       bool any_conflict = false;
       for (const SmemSite& s : in_.sites) any_conflict = any_conflict || s.conflicts > 0;
-      if (site_name_.empty() && f.capture && !any_conflict) site_name_ = site_before_conflicted(*f.capture);
+      // A rung with no conflict opens on the site the rung before conflicted on most, else on the first site the
+      // rung adds (mma_f16/08's ldmatrix reads: its deck slide had shown the tile copies 03-10 all open on).
+      if (f.capture && !any_conflict) {
+        std::string name = site_before_conflicted(*f.capture);
+        if (name.empty()) name = site_added(*f.capture);
+        if (!name.empty() || site_name_.empty()) site_name_ = name;
+      }
       // The site of the same name, unless it is conflict-free where another site conflicts (rung 10 to its
       // [xor=off] variant: its 8-way ldmatrix reads, not the copies the rung opened on): then the worst.
       for (size_t i = 0; i < in_.sites.size(); ++i)
@@ -75,6 +81,17 @@ class BanksPanel : public ViewPanel {
     before.sites = smem_sites(capture, *(it - 1));
     const BanksPick p = banks_pick(before, BanksViewState{});
     return p.site >= 0 && before.sites[size_t(p.site)].conflicts > 0 ? before.sites[size_t(p.site)].name : "";
+  }
+
+  // The first of the rung's sites whose name the rung before it in its family has not (what the step adds), or "".
+  std::string site_added(const Capture& capture) const {
+    const std::vector<std::string> rungs = rung_names(&capture);
+    const auto it = std::find(rungs.begin(), rungs.end(), rung_of_variant(in_.kernel));
+    if (it == rungs.end() || it == rungs.begin() || family_of(*(it - 1)) != family_of(in_.kernel)) return "";
+    const std::vector<SmemSite> before = smem_sites(capture, *(it - 1));
+    for (const SmemSite& s : in_.sites)
+      if (std::none_of(before.begin(), before.end(), [&](const SmemSite& b) { return b.name == s.name; })) return s.name;
+    return "";
   }
 
   // Compare mode: the chosen rung's sites (default: the rung before this one in its family, else after).
