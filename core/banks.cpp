@@ -236,15 +236,21 @@ bool parse_lane_offsets(std::istream& in, LaneOffsets* out, std::string* error) 
   std::istringstream words(text);
   std::vector<std::string> tokens;
   long count = 0;
-  for (std::string tok; words >> tok; ++count)
+  // A token quoted in a message: at most 24 characters (a pasted 60 KB token must not become a 60 KB line).
+  auto quoted = [](const std::string& t) { return t.size() > 24 ? t.substr(0, 24) + "..." : t; };
+  std::string odd;  // the first token that is neither an offset nor "-": what a wrong count most likely comes from
+  for (std::string tok; words >> tok; ++count) {
     if (count < kLanes) tokens.push_back(tok);
+    uint64_t v = 0;
+    if (odd.empty() && tok != "-" && !parse_offset(tok, &v))
+      odd = "; token " + std::to_string(count + 1) + " '" + quoted(tok) + "' is not a number" +
+            (tok.find(',') != std::string::npos ? " (offsets are separated by spaces or lines, not commas)" : "");
+  }
   if (count != kLanes) {
-    *error = "expected 32 offsets, got " + std::to_string(count);
+    *error = "expected 32 offsets, got " + std::to_string(count) + odd;
     return false;
   }
   LaneOffsets parsed{};
-  // A token quoted in a message: at most 24 characters (a pasted 60 KB token must not become a 60 KB line).
-  auto quoted = [](const std::string& t) { return t.size() > 24 ? t.substr(0, 24) + "..." : t; };
   for (int lane = 0; lane < kLanes; ++lane) {
     const std::string& tok = tokens[lane];
     if (tok == "-") continue;  // inactive lane

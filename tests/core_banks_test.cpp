@@ -446,6 +446,13 @@ TEST(BanksParse, WrongCount) {
   EXPECT_EQ(err, "expected 32 offsets, got 33");
   EXPECT_FALSE(parse("", &o, &err));
   EXPECT_EQ(err, "expected 32 offsets, got 0");
+  // A wrong count names the first token that is not an offset, what most likely made it wrong: a comment line, or
+  // offsets joined by commas (the count alone had said "got 34" and "got 1").
+  EXPECT_FALSE(parse("# lanes\n" + tokens(32), &o, &err));
+  EXPECT_EQ(err, "expected 32 offsets, got 34; token 1 '#' is not a number");
+  EXPECT_FALSE(parse("0,4,8", &o, &err));
+  EXPECT_EQ(err, "expected 32 offsets, got 1; token 1 '0,4,8' is not a number (offsets are separated by spaces or lines, "
+                 "not commas)");
 }
 
 TEST(BanksParse, NotANumber) {
