@@ -300,7 +300,8 @@ class LayoutPanel : public ViewPanel {
     }
     // Where the warp tiling goes: at the right of a wide pane, under the fragments, or in a few words under them.
     // A drawn tiling gives way to the words where it would cost the fragments' cells their lane numbers and the
-    // words leave them room for them: at 200% on 1600x900 the tiling at the right had left every grid colour only.
+    // words leave them room for them (wmma/05 at 150% on 1600x900 and mma_f16 at 200% on 1920x1080 had been colour
+    // only). Up to three dry runs of the fragments' layout, on a canvas that draws nothing.
     Warps where = default_warps(r, st);
     if (where == Warps::Beside || (where == Warps::Under && warps_.described())) {
       const auto labelled = [&](Warps w) {
