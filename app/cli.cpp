@@ -46,9 +46,7 @@ namespace fs = std::filesystem;
 namespace gs {
 
 std::string one_line(const std::string& message) {
-  std::string line = escape_line(message);
-  if (line.size() > 600) line = line.substr(0, 600) + "...";
-  return line;
+  return cut_end(escape_line(message), 600);
 }
 
 int fail(const std::string& sub, const std::string& message, int code) {
@@ -229,6 +227,18 @@ int cmd_window(const WindowArgs& a) {
   if (a.fake_gpu && !a.replay.empty()) return fail("", "--fake-gpu is a live session, not with --replay", kExitUsage);
   if (!(a.watchdog_s == 0 || (a.watchdog_s >= 1 && a.watchdog_s <= 3600)))
     return fail("", "--watchdog: seconds from 1 to 3600", kExitUsage);
+  // The files the run ends by writing, checked before it starts (and before a GPU worker does): a mistyped folder
+  // had cost a whole headless run on a lent GPU (--last-frame), or repeated its line every frame (--report).
+  for (const auto& [option, path] : {std::pair<const char*, const std::string&>{"--report", a.report},
+                                     {"--last-frame", a.last_frame}, {"--frame-log", a.frame_log},
+                                     {"--series-log", a.series_log}}) {
+    if (path.empty()) continue;
+    try {
+      check_writable(path);
+    } catch (const std::exception& e) {
+      return fail("", std::string(option) + ": " + e.what(), kExitRuntime);
+    }
+  }
   std::string alert, alert_line;  // a capture that did not load: said in the window, which shows the bundled one, and on stderr
   if (!a.replay.empty()) {
     if (!a.fault_drill.empty()) return fail("", "--fault-drill runs on the live GPU, not with --replay", kExitUsage);
@@ -312,18 +322,6 @@ int cmd_window(const WindowArgs& a) {
   }
   if (a.headless && a.exit_after <= 0 && a.frames <= 0)
     return fail("", "--headless needs --exit-after or --frames (no window to close)", kExitUsage);
-  // The files the run ends by writing, checked before it starts: a mistyped folder had cost a whole headless run
-  // on a lent GPU (--last-frame), or repeated its line every frame (--report).
-  for (const auto& [option, path] : {std::pair<const char*, const std::string&>{"--report", a.report},
-                                     {"--last-frame", a.last_frame}, {"--frame-log", a.frame_log},
-                                     {"--series-log", a.series_log}}) {
-    if (path.empty()) continue;
-    try {
-      check_writable(path);
-    } catch (const std::exception& e) {
-      return fail("", std::string(option) + ": " + e.what(), kExitRuntime);
-    }
-  }
   if (a.headless) setenv("GEMMSCOPE_GL", "egl", 1);  // no window, whatever DISPLAY says
 
   Gui gui;

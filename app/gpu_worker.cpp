@@ -40,8 +40,7 @@ std::string fmt_s(double s) {
 
 // One line for the banner: control characters and malformed UTF-8 escaped (escape_line), at most `max` bytes.
 std::string one_line(const std::string& s, size_t max = 300) {
-  const std::string out = escape_line(s);
-  return out.size() > max ? out.substr(0, max) + "..." : out;
+  return cut_end(escape_line(s), max);
 }
 
 std::string describe_exit(int status) {

@@ -75,15 +75,12 @@ class Reader {
   // part a reader needs), and what the file says is quoted through quote().
   static constexpr size_t kMaxMessage = 200;
   [[noreturn]] void fail(const std::string& where, const std::string& what) const {
-    std::string file = escape(file_);
-    if (file.size() > 100) file = "..." + file.substr(file.size() - 97);
-    std::string line = file + ": " + (where.empty() ? "" : where + ": ") + escape(what);
-    if (line.size() > kMaxMessage) line = line.substr(0, kMaxMessage - 3) + "...";
-    throw CaptureError(line);
+    const std::string file = cut_start(escape(file_), 97);
+    throw CaptureError(cut_end(file + ": " + (where.empty() ? "" : where + ": ") + escape(what), kMaxMessage - 3));
   }
   // Text from the file, for a message: at most 40 characters, control characters escaped.
   static std::string quote(const std::string& s) {
-    return "\"" + escape(s.size() > 40 ? s.substr(0, 40) : s) + (s.size() > 40 ? "...\"" : "\"");
+    return "\"" + escape(cut_end(s, 40)) + "\"";  // whole characters cut, then escaped
   }
   static std::string escape(const std::string& s) { return escape_line(s); }
 

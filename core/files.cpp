@@ -72,8 +72,7 @@ class TmpGuard {
  public:
   TmpGuard(const std::string& tmp, const std::string& target) {
     std::snprintf(g_tmp, sizeof g_tmp, "%s", tmp.c_str());
-    std::string shown = escape_line(target);  // one line whatever the name holds, cut
-    if (shown.size() >= sizeof g_target) shown = "..." + shown.substr(shown.size() - (sizeof g_target - 4));
+    const std::string shown = cut_start(escape_line(target), sizeof g_target - 4);  // one line whatever the name holds
     std::snprintf(g_target, sizeof g_target, "%s", shown.c_str());
     g_tmp_live = true;
     for (int i = 0; i < 3; ++i) installed_[i] = take_default(kSignals[i]);

@@ -55,4 +55,19 @@ inline std::string escape_line(std::string_view s) {
   return out;
 }
 
+// `s` cut to at most `max` bytes at its end ("..." after) or its start ("..." before), never inside a UTF-8
+// character: a byte cut from its lead could stand alone as a C1 control (0x9B is CSI), which escape_line removed.
+inline std::string cut_end(const std::string& s, size_t max) {
+  if (s.size() <= max) return s;
+  size_t n = max;
+  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;  // s[n] is the first byte left out
+  return s.substr(0, n) + "...";
+}
+inline std::string cut_start(const std::string& s, size_t max) {
+  if (s.size() <= max) return s;
+  size_t from = s.size() - max;
+  while (from < s.size() && (static_cast<unsigned char>(s[from]) & 0xC0) == 0x80) ++from;
+  return "..." + s.substr(from);
+}
+
 }  // namespace gs

@@ -73,6 +73,15 @@ TEST(LineDiff, TheMainChangeIsTheLargestRunOfCodeNotTheProbesBookkeeping) {
   EXPECT_EQ(main_change(line_diff(a, a), a, a), -1);
 }
 
+// A message cut to its length keeps whole characters: a cut through "ě" (C4 9B) had left 0x9B, a terminal's CSI.
+TEST(Text, CutsKeepWholeCharacters) {
+  EXPECT_EQ(cut_end("ab\xC4\x9B", 3), "ab...");
+  EXPECT_EQ(cut_end("ab\xC4\x9B", 4), "ab\xC4\x9B");
+  EXPECT_EQ(cut_start("\xC4\x9B" "cd", 3), "...cd");
+  EXPECT_EQ(cut_start("abcdef", 3), "...def");
+  EXPECT_EQ(cut_end("abcdef", 3), "abc...");
+}
+
 TEST(LineDiff, IdenticalTextsAreAllSame) {
   const std::vector<std::string> t = {"a", "b", "c"};
   const auto d = line_diff(t, t);

@@ -2191,8 +2191,13 @@ TEST(SwizzleView, AWideMatrixStacksItsTwoSides) {
   float top = 1e9f, bottom = -1e9f;
   for (const Rect& r : tiles) top = std::min(top, r.min.y), bottom = std::max(bottom, r.max.y);
   EXPECT_GE(bottom - top, 2 * 4 * 6 * kMinTextSize / 4) << "two grids of 4 rows, each six lines tall";
-  const float mid = (top + bottom) / 2;
-  EXPECT_EQ(std::count_if(tiles.begin(), tiles.end(), [&](const Rect& r) { return r.max.y < mid; }), 128);
+  // One grid wholly above the other (side by side, half of each would lie above the middle as well).
+  std::sort(tiles.begin(), tiles.end(), [](const Rect& a, const Rect& b) { return a.min.y < b.min.y; });
+  float upper_bottom = -1e9f, lower_top = 1e9f;
+  for (size_t i = 0; i < tiles.size(); ++i)
+    (i < tiles.size() / 2 ? upper_bottom : lower_top) =
+        i < tiles.size() / 2 ? std::max(upper_bottom, tiles[i].max.y) : std::min(lower_top, tiles[i].min.y);
+  EXPECT_LT(upper_bottom, lower_top) << "the two grids overlap in height: not stacked";
 }
 
 // A rung traced and timed at another size than the kernel list's number names that size even alone (stream-K's

@@ -30,7 +30,9 @@ std::string fmt_ratio(double v) {
 }
 
 // A cp.async site whose padded rows Nsight Compute counts more sectors for than its bytes fill (mma_f16/08: 18).
-bool counted_more(const GmemSite& s) { return s.kind == "cp.async" && s.ncu_per_request > s.ideal_per_request() + 0.005; }
+bool counted_more(const GmemSite& s) {
+  return s.kind == "cp.async" && s.sectors <= s.ideal_sectors && s.ncu_per_request > s.ideal_per_request() + 0.005;
+}
 
 std::string verdict(const GmemSite& s) {
   if (s.requests == 0) return "";
@@ -368,8 +370,11 @@ void draw_gmem_view(Canvas& c, Rect r, const Theme& t, const GmemViewInput& in, 
   std::string counted_more, counted_same;
   for (const GmemSite& x : in.sites)
     if (x.kind == "cp.async" && x.ncu_per_request > 0) {
-      std::string& list = x.ncu_per_request > x.sectors_per_request() + 0.005 ? counted_more : counted_same;
-      list += (list.empty() ? "" : ", ") + x.name + " " + viz::fmt_num(x.ncu_per_request);
+      // More than the table's where rows are padded; the same where they are not. (Fewer, where scattered lanes
+      // share a global line, is left to the table: the note's reasons are not its.)
+      const double d = x.ncu_per_request - x.sectors_per_request();
+      std::string* list = d > 0.005 ? &counted_more : d > -0.005 ? &counted_same : nullptr;
+      if (list) *list += (list->empty() ? "" : ", ") + x.name + " " + viz::fmt_num(x.ncu_per_request);
     }
   if (!counted_more.empty())
     note_lines("cp.async, as Nsight Compute counts it: " + counted_more + " sectors per request" +

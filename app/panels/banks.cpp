@@ -1,8 +1,9 @@
 // The bank-conflict panel: the selected rung's shared-memory sites from the capture's traces, opening on
 // its worst access; a new rung keeps a site of the same name in view (01 -> 02 shows the access that changed),
 // unless that site is conflict-free and another conflicts.
-// Opened fresh (a shot, a deck slide, a new window) on a rung with no conflict, it shows the site the rung
-// before conflicted on most: mma_tf32/02's B-fragment reads, the 4-way ones of 01, rather than its first store.
+// On a rung with no conflict (opened fresh or stepped to) it shows the site the rung before conflicted on most:
+// mma_tf32/02's B-fragment reads, the 4-way ones of 01, rather than its first store; where that rung had none
+// either, the first site the rung adds (mma_f16/08's ldmatrix reads).
 #include <imgui.h>
 
 #include <algorithm>
