@@ -2089,22 +2089,28 @@ TEST(SwizzleView, AMomentShowsRunningBlocksTheirPanelsAndTheirBytes) {
   EXPECT_EQ(all.find("faded"), std::string::npos) << all;
 }
 
+// `kernel`'s blocks over tiles_m x tiles_n tiles in row-major order on 132 SMs, in waves of 132 blocks of 10 ns
+// (4096^3 in 128x256 tiles: 32 x 16, four waves).
+TracedLaunch row_major_launch(const std::string& kernel, int tiles_m, int tiles_n) {
+  TracedLaunch l;
+  for (int i = 0; i < tiles_m * tiles_n; ++i) {
+    BlockRecord r;
+    r.kernel = kernel;
+    r.launch = i, r.tile_m = i / tiles_n, r.tile_n = i % tiles_n, r.smid = i % 132;
+    r.start_ns = uint64_t(i / 132) * 10, r.end_ns = r.start_ns + 10;
+    l.blocks.push_back(r);
+  }
+  l.tiles_m = tiles_m, l.tiles_n = tiles_n, l.sms = 132;
+  l.duration = uint64_t((tiles_m * tiles_n - 1) / 132 + 1) * 10;
+  return l;
+}
+
 // A short pane with two sides (the whole window at 1920x1080: hopper/04 beside its row-major variant, each with two
 // Nsight Compute lines and the footprint): the grids went 50 pixels tall. Now the lines give way first, so that each
 // grid is at least six lines of text tall; where even the bare grids are not, the selected rung's goes alone and a
 // line names the other.
 TEST(SwizzleView, AShortPaneKeepsItsGridsReadable) {
-  TracedLaunch a, b;
-  for (TracedLaunch* l : {&a, &b}) {
-    for (int i = 0; i < 512; ++i) {
-      BlockRecord r;
-      r.kernel = l == &a ? "test/04" : "test/04[order=none]";
-      r.launch = i, r.tile_m = i / 16, r.tile_n = i % 16, r.smid = i % 132;
-      r.start_ns = uint64_t(i / 132) * 10, r.end_ns = r.start_ns + 10;
-      l->blocks.push_back(r);
-    }
-    l->tiles_m = 32, l->tiles_n = 16, l->sms = 132, l->duration = 40;  // 4096^3 in 128x256 tiles
-  }
+  const TracedLaunch a = row_major_launch("test/04", 32, 16), b = row_major_launch("test/04[order=none]", 32, 16);
   SwizzleViewInput in, other;
   for (SwizzleViewInput* x : {&in, &other}) {
     x->launch = x == &in ? &a : &b;
@@ -2153,17 +2159,7 @@ TEST(SwizzleView, AShortPaneKeepsItsGridsReadable) {
 // A wide C (the live GPU test's 512x4096: 4 tile rows of 32) drew its two grids 97 pixels tall side by side, so the
 // rung went alone and its row-major variant unseen; stacked, each has the pane's width and both stay.
 TEST(SwizzleView, AWideMatrixStacksItsTwoSides) {
-  TracedLaunch a, b;
-  for (TracedLaunch* l : {&a, &b}) {
-    for (int i = 0; i < 128; ++i) {
-      BlockRecord r;
-      r.kernel = l == &a ? "test/07" : "test/07[order=none]";
-      r.launch = i, r.tile_m = i / 32, r.tile_n = i % 32, r.smid = i % 132;
-      r.start_ns = 0, r.end_ns = 10;
-      l->blocks.push_back(r);
-    }
-    l->tiles_m = 4, l->tiles_n = 32, l->sms = 132, l->duration = 10;
-  }
+  const TracedLaunch a = row_major_launch("test/07", 4, 32), b = row_major_launch("test/07[order=none]", 4, 32);
   SwizzleViewInput in, other;
   for (SwizzleViewInput* x : {&in, &other}) {
     x->launch = x == &in ? &a : &b;

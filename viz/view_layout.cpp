@@ -720,7 +720,7 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
     const Fit without = fit;
     fit = solve(rest);
     // The key to the lane colours gives way where its strip would cost the cells their lane numbers, which say
-    // more (the fragments at 200% on 1600x900 came out 17 px with it, 19 without).
+    // more.
     const auto labelled = [&](float s) {
       for (const Panel& p : panels)
         for (const Grid& g : p.grid)

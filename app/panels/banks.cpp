@@ -9,7 +9,6 @@
 #include <algorithm>
 
 #include "app/panels/panel.h"
-#include "kernels/gemm.h"
 
 namespace gs {
 namespace {
@@ -73,21 +72,10 @@ class BanksPanel : public ViewPanel {
     site_name_ = pick_.site >= 0 ? in_.sites[pick_.site].name : std::string();
   }
 
-  // The rung this one builds on: its KernelInfo::builds_on (wmma/11 on 09, as the layout and code views take it),
-  // else the one before it in its family in the capture's list; "" for a family's first.
-  std::string rung_before(const Capture& capture) const {
-    const std::string rung = rung_of_variant(in_.kernel);
-    if (const KernelInfo* k = find_kernel(rung); k && !k->builds_on.empty()) return k->builds_on;
-    const std::vector<std::string> rungs = rung_names(&capture);
-    const auto it = std::find(rungs.begin(), rungs.end(), rung);
-    if (it == rungs.end() || it == rungs.begin() || family_of(*(it - 1)) != family_of(in_.kernel)) return "";
-    return *(it - 1);
-  }
-
   // For a rung whose every site is conflict-free: the name of the site the rung before it in its family
   // conflicted on most, "" where that rung has no conflict either (or no rung comes before).
   std::string site_before_conflicted(const Capture& capture) const {
-    const std::string rung = rung_before(capture);
+    const std::string rung = rung_built_on(in_.kernel);
     if (rung.empty()) return "";
     BanksViewInput before;
     before.sites = smem_sites(capture, rung);
@@ -97,7 +85,7 @@ class BanksPanel : public ViewPanel {
 
   // The first of the rung's sites whose name the rung before it in its family has not (what the step adds), or "".
   std::string site_added(const Capture& capture) const {
-    const std::string rung = rung_before(capture);
+    const std::string rung = rung_built_on(in_.kernel);
     if (rung.empty()) return "";
     const std::vector<SmemSite> before = smem_sites(capture, rung);
     for (const SmemSite& s : in_.sites)

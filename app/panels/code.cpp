@@ -114,20 +114,10 @@ class CodePanel : public ViewPanel {
     return int(std::lower_bound(rows.begin(), rows.end(), diff_index) - rows.begin());
   }
 
-  // The rung `kernel` builds on: its KernelInfo::builds_on, else the rung before it in its ladder that has a
-  // source, or "".
+  // The rung `kernel` builds on (rung_built_on), where its source is embedded; else "".
   static std::string previous(const std::string& kernel) {
-    const auto& reg = kernel_registry();
-    const std::string base = kernel.substr(0, kernel.find('['));
-    for (size_t i = 0; i < reg.size(); ++i)
-      if (reg[i].name == base) {
-        if (!reg[i].builds_on.empty() && rung_source(reg[i].builds_on)) return reg[i].builds_on;
-        for (size_t j = i; j-- > 0;)
-          if (reg[j].family == reg[i].family && reg[j].name.find('[') == std::string::npos && rung_source(reg[j].name))
-            return reg[j].name;
-        break;
-      }
-    return "";
+    const std::string before = rung_built_on(kernel);
+    return !before.empty() && rung_source(before) ? before : "";
   }
 
   // A rung's lines after its explanation block (drawn above the listing: the file's opening comment and

@@ -77,12 +77,7 @@ const MmaOp* shown_op(const ViewState& st, const KernelInfo* k) {
 // rung before in its ladder) does not have, which is what the step adds (mma_f16/08's ldmatrix.x4; its layout picture
 // had been 07's mma grids under another title), else its first.
 int added_op(const KernelInfo* k) {
-  if (!k) return 0;
-  const auto& reg = kernel_registry();
-  const KernelInfo* before = k->builds_on.empty() ? nullptr : find_kernel(k->builds_on);
-  const std::string rung = k->name.substr(0, k->name.find('['));  // a variant: its rung's step
-  for (size_t i = 0; k->builds_on.empty() && i < reg.size() && reg[i].name != rung; ++i)
-    if (reg[i].family == k->family && reg[i].name.find('[') == std::string::npos) before = &reg[i];
+  const KernelInfo* before = k ? find_kernel(rung_built_on(k->name)) : nullptr;
   if (!before) return 0;
   for (size_t i = 0; i < k->ops.size(); ++i)
     if (std::find(before->ops.begin(), before->ops.end(), k->ops[i]) == before->ops.end()) return int(i);
@@ -225,6 +220,20 @@ class LayoutPanel : public ViewPanel {
   }
 
   enum class Warps { None, Beside, Under, Words };
+  // What the warp tiling's place was chosen for, so that the dry runs are not repeated every frame.
+  struct WarpsKey {
+    float w = -1, h = -1;
+    const MmaOp* op = nullptr;
+    const KernelInfo* kernel = nullptr;
+    bool show = false, documented = false, traced = false;  // the toggles that set which grids are drawn
+    std::array<const FragmentLayout*, 3> layouts{};
+    bool operator==(const WarpsKey& o) const {
+      return w == o.w && h == o.h && op == o.op && kernel == o.kernel && show == o.show &&
+             documented == o.documented && traced == o.traced && layouts == o.layouts;
+    }
+  };
+  WarpsKey warps_key_;
+  Warps warps_where_ = Warps::None;
 
   // Wide: the warp tiling at the right, where the fragments keep about 30 lines of text, the width their grids
   // need in a row (A x B = C); narrower, under them (Under: drawn where the pane is tall enough, else in words).
@@ -301,9 +310,14 @@ class LayoutPanel : public ViewPanel {
     // Where the warp tiling goes: at the right of a wide pane, under the fragments, or in a few words under them.
     // A drawn tiling gives way to the words where it would cost the fragments' cells their lane numbers and the
     // words leave them room for them (wmma/05 at 150% on 1600x900 and mma_f16 at 200% on 1920x1080 had been colour
-    // only). Up to three dry runs of the fragments' layout, on a canvas that draws nothing.
+    // only). Up to three dry runs of the fragments' layout, on a canvas that draws nothing, when the pane or the
+    // picture changes.
+    const WarpsKey key{r.w(), r.h(), op_, kernel_, st.show_warps, st.layout.show_documented, st.layout.show_traced,
+                       in_.traced};
     Warps where = default_warps(r, st);
-    if (where == Warps::Beside || (where == Warps::Under && warps_.described())) {
+    if (key == warps_key_) {
+      where = warps_where_;  // the dry runs' answer for this pane and picture, from an earlier frame
+    } else if (where == Warps::Beside || (where == Warps::Under && warps_.described())) {
       const auto labelled = [&](Warps w) {
         MeasureCanvas dry(c);
         LayoutHover h;
@@ -317,6 +331,7 @@ class LayoutPanel : public ViewPanel {
             break;
           }
     }
+    warps_key_ = key, warps_where_ = where;
     const Rect top = place_warps(c, r, where, ctx, true);
     draw_layout_view(c, top, ctx.theme, in_, st.layout, mouse, &hover_);
   }

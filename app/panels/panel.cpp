@@ -269,6 +269,19 @@ std::string date_of(const Capture& c) { return c.recorded_at.substr(0, 10); }
 
 std::string family_of(const std::string& kernel) { return kernel.substr(0, kernel.find('/')); }
 
+std::string rung_built_on(const std::string& kernel) {
+  const auto& reg = kernel_registry();
+  const std::string rung = rung_of_variant(kernel);
+  for (size_t i = 0; i < reg.size(); ++i)
+    if (reg[i].name == rung) {
+      if (!reg[i].builds_on.empty()) return reg[i].builds_on;
+      for (size_t j = i; j-- > 0;)
+        if (reg[j].family == reg[i].family && reg[j].name.find('[') == std::string::npos) return reg[j].name;
+      break;
+    }
+  return "";
+}
+
 std::string selected_kernel(const ViewState& st) {
   if (!st.kernel.empty()) return st.kernel;
   if (find_kernel(kDefaultKernel)) return kDefaultKernel;

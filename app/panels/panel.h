@@ -153,5 +153,9 @@ std::string traced_size(const Capture* c, const std::string& kernel);
 std::string date_of(const Capture& c);        // "2026-11-21"
 // "kernel family" of "family/NN_name".
 std::string family_of(const std::string& kernel);
+// The rung `kernel` (or the rung of a variant) builds on: its KernelInfo::builds_on ("wmma/09_pipelined" for wmma/11),
+// else the rung before it in its ladder; "" for a ladder's first or a kernel the build does not have. What the code
+// view diffs against, the layout and bank views open on the step from.
+std::string rung_built_on(const std::string& kernel);
 
 }  // namespace gs
