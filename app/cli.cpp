@@ -1,6 +1,7 @@
 #include "app/cli.h"
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <chrono>
 #include <csignal>
@@ -170,8 +171,11 @@ bool kernels_from_list(const std::string& list, std::vector<const KernelInfo*>* 
   return false;
 }
 
+// A file name's extension in lower case: "shot.PNG" is a PNG as "shot.png" is.
 std::string ends_with_ext(const std::string& path) {
-  return fs::path(path).extension().string();
+  std::string ext = fs::path(path).extension().string();
+  for (char& ch : ext) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+  return ext;
 }
 
 }  // namespace
@@ -734,7 +738,7 @@ int cmd_layout(const LayoutArgs& given) {
   // written to a .svg name or CSV text to a .png one.
   // A name in no format's extension (x.pdf, x) is refused unless --format says what to write into it.
   LayoutArgs a = given;
-  if (const std::string ext = std::filesystem::path(a.out).extension().string();
+  if (const std::string ext = ends_with_ext(a.out);
       ext == ".csv" || ext == ".svg" || ext == ".png" || ext == ".tex") {
     if (!a.format_given) a.format = ext.substr(1);
     else if (ext.substr(1) != a.format)

@@ -197,9 +197,12 @@ int main(int argc, char** argv) {
 
   // What went to standard output must have arrived (a full disk, /dev/full, a closed pipe): else one line
   // on standard error and a failure exit, never a silent 0.
-  auto stdout_ok = [](int rc) {
+  // The line names the subcommand that was writing ("gemmscope banks: cannot write ..."), as its other messages do.
+  auto stdout_ok = [&app](int rc) {
     std::cout.flush();
-    if (rc == 0 && !std::cout.good()) return fail("", "cannot write to standard output", kExitRuntime);
+    std::string sub;
+    for (const CLI::App* s : app.get_subcommands()) sub = s->get_name();
+    if (rc == 0 && !std::cout.good()) return fail(sub, "cannot write to standard output", kExitRuntime);
     return rc;
   };
   try {

@@ -163,10 +163,11 @@ mkfifo "$tmp/fifo"
 expect 1 "/dev/zero: not a regular file" shot --view perf --replay /dev/zero -o "$tmp/x.svg"
 expect 1 "fifo: not a regular file" shot --view perf --replay "$tmp/fifo" -o "$tmp/x.svg"
 # Output that cannot be written is an error, not a silent exit 0.
-expect_full() {  # expect_full ARGS...: stdout on /dev/full gives exit 1 and one line saying so
-  local err rc
-  err=$("$bin" "$@" 2>&1 >/dev/full); rc=$?
-  if [ "$rc" != 1 ] || ! grep -q "cannot write to standard output" <<<"$err"; then
+expect_full() {  # expect_full ARGS...: stdout on /dev/full gives exit 1 and one line saying so, naming the subcommand
+  local err rc want="gemmscope: cannot write to standard output"
+  [[ $1 == -* ]] || want="gemmscope $1: cannot write to standard output"
+  err=$("$bin" "$@" 2>&1 >/dev/full </dev/null); rc=$?
+  if [ "$rc" != 1 ] || [ "$err" != "$want" ]; then
     echo "FAIL: gemmscope $* > /dev/full -> exit $rc: $err"
     failures=$((failures + 1))
   else
@@ -177,6 +178,10 @@ expect_full swizzle --tiles 4x4 --scheme none
 expect_full layout --op mma.m16n8k16.f16 --operand A
 expect_full list
 expect_full --help
+seq 0 4 124 >"$tmp/lanes"
+err=$("$bin" banks --width 4 <"$tmp/lanes" 2>&1 >/dev/full); rc=$?
+if [ "$rc" = 1 ] && [ "$err" = "gemmscope banks: cannot write to standard output" ]; then echo "ok: banks > /dev/full -> 1: $err"
+else echo "FAIL: banks > /dev/full -> exit $rc: $err"; failures=$((failures + 1)); fi
 
 # The window with a damaged capture and no display: one line (the display's), not the capture's as well.
 printf '{' >"$tmp/trunc.json"

@@ -10,12 +10,13 @@ mkdir -p "$dir"
 export XDG_CONFIG_HOME=$dir/config
 fail() { echo "FAIL: $*"; exit 1; }
 
-# The same view through EGL (no DISPLAY) and through a hidden GLFW window under Xvfb.
-env -u DISPLAY -u WAYLAND_DISPLAY "$bin" shot --view banks --kernel mma_tf32/01_vectorized -o "$dir/egl.png" ||
+# The same view through EGL (no DISPLAY) and through a hidden GLFW window under Xvfb. The EGL one is named in
+# upper case, as a camera names its pictures: .PNG is a PNG (it was refused as "must end in .png or .svg").
+env -u DISPLAY -u WAYLAND_DISPLAY "$bin" shot --view banks --kernel mma_tf32/01_vectorized -o "$dir/egl.PNG" ||
   fail "shot with no DISPLAY"
 (source "$(dirname "$0")/private_x.sh" && start_private_x "$dir" 1920x1080 &&
   "$bin" shot --view banks --kernel mma_tf32/01_vectorized -o "$dir/glx.png") || fail "shot under Xvfb"
-python3 - "$stats" "$dir/egl.png" "$dir/glx.png" <<'PY'
+python3 - "$stats" "$dir/egl.PNG" "$dir/glx.png" <<'PY'
 import subprocess, sys
 stats, egl, glx = sys.argv[1:]
 def info(p):  # png_stats: width height distinct-colours mean-brightness
