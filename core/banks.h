@@ -89,7 +89,7 @@ int required_alignment(int width_bytes, SmemOp op);
 bool parse_lane_offsets(std::istream& in, LaneOffsets* out, std::string* error);
 
 // "lane 3: offset 6 is not aligned to 4 bytes" for the first active lane whose offset is not a multiple
-// of required_alignment(width_bytes, op).
+// of required_alignment(width_bytes, op); for an ldmatrix, "-" in one of the lanes that supply its rows too.
 bool check_lane_alignment(const LaneOffsets& offsets, int width_bytes, SmemOp op, std::string* error);
 
 // parse_lane_offsets, then check_lane_alignment: what `gemmscope banks` needs.

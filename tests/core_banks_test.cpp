@@ -492,6 +492,16 @@ TEST(BanksParse, AlignmentFollowsWidthAndOp) {
   EXPECT_FALSE(parse_lane_offsets(inm, 4, SmemOp::LdmatrixX4, &o, &err));
   EXPECT_EQ(err, "lane 2: offset 8 is not aligned to 16 bytes");
 
+  // An ldmatrix takes a row from each of its first 8, 16 or 32 lanes: "-" there is refused, past them ignored.
+  std::istringstream gap("- " + tokens(31, "16"));
+  EXPECT_FALSE(parse_lane_offsets(gap, 16, SmemOp::LdmatrixX4, &o, &err));
+  EXPECT_EQ(err, "lane 0: '-', but ldmatrix.x4 reads a row address from lanes 0-31 (the whole warp executes an ldmatrix)");
+  std::istringstream x2(tokens(15, "32") + " - " + tokens(16, "-"));
+  EXPECT_FALSE(parse_lane_offsets(x2, 16, SmemOp::LdmatrixX2, &o, &err));
+  EXPECT_EQ(err, "lane 15: '-', but ldmatrix.x2 reads a row address from lanes 0-15 (the whole warp executes an ldmatrix)");
+  std::istringstream x1(tokens(8, "32") + " " + tokens(24, "-"));
+  EXPECT_TRUE(parse_lane_offsets(x1, 16, SmemOp::LdmatrixX1, &o, &err)) << err;
+
   std::istringstream ok(tokens(31, "-") + " 48");
   ASSERT_TRUE(parse_lane_offsets(ok, 16, SmemOp::Lds, &o, &err)) << err;
   EXPECT_EQ(o[31], 48u);
