@@ -15,6 +15,13 @@ namespace {
 
 int elem_bytes_of(const std::string& dtype) { return dtype.rfind("f16", 0) == 0 ? 2 : 4; }
 
+// A rung as its ladder's notes name it: "hopper/03_warp_specialized" -> "03", a variant "04[order=none]".
+std::string rung_number(const std::string& kernel) {
+  const size_t slash = kernel.find('/'), bracket = kernel.find('[');
+  const std::string rung = kernel.substr(slash == std::string::npos ? 0 : slash + 1);
+  return rung.substr(0, rung.find('_')) + (bracket == std::string::npos ? "" : kernel.substr(bracket));
+}
+
 // The C tile whose A and B operands one global read serves (KernelInfo::reuse_m/n, else the block tile).
 void reuse_tile(const KernelInfo& k, int* m, int* n) {
   *m = k.reuse_m > 0 ? k.reuse_m : k.block_m;
@@ -64,6 +71,20 @@ class RooflinePanel : public ViewPanel {
       tiles_[name] = {tm, tn};
     }
     in_.ceilings = roofline_ceilings(c->peaks, family, dtype_, c->runs);
+    // Rungs above the L2 line whose tiles come through shared memory: every byte of them came from L2 (a cp.async
+    // .cg or a TMA copy skips L1), so at their measured speed L2 delivered more than the line's probe, whose 16-byte
+    // ld.global.cg from every SM is what plain loads reach, not what L2 can give a bulk copy.
+    l2_tbs_ = 0;
+    l2_faster_.clear();
+    for (const Ceiling& ce : in_.ceilings)
+      if (ce.name == "l2") l2_tbs_ = ce.value;
+    for (const RooflinePoint& p : in_.points) {
+      const auto tile = tiles_[p.kernel];
+      const KernelInfo* k = find_kernel(p.kernel);
+      const bool direct = k && tile.first * tile.second < k->block_m * k->block_n;  // read straight from global
+      if (l2_tbs_ > 0 && p.ok && !direct && p.tflops > l2_tbs_ * p.intensity)
+        l2_faster_ += (l2_faster_.empty() ? "" : ", ") + rung_number(p.kernel);
+    }
     in_.subtitle = dtype_ + (shape.empty() ? "" : ", " + shape) + ", " + c->device.name;
     in_.note = "Each rung's intensity comes from its tiling: an m x n tile of C costs (m + n) elements of A and B "
                "per k for 2mn flops, the tile being the block's where A and B are staged in shared memory" +
@@ -71,8 +92,11 @@ class RooflinePanel : public ViewPanel {
                                                 "multicasts B to both CTAs; Nsight Compute measured the L2 reads "
                                                 "this predicts)"
                                               : "") +
-               ", the thread's or warp's where they are read straight from global. A point above a bandwidth line "
-               "gets its operands from a faster level (L2; L1 for the rungs without shared-memory tiles)." +
+               ", the thread's or warp's where they are read straight from global. A point above the DRAM line gets "
+               "its operands from L2; above the L2 line, from L1 where a rung reads global memory straight" +
+               (l2_faster_.empty() ? std::string(".")
+                                   : ", else from L2 faster than the line's plain loads reached (" + l2_faster_ +
+                                         ": hover a dot).") +
                std::string(family != "hopper" && family != "sgemm" && !in_.ceilings.empty()
                                ? " The mma.sync line is what that instruction issues with no memory traffic at all "
                                  "(8 warps per SM): the rungs here, built on it, stay under it. cuBLAS runs Hopper's "
@@ -96,6 +120,9 @@ class RooflinePanel : public ViewPanel {
       ImGui::Text("%s: %.1f TFLOP/s (%s)", p.kernel.c_str(), p.tflops, dtype_.c_str());
       ImGui::Text("intensity %.2f flop/byte: a %dx%d tile per global read, %d-byte elements", p.intensity, tile.first,
                   tile.second, elem_bytes_of(dtype_));
+      if (l2_tbs_ > 0 && p.intensity > 0 && p.tflops > l2_tbs_ * p.intensity)
+        ImGui::Text("at %.0f TFLOP/s its tiles came at %.2f TB/s, above the L2 line's %.2f", p.tflops,
+                    p.tflops / p.intensity, l2_tbs_);
       ImGui::TextDisabled("click: select this rung");
       ImGui::EndTooltip();
       if (item.clicked) ctx.st.kernel = p.kernel;
@@ -116,6 +143,8 @@ class RooflinePanel : public ViewPanel {
   RooflineViewInput in_;
   std::string dtype_;
   std::map<std::string, std::pair<int, int>> tiles_;
+  double l2_tbs_ = 0;       // the L2 line, TB/s (0: none measured)
+  std::string l2_faster_;  // the rungs above it whose tiles come through shared memory: "03, 04"
   RooflineHover hover_;
 };
 
