@@ -1168,11 +1168,25 @@ int cmd_export(const ExportArgs& a) {
                      "<style>body{font-family:'DejaVu Sans',sans-serif;max-width:1700px;margin:2em auto;"
                      "padding:0 1em;background:" +
                      std::string(st.dark ? "#17181c;color:#e6e6e6" : "#ffffff;color:#1a1a1a") +
-                     "}img{width:100%;max-width:800px;border:1px solid #8884}figure{display:inline-block;"
-                     "width:800px;margin:0.5em;vertical-align:top}a{color:" +
+                     "}img{width:100%;border:1px solid #8884}figure{display:inline-block;"
+                     "width:calc(50% - 1.2em);margin:0.5em;vertical-align:top}"
+                     "@media (max-width:1100px){figure{width:calc(100% - 1.2em)}}nav p{margin:0.3em 0}a{color:" +
                      std::string(st.dark ? "#7fb4ff" : "#1a5fb4") +
                      "}</style></head>\n<body>\n<h1>gemmscope: why each optimization works</h1>\n<p>" +
                      xml_escape(banner) + "</p>\n";
+  // Contents: one line per ladder, each rung a link to its section by its number and short name (its title on
+  // hover), so that a lecturer jumps to the slide asked about instead of scrolling past a hundred pictures.
+  html += "<nav>\n";
+  for (size_t i = 0; i < rungs.size(); ++i) {
+    const std::string fam = family_of(rungs[i]->name);
+    const bool first = i == 0 || family_of(rungs[i - 1]->name) != fam;
+    if (first) html += "<p><b><a href=\"#" + deck_file(fam, "ladder") + "\">" + xml_escape(fam) + "</a></b>: ";
+    else html += " \xC2\xB7 ";
+    html += "<a href=\"#" + deck_file(rungs[i]->name, "rung") + "\" title=\"" + xml_escape(rungs[i]->title) + "\">" +
+            xml_escape(rungs[i]->name.substr(fam.size() + 1)) + "</a>";
+    if (i + 1 == rungs.size() || family_of(rungs[i + 1]->name) != fam) html += "</p>\n";
+  }
+  html += "</nav>\n";
   std::string family, previous;
   const auto figures = [&](const KernelInfo* k) {
     std::string out;
@@ -1197,7 +1211,7 @@ int cmd_export(const ExportArgs& a) {
   for (const KernelInfo* k : rungs) {
     const std::string fam = family_of(k->name);
     if (fam != family) {
-      html += "<h2>" + xml_escape(fam) + "</h2>\n";
+      html += "<h2 id=\"" + deck_file(fam, "ladder") + "\">" + xml_escape(fam) + "</h2>\n";
       family = fam, previous.clear();
     }
     html += "<section id=\"" + deck_file(k->name, "rung") + "\">\n<h3>" + xml_escape(k->name) + ": " +

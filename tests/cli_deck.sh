@@ -26,14 +26,19 @@ from html.parser import HTMLParser
 from capture_json import load_json
 deck, rungs = sys.argv[1], int(sys.argv[2])
 ran = {r["kernel"] for r in load_json(sys.argv[3])["runs"]}
-refs, ids, sections, text = [], set(), [], {}
+refs, ids, sections, text, contents = [], set(), [], {}, []
 class P(HTMLParser):
+    nav = False
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
+        if tag == "nav": self.nav = True
+        if self.nav and tag == "a": contents.append(a["href"][1:])
         if "id" in a: ids.add(a["id"])
         if tag == "section": sections.append(a.get("id"))
         if tag == "img": refs.append(a["src"])
         if tag == "a": refs.append(a["href"])
+    def handle_endtag(self, tag):
+        if tag == "nav": self.nav = False
     def handle_data(self, data):
         if sections: text[sections[-1]] = text.get(sections[-1], "") + data
 P().feed(open(os.path.join(deck, "index.html")).read())
@@ -45,6 +50,11 @@ svgs = sorted(f for f in os.listdir(deck) if f.endswith(".svg"))
 assert not missing, f"index.html names missing files: {missing[:5]}"
 assert not broken, f"index.html links missing anchors: {broken[:5]}"
 assert len(sections) == rungs, f"{len(sections)} rung sections for {rungs} rungs"
+# the contents list every rung, in ladder order, after its ladder's heading
+assert [c for c in contents if c.endswith("_rung")] == sections, "the contents do not list every rung in order"
+families = list(dict.fromkeys(s.split("-")[0] for s in sections))
+assert [c for c in contents if c.endswith("_ladder")] == [f + "_ladder" for f in families], f"ladders in the contents: {contents}"
+assert contents.index(families[-1] + "_ladder") < contents.index(sections[-1]), "a rung listed before its ladder"
 assert [p[:-4] for p in pngs] == [s[:-4] for s in svgs], "every picture as PNG and SVG"
 assert set(files) == set(pngs) | set(svgs), "index.html shows every picture"
 # every rung has its code; every rung the capture measured its throughput, and one it did not says so
