@@ -947,6 +947,19 @@ int cmd_shot(const ShotArgs& a) {
                 "--size: '" + a.size + "' is not WxH between " + std::to_string(min_w) + "x" + std::to_string(min_h) +
                     (all ? " (the smallest window the workspace is laid out for)" : "") + " and 8192x8192",
                 kExitUsage);
+  // The zoom divides the room the layout has: 640x400 at --zoom 3 is a 213x133 window, where the workspace's panes
+  // and their text overlapped into an unreadable picture. Refused, saying the largest zoom this size holds.
+  if (base_w / a.zoom < min_w - 0.5 || base_h / a.zoom < min_h - 0.5) {
+    const double most = std::floor(std::min(double(base_w) / min_w, double(base_h) / min_h) * 100) / 100;
+    char room[64], at_most[32];
+    std::snprintf(room, sizeof room, "%.0fx%.0f", base_w / a.zoom, base_h / a.zoom);
+    std::snprintf(at_most, sizeof at_most, "%g", most);
+    return fail("shot",
+                "--zoom " + fmt("%g", a.zoom) + " leaves a " + a.size + " picture " + room + " of room, under the " +
+                    std::to_string(min_w) + "x" + std::to_string(min_h) + (all ? " the workspace" : " a view") +
+                    " is laid out for: --zoom " + at_most + " at most at this size, or a larger --size",
+                kExitUsage);
+  }
   const int w = int(std::lround(base_w * a.scale)), h = int(std::lround(base_h * a.scale));
   if (!a.ratio_over_size.empty()) return shot_ratio_over_size(a, w, h);
 

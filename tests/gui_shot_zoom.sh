@@ -61,6 +61,15 @@ for cmd in "shot --view perf -o $dir/x.png" "export --deck $dir/deck"; do
 done
 [ -e "$dir/x.png" ] || [ -e "$dir/deck" ] && fail "a refused --zoom wrote something"
 echo "ok: --zoom outside 0.5-3 refused in one line by shot and export"
+# A zoom the size cannot hold: 640x400 at 300% left the workspace 213x133 of room, its panes overlapping. Refused,
+# naming the largest zoom that size holds; that zoom itself is drawn.
+"$bin" shot --view all --size 640x400 --zoom 3 -o "$dir/x.png" >/dev/null 2>"$dir/err.txt"
+rc=$?
+[ $rc -eq 2 ] && [ "$(cat "$dir/err.txt")" = "gemmscope shot: --zoom 3 leaves a 640x400 picture 213x133 of room, under the 640x400 the workspace is laid out for: --zoom 1 at most at this size, or a larger --size" ] ||
+  fail "shot --size 640x400 --zoom 3: exit $rc, $(head -c 300 "$dir/err.txt")"
+[ -e "$dir/x.png" ] && fail "a refused --zoom wrote something"
+"$bin" shot --view layout --size 640x400 --zoom 1.66 -o "$dir/most.svg" || fail "the largest zoom named (1.66) is refused too"
+echo "ok: a zoom its --size cannot hold is refused, the largest it holds drawn"
 
 # A projector's zoom in a laptop's window: the kernel list takes the room its longest name needs from views that
 # can spare it, so every rung's name is whole ("11_swapped_opera..." was cut at 150% in 1366x768).
