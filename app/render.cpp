@@ -419,6 +419,7 @@ void run_window_loop(Gui& gui, const std::function<bool()>& frame, const LoopOpt
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     glfwSwapBuffers(gui.window);
+    gui.busy_s = glfwGetTime() - t0;
     ++n;
     run_between_frames(gui);
     if (gui.want_scale > 0 && gui.want_scale != gui.scale) {

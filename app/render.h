@@ -23,6 +23,15 @@ struct ClickPress {
   double time = 0;
 };
 
+// Whether press `c` makes a double-click with the one before, `prev`: near it, and soon after. The times are when
+// the window read the presses, between frames: a press during a frame's work is read only after it, so where that
+// frame took `busy_s` (a laptop's software GL under load: 300 ms and more) a quick second click reads that much
+// later, and is still a double-click.
+inline bool is_double_click(const ClickPress& prev, const ClickPress& c, double window_s, double busy_s) {
+  return c.button == prev.button && c.time - prev.time < window_s + busy_s && c.x - prev.x < 6 && prev.x - c.x < 6 &&
+         c.y - prev.y < 6 && prev.y - c.y < 6;
+}
+
 struct Gui {
   GLFWwindow* window = nullptr;  // null when headless
   // Headless: an EGL context with no window and no X server (EGLDisplay, EGLContext); frames go to an
@@ -39,6 +48,7 @@ struct Gui {
   float want_scale = 0;    // 0: no change
   std::vector<KeyPress> keys;  // pressed since the last frame, in order
   std::vector<ClickPress> clicks;  // likewise: two quick clicks can fall between two frames
+  double busy_s = 0;               // the last frame's work, from reading input to the swap (is_double_click)
   std::vector<int> held_keys;      // keys tapped inside one frame, held down for ImGui until the next (render.cpp)
   float ctrl_wheel = 0;            // wheel turned with Ctrl held since the last frame (up > 0)
   // Work a frame asks for that draws frames of its own (an offscreen PNG export: render_png cannot run inside

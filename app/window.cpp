@@ -104,10 +104,9 @@ void MainWindow::HandleKeys(const Frame& f, ViewState& st) {
   double_clicks_.clear();
   for (const ClickPress& c : gui_.clicks) {
     if (c.button != GLFW_MOUSE_BUTTON_LEFT) continue;
-    if (c.time - last_click_.time < io.MouseDoubleClickTime && std::fabs(c.x - last_click_.x) < 6 &&
-        std::fabs(c.y - last_click_.y) < 6) {
+    if (is_double_click(last_click_, c, io.MouseDoubleClickTime, gui_.busy_s)) {
       double_clicks_.push_back({c.x, c.y});
-      last_click_ = ClickPress{};  // a third click starts over
+      last_click_ = kNoClick;  // a third click starts over
     } else {
       last_click_ = c;
     }

@@ -63,7 +63,8 @@ class MainWindow {
   float list_need_ = 0, list_need_font_ = 0;  // kernel_list_need at the font size it was measured in
   int dragging_ = -1;          // the splitter being dragged
   std::string hovered_pane_;   // the pane under the pointer last frame (the maximise key acts on it)
-  ClickPress last_click_;      // the last left press, for double-clicks counted from the raw presses
+  static constexpr ClickPress kNoClick{0, 0, 0, -1e9};  // long ago: the next press starts a double-click
+  ClickPress last_click_ = kNoClick;  // the last left press, for double-clicks counted from the raw presses
   std::vector<Vec2> double_clicks_;  // this frame's double-clicks (window coordinates)
   bool exports_open_ = false;        // the exports row is shown
   char exports_text_[4096] = "";     // the folder field while it is edited

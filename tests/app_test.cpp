@@ -14,6 +14,7 @@
 #include "app/nvml.h"
 #include "app/panels/kernels.h"
 #include "app/panels/panel.h"
+#include "app/render.h"
 #include "app/settings.h"
 #include "app/state.h"
 #include "app/ui.h"
@@ -34,6 +35,17 @@ bool overlap(Rect a, Rect b) {
 }
 
 // ---- Views table ---------------------------------------------------------------------------------
+
+// Two clicks at one spot 60 ms apart (xdotool's, a person's) are a double-click however the frames fall: read one
+// frame apart, after a 400 ms frame (software GL under load), they were taken as two single clicks.
+TEST(DoubleClick, ASlowFrameBetweenTheClicksDoesNotSplitThem) {
+  const ClickPress first{0, 100, 100, 10.0};
+  EXPECT_TRUE(is_double_click(first, {0, 102, 99, 10.06}, 0.3, 0.016));
+  EXPECT_TRUE(is_double_click(first, {0, 100, 100, 10.45}, 0.3, 0.4));   // read after the slow frame
+  EXPECT_FALSE(is_double_click(first, {0, 100, 100, 10.45}, 0.3, 0.016));  // a fast machine: two clicks
+  EXPECT_FALSE(is_double_click(first, {0, 110, 100, 10.06}, 0.3, 0.016));  // apart: two clicks
+  EXPECT_FALSE(is_double_click(first, {1, 100, 100, 10.06}, 0.3, 0.016));  // another button
+}
 
 TEST(Views, TableNamesAreUniqueAndEachMakesAPanel) {
   std::set<std::string> names;
