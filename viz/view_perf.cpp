@@ -219,8 +219,11 @@ void draw_bars(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, fl
 void draw_series(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, float fs, float ts, Vec2 mouse,
                  PerfHover* hover) {
   c.text(area.min,
-         (in.series_y_unit.empty() ? std::string("TFLOP/s") : in.series_y_unit) + " over " +
-             (in.series_x_label.empty() ? std::string("time") : in.series_x_label),
+         viz::elide(c,
+                    (in.series_y_unit.empty() ? std::string("TFLOP/s") : in.series_y_unit) + " over " +
+                        (in.series_x_label.empty() ? std::string("time") : in.series_x_label) +
+                        (in.series_size_note.empty() ? "" : ", " + in.series_size_note),
+                    fs, Font::SansBold, area.w()),
          t.text, fs, Align::Left, Font::SansBold);
   area.min.y += fs * 1.5f;
 

@@ -92,6 +92,7 @@ struct PerfViewInput {
   std::vector<PerfBar> bars;          // ladder order
   std::vector<PerfSeries> series;     // may be empty
   std::string series_x_label;         // "seconds" or "size"
+  std::string series_size_note;       // after the plot's title: "at 2048^3 (the bars: 4096x4096x4096)", or empty
   bool series_log2_x = false;         // sizes: one tick per power of two, evenly spaced
   // What y is: "" TFLOP/s; kShareOfCublas: the share of cuBLAS of the same dtype in percent.
   std::string series_y_unit;

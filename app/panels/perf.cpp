@@ -268,6 +268,18 @@ class PerfPanel : public ViewPanel {
         in.series.push_back(std::move(st));
       }
       in.series_x_label = "seconds";
+      // The series runs at its own size (the live loop's 2048^3), the bars at the ladder's: the title says so where
+      // they differ, or 10_multistage's 405 TFLOP/s line read as a contradiction of its 472 TFLOP/s bar.
+      std::set<std::string> sizes;
+      for (const PerfSeries& st : in.series)
+        if (!st.reference) sizes.insert(st.label.substr(st.label.rfind(' ') + 1));
+      if (sizes.size() == 1 && !in.shape_label.empty()) {
+        const std::string size = *sizes.begin();
+        const bool cube = size.size() > 2 && size.compare(size.size() - 2, 2, "^3") == 0;
+        const std::string n = cube ? size.substr(0, size.size() - 2) : "";
+        if ((cube ? n + "x" + n + "x" + n : size) != in.shape_label)
+          in.series_size_note = "at " + size + " (the bars: " + in.shape_label + ")";
+      }
       in.baseline_label = f.live ? baseline_label_ : "";
       in.baseline_tflops = f.live ? baseline_tflops_ : 0;
     } else if (c) {
