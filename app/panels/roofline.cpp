@@ -131,6 +131,11 @@ class RooflinePanel : public ViewPanel {
       ImGui::BeginTooltip();
       ImGui::Text("%s", ce.label.c_str());
       ImGui::TextWrapped("%s", ce.source.c_str());
+      // Checked in Nsight Compute (bench/NOTES.md, "Is the L2 line L2's limit?"): these loads keep L2 about half busy.
+      if (ce.name == "l2")
+        ImGui::TextWrapped("Nsight Compute puts this probe at 51%% of L2's peak throughput on an H100 (2026-12-07), "
+                           "where hopper/01's TMA copies reach 73%%: the line is what plain loads get from L2, not "
+                           "L2's limit.");
       ImGui::EndTooltip();
     }
   }
