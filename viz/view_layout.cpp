@@ -710,6 +710,21 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
     }
   };
   layout_panels(area);
+  // Whether cells of side s carry labels (lane numbers) in some grid, and whether those include the element's index.
+  struct Labels {
+    bool any = false, elems = false;
+  };
+  const auto labels_at = [&](float s) {
+    Labels l;
+    for (const Panel& p : panels)
+      for (const Grid& g : p.grid)
+        if (g.layout) {
+          const LabelStyle ls = label_style(cv, g, s, 1);
+          l.any = l.any || ls.size > 0;
+          l.elems = l.elems || (ls.size > 0 && ls.elem);
+        }
+    return l;
+  };
   bool legend_in_corner = draw_legend(cv, t, corner_of(panels[0]), legend_size, st.highlight_lane, false);
   const Rect strip{{area.min.x, area.max.y - legend_size * 2.6f}, area.max};
   // A pane too narrow for the legend's strip keeps that height for the cells (hover names a cell's lane).
@@ -721,13 +736,7 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
     fit = solve(rest);
     // The key to the lane colours gives way where its strip would cost the cells their lane numbers, which say
     // more.
-    const auto labelled = [&](float s) {
-      for (const Panel& p : panels)
-        for (const Grid& g : p.grid)
-          if (g.layout && label_style(cv, g, s, 1).size > 0) return true;
-      return false;
-    };
-    if (labelled(without.s) && !labelled(fit.s)) fit = without, legend_in_strip = false;
+    if (labels_at(without.s).any && !labels_at(fit.s).any) fit = without, legend_in_strip = false;
     else {
       m = metrics(cv, fs, fit.s, max_index, ldm, fit.row);
       layout_panels(rest);
@@ -746,14 +755,8 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
   }
 
   // The title: how to read a cell, as this picture draws them (labels only where cells have room).
-  bool labelled = false, elems = false;
-  for (const Panel& p : panels)
-    for (const Grid& g : p.grid)
-      if (g.layout) {
-        const LabelStyle ls = label_style(cv, g, m.s, 1);
-        labelled = labelled || ls.size > 0;
-        elems = elems || (ls.size > 0 && ls.elem);
-      }
+  const Labels drawn = labels_at(m.s);
+  const bool labelled = drawn.any, elems = drawn.elems;
   if (hover) hover->labelled = labelled;
   const std::string holder = ldm ? "the lane receiving it" : wg ? "the lane of its band's warp holding it" : "the lane holding it";
   const std::string how = !labelled ? "   colour: " + holder +
