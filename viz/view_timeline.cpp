@@ -398,8 +398,14 @@ void draw_timeline_view(Canvas& c, Rect r, const Theme& t, const TimelineBlock& 
   }
   std::string unit = "cycles of the SM";
   if (clock_mhz > 0) {
-    char buf[96];
-    std::snprintf(buf, sizeof buf, " (%.1f \xC2\xB5s shown at %.0f MHz)", (t1 - t0) / clock_mhz, clock_mhz);
+    // The capture records the GPU's top clock, not the one the traced launch ran at (a loaded GPU runs below it):
+    // the time is what these cycles take at that top clock, and says so.
+    char buf[128];
+    std::snprintf(buf, sizeof buf, " (%.1f \xC2\xB5s at the top clock, %.0f MHz; longer if it ran slower)",
+                  (t1 - t0) / clock_mhz, clock_mhz);
+    // A narrow plot keeps the time and its clock, the caveat left to the hover's words.
+    if (c.text_size(unit + buf, fs).x > plot.w())
+      std::snprintf(buf, sizeof buf, " (%.1f \xC2\xB5s at %.0f MHz, the top clock)", (t1 - t0) / clock_mhz, clock_mhz);
     unit += buf;
   }
   c.text({plot.max.x, bottom_plot.max.y + fs * 1.5f}, unit, t.text_dim, fs, Align::Right);

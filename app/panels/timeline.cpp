@@ -118,7 +118,8 @@ class TimelinePanel : public ViewPanel {
       ImGui::Text("%s, block %d, warp %d", b.kernel.c_str(), b.block, sp.warp);
       ImGui::Text("%s: cycles %llu to %llu", b.stages[size_t(sp.stage)].c_str(), (unsigned long long)sp.start,
                   (unsigned long long)sp.end);
-      if (clock_mhz_ > 0) ImGui::Text("%.0f cycles = %.2f us at %d MHz", cycles, cycles / clock_mhz_, clock_mhz_);
+      if (clock_mhz_ > 0)
+        ImGui::Text("%.0f cycles = %.2f us at the top clock, %d MHz", cycles, cycles / clock_mhz_, clock_mhz_);
       ImGui::TextDisabled("wheel: zoom \xC2\xB7 drag: pan \xC2\xB7 double-click: the first k-steps");
       ImGui::EndTooltip();
     }
