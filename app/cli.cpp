@@ -1176,7 +1176,7 @@ int cmd_export(const ExportArgs& a) {
   if (tty) std::fprintf(stderr, "\n");
 
   // index.html: the rungs in ladder order, each with its explanation, its throughput and ratio to cuBLAS, its
-  // pictures (each PNG links its SVG where both are written) and a link to the rung before it.
+  // pictures (each a link to the picture whole: its SVG where both are written, else the PNG) and a link to the rung before it.
   std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>gemmscope deck</title>\n"
                      "<style>body{font-family:'DejaVu Sans',sans-serif;max-width:1700px;margin:2em auto;"
                      "padding:0 1em;background:" +
@@ -1207,7 +1207,10 @@ int cmd_export(const ExportArgs& a) {
       if (p.k != k) continue;
       const std::string img = "<img src=\"" + p.file + (want_png ? ".png" : ".svg") + "\" alt=\"" +
                               xml_escape(find_view(p.view)->title) + " of " + xml_escape(k->name) + "\">";
-      out += "<figure>" + (want_png && want_svg ? "<a href=\"" + p.file + ".svg\">" + img + "</a>" : img) +
+      // A click opens the picture whole: its SVG where there is one, else the PNG itself (on a projector a picture
+      // at half the page's width is too small to read its tables).
+      const std::string whole = want_svg && want_png ? p.file + ".svg" : want_png ? p.file + ".png" : "";
+      out += "<figure>" + (whole.empty() ? img : "<a href=\"" + whole + "\">" + img + "</a>") +
              "<figcaption>" + xml_escape(find_view(p.view)->title) + "</figcaption></figure>\n";
     }
     return out;

@@ -3036,6 +3036,29 @@ TEST(Roofline, ASelectedVariantIsNamedOffTheLaddersPath) {
   EXPECT_EQ(std::count(paths[0].attr.at("points").begin(), paths[0].attr.at("points").end(), ','), 2);
 }
 
+// Rungs on one spot share a label: mma_f16's 12 and 13 (both 514 TFLOP/s at one tiling) left 13 unnamed, its label
+// finding no place of its own. The selected rung keeps its own name.
+TEST(Roofline, RungsOnOneSpotShareALabel) {
+  const std::vector<Peak> peaks = {{"tensor_f16_f32", 744, "TFLOP/s", "cuBLAS"}, {"dram", 4.26, "TB/s", "copy"},
+                                   {"l2", 11.5, "TB/s", "read"}, {"mma_sync_f16", 640, "TFLOP/s", "loop"}};
+  RooflineViewInput in;
+  in.title = "mma_f16 ladder";
+  in.ceilings = roofline_ceilings(peaks, "mma_f16", "f16.f32");
+  in.points = {{"mma_f16/02_conflict_free", 64, 28.4, true, false}, {"mma_f16/03_cp_async", 64, 28.7, true, false},
+               {"mma_f16/10_multistage", 85.3, 472, true, true}, {"mma_f16/12_persistent", 85.3, 514, true, false},
+               {"mma_f16/13_stream_k", 85.3, 514, true, false}};
+  const Theme& t = Theme::Dark();
+  SvgCanvas svg(1600, 900, t.bg);
+  draw_roofline_view(svg, {{0, 0}, {1600, 900}}, t, in, {-1, -1}, nullptr);
+  const std::string doc = svg.finish();
+  std::vector<std::string> labels;
+  for (const Element& e : elements(doc, "text")) labels.push_back(e.text);
+  for (const char* want : {"02, 03", "12, 13", "mma_f16/10_multistage"})
+    EXPECT_EQ(std::count(labels.begin(), labels.end(), want), 1) << want << " in " << all_text(doc);
+  for (const char* alone : {"02", "03", "12", "13"})
+    EXPECT_EQ(std::count(labels.begin(), labels.end(), alone), 0) << alone << " labelled on its own";
+}
+
 // A slope's label never lies over a rung's dot: in a small pane the L2 slope runs through a ladder's top rungs
 // right where its label would go, and the label moves along the slope to where no dot is.
 TEST(Roofline, SlopeLabelsStepAsideForTheRungsDots) {

@@ -11,7 +11,6 @@
 #include "viz/views.h"
 
 namespace gs {
-namespace {
 
 // "07" from "mma_f16/07_swizzle": the rung's number, the label a point can afford; a variant keeps its toggle,
 // "10[xor=off]", so that it is not named as its rung's dot beside it is.
@@ -22,7 +21,6 @@ std::string rung_number(const std::string& kernel) {
   return (us == std::string::npos ? tail : tail.substr(0, us)) + (open == std::string::npos ? "" : tail.substr(open));
 }
 
-}  // namespace
 
 void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInput& in, Vec2 mouse,
                         RooflineHover* hover) {
@@ -324,15 +322,35 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
     if (hover && d < best) best = d, hover->point = int(i);
     order.insert(p.selected ? order.begin() : order.end(), i);
   }
+  // Rungs on one spot (mma_f16's 12 and 13, both 514 TFLOP/s at one tiling) share one label, "12, 13": the second
+  // found no place of its own and went unnamed.
+  std::vector<std::string> numbers(in.points.size());
+  std::vector<bool> named_with_another(in.points.size(), false);
   for (const size_t i : order) {
     const RooflinePoint& p = in.points[i];
+    numbers[i] = rung_number(p.kernel);
+    if (p.selected) continue;
+    for (const size_t j : order) {
+      if (j == i) break;
+      const RooflinePoint& q = in.points[j];
+      if (q.selected || named_with_another[j]) continue;
+      if (std::hypot(ax.px(p.intensity) - ax.px(q.intensity), ax.py(p.tflops) - ax.py(q.tflops)) < rad * 0.8f) {
+        numbers[j] += ", " + numbers[i];
+        named_with_another[i] = true;
+        break;
+      }
+    }
+  }
+  for (const size_t i : order) {
+    const RooflinePoint& p = in.points[i];
+    if (named_with_another[i]) continue;
     const Vec2 at{ax.px(p.intensity), ax.py(p.tflops)};
     // The rung's number, right of the point, or below where that is taken. The selected rung is named in full
     // where that fits, else by its name within the ladder ("10_multistage"), else by its number: it is always
     // named, another rung only where its label fits (the top rungs of a ladder often share one intensity).
     const float lsz = p.selected ? fs : ts;
     const Font font = p.selected ? Font::SansBold : Font::Sans;
-    std::vector<std::string> names = {rung_number(p.kernel)};
+    std::vector<std::string> names = {numbers[i]};
     if (p.selected) {
       const size_t slash = p.kernel.find('/');
       names = {p.kernel, slash == std::string::npos ? p.kernel : p.kernel.substr(slash + 1), rung_number(p.kernel)};
@@ -376,7 +394,7 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
     labels.push_back(box);
     // A rung's name often sits on a ceiling's line (the top rungs are near them; cuBLAS's dashed line struck
     // through "08" and "11" of sgemm): a backing of the background colour keeps it readable.
-    c.rect_filled({{box.min.x - 2, box.min.y}, {box.max.x + 2, box.max.y}}, t.bg.with_alpha(p.selected ? 210 : 170), 3);
+    c.rect_filled({{box.min.x - 2, box.min.y}, {box.max.x + 2, box.max.y}}, t.bg.with_alpha(p.selected ? 240 : 170), 3);
     c.text(box.min, lab, p.selected ? t.text : t.text_dim, lsz, Align::Left, font);
   }
   // The y axis's title last, on a backing of the background colour: the ceilings' lines (cuBLAS's dashed one is

@@ -320,6 +320,10 @@ void draw_timeline_view(Canvas& c, Rect r, const Theme& t, const TimelineBlock& 
                         double clock_mhz, const TimelineViewState& st, Vec2 mouse, TimelineHover* hover);
 
 // ---- Roofline ----------------------------------------------------------------------------------
+// "07" from "mma_f16/07_swizzle": a rung's number, the label a roofline point can afford; a variant keeps its
+// toggle ("10[xor=off]").
+std::string rung_number(const std::string& kernel);
+
 struct RooflinePoint {
   std::string kernel;
   double intensity = 0;  // flops per byte of A and B, from the rung's tiling (tile_intensity)

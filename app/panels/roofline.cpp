@@ -15,13 +15,6 @@ namespace {
 
 int elem_bytes_of(const std::string& dtype) { return dtype.rfind("f16", 0) == 0 ? 2 : 4; }
 
-// A rung as its ladder's notes name it: "hopper/03_warp_specialized" -> "03", a variant "04[order=none]".
-std::string rung_number(const std::string& kernel) {
-  const size_t slash = kernel.find('/'), bracket = kernel.find('[');
-  const std::string rung = kernel.substr(slash == std::string::npos ? 0 : slash + 1);
-  return rung.substr(0, rung.find('_')) + (bracket == std::string::npos ? "" : kernel.substr(bracket));
-}
-
 // The C tile whose A and B operands one global read serves (KernelInfo::reuse_m/n, else the block tile).
 void reuse_tile(const KernelInfo& k, int* m, int* n) {
   *m = k.reuse_m > 0 ? k.reuse_m : k.block_m;
@@ -86,22 +79,21 @@ class RooflinePanel : public ViewPanel {
         l2_faster_ += (l2_faster_.empty() ? "" : ", ") + rung_number(p.kernel);
     }
     in_.subtitle = dtype_ + (shape.empty() ? "" : ", " + shape) + ", " + c->device.name;
-    in_.note = "Each rung's intensity comes from its tiling: an m x n tile of C costs (m + n) elements of A and B "
-               "per k for 2mn flops, the tile being the block's where A and B are staged in shared memory" +
-               std::string(family == "hopper" ? " (05 and 06: their 2-CTA cluster's 256x256, 128 flop/byte, as TMA "
-                                                "multicasts B to both CTAs; Nsight Compute measured the L2 reads "
-                                                "this predicts)"
+    // At most three lines show under the plot (a maximised pane at 1600x900 cut the old note at "else from L2"):
+    // the reading of the axes first, then what a point above a line means, then the mma.sync line.
+    in_.note = "Intensity from each rung's tiling: an m x n tile of C reads (m + n) elements of A and B per k for 2mn "
+               "flops; the tile is the block's where A and B are staged in shared memory" +
+               std::string(family == "hopper" ? " (05, 06: the 2-CTA cluster's 256x256, as TMA multicasts B; Nsight "
+                                                "Compute measured those L2 reads)"
                                               : "") +
-               ", the thread's or warp's where they are read straight from global. A point above the DRAM line gets "
-               "its operands from L2; above the L2 line, from L1 where a rung reads global memory straight" +
+               ", the thread's or warp's where they are read straight from global. Above the DRAM line, operands come "
+               "from L2; above the L2 line, from L1 (straight reads)" +
                (l2_faster_.empty() ? std::string(".")
-                                   : ", else from L2 faster than the line's plain loads reached (" + l2_faster_ +
-                                         ": hover a dot).") +
+                                   : " or from L2 faster than the line's plain loads (" + l2_faster_ + ": hover a dot).") +
                std::string(family != "hopper" && family != "sgemm" && !in_.ceilings.empty()
-                               ? " The mma.sync line is what that instruction issues with no memory traffic at all "
-                                 "(8 warps per SM): the rungs here, built on it, stay under it. cuBLAS runs Hopper's "
-                                 "wgmma, which issues more: the gap between the two lines is the instruction's, not "
-                                 "the tiling's."
+                               ? " The mma.sync line: that instruction alone, 8 warps per SM; the rungs built on "
+                                 "it stay under it. cuBLAS runs wgmma, which issues more: the gap between the lines "
+                                 "is the instruction's."
                                : "");
   }
 
@@ -129,13 +121,17 @@ class RooflinePanel : public ViewPanel {
     } else if (hover_.ceiling >= 0 && hover_.ceiling < int(in_.ceilings.size())) {
       const Ceiling& ce = in_.ceilings[size_t(hover_.ceiling)];
       ImGui::BeginTooltip();
-      ImGui::Text("%s", ce.label.c_str());
-      ImGui::TextWrapped("%s", ce.source.c_str());
+      // Wrapped at a reading width: TextWrapped alone wraps at the tooltip's own width, which its first line sets,
+      // and drew the source 90 px wide, a word broken every line.
+      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
+      ImGui::TextUnformatted(ce.label.c_str());
+      ImGui::TextUnformatted(ce.source.c_str());
       // Checked in Nsight Compute (bench/NOTES.md, "Is the L2 line L2's limit?"): these loads keep L2 about half busy.
       if (ce.name == "l2")
-        ImGui::TextWrapped("Nsight Compute puts this probe at 51%% of L2's peak throughput on an H100 (2026-12-07), "
-                           "where hopper/01's TMA copies reach 73%%: the line is what plain loads get from L2, not "
-                           "L2's limit.");
+        ImGui::TextUnformatted("Nsight Compute puts this probe at 51% of L2's peak throughput on an H100 (2026-12-07), "
+                               "where hopper/01's TMA copies reach 73%: the line is what plain loads get from L2, not "
+                               "L2's limit.");
+      ImGui::PopTextWrapPos();
       ImGui::EndTooltip();
     }
   }
