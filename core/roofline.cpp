@@ -37,8 +37,8 @@ std::vector<Ceiling> roofline_ceilings(const std::vector<Peak>& peaks, const std
     wanted.push_back({"ffma", "FFMA pipe"});
     wanted.push_back({"fp32", "cuBLAS SGEMM"});
   } else if (f16) {
-    if (family != "hopper") wanted.push_back({"mma_sync_f16", f16_acc ? "mma.sync f16.f32" : "mma.sync f16"});
-    if (!f16_acc) wanted.push_back({"tensor_f16_f32", "cuBLAS f16"});
+    if (family != "hopper") wanted.push_back({"mma_sync_f16", "mma.sync f16.f32"});
+    if (!f16_acc) wanted.push_back({"tensor_f16_f32", "cuBLAS f16.f32"});
   } else {
     if (family != "hopper") wanted.push_back({"mma_sync_tf32", "mma.sync tf32"});
     wanted.push_back({"tf32", "cuBLAS tf32"});

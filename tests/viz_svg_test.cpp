@@ -2974,8 +2974,8 @@ TEST(Roofline, CeilingsOfAFamilyAndTheSelectedRungNamed) {
   ASSERT_EQ(f16.size(), 4u);
   EXPECT_EQ(f16[0].label, "DRAM 4.26 TB/s");
   EXPECT_TRUE(f16[1].bandwidth);
-  EXPECT_EQ(f16[2].label, "mma.sync f16 640 TFLOP/s");
-  EXPECT_EQ(f16[3].label, "cuBLAS f16 744 TFLOP/s");
+  EXPECT_EQ(f16[2].label, "mma.sync f16.f32 640 TFLOP/s");
+  EXPECT_EQ(f16[3].label, "cuBLAS f16.f32 744 TFLOP/s");
   EXPECT_EQ(roofline_ceilings(peaks, "sgemm", "f32")[2].name, "ffma");
   EXPECT_EQ(roofline_ceilings(peaks, "mma_tf32", "tf32").size(), 3u);  // no mma.sync tf32 peak measured
   // wmma's f16.f16 rungs: cuBLAS with fp16 accumulate as timed beside them (no peak holds it), not f16.f32's 744
@@ -2994,7 +2994,7 @@ TEST(Roofline, CeilingsOfAFamilyAndTheSelectedRungNamed) {
   EXPECT_EQ(acc16[3].label, "cuBLAS f16.f16 770 TFLOP/s");
   EXPECT_NE(acc16[3].source.find("median of 3"), std::string::npos) << acc16[3].source;
   EXPECT_EQ(roofline_ceilings(peaks, "wmma", "f16.f16").size(), 3u);
-  EXPECT_EQ(roofline_ceilings(peaks, "wmma", "f16.f32", runs)[3].label, "cuBLAS f16 744 TFLOP/s");
+  EXPECT_EQ(roofline_ceilings(peaks, "wmma", "f16.f32", runs)[3].label, "cuBLAS f16.f32 744 TFLOP/s");
 
   RooflineViewInput in;
   in.title = "mma_f16 ladder";
@@ -3007,7 +3007,7 @@ TEST(Roofline, CeilingsOfAFamilyAndTheSelectedRungNamed) {
   const std::string doc = svg.finish();
   EXPECT_EQ(parse(doc, nullptr), "");
   const std::string text = all_text(doc);
-  for (const char* s : {"DRAM 4.26 TB/s", "L2 11.5 TB/s", "mma.sync f16 640 TFLOP/s", "cuBLAS f16 744 TFLOP/s",
+  for (const char* s : {"DRAM 4.26 TB/s", "L2 11.5 TB/s", "mma.sync f16.f32 640 TFLOP/s", "cuBLAS f16.f32 744 TFLOP/s",
                         "mma_f16/06_warp_64x64", "01"})
     EXPECT_NE(text.find(s), std::string::npos) << s << " in " << text;
   EXPECT_GE(min_font_px(doc), kMinTextSize * 2048.0f / (1901 + 483) - 0.01f);
