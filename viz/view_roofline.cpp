@@ -126,7 +126,11 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
   for (const RooflinePoint& p : in.points)
     if (p.intensity > 0 && p.tflops > 0) {
       dots.push_back({ax.px(p.intensity), ax.py(p.tflops)});
-      if (!p.variant) path.push_back(dots.back());
+      // A rung on its predecessor's spot adds no point to the path: a step back of a pixel (mma_tf32's 03 at 35.4
+      // TFLOP/s, 02 at 35.5) turned the line on itself, and the window's antialiased polyline faded the next
+      // segment out where the turn's miter folded.
+      if (!p.variant && (path.empty() || std::hypot(dots.back().x - path.back().x, dots.back().y - path.back().y) > 2))
+        path.push_back(dots.back());
       if (p.selected) ringed = dots.back();
     }
   const auto on_ring = [&](const Rect& o) {
