@@ -1176,7 +1176,8 @@ int cmd_export(const ExportArgs& a) {
   if (tty) std::fprintf(stderr, "\n");
 
   // index.html: the rungs in ladder order, each with its explanation, its throughput and ratio to cuBLAS, its
-  // pictures (each a link to the picture whole: its SVG where both are written, else the PNG) and a link to the rung before it.
+  // pictures (each a link to the picture whole: its SVG where both are written, else the PNG) and a link to the
+  // rung before it.
   std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>gemmscope deck</title>\n"
                      "<style>body{font-family:'DejaVu Sans',sans-serif;max-width:1700px;margin:2em auto;"
                      "padding:0 1em;background:" +

@@ -280,8 +280,8 @@ bool check_lane_alignment(const LaneOffsets& offsets, int width_bytes, SmemOp op
     // ldmatrix is .sync.aligned: the whole warp executes it, and each of those lanes names a row. "-" (a lane that
     // did not execute) there was taken as a missing row, a count no instruction can have.
     if (is_ldmatrix(op) && !offsets[lane]) {
-      *error = "lane " + std::to_string(lane) + ": '-', but " + smem_op_name(op) + " reads a row address from lanes 0-" +
-               std::to_string(used - 1) + " (the whole warp executes an ldmatrix)";
+      *error = "lane " + std::to_string(lane) + ": '-', but " + smem_op_name(op) +
+               " reads a row address from lanes 0-" + std::to_string(used - 1) + " (the whole warp executes an ldmatrix)";
       return false;
     }
     if (offsets[lane] && *offsets[lane] % static_cast<uint32_t>(align) != 0) {

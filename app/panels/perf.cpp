@@ -224,10 +224,12 @@ class PerfPanel : public ViewPanel {
       }
       PerfSeries ref{"cuBLAS, same size", {}, false, "", true};
       std::vector<PerfSeries> stretches;
+      std::set<std::string> plotted;  // the kernels the points ran
       size_t sw = 0;
       for (const LivePoint& p : points) {
         while (sw + 1 < switches.size() && p.t >= switches[sw + 1].t) ++sw;
         const std::string key = switches.empty() ? running : switches[sw].kernel;
+        plotted.insert(key);
         if (stretches.empty() || stretches.back().label != key)
           stretches.push_back({key, {}, key == running, key.substr(0, key.find(' ')), false});
         stretches.back().points.push_back({float(p.t), float(p.tflops)});
@@ -270,9 +272,9 @@ class PerfPanel : public ViewPanel {
       in.series_x_label = "seconds";
       // The series runs at its own size (the live loop's 2048^3), the bars at the ladder's: the title says so where
       // they differ, or 10_multistage's 405 TFLOP/s line read as a contradiction of its 472 TFLOP/s bar.
+      // (From what each plotted point ran, "K dtype MxNxK": a live stretch's label may end in its baseline ratio.)
       std::set<std::string> sizes;
-      for (const PerfSeries& st : in.series)
-        if (!st.reference) sizes.insert(st.label.substr(st.label.rfind(' ') + 1));
+      for (const std::string& key : plotted) sizes.insert(key.substr(key.rfind(' ') + 1));
       if (sizes.size() == 1 && !in.shape_label.empty()) {
         const std::string size = *sizes.begin();
         const bool cube = size.size() > 2 && size.compare(size.size() - 2, 2, "^3") == 0;

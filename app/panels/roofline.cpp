@@ -88,8 +88,9 @@ class RooflinePanel : public ViewPanel {
                                               : "") +
                ", the thread's or warp's where they are read straight from global. Above the DRAM line, operands come "
                "from L2; above the L2 line, from L1 (straight reads)" +
-               (l2_faster_.empty() ? std::string(".")
-                                   : " or from L2 faster than the line's plain loads (" + l2_faster_ + ": hover a dot).") +
+               (l2_faster_.empty()
+                    ? std::string(".")
+                    : " or from L2 faster than the line's plain loads (" + l2_faster_ + ": hover a dot).") +
                std::string(family != "hopper" && family != "sgemm" && !in_.ceilings.empty()
                                ? " The mma.sync line: that instruction alone, 8 warps per SM; the rungs built on "
                                  "it stay under it. cuBLAS runs wgmma, which issues more: the gap between the lines "
