@@ -97,6 +97,27 @@ ViewPanel& MainWindow::panel(const std::string& name) {
   return *panels_.front();
 }
 
+namespace {
+
+// One zoom step in, where the window keeps at that zoom the room its workspace is laid out for (kMinWindowWidth x
+// kMinWindowHeight, as `shot --zoom` checks): 300% left a 1280x720 window 427x240, a toolbar's checkboxes drawn
+// under a view's words. Else the zoom stays, and the top bar says why and what would let it grow.
+float zoom_in(float zoom, ViewState& st) {
+  const float next = zoom_step(zoom, +1);
+  const ImVec2 d = ImGui::GetIO().DisplaySize;
+  const float room = next * (st.presentation ? 1.5f : 1.0f);
+  if (next <= zoom || (d.x / room >= kMinWindowWidth - 0.5f && d.y / room >= kMinWindowHeight - 0.5f)) return next;
+  char why[200];
+  std::snprintf(why, sizeof why,
+                "%.0f%% would leave this %.0fx%.0f window less room than the workspace needs (%dx%d): a larger "
+                "window zooms further",
+                room * 100, d.x, d.y, kMinWindowWidth, kMinWindowHeight);
+  st.message = why;
+  return zoom;
+}
+
+}  // namespace
+
 void MainWindow::HandleKeys(const Frame& f, ViewState& st) {
   const ImGuiIO& io = ImGui::GetIO();
   if (io.WantTextInput) return;
@@ -115,7 +136,7 @@ void MainWindow::HandleKeys(const Frame& f, ViewState& st) {
   for (const KeyPress& k : gui_.keys) {
     const bool ctrl = k.mods & GLFW_MOD_CONTROL;
     if (ctrl) {  // zoom: Ctrl +/- (main row or keypad), Ctrl 0 back to 100%
-      if (k.key == GLFW_KEY_EQUAL || k.key == GLFW_KEY_KP_ADD) zoom = zoom_step(zoom, +1);
+      if (k.key == GLFW_KEY_EQUAL || k.key == GLFW_KEY_KP_ADD) zoom = zoom_in(zoom, st);
       if (k.key == GLFW_KEY_MINUS || k.key == GLFW_KEY_KP_SUBTRACT) zoom = zoom_step(zoom, -1);
       if (k.key == GLFW_KEY_0 || k.key == GLFW_KEY_KP_0) zoom = 1;
       if (k.key == GLFW_KEY_Q) glfwSetWindowShouldClose(gui_.window, GLFW_TRUE);  // quit (settings are saved)
@@ -135,7 +156,7 @@ void MainWindow::HandleKeys(const Frame& f, ViewState& st) {
       ExportWorkspace(f, st);
     }
   }
-  if (gui_.ctrl_wheel != 0) zoom = zoom_step(zoom, gui_.ctrl_wheel > 0 ? +1 : -1);  // Ctrl + wheel
+  if (gui_.ctrl_wheel != 0) zoom = gui_.ctrl_wheel > 0 ? zoom_in(zoom, st) : zoom_step(zoom, -1);  // Ctrl + wheel
   st.zoom = std::clamp(zoom, 0.5f, 3.0f);
 }
 
@@ -212,7 +233,7 @@ void MainWindow::DrawTopBar(const Frame& f, ViewState& st) {
   ui::note("zoom");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("zoom of every view and its text; Ctrl 0 resets, Ctrl + wheel zooms");
   ImGui::SameLine();
-  if (ImGui::Button("+")) st.zoom = zoom_step(st.zoom, +1);
+  if (ImGui::Button("+")) st.zoom = zoom_in(st.zoom, st);
   ui::note("zoom in");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("larger (Ctrl +)");
   ImGui::SameLine();

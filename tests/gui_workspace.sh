@@ -132,6 +132,21 @@ echo "ok: Ctrl + zoomed to 110%"
 xdotool keydown ctrl click 4 keyup ctrl
 wait_for "abs(r['zoom'] - 1.25) < 1e-3"
 echo "ok: Ctrl + wheel zoomed to 125%"
+# Zooming in stops where the window would have less room than the workspace is laid out for: 1600x900 at 250% is
+# 640x360, under 640x400 (300% of a 1280x720 window drew a toolbar's checkboxes under a view's words). The top bar
+# says why; the zoom stays at 200%.
+for want in 1.5 1.75 2.0; do
+  xdotool key --window "$wid" ctrl+equal
+  wait_for "abs(r['zoom'] - $want) < 1e-3"
+done
+xdotool key --window "$wid" ctrl+equal
+wait_for "'less room than the workspace needs (640x400)' in r['message']"
+[ "$(field "$report" "abs(r['zoom'] - 2.0) < 1e-3")" = True ] || fail "zoomed past 200% in a 1600x900 window: $(field "$report" "r['zoom']")"
+echo "ok: zooming in stops at 200% in 1600x900: $(field "$report" "r['message']")"
+for want in 1.75 1.5 1.25; do  # back to 125%, which the next start must remember
+  xdotool key --window "$wid" ctrl+minus
+  wait_for "abs(r['zoom'] - $want) < 1e-3"
+done
 chosen=$(field "$report" "r['kernel']")
 # Ctrl Q saves and quits. (Once, in a CI run, the window was gone by the time xdotool sent it: the X error is
 # not the test's verdict; the window's exit status and what the next start finds saved are.)
