@@ -949,7 +949,7 @@ int cmd_shot(const ShotArgs& a) {
                 kExitUsage);
   // The zoom divides the room the layout has: 640x400 at --zoom 3 is a 213x133 window, where the workspace's panes
   // and their text overlapped into an unreadable picture. Refused, saying the largest zoom this size holds.
-  if (base_w / a.zoom < min_w - 0.5 || base_h / a.zoom < min_h - 0.5) {
+  if (!zoom_fits(base_w, base_h, a.zoom, min_w, min_h)) {
     const double most = std::floor(std::min(double(base_w) / min_w, double(base_h) / min_h) * 100) / 100;
     char room[64], at_most[32];
     std::snprintf(room, sizeof room, "%.0fx%.0f", base_w / a.zoom, base_h / a.zoom);

@@ -59,6 +59,11 @@ struct Gui {
 // The smallest window, and `shot --size`, the workspace is laid out for: the kernel list, a view's toolbar and
 // its picture side by side. Smaller, their widgets and text overlapped (320x240 was drawn as a pile).
 constexpr int kMinWindowWidth = 640, kMinWindowHeight = 400;
+// Whether a w x h window or picture at `zoom` keeps min_w x min_h of room, the least its layout is drawn for: the
+// window's zoom-in stops, and `shot --zoom` refuses, where it would not (300% of 1280x720 left 427x240).
+inline bool zoom_fits(double w, double h, double zoom, int min_w, int min_h) {
+  return w / zoom >= min_w - 0.5 && h / zoom >= min_h - 0.5;
+}
 
 // Shrinks a window larger than its monitor's work area (the screen less panels and docks) to fit it, at the
 // area's top left: a 1366x768 laptop gets the whole window on its screen, not a 1600x900 one partly off it.

@@ -106,7 +106,7 @@ float zoom_in(float zoom, ViewState& st) {
   const float next = zoom_step(zoom, +1);
   const ImVec2 d = ImGui::GetIO().DisplaySize;
   const float room = next * (st.presentation ? 1.5f : 1.0f);
-  if (next <= zoom || (d.x / room >= kMinWindowWidth - 0.5f && d.y / room >= kMinWindowHeight - 0.5f)) return next;
+  if (next <= zoom || zoom_fits(d.x, d.y, room, kMinWindowWidth, kMinWindowHeight)) return next;
   char why[200];
   std::snprintf(why, sizeof why,
                 "%.0f%% would leave this %.0fx%.0f window less room than the workspace needs (%dx%d): a larger "

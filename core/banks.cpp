@@ -5,6 +5,8 @@
 #include <istream>
 #include <stdexcept>
 
+#include "core/text.h"
+
 // The rules, each fitted to and checked against tests/data/bank_probe_h100.tsv: bench/bank_probe.cu runs
 // one warp and one shared-memory instruction per launch and tools/bank_ncu.sh reads Nsight Compute's
 // counters for it (H100, driver 580.159.04). core_banks_test checks every row of that table.
@@ -236,8 +238,9 @@ bool parse_lane_offsets(std::istream& in, LaneOffsets* out, std::string* error) 
   std::istringstream words(text);
   std::vector<std::string> tokens;
   long count = 0;
-  // A token quoted in a message: at most 24 characters (a pasted 60 KB token must not become a 60 KB line).
-  auto quoted = [](const std::string& t) { return t.size() > 24 ? t.substr(0, 24) + "..." : t; };
+  // A token quoted in a message: at most 24 bytes, cut at a whole character (a pasted 60 KB token must not become
+  // a 60 KB line).
+  auto quoted = [](const std::string& t) { return cut_end(t, 24); };
   std::string odd;  // the first token that is neither an offset nor "-": what a wrong count most likely comes from
   for (std::string tok; words >> tok; ++count) {
     if (count < kLanes) tokens.push_back(tok);

@@ -367,24 +367,24 @@ void draw_gmem_view(Canvas& c, Rect r, const Theme& t, const GmemViewInput& in, 
   if (!in.untraced.empty()) note_lines("Not traced: " + in.untraced, t.warn);
   // cp.async: what Nsight Compute counts, from the same instructions' shared-memory records, where it differs
   // from the table's sectors (padded rows: mma_f16/08's 18 for 16, which its rung 09 removes) or that it agrees.
-  std::string counted_more, counted_same;
+  std::string more_sites, same_sites;
   for (const GmemSite& x : in.sites)
     if (x.kind == "cp.async" && x.ncu_per_request > 0) {
       // More than the table's where rows are padded; the same where they are not. (Fewer, where scattered lanes
       // share a global line, is left to the table: the note's reasons are not its.)
       const double d = x.ncu_per_request - x.sectors_per_request();
-      std::string* list = d > 0.005 ? &counted_more : d > -0.005 ? &counted_same : nullptr;
+      std::string* list = d > 0.005 ? &more_sites : d > -0.005 ? &same_sites : nullptr;
       if (list) *list += (list->empty() ? "" : ", ") + x.name + " " + viz::fmt_num(x.ncu_per_request);
     }
-  if (!counted_more.empty())
-    note_lines("cp.async, as Nsight Compute counts it: " + counted_more + " sectors per request" +
-                   (counted_same.empty() ? "" : " (" + counted_same + " as here)") +
+  if (!more_sites.empty())
+    note_lines("cp.async, as Nsight Compute counts it: " + more_sites + " sectors per request" +
+                   (same_sites.empty() ? "" : " (" + same_sites + " as here)") +
                    ", one per pair of 128-byte global line and 32-byte unit of shared memory the bytes land in, and "
                    "these padded rows start 16 bytes into a unit (over the kernel, what it measured: README, "
                    "\"Sectors per request\").",
                t.warn);
-  else if (!counted_same.empty())
-    note_lines("cp.async, as Nsight Compute counts it: as the table does (" + counted_same +
+  else if (!same_sites.empty())
+    note_lines("cp.async, as Nsight Compute counts it: as the table does (" + same_sites +
                    "), each row landing on whole 32-byte units of shared memory.",
                t.text_dim);
   else if (std::any_of(in.sites.begin(), in.sites.end(), [](const GmemSite& x) { return x.kind == "cp.async"; }))

@@ -51,8 +51,7 @@ class BanksPanel : public ViewPanel {
       // A rung with no conflict opens on the site the rung before conflicted on most, else on the first site the
       // rung adds (mma_f16/08's ldmatrix reads: its deck slide had shown the tile copies 03-10 all open on).
       if (f.capture && !any_conflict) {
-        std::string name = site_before_conflicted(*f.capture);
-        if (name.empty()) name = site_added(*f.capture);
+        const std::string name = opening_site(*f.capture);
         if (!name.empty() || site_name_.empty()) site_name_ = name;
       }
       // The site of the same name, unless it is conflict-free where another site conflicts (rung 10 to its
@@ -72,24 +71,19 @@ class BanksPanel : public ViewPanel {
     site_name_ = pick_.site >= 0 ? in_.sites[pick_.site].name : std::string();
   }
 
-  // For a rung whose every site is conflict-free: the name of the site the rung before it in its family
-  // conflicted on most, "" where that rung has no conflict either (or no rung comes before).
-  std::string site_before_conflicted(const Capture& capture) const {
+  // For a rung whose every site is conflict-free, the site it opens on: the one the rung it builds on conflicted on
+  // most, else the first of its own sites whose name that rung has not (what the step adds); "" where neither is
+  // (or no rung comes before).
+  std::string opening_site(const Capture& capture) const {
     const std::string rung = rung_built_on(in_.kernel);
     if (rung.empty()) return "";
     BanksViewInput before;
     before.sites = smem_sites(capture, rung);
     const BanksPick p = banks_pick(before, BanksViewState{});
-    return p.site >= 0 && before.sites[size_t(p.site)].conflicts > 0 ? before.sites[size_t(p.site)].name : "";
-  }
-
-  // The first of the rung's sites whose name the rung before it in its family has not (what the step adds), or "".
-  std::string site_added(const Capture& capture) const {
-    const std::string rung = rung_built_on(in_.kernel);
-    if (rung.empty()) return "";
-    const std::vector<SmemSite> before = smem_sites(capture, rung);
+    if (p.site >= 0 && before.sites[size_t(p.site)].conflicts > 0) return before.sites[size_t(p.site)].name;
     for (const SmemSite& s : in_.sites)
-      if (std::none_of(before.begin(), before.end(), [&](const SmemSite& b) { return b.name == s.name; })) return s.name;
+      if (std::none_of(before.sites.begin(), before.sites.end(), [&](const SmemSite& b) { return b.name == s.name; }))
+        return s.name;
     return "";
   }
 
