@@ -210,6 +210,30 @@ TracedLaunch traced_launch(const Capture& c, const std::string& kernel) {
     }
     if (piece_start > whole_end) l.launch_gap = piece_start - whole_end;
   }
+  // Lanes: each SM's CTAs (a CTA's span from its first record's start to its last's end) in start order, each to
+  // the first lane whose last CTA had ended.
+  std::map<std::pair<int, std::pair<int, int>>, std::pair<uint64_t, uint64_t>> span;  // (sm, cta) -> start, end
+  for (const BlockRecord& b : l.blocks) {
+    auto [it, fresh] = span.try_emplace({b.smid, {b.bx, b.by}}, b.start_ns, b.end_ns);
+    if (!fresh) it->second = {std::min(it->second.first, b.start_ns), std::max(it->second.second, b.end_ns)};
+  }
+  std::map<int, std::vector<std::pair<std::pair<uint64_t, uint64_t>, std::pair<int, int>>>> by_sm;
+  for (const auto& [key, se] : span) by_sm[key.first].push_back({se, key.second});
+  std::map<std::pair<int, std::pair<int, int>>, int> cta_lane;
+  for (auto& [sm, ctas_here] : by_sm) {
+    std::sort(ctas_here.begin(), ctas_here.end());
+    std::vector<uint64_t> lane_end;  // when each lane's last CTA ended
+    for (const auto& [se, cta] : ctas_here) {
+      size_t k = 0;
+      while (k < lane_end.size() && lane_end[k] > se.first) ++k;
+      if (k == lane_end.size()) lane_end.push_back(0);
+      lane_end[k] = se.second;
+      cta_lane[{sm, cta}] = int(k);
+    }
+    l.lanes = std::max(l.lanes, int(lane_end.size()));
+  }
+  l.lane.resize(l.blocks.size());
+  for (size_t i = 0; i < l.blocks.size(); ++i) l.lane[i] = cta_lane[{l.blocks[i].smid, {l.blocks[i].bx, l.blocks[i].by}}];
   return l;
 }
 

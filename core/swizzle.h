@@ -96,6 +96,11 @@ struct TracedLaunch {
     return split() && whole_ctas > 0 && piece_ctas > 0 && whole_ctas + piece_ctas == ctas;
   }
   bool empty() const { return blocks.empty(); }
+  // CTAs resident on one SM at once: per record, the lane its CTA held on its SM (0 ..), given in start order to
+  // the first lane its SM had free; `lanes` is the most any SM used. A persistent CTA's overlapping tiles share
+  // its lane (one CTA, not two).
+  std::vector<int> lane;
+  int lanes = 1;
 };
 // The capture's blocks of `kernel`, or an empty launch. Records with an end before their start are kept with
 // end = start (a reader never divides by a negative span).

@@ -19,7 +19,9 @@
 #include "app/state.h"
 #include "app/ui.h"
 #include "app/views.h"
+#include "app/window.h"
 #include "app/workspace.h"
+#include "core/capture.h"
 #include "core/layout.h"
 #include "kernels/gemm.h"
 #include "viz/canvas.h"
@@ -872,6 +874,34 @@ TEST(Export, NumberedNamesAndFileSafeNames) {
   EXPECT_EQ(file_safe("mma_f16/10_multistage[order=cutlass:2]"), "mma_f16-10_multistage_order=cutlass_2");
   EXPECT_EQ(file_safe("wmma/08_multistage[pad=off,vec=off]"), "wmma-08_multistage_pad=off_vec=off");
   EXPECT_EQ(file_safe("Bs load (frag)"), "Bs_load_frag");
+}
+
+
+// The launch-order panel on the bundled capture. mma_tf32/07's bands span all of C at 4096^3, so its traced launch is
+// row-major: the header says "at this size", the Nsight Compute lines (4096x16384x4096, where the bands differ) name
+// both orders row-major first, as README's table, and the order beside it is the variant Nsight Compute measured,
+// not whichever variant timed 0.1% faster.
+TEST(SwizzlePanel, ABandedRungRowMajorAtItsTracedSizeSaysWhereItsOrderDiffers) {
+  const Capture c = read_capture(std::string(GEMMSCOPE_ASSETS) + "/captures/h200.json.gz");
+  const auto draw = [&](const std::string& kernel) {
+    ViewState st;
+    st.kernel = kernel;
+    Frame f;
+    f.capture = &c;
+    std::unique_ptr<ViewPanel> panel = find_view("swizzle")->make();
+    SvgCanvas svg(1600, 900, Theme::Dark().bg);
+    draw_view_figure(svg, Rect{{0, 0}, {1600, 900}}, "swizzle", f, st, *panel);
+    return svg.finish();
+  };
+  std::string svg = draw("mma_tf32/07_swizzle");
+  EXPECT_NE(svg.find("row-major order at this size"), std::string::npos);
+  EXPECT_NE(svg.find("L2 hit 75.2 \xE2\x86\x92 89.2%, DRAM read 4.30 \xE2\x86\x92 1.57 GB"), std::string::npos) << svg;
+  EXPECT_NE(svg.find("mma_tf32/07_swizzle[order=cutlass:1]"), std::string::npos) << "not beside the profiled variant";
+  // A rung banded at its traced size: its own order by name, beside its row-major variant.
+  svg = draw("mma_f16/07_swizzle");
+  EXPECT_NE(svg.find("cutlass:4 order"), std::string::npos);
+  EXPECT_EQ(svg.find("at this size"), std::string::npos);
+  EXPECT_NE(svg.find("mma_f16/07_swizzle[order=none]"), std::string::npos);
 }
 
 }  // namespace

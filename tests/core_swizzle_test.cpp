@@ -253,6 +253,36 @@ TEST(TracedLaunch, SortsByLaunchAndMeasuresTheGrid) {
   EXPECT_TRUE(traced_launch(four_waves(scheme("none")), "test/99").empty());
 }
 
+// Two blocks at once on an SM each hold a lane of its row, in start order, and a lane freed is taken again; a
+// persistent CTA whose next tile starts before its last one ends keeps its one lane.
+TEST(TracedLaunch, BlocksAtOnceOnAnSmTakeLanes) {
+  Capture c;
+  const auto add = [&](int launch, int bx, int sm, uint64_t start, uint64_t end) {
+    BlockRecord b;
+    b.kernel = "test/01", b.launch = launch, b.bx = bx, b.tile_n = launch, b.smid = sm;
+    b.start_ns = start, b.end_ns = end;
+    c.blocks.push_back(b);
+  };
+  add(0, 0, 0, 0, 100);   // SM 0: lane 0
+  add(1, 1, 0, 10, 50);   // SM 0, while 0 runs: lane 1
+  add(2, 2, 0, 60, 120);  // SM 0, lane 1 free again at 50: lane 1
+  add(3, 3, 0, 100, 130); // lane 0 free at 100 (ends count as free): lane 0
+  add(4, 4, 1, 0, 10);    // SM 1 alone: lane 0
+  TracedLaunch l = traced_launch(c, "test/01");
+  EXPECT_EQ(l.lanes, 2);
+  EXPECT_EQ(l.lane, (std::vector<int>{0, 1, 1, 0, 0}));
+  // One CTA (bx 0) on SM 0 walks three tiles, each starting before the last ends: one CTA, one lane.
+  c.blocks.clear();
+  add(0, 0, 0, 0, 100);
+  add(1, 0, 0, 90, 200);
+  add(2, 0, 0, 190, 300);
+  add(3, 1, 1, 0, 300);
+  l = traced_launch(c, "test/01");
+  ASSERT_TRUE(l.persistent());
+  EXPECT_EQ(l.lanes, 1);
+  EXPECT_EQ(l.lane, (std::vector<int>{0, 0, 0, 0}));
+}
+
 // Row-major: the second wave (t in [10, 20)) is tile row 1, reading 1 A panel and all 4 B panels; in
 // triton:2 order it is the second band's first two columns' ... rows 2-3, columns 0-1: 2 + 2 panels.
 TEST(TracedLaunch, RunningFootprintByHand) {

@@ -2573,6 +2573,45 @@ TEST(SwizzleView, TilesSplitAlongKShowEachPieceAsAStripOfItsTile) {
 // The bundled capture's persistent rung (recorded with probe.tile): one record per tile, 132 CTAs on an H200,
 // CTA b computing tiles b, b + 132, ... one after the other on its SM; the launch-order view speaks of tiles and
 // persistent CTAs, the timeline of CTA 0's tiles, each warp marking where it moved on to its next tile.
+// Two blocks at once on an SM (sgemm/10 runs two per SM): each keeps a lane of its SM's row, where they were drawn
+// over one another and 1024 blocks read as single blocks in four waves.
+TEST(SwizzleView, BlocksAtOnceOnAnSmEachKeepALaneOfItsRow) {
+  Capture cap;
+  for (int i = 0; i < 8; ++i) {
+    BlockRecord b;
+    b.kernel = "test/01", b.launch = i, b.bx = i, b.tile_m = i / 4, b.tile_n = i % 4, b.smid = i / 2;
+    b.start_ns = 1000, b.end_ns = 1000 + (i % 2 ? 50 : 100);  // the odd block of each SM ends halfway
+    cap.blocks.push_back(b);
+  }
+  const TracedLaunch l = traced_launch(cap, "test/01");
+  ASSERT_EQ(l.lanes, 2);
+  SwizzleViewInput in;
+  in.kernel = "test/01";
+  in.launch = &l;
+  in.block_m = in.block_n = 128, in.k = 4096, in.elem_bytes = 2;
+  SwizzleViewState st;
+  st.colour = SwizzleColour::Sm;  // SM 0's bars in SM 0's colour (lane colour 0)
+  const Theme& t = Theme::Dark();
+  SvgCanvas c(1600, 900, t.bg);
+  draw_swizzle_view(c, {{0, 0}, {1600, 900}}, t, in, nullptr, st, {-1, -1}, nullptr);
+  const std::string svg = c.finish();
+  EXPECT_NE(all_text(svg).find("up to 2 blocks ran on one SM at once: its row splits in 2, one lane each"),
+            std::string::npos)
+      << all_text(svg);
+  std::vector<Rect> sm0;  // SM 0's two tiles in the grid, then its two bars below
+  for (const Element& e : elements(svg, "rect"))
+    if (e.attr.count("fill") && e.attr.at("fill") == hex(lane_color(0, t))) sm0.push_back(rect_of(e));
+  ASSERT_EQ(sm0.size(), 4u);
+  std::sort(sm0.begin(), sm0.end(), [](const Rect& a, const Rect& b) { return a.min.y < b.min.y; });
+  const Rect& whole = sm0[2].w() > sm0[3].w() ? sm0[2] : sm0[3];
+  const Rect& half = sm0[2].w() > sm0[3].w() ? sm0[3] : sm0[2];
+  EXPECT_NEAR(half.w(), whole.w() / 2, 1.5f);
+  EXPECT_TRUE(whole.max.y <= half.min.y + 0.01f || half.max.y <= whole.min.y + 0.01f)
+      << "the two blocks' bars overlap: " << whole.min.y << "-" << whole.max.y << ", " << half.min.y << "-" << half.max.y;
+  EXPECT_NEAR(whole.h(), half.h(), 0.01f);
+  EXPECT_EQ(overlapping_text(svg), "");
+}
+
 TEST(SwizzleView, BundledPersistentRungShowsEachCtasTilesOverTime) {
   const Capture& c = bundled_capture();
   const TracedLaunch l = traced_launch(c, "hopper/04_persistent");

@@ -263,6 +263,14 @@ void draw_timeline(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput& in
     what += "; the traced run took " + time_text(double(l.duration)) + ", " + viz::fmt_num(ratio) + "x the timed run's " +
             time_text(in.timed_ms * 1e6) + (ratio > 1.05 ? ": the probes' cost" : ": the probes cost no measurable time here");
   }
+  // CTAs at once on an SM: each its own lane of the SM's row where a lane keeps a pixel, else drawn over one another
+  // (the caption says which). The plot's height is known only below; the lanes' caption assumes the rows fit.
+  const bool lanes_fit = l.lanes > 1 && (r.h() - fs * 4) / float(std::max(1, l.sms)) / float(l.lanes) >= 1.0f;
+  const std::string what_ctas = l.persistent() || l.split() ? "CTAs" : "blocks";
+  if (l.lanes > 1)
+    what += "; up to " + std::to_string(l.lanes) + " " + what_ctas + " ran on one SM at once" +
+            (lanes_fit ? ": its row splits in " + std::to_string(l.lanes) + ", one lane each"
+                       : ", drawn over one another (too many for a lane each at this size)");
   std::vector<std::string> lines = viz::wrap(c, what, fs, r.w());
   const auto plot_under = [&](size_t n) {
     return Rect{{r.min.x + label_w, r.min.y + fs * 1.25f * float(n) + fs * 0.2f}, {r.max.x, r.max.y - fs * 1.5f}};
@@ -282,12 +290,16 @@ void draw_timeline(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput& in
     y += fs * 1.25f;
   }
   const float rh = plot.h() / l.sms;
+  const int lanes = lanes_fit && rh / float(l.lanes) >= 1.0f ? l.lanes : 1;
+  const float lh = rh / float(lanes);
   auto X = [&](uint64_t ns) { return plot.min.x + plot.w() * float(double(ns) / double(span)); };
   c.rect_filled(plot, t.panel);
   for (size_t i = 0; i < l.blocks.size(); ++i) {
     const BlockRecord& b = l.blocks[i];
-    const Rect bar{{X(b.start_ns - l.t0), plot.min.y + b.smid * rh}, {std::max(X(b.end_ns - l.t0), X(b.start_ns - l.t0) + 1),
-                                                                      plot.min.y + (b.smid + 1) * rh - (rh > 3 ? 0.5f : 0)}};
+    const int lane = lanes > 1 && i < l.lane.size() ? std::min(l.lane[i], lanes - 1) : 0;
+    const float top = plot.min.y + b.smid * rh + lane * lh;
+    const Rect bar{{X(b.start_ns - l.t0), top},
+                   {std::max(X(b.end_ns - l.t0), X(b.start_ns - l.t0) + 1), top + lh - (lh > 3 ? 0.5f : 0)}};
     c.rect_filled(bar, block_color(b, l, st.colour, t));
     if (hover && bar.inset(-0.5f).contains(mouse)) hover->side = which, hover->block = int(i);
   }
