@@ -241,13 +241,18 @@ bool parse_lane_offsets(std::istream& in, LaneOffsets* out, std::string* error) 
   // A token quoted in a message: at most 24 bytes, cut at a whole character (a pasted 60 KB token must not become
   // a 60 KB line).
   auto quoted = [](const std::string& t) { return cut_end(t, 24); };
+  // Why a token is no offset, in the words a user would fix it by.
+  auto why_not = [&](const std::string& t) {
+    if (!t.empty() && t[0] == '-') return "'" + quoted(t) + "' is negative (offsets are bytes from the start of shared memory)";
+    return "'" + quoted(t) + "' is not a number" +
+           (t.find(',') != std::string::npos ? std::string(" (offsets are separated by spaces or lines, not commas)") : "");
+  };
   std::string odd;  // the first token that is neither an offset nor "-": what a wrong count most likely comes from
   for (std::string tok; words >> tok; ++count) {
     if (count < kLanes) tokens.push_back(tok);
     uint64_t v = 0;
     if (odd.empty() && tok != "-" && !parse_offset(tok, &v))
-      odd = "; token " + std::to_string(count + 1) + " '" + quoted(tok) + "' is not a number" +
-            (tok.find(',') != std::string::npos ? " (offsets are separated by spaces or lines, not commas)" : "");
+      odd = "; token " + std::to_string(count + 1) + " " + why_not(tok);
   }
   if (count != kLanes) {
     *error = "expected 32 offsets, got " + std::to_string(count) + odd;
@@ -259,7 +264,7 @@ bool parse_lane_offsets(std::istream& in, LaneOffsets* out, std::string* error) 
     if (tok == "-") continue;  // inactive lane
     uint64_t v = 0;
     if (!parse_offset(tok, &v)) {
-      *error = "token " + std::to_string(lane + 1) + " '" + quoted(tok) + "' is not a number";
+      *error = "lane " + std::to_string(lane) + ": " + why_not(tok);  // numbered as the too-large message numbers
       return false;
     }
     if (v >= kMaxSmemBytes) {

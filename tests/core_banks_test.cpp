@@ -458,11 +458,18 @@ TEST(BanksParse, WrongCount) {
 TEST(BanksParse, NotANumber) {
   LaneOffsets o;
   std::string err;
-  for (const char* bad : {"x12", "-4", "12k", "0x", "0xg", "+4", "1.5"}) {
+  // With 32 tokens each is a lane, numbered from 0 as the too-large message numbers them.
+  for (const char* bad : {"x12", "12k", "0x", "0xg", "+4", "1.5"}) {
     std::string text = "0 4 8 12 " + std::string(bad) + " " + tokens(27, "16");
     EXPECT_FALSE(parse(text, &o, &err)) << bad;
-    EXPECT_EQ(err, "token 5 '" + std::string(bad) + "' is not a number");
+    EXPECT_EQ(err, "lane 4: '" + std::string(bad) + "' is not a number");
   }
+  // A negative offset is a number, and the message says what is wrong with it.
+  EXPECT_FALSE(parse("0 4 8 12 -4 " + tokens(27, "16"), &o, &err));
+  EXPECT_EQ(err, "lane 4: '-4' is negative (offsets are bytes from the start of shared memory)");
+  EXPECT_FALSE(parse("-1 " + tokens(32), &o, &err));
+  EXPECT_EQ(err, "expected 32 offsets, got 33; token 1 '-1' is negative (offsets are bytes from the start of shared "
+                 "memory)");
 }
 
 TEST(BanksParse, TooLarge) {

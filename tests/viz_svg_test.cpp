@@ -2612,6 +2612,35 @@ TEST(SwizzleView, BlocksAtOnceOnAnSmEachKeepALaneOfItsRow) {
   EXPECT_EQ(overlapping_text(svg), "");
 }
 
+// The caption compares the traced launch's span with the timed median and names a cost only where there is one: a
+// traced run 12% shorter than the timed one is not "no measurable time", it says it was shorter.
+TEST(SwizzleView, TheTracedRunsLengthAgainstTheTimedRunIsSaidAsMeasured) {
+  Capture cap;
+  for (int i = 0; i < 4; ++i) {
+    BlockRecord b;
+    b.kernel = "test/01", b.launch = i, b.bx = i, b.tile_m = 0, b.tile_n = i, b.smid = i;
+    b.start_ns = 0, b.end_ns = 100000;  // the traced launch spans 100 us
+    cap.blocks.push_back(b);
+  }
+  const TracedLaunch l = traced_launch(cap, "test/01");
+  const auto caption = [&](double timed_ms) {
+    SwizzleViewInput in;
+    in.kernel = "test/01", in.launch = &l, in.block_m = in.block_n = 128, in.k = 4096, in.elem_bytes = 2;
+    in.timed_ms = timed_ms;
+    SvgCanvas c(1600, 900, Theme::Dark().bg);
+    draw_swizzle_view(c, {{0, 0}, {1600, 900}}, Theme::Dark(), in, nullptr, SwizzleViewState{}, {-1, -1}, nullptr);
+    return all_text(c.finish());
+  };
+  std::string t = caption(0.05);  // traced 2x the timed run
+  EXPECT_NE(t.find("2x the timed run's 50 \xC2\xB5s: the probes' cost"), std::string::npos) << t;
+  t = caption(0.101);
+  EXPECT_NE(t.find("the probes cost no measurable time here"), std::string::npos) << t;
+  t = caption(0.1136);  // traced 0.88x
+  EXPECT_NE(t.find("0.88x the timed run's"), std::string::npos) << t;
+  EXPECT_NE(t.find("shorter, so the probes' cost is hidden"), std::string::npos) << t;
+  EXPECT_EQ(t.find("no measurable time"), std::string::npos) << t;
+}
+
 TEST(SwizzleView, BundledPersistentRungShowsEachCtasTilesOverTime) {
   const Capture& c = bundled_capture();
   const TracedLaunch l = traced_launch(c, "hopper/04_persistent");

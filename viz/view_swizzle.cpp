@@ -257,11 +257,16 @@ void draw_timeline(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput& in
   // computes, is the second kernel's launch.
   if (l.launch_gap > 0)
     what += "; between them " + time_text(double(l.launch_gap)) + " with no SM at work: the second kernel's launch";
-  // Within 5% the two runs differ by no more than repeated timed runs do: no cost to name.
+  // Within 5% the two runs differ by no more than repeated timed runs do: no cost to name. A traced run more than 5%
+  // shorter says so rather than that the probes cost nothing.
   if (in.timed_ms > 0 && l.duration > 0) {
     const double ratio = double(l.duration) / (in.timed_ms * 1e6);
     what += "; the traced run took " + time_text(double(l.duration)) + ", " + viz::fmt_num(ratio) + "x the timed run's " +
-            time_text(in.timed_ms * 1e6) + (ratio > 1.05 ? ": the probes' cost" : ": the probes cost no measurable time here");
+            time_text(in.timed_ms * 1e6) +
+            (ratio > 1.05   ? ": the probes' cost"
+             : ratio < 0.95 ? ": shorter, so the probes' cost is hidden in how one launch (first block's start to last "
+                              "block's end) differs from the median of repeated timed launches"
+                            : ": the probes cost no measurable time here");
   }
   // CTAs at once on an SM: each its own lane of the SM's row where a lane keeps a pixel, else drawn over one another
   // (the caption says which). The plot's height is known only below; the lanes' caption assumes the rows fit.

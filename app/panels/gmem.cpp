@@ -100,13 +100,22 @@ class GmemPanel : public ViewPanel {
       }
       const int count = int(in_.sites[size_t(s)].accesses.size());
       if (count > 1) {
-        flow.next(em * 9);
-        ImGui::SetNextItemWidth(em * 9);
+        // One slider over every warp's requests; it names the warp of the one shown, as the caption does, which
+        // numbers requests within their warp ("request 1 of 16" under "traced 17 of 32 (warp 1)").
+        const std::vector<GmemAccess>& acc = in_.sites[size_t(s)].accesses;
         int n = std::clamp(g.access, 0, count - 1) + 1;
-        const std::string fmt = "traced %d of " + std::to_string(count);
+        std::set<int> warps;
+        for (const GmemAccess& a : acc) warps.insert(a.warp);
+        const std::string fmt = "traced %d of " + std::to_string(count) +
+                                (warps.size() > 1 ? " (warp " + std::to_string(acc[size_t(n - 1)].warp) + ")" : "");
+        const float sw = ImGui::CalcTextSize(fmt.c_str()).x + em * 2;
+        flow.next(sw);
+        ImGui::SetNextItemWidth(sw);
         if (ImGui::SliderInt("##greq", &n, 1, count, fmt.c_str())) g.site = s, g.access = n - 1;
         if (ImGui::IsItemHovered())
-          ImGui::SetTooltip("the site's traced requests, of every warp and k-iteration the capture kept");
+          ImGui::SetTooltip(warps.size() > 1 ? "the site's traced requests: each warp's in turn, of every k-iteration the "
+                                               "capture kept (the caption numbers them within their warp)"
+                                             : "the site's traced requests, of every k-iteration the capture kept");
       }
       flow.next(Flow::checkbox_w("beside:"));
       if (ImGui::Checkbox("beside:", &g.compare)) UpdateCompare(ctx);

@@ -67,7 +67,9 @@ class TimelinePanel : public ViewPanel {
     if (ImGui::Button("first k-steps")) s.t0 = 0, s.t1 = -1;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("back to the first dozen k-steps (or double-click the plot)");
     flow.next(Flow::button_w("whole block"));
-    if (ImGui::Button("whole block")) s.t0 = 0, s.t1 = double(std::max<uint64_t>(1, in_.duration));
+    if (ImGui::Button("whole block")) s.t0 = 0, s.t1 = full_span(s);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(s.compare && other_.block >= 0 ? "both blocks, to the end of the longer" : "the sampled block, start to end");
     flow.next(Flow::checkbox_w("below:"));
     ImGui::Checkbox("below:", &s.compare);
     if (s.compare && ctx.f.capture) {
@@ -96,7 +98,7 @@ class TimelinePanel : public ViewPanel {
     const Rect& p = hover_.plot;
     const double t0 = hover_.t0, t1 = hover_.t1, per_px = (t1 - t0) / std::max(1.0f, p.w());
     const double at = t0 + (double(item.mouse.x) - p.min.x) * per_px;  // the cycle under the pointer
-    const double full = double(std::max<uint64_t>(1, in_.duration));
+    const double full = full_span(s);
     if (io.MouseWheel != 0 && !io.KeyCtrl) {  // zoom about the pointer, never past the block or below 100 cycles
       const double f = io.MouseWheel > 0 ? 0.8 : 1.25;
       double n0 = at - (at - t0) * f, n1 = at + (t1 - at) * f;
@@ -126,6 +128,13 @@ class TimelinePanel : public ViewPanel {
   }
 
  private:
+  // The cycles zooming and panning may reach: the selected block's, or the longer of it and the block drawn below
+  // on the same scale (a faster rung over a slower one would otherwise cut the slower one's end off).
+  double full_span(const TimelineViewState& s) const {
+    const uint64_t below = s.compare && other_.block >= 0 ? other_.duration : 0;
+    return double(std::max<uint64_t>({1, in_.duration, below}));
+  }
+
   // How much slower the traced launch ran than the timed one: the blocks' span over the main run's time.
   static double slowdown(const Capture& c, const std::string& kernel) {
     const TracedLaunch l = traced_launch(c, kernel);
