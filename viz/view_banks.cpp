@@ -624,7 +624,7 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
          viz::elide(c,
                     std::string("banks (bank = byte offset / 4 % 32); one row per wavefront, each cell the word that "
                                 "bank reads, labelled with the lane that asked for it") +
-                        (broadcast ? "; 5+ = lane 5 and others (a broadcast)" : ""),
+                        (broadcast ? "; 5+ = lane 5 and others: one read of the word serves them all (a broadcast)" : ""),
                     ls, Font::Sans, area.w()),
          t.text_dim, ls);
   // Bank header: each bank's number on its worst way (idle banks stay plain).
