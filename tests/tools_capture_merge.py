@@ -73,4 +73,17 @@ out2 = os.path.join(out_dir, "out2.json")
 subprocess.run([sys.executable, merge, "--only", "gmem", out, new_path, KERNELS[1], out2], check=True)
 with open(out2, encoding="utf-8") as f:
     check("--only gmem leaves the dates as they were", json.load(f).get("merged") == merged["merged"])
+
+# --only peaks adds a ceiling BASE lacks, its source dated by NEW's day, and keeps BASE's own ceilings as they were.
+new["peaks"] = [dict(p, value=p["value"] * 2) for p in new["peaks"]] + [
+    {"name": "wgmma_f16", "value": 900.0, "unit": "TFLOP/s", "source": "measured here"}]
+new_path = write(new, "new_peaks.json")
+out3 = os.path.join(out_dir, "out3.json")
+subprocess.run([sys.executable, merge, "--only", "peaks", out, new_path, KERNELS[1], out3], check=True)
+with open(out3, encoding="utf-8") as f:
+    peaks = json.load(f)["peaks"]
+check("--only peaks keeps BASE's ceilings", peaks[:len(base["peaks"])] == base["peaks"])
+check("--only peaks adds only the new one, dated: " + json.dumps(peaks[len(base["peaks"]):]),
+      peaks[len(base["peaks"]):] == [{"name": "wgmma_f16", "value": 900.0, "unit": "TFLOP/s",
+                                      "source": "measured here; measured 2026-11-30, on another day than this capture"}])
 sys.exit(1 if failures else 0)

@@ -2867,6 +2867,32 @@ TEST(GmemView, RowWiseLoadShowsThirtyTwoSectorsBesideTheCoalescedRung) {
   EXPECT_GE(min_font_px(doc), kMinTextSize * 2048.0f / (1901 + 483) - 0.01f);
 }
 
+// The rung beside shows the same warp's request of the same number: sgemm/09's 17th A request (warp 1's first of 16)
+// beside sgemm/08's warp 1 first of 2, not "request 3 of 2" (the bare index, counted against 08's warp 1).
+TEST(GmemView, TheRequestBesideIsTheSameWarpsOfTheSameNumber) {
+  const Capture& cap = bundled_capture();
+  GmemViewInput in = beside(cap, "sgemm/09_cp_async", "sgemm/08_double_buffer");
+  in.ld[0] = in.compare_ld[0] = 4096, in.elem_bytes[0] = in.compare_elem_bytes[0] = 4;
+  GmemViewState st;
+  for (size_t i = 0; i < in.sites.size(); ++i)
+    if (in.sites[i].name == "A") st.site = int(i);
+  ASSERT_GE(st.site, 0);
+  const auto text_at = [&](int access) {
+    st.access = access;
+    SvgCanvas svg(1600, 900, Theme::Dark().bg);
+    draw_gmem_view(svg, {{0, 0}, {1600, 900}}, Theme::Dark(), in, st, {-1, -1}, nullptr);
+    return all_text(svg.finish());
+  };
+  std::string t = text_at(16);
+  EXPECT_NE(t.find("A cp.async, warp 1, k-iteration 0, request 1 of 16"), std::string::npos) << t;
+  EXPECT_NE(t.find("A load, warp 1, k-iteration 0, request 1 of 2"), std::string::npos) << t;
+  t = text_at(31);  // warp 1's last: 08's warp 1 has two, so its last
+  EXPECT_NE(t.find("A load, warp 1, k-iteration 0, request 2 of 2"), std::string::npos) << t;
+  t = text_at(1);
+  EXPECT_NE(t.find("A load, warp 0, k-iteration 0, request 2 of 2"), std::string::npos) << t;
+  for (int access : {4, 5, 16, 20, 31}) EXPECT_EQ(text_at(access).find("request 3 of 2"), std::string::npos) << access;
+}
+
 // sgemm/02 beside sgemm/01 in a short, narrowish pane (a 1280x720 slide at 150% zoom, 853x480 before the zoom):
 // 01's 32 rows were squeezed under half the height and cut after row 19. Every row of both maps is drawn, inside
 // the pane, and 01's map has the taller share.

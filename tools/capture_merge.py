@@ -12,7 +12,9 @@ written to a temporary name and renamed. Exits 1 with one line on stderr when th
 
 --only LISTS (comma-separated, from runs, smem, gmem, blocks, stages, l2 and smem_price) takes only those lists from
 NEW, so that a probe that changed what one list records does not bring new timings with it. smem_price is not per
-kernel: NEW's rows of an access width BASE has no row for are added (e.g. the 2-byte loads' price).
+kernel: NEW's rows of an access width BASE has no row for are added (e.g. the 2-byte loads' price). --only peaks
+adds NEW's measured ceilings of a name BASE has none of (a ceiling added after BASE was recorded, such as
+wgmma_f16), their source saying the day NEW measured them; BASE's own ceilings stay.
 
 OUT keeps BASE's recorded_at and lists, in "merged", each kernel's list taken from NEW with NEW's recorded_at (or
 what NEW's own "merged" says of it), so that the views date what they show by when it was recorded. A list NEW has
@@ -40,9 +42,9 @@ def main(argv):
     only = None
     if len(argv) > 2 and argv[1] == "--only":
         only = [x for x in argv[2].split(",") if x]
-        unknown = [x for x in only if x not in KEYED + ("smem_price",)]
+        unknown = [x for x in only if x not in KEYED + ("smem_price", "peaks")]
         if unknown or not only:
-            sys.exit(f"capture_merge: --only takes {', '.join(KEYED + ('smem_price',))}; got {argv[2]!r}")
+            sys.exit(f"capture_merge: --only takes {', '.join(KEYED + ('smem_price', 'peaks'))}; got {argv[2]!r}")
         argv = argv[:1] + argv[3:]
     if len(argv) != 5:
         sys.exit(usage)
@@ -89,6 +91,14 @@ def main(argv):
         added = [p for p in new.get("smem_price", []) if p["width"] not in have]
         base["smem_price"] = base.get("smem_price", []) + added
         counts.append(f"smem_price {len(added)} rows of widths {sorted({p['width'] for p in added})}")
+    if only is not None and "peaks" in only:
+        have = {p["name"] for p in base.get("peaks", [])}
+        added = [dict(p) for p in new.get("peaks", []) if p["name"] not in have]
+        for p in added:  # BASE's day is the capture's; a ceiling measured on another day says its own
+            if new["recorded_at"][:10] != base["recorded_at"][:10]:
+                p["source"] = p.get("source", "") + f"; measured {new['recorded_at'][:10]}, on another day than this capture"
+        base["peaks"] = base.get("peaks", []) + added
+        counts.append(f"peaks {len(added)}: {', '.join(p['name'] for p in added) or 'none new'}")
     tmp = out + ".tmp"
     opener = gzip.open if out.endswith(".gz") else open
     with opener(tmp, "wt", encoding="utf-8") as f:

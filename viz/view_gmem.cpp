@@ -53,6 +53,25 @@ const GmemAccess* pick_access(const GmemSite& s, int access) {
   return &s.accesses[size_t(std::clamp(access, 0, int(s.accesses.size()) - 1))];
 }
 
+// The request of `other` (another rung's site) to set beside request `index` of `site`: the same warp's request of the
+// same number within that warp and k-iteration, or its last where it makes fewer; where `other` has none of that
+// warp, the same number over all its requests, clamped. (Pairing by the bare index put sgemm/09's warp 1 request 1,
+// its 17th, beside sgemm/08's 4th and last: warp 1's second.)
+int paired_index(const GmemSite& site, int index, const GmemSite& other) {
+  if (other.accesses.empty()) return -1;
+  const int last = int(other.accesses.size()) - 1;
+  if (site.accesses.empty()) return std::clamp(index, 0, last);
+  const int i = std::clamp(index, 0, int(site.accesses.size()) - 1);
+  const GmemAccess& a = site.accesses[size_t(i)];
+  int nth = 0;  // which of its warp's requests in its k-iteration
+  for (int j = 0; j < i; ++j)
+    nth += site.accesses[size_t(j)].warp == a.warp && site.accesses[size_t(j)].iteration == a.iteration;
+  int found = -1, seen = 0;
+  for (size_t j = 0; j < other.accesses.size() && seen <= nth; ++j)
+    if (other.accesses[j].warp == a.warp && other.accesses[j].iteration == a.iteration) found = int(j), ++seen;
+  return found >= 0 ? found : std::clamp(index, 0, last);
+}
+
 // A lane's elements of one matrix row.
 struct LaneRun {
   int lane = 0;
@@ -399,7 +418,8 @@ void draw_gmem_view(Canvas& c, Rect r, const Theme& t, const GmemViewInput& in, 
   const int index = std::clamp(st.access, 0, std::max(0, int(site.accesses.size()) - 1));
   const GmemAccess* a = pick_access(site, index);
   const int cmp_site = st.compare ? gmem_compare_site(in.compare_sites, site) : -1;
-  const GmemAccess* ca = cmp_site >= 0 ? pick_access(in.compare_sites[size_t(cmp_site)], index) : nullptr;
+  const int cmp_index = cmp_site >= 0 ? paired_index(site, index, in.compare_sites[size_t(cmp_site)]) : -1;
+  const GmemAccess* ca = cmp_index >= 0 ? &in.compare_sites[size_t(cmp_site)].accesses[size_t(cmp_index)] : nullptr;
   // Beside each other in a wide pane, or where that gives the maps' strips more height than one above the other
   // (sgemm/01's 32 rows under 02's one); stacked, each box gets the height its rows ask for, in proportion.
   const int rows_main = rows_touched(*a, in.elem_bytes[mat_index(a->matrix)], in.ld[mat_index(a->matrix)]);
@@ -496,7 +516,7 @@ void draw_gmem_view(Canvas& c, Rect r, const Theme& t, const GmemViewInput& in, 
     const Rect cbox = side_by_side ? Rect{{area.center().x + fs, y}, area.max}
                                    : Rect{{area.min.x, main_box.max.y + fs * 0.5f}, area.max};
     if (side_by_side) c.line({area.center().x, y}, {area.center().x, area.max.y}, t.grid, 1);
-    draw_one(cbox, in.compare_sites[size_t(cmp_site)], *ca, index, in.compare_kernel, in.compare_shape, 1,
+    draw_one(cbox, in.compare_sites[size_t(cmp_site)], *ca, cmp_index, in.compare_kernel, in.compare_shape, 1,
              in.compare_elem_bytes, in.compare_ld);
   }
   c.pop_clip();
