@@ -10,7 +10,8 @@ inline constexpr const char* kAdds =
     "identity swizzle, the swizzle view's cutlass:L), so resident blocks share A and B panels in L2: the L2 hit "
     "rate rises to 91-92% and DRAM reads fall 2-3x at 4096x16384x4096 and 8192^3 (Nsight Compute, README). Time "
     "barely follows. On an H200 the banded order is 0.3-1.0% faster than row-major there, and at 4096^3, where A "
-    "and B (64 MB) nearly fit in the L2, the rung is 3.5% slower than 06. On an H100 it is 5-7% slower than "
+    "and B (64 MB) nearly fit in the L2, the rung is 1-3.5% slower than 06 (the bundled capture: 1.1%; "
+    "bench/results/h200.json: 3.5%). On an H100 it is 5-7% slower than "
     "row-major and than 06: with 2 stages, each copy's longer wait in the banded order is not hidden (long-"
     "scoreboard stalls 0.9 per issue against 0.5 row-major, Nsight Compute, bench/NOTES.md); 10's 4 stages turn "
     "the same order into a 2.5-5.4% gain.";
