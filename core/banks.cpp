@@ -1,6 +1,7 @@
 #include "core/banks.h"
 
 #include <algorithm>
+#include <cctype>
 #include <sstream>
 #include <istream>
 #include <stdexcept>
@@ -243,7 +244,8 @@ bool parse_lane_offsets(std::istream& in, LaneOffsets* out, std::string* error) 
   auto quoted = [](const std::string& t) { return cut_end(t, 24); };
   // Why a token is no offset, in the words a user would fix it by.
   auto why_not = [&](const std::string& t) {
-    if (!t.empty() && t[0] == '-') return "'" + quoted(t) + "' is negative (offsets are bytes from the start of shared memory)";
+    if (t.size() > 1 && t[0] == '-' && std::isdigit(static_cast<unsigned char>(t[1])))
+      return "'" + quoted(t) + "' is negative (offsets are bytes from the start of shared memory)";
     return "'" + quoted(t) + "' is not a number" +
            (t.find(',') != std::string::npos ? std::string(" (offsets are separated by spaces or lines, not commas)") : "");
   };

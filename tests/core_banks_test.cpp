@@ -459,7 +459,7 @@ TEST(BanksParse, NotANumber) {
   LaneOffsets o;
   std::string err;
   // With 32 tokens each is a lane, numbered from 0 as the too-large message numbers them.
-  for (const char* bad : {"x12", "12k", "0x", "0xg", "+4", "1.5"}) {
+  for (const char* bad : {"x12", "12k", "0x", "0xg", "+4", "1.5", "-x"}) {
     std::string text = "0 4 8 12 " + std::string(bad) + " " + tokens(27, "16");
     EXPECT_FALSE(parse(text, &o, &err)) << bad;
     EXPECT_EQ(err, "lane 4: '" + std::string(bad) + "' is not a number");
