@@ -2338,6 +2338,26 @@ TEST(TimelineView, BlocksStartAtZeroAndOpenOnTheFirstDozenSteps) {
   EXPECT_EQ(timeline_block(c, "test/99", 0).block, -1);
 }
 
+// A rung with no dozen steps to open on (mma_tf32/10's probes stamp one k-loop span) opens on the whole of its block
+// and of the slower rung's below it: 09's 387k cycles were cut at 10's 327k.
+TEST(TimelineView, WithNoStepsToOpenOnBothBlocksAreWhole) {
+  const Capture& c = bundled_capture();
+  const TimelineBlock top = timeline_block(c, "mma_tf32/10_multistage", 0);
+  const TimelineBlock below = timeline_block(c, "mma_tf32/09_xor_permuted", 0);
+  ASSERT_GT(below.duration, top.duration);
+  double t0 = 0, t1 = 0;
+  timeline_window(top, TimelineViewState{}, &t0, &t1, &below);
+  EXPECT_EQ(t0, 0);
+  EXPECT_EQ(t1, double(below.duration));
+  timeline_window(top, TimelineViewState{}, &t0, &t1);  // alone: its own
+  EXPECT_EQ(t1, double(top.duration));
+  // A rung with steps keeps its first dozen whatever is below.
+  const Capture sc = stage_capture();
+  const TimelineBlock b = timeline_block(sc, "test/01", 0);
+  timeline_window(b, TimelineViewState{}, &t0, &t1, &below);
+  EXPECT_EQ(t1, 50 + 12 * 100);
+}
+
 // The whole window's timeline pane at 1600x900 (and any pane at 150%) has room for the legend and the overview but
 // not for a row of warps: one line says to maximise, where the block's title was drawn over the axis.
 TEST(TimelineView, ASmallPaneSaysMaximiseInsteadOfOverprinting) {

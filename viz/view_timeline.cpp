@@ -271,7 +271,8 @@ int timeline_blocks(const Capture& c, const std::string& kernel) {
   return int(blocks.size());
 }
 
-void timeline_window(const TimelineBlock& b, const TimelineViewState& st, double* t0, double* t1) {
+void timeline_window(const TimelineBlock& b, const TimelineViewState& st, double* t0, double* t1,
+                     const TimelineBlock* below) {
   if (st.t1 > st.t0 && st.t1 > 0) {
     *t0 = st.t0, *t1 = st.t1;
     return;
@@ -285,7 +286,8 @@ void timeline_window(const TimelineBlock& b, const TimelineViewState& st, double
   for (const auto& [stage, v] : starts)
     if (!loop || v.size() > loop->size()) loop = &v;
   *t0 = 0;
-  *t1 = double(std::max<uint64_t>(1, b.duration));
+  // No dozen steps to open on: the whole of both blocks (mma_tf32/10's 327k cycles had cut 09's 387k below it).
+  *t1 = double(std::max<uint64_t>({1, b.duration, below ? below->duration : 0}));
   if (loop && loop->size() > 13) {
     std::vector<uint64_t> sorted = *loop;
     std::sort(sorted.begin(), sorted.end());
@@ -301,7 +303,7 @@ void draw_timeline_view(Canvas& c, Rect r, const Theme& t, const TimelineBlock& 
   const Rect area = r.inset(std::max(6.0f, fs * 0.6f));
   double t0 = 0, t1 = 1;
   // The window of the selected rung's block; where it has no spans, the one below sets the scale.
-  timeline_window(in.spans.empty() && other && !other->spans.empty() ? *other : in, st, &t0, &t1);
+  timeline_window(in.spans.empty() && other && !other->spans.empty() ? *other : in, st, &t0, &t1, other);
   // Legend: the stages of both rungs, each once, in their colours.
   const Palette palette = stage_palette(in, other, t);
   // Then the marks, each once, as the tick they are drawn with.

@@ -311,8 +311,10 @@ struct TimelineHover {
   double t0 = 0, t1 = 1;     // the window drawn
 };
 // The window a state shows for a block: its own, or the first dozen k-steps (up to where the first warp's
-// most frequent stage starts for the 13th time).
-void timeline_window(const TimelineBlock& b, const TimelineViewState& st, double* t0, double* t1);
+// most frequent stage starts for the 13th time); where the block has no dozen steps, the whole of it and of the
+// block drawn `below` it (may be null), whichever is longer.
+void timeline_window(const TimelineBlock& b, const TimelineViewState& st, double* t0, double* t1,
+                     const TimelineBlock* below = nullptr);
 // The block(s) as rows of warps, spans coloured by what the stage does (waits amber, math green, copies
 // blue, epilogue grey) with a legend, cycle and microsecond axis, and an overview strip of the whole block
 // with the window marked; `other` (may be null) below on the same window.
