@@ -2338,6 +2338,19 @@ TEST(TimelineView, BlocksStartAtZeroAndOpenOnTheFirstDozenSteps) {
   EXPECT_EQ(timeline_block(c, "test/99", 0).block, -1);
 }
 
+// The tables' scope line says k-iteration 0 counts from the block's start: sgemm/09's 16 A copies per warp "in
+// k-iteration 0" are its prologue's 3 tiles and the iteration's one, as the bundled capture holds them.
+TEST(TracedScope, IterationZeroCountsFromTheBlocksStart) {
+  EXPECT_EQ(viz::traced_scope({0, 1, 0}, {0, -1, 0}), "warps 0 and 1, k-iteration 0 (counted from the block's start) and the epilogue");
+  EXPECT_EQ(viz::traced_scope({7}, {1, 2}), "warp 7, k-iterations 1 and 2");
+  EXPECT_EQ(viz::traced_scope({0}, {-1}), "warp 0, the epilogue");
+  int copies = 0;
+  for (const GmemSite& s : gmem_sites(bundled_capture(), "sgemm/09_cp_async"))
+    if (s.name == "A")
+      for (const GmemAccess& a : s.accesses) copies += a.warp == 0 && a.iteration == 0;
+  EXPECT_EQ(copies, 16);  // 4 copies a tile (128 rows x 8 k / 256 threads), 3 prologue tiles + iteration 0's
+}
+
 // A rung with no dozen steps to open on (mma_tf32/10's probes stamp one k-loop span) opens on the whole of its block
 // and of the slower rung's below it: 09's 387k cycles were cut at 10's 327k.
 TEST(TimelineView, WithNoStepsToOpenOnBothBlocksAreWhole) {

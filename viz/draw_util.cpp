@@ -192,7 +192,11 @@ std::string traced_scope(std::vector<int> warps, std::vector<int> iters) {
   };
   const bool epilogue = !iters.empty() && iters.front() < 0;  // -1: past the k-loop
   if (epilogue) iters.erase(iters.begin());
+  // The probe counts what a warp does before its k-loop (a pipeline's prologue copies) in k-iteration 0, so the
+  // scope says where that count starts: sgemm/09's 16 A copies "in k-iteration 0" are the prologue's 3 tiles and
+  // iteration 0's one.
   std::string when = iters.empty() ? "" : (iters.size() == 1 ? "k-iteration " : "k-iterations ") + list(iters);
+  if (!iters.empty() && iters.front() == 0) when += " (counted from the block's start)";
   if (epilogue) when += when.empty() ? "the epilogue" : " and the epilogue";
   return std::string(warps.size() == 1 ? "warp " : "warps ") + list(warps) + (when.empty() ? "" : ", " + when);
 }

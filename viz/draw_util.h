@@ -94,7 +94,8 @@ const std::string& title_kernel(const std::string& traced, const std::string& sh
 std::string traced_as_note(const std::string& traced, const std::string& shown_as);
 
 // Which traced accesses a site table's totals sum, from the warps and k-iterations its records hold (-1: past the
-// k-loop): "warps 0 and 7, k-iteration 0 and the epilogue". The bank and global-memory views' tables count them all,
+// k-loop): "warps 0 and 7, k-iteration 0 (counted from the block's start) and the epilogue" (what a warp does before
+// its k-loop, a pipeline's prologue copies, counts in k-iteration 0). The bank and global-memory views' tables count them all,
 // where their captions count one warp's requests in one k-iteration.
 std::string traced_scope(std::vector<int> warps, std::vector<int> iterations);
 
