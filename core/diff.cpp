@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <optional>
 
 #include "core/text.h"
 
@@ -160,6 +161,33 @@ int main_change(const std::vector<DiffLine>& diff, const std::vector<std::string
   for (size_t r = best; r-- > 0 && starts[best] - starts[r] <= reach;)
     if (code[r] > 0) first = r;
   return starts[first];
+}
+
+int comment_above(const std::vector<DiffLine>& diff, const std::vector<std::string>& old_lines,
+                  const std::vector<std::string>& new_lines, int at, int reach) {
+  if (at <= 0 || size_t(at) > diff.size()) return at;
+  // The text of diff line i as shown (a removed line from the old text), trimmed; nullopt where there is none.
+  const auto text = [&](int i) -> std::optional<std::string> {
+    const DiffLine& d = diff[size_t(i)];
+    const bool old_side = d.kind == DiffLine::Kind::Removed;
+    const int n = old_side ? d.old_line : d.new_line;
+    const std::vector<std::string>& lines = old_side ? old_lines : new_lines;
+    if (n < 0 || size_t(n) >= lines.size()) return std::nullopt;
+    return trim(lines[size_t(n)]);
+  };
+  const auto comment = [&](int i) {
+    const auto t = text(i);
+    return t && t->rfind("//", 0) == 0;
+  };
+  // Up to two lines of code between the comment and the change: the declaration the change opens in
+  // ("template <class Probe>" above mma_tf32/08's load_frags, "struct Frags {" in mma_tf32/11).
+  int i = at - 1;
+  for (int code = 0; i >= 0 && code < 2 && !comment(i); ++code, --i)
+    if (const auto t = text(i); !t || t->empty()) return at;
+  if (i < 0 || !comment(i)) return at;
+  int top = i;
+  for (int n = 1; i - 1 >= 0 && n < reach && comment(i - 1); ++n) top = --i;
+  return top;
 }
 
 }  // namespace gs

@@ -43,4 +43,11 @@ std::vector<int> change_starts(const std::vector<DiffLine>& diff);
 int main_change(const std::vector<DiffLine>& diff, const std::vector<std::string>& old_lines,
                 const std::vector<std::string>& new_lines, int reach = 30);
 
+// Where to open on the change starting at `at` in `diff`: at the top of the comment block right above it (comment
+// lines of either text, up to `reach` of them, with at most two lines of code between, the declaration the change
+// opens in), which is where a rung explains the change (mma_tf32/08's nine lines on ldmatrix for tf32, above the
+// function whose loads they explain); `at` itself where no comment sits there or `at` < 0.
+int comment_above(const std::vector<DiffLine>& diff, const std::vector<std::string>& old_lines,
+                  const std::vector<std::string>& new_lines, int at, int reach = 10);
+
 }  // namespace gs

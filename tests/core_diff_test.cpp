@@ -73,6 +73,42 @@ TEST(LineDiff, TheMainChangeIsTheLargestRunOfCodeNotTheProbesBookkeeping) {
   EXPECT_EQ(main_change(line_diff(a, a), a, a), -1);
 }
 
+// The code view opens on the comment right above the main change, where a rung explains it, passing over the one or
+// two lines of the declaration the change opens in; a blank line or three lines of code between, and it opens on
+// the change itself; of a long comment, the last 10 lines.
+TEST(LineDiff, TheOpeningTakesTheCommentAboveTheChange) {
+  std::vector<std::string> a = {"int x = 1;", "// why:", "//   because", "  load_a(p);"};
+  std::vector<std::string> b = {"int x = 1;", "// why:", "//   because", "  ldmatrix_x4(af, p);"};
+  std::vector<DiffLine> d = line_diff(a, b);
+  int at = main_change(d, a, b);
+  ASSERT_GE(at, 0);
+  EXPECT_EQ(b[size_t(d[size_t(comment_above(d, a, b, at))].new_line)], "// why:");
+  // The declaration the change opens in, between the comment and the change, is passed over.
+  a.insert(a.begin() + 3, "template <class P>"), b.insert(b.begin() + 3, "template <class P>");
+  d = line_diff(a, b);
+  at = main_change(d, a, b);
+  EXPECT_EQ(b[size_t(d[size_t(comment_above(d, a, b, at))].new_line)], "// why:");
+  a[3] = b[3] = "";  // a blank line: the comment is another matter's
+  d = line_diff(a, b);
+  at = main_change(d, a, b);
+  EXPECT_EQ(comment_above(d, a, b, at), at);
+  a = {"int x = 1;", "// why:", "  int y = 2;", "  int z = 3;", "  int w = 4;", "  load_a(p);"};
+  b = a;
+  b.back() = "  ldmatrix_x4(af, p);";  // three lines of code above: the change itself
+  d = line_diff(a, b);
+  at = main_change(d, a, b);
+  EXPECT_EQ(comment_above(d, a, b, at), at);
+  // A long comment: at most `reach` lines of it.
+  std::vector<std::string> c = {"int x = 1;"}, e;
+  for (int i = 0; i < 40; ++i) c.push_back("// line " + std::to_string(i));
+  e = c;
+  c.push_back("  load_a(p);"), e.push_back("  ldmatrix_x4(af, p);");
+  d = line_diff(c, e);
+  at = main_change(d, c, e);
+  EXPECT_EQ(comment_above(d, c, e, at), at - 10);
+  EXPECT_EQ(comment_above(d, c, e, -1), -1);
+}
+
 // A message cut to its length keeps whole characters: a cut through "ě" (C4 9B) had left 0x9B, a terminal's CSI.
 TEST(Text, CutsKeepWholeCharacters) {
   EXPECT_EQ(cut_end("ab\xC4\x9B", 3), "ab...");

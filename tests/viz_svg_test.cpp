@@ -829,6 +829,26 @@ Rect lane_rect_at(const std::string& svg, const Theme& t, int lane, Vec2 p) {
   return {};
 }
 
+// mma_tf32/08 loads its A fragment with the b16 ldmatrix.x4: the rules name the tf32 mma the registers feed (a 16x8
+// tf32 tile, a0-a3), not mma.m16n8k16's a0-a7, which a student of the tf32 ladder would take for its own.
+TEST(LayoutView, LdmatrixFeedingATf32MmaNamesItsFragment) {
+  LdmatrixInput x4("ldmatrix.x4");
+  ASSERT_NE(x4.op, nullptr);
+  LayoutViewInput in = x4.input(false);
+  in.feeds = find_mma_op("mma.m16n8k8.tf32");
+  ASSERT_NE(in.feeds, nullptr);
+  std::string words;
+  for (const std::string& l : texts(draw_layout(in, Theme::Dark(), {}, {-1, -1}, nullptr, 1600, 900))) words += l + " ";
+  EXPECT_NE(words.find("mma.m16n8k8.tf32's A fragment a0-a3"), std::string::npos) << words;
+  EXPECT_NE(words.find("cells 2c and 2c+1 are tf32 column c"), std::string::npos) << words;
+  EXPECT_EQ(words.find("a0-a7"), std::string::npos) << words;
+  in.feeds = find_mma_op("mma.m16n8k16.f16");  // an f16 rung keeps the f16 words
+  words.clear();
+  for (const std::string& l : texts(draw_layout(in, Theme::Dark(), {}, {-1, -1}, nullptr, 1600, 900))) words += l + " ";
+  EXPECT_NE(words.find("mma.m16n8k16's A fragment a0-a7"), std::string::npos) << words;
+  EXPECT_EQ(words.find("tf32"), std::string::npos) << words;
+}
+
 TEST(LayoutView, LdmatrixShowsTheTileWithRowSuppliersAndTheRules) {
   LdmatrixInput x4("ldmatrix.x4");
   ASSERT_NE(x4.op, nullptr);
@@ -2351,6 +2371,20 @@ TEST(TracedScope, IterationZeroCountsFromTheBlocksStart) {
   EXPECT_EQ(copies, 16);  // 4 copies a tile (128 rows x 8 k / 256 threads), 3 prologue tiles + iteration 0's
 }
 
+// mma_tf32/03's block takes 3.95M cycles where 02's takes 2.76M at the same throughput: 4 blocks shared each SM where
+// 02 had 3. The header says so, as the launch-order view's lanes count them.
+TEST(TimelineView, TheHeaderSaysHowManyBlocksSharedAnSm) {
+  const Capture& c = bundled_capture();
+  EXPECT_EQ(traced_launch(c, "mma_tf32/03_cp_async").lanes, 4);
+  EXPECT_EQ(traced_launch(c, "mma_tf32/02_conflict_free").lanes, 3);
+  TimelineBlock b = timeline_block(c, "mma_tf32/03_cp_async", 0);
+  b.per_sm = traced_launch(c, "mma_tf32/03_cp_async").lanes;
+  SvgCanvas svg(1600, 900, Theme::Dark().bg);
+  draw_timeline_view(svg, {{0, 0}, {1600, 900}}, Theme::Dark(), b, nullptr, 1980, TimelineViewState{}, {-1, -1}, nullptr);
+  const std::string text = all_text(svg.finish());
+  EXPECT_NE(text.find("128 k-tiles; up to 4 blocks shared an SM"), std::string::npos) << text;
+}
+
 // A rung with no dozen steps to open on (mma_tf32/10's probes stamp one k-loop span) opens on the whole of its block
 // and of the slower rung's below it: 09's 387k cycles were cut at 10's 327k.
 TEST(TimelineView, WithNoStepsToOpenOnBothBlocksAreWhole) {
@@ -2479,7 +2513,7 @@ TEST(TimelineView, KStepsAreWaitsAndACutBlockSaysSo) {
                        {-1, -1}, nullptr);
     return all_text(svg.finish());
   };
-  EXPECT_NE(header(b).find("64 k-steps"), std::string::npos) << header(b);
+  EXPECT_NE(header(b).find("64 k-tiles"), std::string::npos) << header(b);
   EXPECT_EQ(header(b).find("the first"), std::string::npos) << header(b);
 
   // One warp at the per-warp limit: cut, whatever the rung's total.
@@ -2836,7 +2870,7 @@ TEST(TimelineView, SpansInTheWindowAreDrawnAndHovered) {
   EXPECT_EQ(waits, 2 * 3);
   EXPECT_EQ(strip, 20);
   const std::string text = all_text(doc);
-  EXPECT_NE(text.find("2 warps stamped, 2050 cycles, 20 k-steps"), std::string::npos) << text;
+  EXPECT_NE(text.find("2 warps stamped, 2050 cycles, 20 k-tiles"), std::string::npos) << text;
   EXPECT_NE(text.find("0.1 \xC2\xB5s at the top clock, 2000 MHz; longer if it ran slower"), std::string::npos) << text;
   // Hovering the middle of warp 1's first mma finds it.
   const Rect p = hover.plot;

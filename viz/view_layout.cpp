@@ -470,12 +470,17 @@ std::vector<std::string> wgmma_caption(const MmaOp& op) {
           " blocks drawn)"};
 }
 
-std::vector<std::string> ldmatrix_caption(const MmaOp& op) {
+std::vector<std::string> ldmatrix_caption(const MmaOp& op, const MmaOp* feeds) {
   const std::string num = ".x" + std::to_string(op.matrices);
   const std::string lanes = "lanes 0-" + std::to_string(8 * op.matrices - 1);
+  // A tf32 rung (mma_tf32/08 on) loads its A fragment with the same b16 instruction: each register's two halves are
+  // one tf32, so the 16x16 b16 tile is 16x8 tf32 and the registers are mma.m16n8k8.tf32's a0-a3.
+  const bool tf32 = feeds && feeds->a_type == "tf32" && !op.trans;
   std::vector<std::string> lines;
   lines.push_back(num + ": lane i supplies the row address of row i%8 of matrix i/8 (" + lanes +
-                  ", chip beside each row); each lane receives 2 elements per matrix, one 32-bit register each");
+                  ", chip beside each row); each lane receives 2 elements per matrix, one 32-bit register each" +
+                  (tf32 ? " (" + feeds->name + " reads the register as one tf32: cells 2c and 2c+1 are tf32 column c)"
+                        : ""));
   lines.push_back(op.trans ? ".trans: lane t receives column t/4, rows 2(t%4) and 2(t%4)+1 of each matrix "
                              "(register j = matrix j, low half first)"
                            : "lane t receives row t/4, columns 2(t%4) and 2(t%4)+1 of each matrix "
@@ -484,6 +489,8 @@ std::vector<std::string> ldmatrix_caption(const MmaOp& op) {
     lines.push_back(std::string("tiled 16\xC3\x97" "16: matrix 0 top-left, 1 bottom-left, 2 top-right, "
                                 "3 bottom-right") +
                     (op.trans ? ", so r0-r1 and r2-r3 are the B fragments b0-b3 of two n-adjacent mma.m16n8k16"
+                     : tf32   ? ", a 16\xC3\x97" "8 tile of tf32, so registers r0-r3 are " + feeds->name +
+                                  "'s A fragment a0-a3"
                               : ", so registers r0-r3 are mma.m16n8k16's A fragment a0-a7"));
   else if (op.matrices == 2)
     lines.push_back(std::string("tiled 16\xC3\x97" "8: matrix 0 rows 0-7, matrix 1 rows 8-15") +
@@ -543,7 +550,7 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
     // The rules in words, under the title, wrapped (not shrunk) where the view is narrow: the one
     // tile leaves height to spare, and these sentences are what the picture is for.
     const float cap = sub_size(fs);
-    for (const std::string& sentence : ldm ? ldmatrix_caption(*op) : wgmma_caption(*op))
+    for (const std::string& sentence : ldm ? ldmatrix_caption(*op, in.feeds) : wgmma_caption(*op))
       for (const std::string& line : viz::wrap(cv, sentence, cap, area.w())) {
         viz::draw_spans(cv, area.min, {{line, t.text_dim, Font::Sans}}, cap, area.w());
         area.min.y += cap * 1.3f;

@@ -45,6 +45,9 @@ struct LayoutViewInput {
   // ldmatrix only (op->kind == OpKind::Ldmatrix): which lane supplies each 16-byte row's address,
   // ldmatrix_rows(*op). Drawn as a lane-coloured "L9" chip beside each row; empty: no chips.
   std::vector<LdmatrixRow> row_suppliers;
+  // ldmatrix as the followed rung issues it: the mma its registers feed (null: none named). A tf32 mma reads each
+  // 32-bit register as one element, so the caption's fragment is mma.m16n8k8.tf32's, not the f16 one.
+  const MmaOp* feeds = nullptr;
 };
 struct LayoutViewState {
   bool show_documented = true;  // documented column
@@ -294,6 +297,7 @@ struct TimelineBlock {
   // The spans, duration and loop_steps are then those of the part kept.
   bool cut = false;
   double slowdown = 0;             // the traced launch's time over the timed one's (the probes' cost), 0: unknown
+  int per_sm = 0;                  // most blocks (CTAs) of the traced launch at once on one SM, 0: unknown
   std::string shape;               // the traced size, "5120x1280x4096": headed where the block below differs
 };
 // The capture's stage spans of `kernel` for the `pick`-th sampled block (clamped); block -1 when none.

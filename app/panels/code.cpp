@@ -30,9 +30,11 @@ class CodePanel : public ViewPanel {
     if (kernel != in_.kernel || against != built_against_) build(kernel, against);
     const std::vector<int> rows = code_rows(in_, ctx.st.code);
     if (jump_) {  // scroll so the change to see first sits a few lines from the top: the rung's main change
-      // against the rung before (not its probe's site table), a toggle variant's first marked line
+      // against the rung before (not its probe's site table) from the comment right above it, where the rung
+      // explains it; a toggle variant's first marked line
       const std::vector<int> starts = change_starts(in_.diff);
-      const int at = !in_.against.empty() ? main_change(in_.diff, in_.old_lines, in_.new_lines)
+      const int at = !in_.against.empty() ? comment_above(in_.diff, in_.old_lines, in_.new_lines,
+                                                          main_change(in_.diff, in_.old_lines, in_.new_lines))
                      : !in_.toggle_note.empty() && !starts.empty() ? starts.front()
                                                                    : -1;
       ctx.st.code.first = at < 0 ? 0 : row_of(rows, at) - 3;

@@ -116,6 +116,9 @@ class LayoutPanel : public ViewPanel {
     if (const auto* doc = documented_layouts(*op_))
       for (int i = 0; i < 3; ++i) in_.documented[i] = (*doc)[i] ? &*(*doc)[i] : nullptr;
     if (op_->kind == OpKind::Ldmatrix) in_.row_suppliers = ldmatrix_rows(*op_);
+    if (op_->kind == OpKind::Ldmatrix && own_op && kernel_)  // the mma the rung's ldmatrix feeds
+      for (const std::string& o : kernel_->ops)
+        if (const MmaOp* m = find_mma_op(o); m && m->kind == OpKind::Mma && !in_.feeds) in_.feeds = m;
     if (ctx.f.capture) {
       for (int i = 0; i < 3; ++i)
         in_.traced[i] = find_layout(*ctx.f.capture, op_->name, operand_name(Operand(i)), "traced");

@@ -1,6 +1,6 @@
 // The pipeline-timeline panel: a sampled block of the selected rung as its warps' stages over clock64,
 // the rung before it below on the same cycle scale. The wheel zooms about the pointer, dragging pans,
-// double-clicking goes back to the first dozen k-steps.
+// double-clicking goes back to the first dozen k-tiles.
 #include <imgui.h>
 
 #include <algorithm>
@@ -17,7 +17,7 @@ class TimelinePanel : public ViewPanel {
   void Update(const ViewContext& ctx) override {
     const std::string kernel = traced_kernel(selected_kernel(ctx.st));  // an order variant: its rung's traces
     TimelineViewState& s = ctx.st.timeline;
-    if (kernel != kernel_) {  // a new rung opens on its first k-steps, its first sampled block
+    if (kernel != kernel_) {  // a new rung opens on its first k-tiles, its first sampled block
       kernel_ = kernel;
       s = TimelineViewState{};
       other_choice_.clear();
@@ -49,6 +49,7 @@ class TimelinePanel : public ViewPanel {
     const std::string other = other_choice_.empty() ? previous_with_stages(c, kernel) : other_choice_;
     other_ = c && !other.empty() ? timeline_block(*c, other, 0) : TimelineBlock{};
     if (c) in_.slowdown = slowdown(*c, kernel), other_.slowdown = slowdown(*c, other_.kernel);
+    if (c) in_.per_sm = traced_launch(*c, kernel).lanes, other_.per_sm = traced_launch(*c, other_.kernel).lanes;
     in_.shape = traced_size(c, kernel), other_.shape = traced_size(c, other_.kernel);
     clock_mhz_ = c ? c->device.sm_clock_mhz : 0;
   }
@@ -63,9 +64,9 @@ class TimelinePanel : public ViewPanel {
       if (ImGui::SliderInt("##tblock", &b, 0, blocks_ - 1, "sample %d")) s.block = b;
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("which of the blocks the probe sampled");
     }
-    flow.next(Flow::button_w("first k-steps"));
-    if (ImGui::Button("first k-steps")) s.t0 = 0, s.t1 = -1;
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("back to the first dozen k-steps (or double-click the plot)");
+    flow.next(Flow::button_w("first k-tiles"));
+    if (ImGui::Button("first k-tiles")) s.t0 = 0, s.t1 = -1;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("back to the first dozen k-tiles (or double-click the plot)");
     flow.next(Flow::button_w("whole block"));
     if (ImGui::Button("whole block")) s.t0 = 0, s.t1 = full_span(s);
     if (ImGui::IsItemHovered())
@@ -122,7 +123,7 @@ class TimelinePanel : public ViewPanel {
                   (unsigned long long)sp.end);
       if (clock_mhz_ > 0)
         ImGui::Text("%.0f cycles = %.2f us at the top clock, %d MHz", cycles, cycles / clock_mhz_, clock_mhz_);
-      ImGui::TextDisabled("wheel: zoom \xC2\xB7 drag: pan \xC2\xB7 double-click: the first k-steps");
+      ImGui::TextDisabled("wheel: zoom \xC2\xB7 drag: pan \xC2\xB7 double-click: the first k-tiles");
       ImGui::EndTooltip();
     }
   }
