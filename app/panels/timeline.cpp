@@ -48,8 +48,11 @@ class TimelinePanel : public ViewPanel {
     in_.shown_as = selected_kernel(ctx.st);
     const std::string other = other_choice_.empty() ? previous_with_stages(c, kernel) : other_choice_;
     other_ = c && !other.empty() ? timeline_block(*c, other, 0) : TimelineBlock{};
-    if (c) in_.slowdown = slowdown(*c, kernel), other_.slowdown = slowdown(*c, other_.kernel);
-    if (c) in_.per_sm = traced_launch(*c, kernel).lanes, other_.per_sm = traced_launch(*c, other_.kernel).lanes;
+    if (c)  // one scan of each rung's block records for both
+      for (TimelineBlock* b : {&in_, &other_}) {
+        const TracedLaunch l = traced_launch(*c, b->kernel);
+        b->slowdown = slowdown(*c, b->kernel, l), b->per_sm = l.lanes;
+      }
     in_.shape = traced_size(c, kernel), other_.shape = traced_size(c, other_.kernel);
     clock_mhz_ = c ? c->device.sm_clock_mhz : 0;
   }
@@ -137,8 +140,7 @@ class TimelinePanel : public ViewPanel {
   }
 
   // How much slower the traced launch ran than the timed one: the blocks' span over the main run's time.
-  static double slowdown(const Capture& c, const std::string& kernel) {
-    const TracedLaunch l = traced_launch(c, kernel);
+  static double slowdown(const Capture& c, const std::string& kernel, const TracedLaunch& l) {
     const std::vector<std::string> dtypes = dtypes_of(&c, kernel);
     const RunRecord* r = dtypes.empty() ? nullptr : main_run(&c, kernel, dtypes.front());
     return l.empty() || !r || r->median_ms <= 0 ? 0 : double(l.duration) / (r->median_ms * 1e6);
