@@ -222,7 +222,7 @@ int main(int argc, char** argv) {
        [&](Shape s, PhaseRec* r) {
          gs::GemmArgs<float, float> g{s.m, s.n, s.k, af, bf, c};
          if (!r) return t11::launch<gs::NoProbe>(g, gs::NoProbe{}, 0);
-         return t11::launch(g, PhaseProbe<t11::kKLoop, t11::kEpilogue>{r}, 0);
+         return t11::launch(g, PhaseProbe<t11::kMma, t11::kEpilogue>{r}, 0);
        }},
       {"mma_tf32/12_tma_producer", t12::kBK,
        [&](Shape s, PhaseRec* r) {

@@ -38,6 +38,9 @@ struct WarpTiling {
   // Where an op's columns of C lie when they are not one contiguous run of frag_n (mma_tf32/12: two runs of 8,
   // 16 apart); "" when they are. The warps view says it beside the tiles it draws as contiguous.
   std::string frag_columns;
+  // The warp loads its row of B fragments again for every row of tiles it computes (mma_f16 and mma_tf32 01-03:
+  // their loops keep one A fragment and one B fragment at a time), instead of once per k-step.
+  bool b_per_tile_row = false;
 };
 
 // Which thread computes which elements of the block tile, for rungs without tensor-core fragments (sgemm),

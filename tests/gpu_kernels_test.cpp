@@ -229,7 +229,9 @@ TEST_P(KernelTest, TraceRecordsEveryBlockOnce) {
     // 2 bytes: the ld.shared.u16 of the mma_f16 rungs' B fragments before ldmatrix (loads only).
     EXPECT_TRUE(a.width == 4 || a.width == 8 || a.width == 16 || (a.width == 2 && a.kind == "load")) << a.width;
     for (const auto& o : a.addr) {
-      if (o) EXPECT_EQ(*o % uint32_t(a.kind == "ldmatrix" ? 16 : a.width), 0u) << a.site << ": not aligned to its width";
+      if (o) {
+        EXPECT_EQ(*o % uint32_t(a.kind == "ldmatrix" ? 16 : a.width), 0u) << a.site << ": not aligned to its width";
+      }
     }
     EXPECT_EQ(a.site.rfind("site ", 0), std::string::npos) << "smem site with no name: " << a.site;
   }

@@ -29,6 +29,10 @@ expect layout mma_f16/09_xor_permuted "mma.m16n8k16.f16"
 expect layout mma_tf32/08_ldmatrix "ldmatrix.x4" "lane i supplies the row address"
 expect layout wmma/11_ldmatrix_xor "ldmatrix.x4" "lane i supplies the row address"
 expect layout mma_tf32/04_registers "mma.m16n8k8.tf32" "tf32 · 4 elements/lane"
+# 03 loads its row of B fragments again for each row of tiles (as its bank table counts them); 04 once a k-step.
+expect layout mma_tf32/03_cp_async "it loads 2 A fragments (16x8) and 16 B fragments (8x8): its 8 again for" \
+  "each of its 2 rows of tiles"
+expect layout mma_tf32/04_registers "it loads 2 A fragments (16x8) and 8 B fragments (8x8)"
 # A rung that accumulates only in f16 beside a C traced with f32 accumulators says so; one that also runs f16.f32 does not.
 expect layout wmma/10_warp_128x64 "C: traced with f32 accumulators; wmma/10_warp_128x64 accumulates in f16, a fragment not traced"
 svg="$dir/layout_wmma09.svg"

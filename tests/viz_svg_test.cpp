@@ -1404,6 +1404,30 @@ TEST(WarpView, OneTilePerWarpWithItsLabelAndTheCaptionsNumbers) {
   EXPECT_EQ(warp_caption(in, 5).substr(0, 34), "warp 5 of 8 owns C[64:128, 64:128]");
 }
 
+// mma_tf32/01-03 hold one A and one B fragment at a time, so a warp loads its row of B fragments again for each row
+// of tiles: the caption counts the 16 B loads a k8 step makes (the bank table's 2:16 per mma row), not the tiling's 8.
+TEST(WarpView, BFragmentsReloadedPerRowOfTilesAreCounted) {
+  WarpViewInput in;
+  in.kernel = "mma_tf32/03_cp_async";
+  in.block_m = 128, in.block_n = 128, in.block_k = 32;
+  in.warps_m = 4, in.warps_n = 2, in.warp_m = 32, in.warp_n = 64;
+  in.op = "mma.m16n8k8.tf32";
+  in.frag_m = 16, in.frag_n = 8, in.frag_k = 8;
+  const std::string once = warp_caption(in, 0);
+  EXPECT_NE(once.find("it loads 2 A fragments (16x8) and 8 B fragments (8x8)"), std::string::npos) << once;
+  in.b_per_tile_row = true;
+  const std::string again = warp_caption(in, 0);
+  EXPECT_NE(again.find("it loads 2 A fragments (16x8) and 16 B fragments (8x8): its 8 again for each of its 2 rows "
+                       "of tiles"),
+            std::string::npos)
+      << again;
+  SvgCanvas c(1600, 420, Theme::Light().bg);
+  draw_warp_view(c, {{0, 0}, {1600, 420}}, Theme::Light(), in, 0);
+  const std::string svg = c.finish();
+  EXPECT_EQ(overlapping_text(svg), "");
+  EXPECT_EQ(outside(svg, 1600, 420), "");
+}
+
 // mma_tf32/11 swaps the op's operands (C^T = B^T A^T), so each m16n8 op covers 8x16 of C: the caption counts 8x16
 // tiles and says why they are not the op's shape, and the drawing holds at a narrow and a wide pane.
 TEST(WarpView, SwappedOperandsAreTilesOfTheTransposedShape) {
@@ -2385,13 +2409,20 @@ TEST(TimelineView, TheHeaderSaysHowManyBlocksSharedAnSm) {
   EXPECT_NE(text.find("128 k-tiles; up to 4 blocks shared an SM"), std::string::npos) << text;
 }
 
-// A rung with no dozen steps to open on (mma_tf32/10's probes stamp one k-loop span) opens on the whole of its block
-// and of the slower rung's below it: 09's 387k cycles were cut at 10's 327k.
+// A rung with no dozen steps to open on (one k-loop span a warp, as sgemm/01 stamps) opens on the whole of its block
+// and of the slower rung's below it: before, mma_tf32/10's 327k cycles (then stamped that way) cut 09's 387k.
 TEST(TimelineView, WithNoStepsToOpenOnBothBlocksAreWhole) {
-  const Capture& c = bundled_capture();
-  const TimelineBlock top = timeline_block(c, "mma_tf32/10_multistage", 0);
-  const TimelineBlock below = timeline_block(c, "mma_tf32/09_xor_permuted", 0);
-  ASSERT_GT(below.duration, top.duration);
+  Capture c;
+  for (const auto& [kernel, end] : {std::pair<const char*, uint64_t>{"test/10", 327000}, {"test/09", 387000}})
+    for (int w = 0; w < 2; ++w) {
+      c.stages.push_back({kernel, 0, w, "prologue", 1000, 5000});
+      c.stages.push_back({kernel, 0, w, "k-loop", 5000, 1000 + end - 6000});
+      c.stages.push_back({kernel, 0, w, "epilogue", 1000 + end - 6000, 1000 + end});
+    }
+  const TimelineBlock top = timeline_block(c, "test/10", 0);
+  const TimelineBlock below = timeline_block(c, "test/09", 0);
+  ASSERT_EQ(top.duration, 327000u);
+  ASSERT_EQ(below.duration, 387000u);
   double t0 = 0, t1 = 0;
   timeline_window(top, TimelineViewState{}, &t0, &t1, &below);
   EXPECT_EQ(t0, 0);

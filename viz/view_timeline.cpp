@@ -291,7 +291,7 @@ void timeline_window(const TimelineBlock& b, const TimelineViewState& st, double
   for (const auto& [stage, v] : starts)
     if (!loop || v.size() > loop->size()) loop = &v;
   *t0 = 0;
-  // No dozen steps to open on: the whole of both blocks (mma_tf32/10's 327k cycles had cut 09's 387k below it).
+  // No dozen steps to open on: the whole of both blocks (a faster block's end had cut a slower one below it).
   *t1 = double(std::max<uint64_t>({1, b.duration, below ? below->duration : 0}));
   if (loop && loop->size() > 13) {
     std::vector<uint64_t> sorted = *loop;

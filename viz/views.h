@@ -144,6 +144,7 @@ struct WarpViewInput {
   int frag_m = 0, frag_n = 0, frag_k = 0;
   int producer_warps = 0;         // warps beside the grid that only issue TMA copies (mma_f16/11)
   std::string frag_columns;       // where an op's columns lie when not contiguous (mma_tf32/12), else ""
+  bool b_per_tile_row = false;    // B fragments loaded again for every row of tiles (mma_f16, mma_tf32 01-03)
   bool described() const { return warps_m > 0 && warps_n > 0 && warp_m > 0 && warp_n > 0 && frag_k > 0; }
   std::string undescribed;        // what to say instead of a warp tiling where there is none ("" : a plain notice)
 };

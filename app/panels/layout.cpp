@@ -51,6 +51,7 @@ WarpViewInput warp_input(const KernelInfo* k) {
   in.frag_m = w.frag_m, in.frag_n = w.frag_n, in.frag_k = w.frag_k;
   in.producer_warps = w.producer_warps;
   in.frag_columns = w.frag_columns;
+  in.b_per_tile_row = w.b_per_tile_row;
   return in;
 }
 

@@ -43,8 +43,8 @@ inline constexpr bool supports(int m, int n, int k) {
   return m > 0 && n > 0 && k > 0 && m % kBM == 0 && n % kBN == 0 && k % kBK == 0;
 }
 
-enum Stage : int { kPrologue, kKLoop, kEpilogue };
-inline constexpr const char* kStageNames[] = {"prologue", "k-loop", "epilogue"};
+enum Stage : int { kPrologue, kWait, kMma, kEpilogue };
+inline constexpr const char* kStageNames[] = {"prologue", "wait", "mma", "epilogue"};
 enum Site : int { kAsCopy, kBsCopy, kAsFrag, kBsFrag };
 inline constexpr const char* kSmemSites[] = {"As cp.async", "Bs cp.async", "As load (frag)", "Bs load (frag)"};
 
@@ -133,7 +133,7 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
   load_slice(g, a_src, b_src, smem, as_dst, bs_dst, probe);  // slice 0 -> stage 0
   cp_async_commit();
 
-  GS_PROBE(probe.stage(kKLoop));
+  GS_PROBE(probe.stage(kMma));
   for (int kt = 0; kt < num_kt; ++kt) {
     GS_PROBE(probe.iteration(kt));
     const float* cur = smem + (kt % 2) * kStageFloats;  // slice kt: read by this iteration
@@ -141,10 +141,12 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
     // The one group in flight is slice kt (issued during the previous iteration, or the prologue): wait for
     // this thread's part; the barrier then publishes everyone's, and also tells this iteration's copy that
     // every warp has finished reading slice kt - 1 from nxt. One barrier per slice (04 needed two).
+    GS_PROBE(probe.stage(kWait));
     cp_async_wait<0>();
     GS_PROBE(probe.mark(Mark::kCpAsyncWait));
     __syncthreads();
     GS_PROBE(probe.mark(Mark::kBarrier));
+    GS_PROBE(probe.stage(kMma));
     if (kt + 1 < num_kt) {
       a_src += kBK;                             // slice kt + 1 of A: BK columns right
       b_src += static_cast<size_t>(kBK) * g.n;  // of B: BK rows down

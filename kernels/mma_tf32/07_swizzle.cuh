@@ -55,8 +55,8 @@ inline constexpr bool supports(int m, int n, int k) {
   return m > 0 && n > 0 && k > 0 && m % kBM == 0 && n % kBN == 0 && k % kBK == 0;
 }
 
-enum Stage : int { kPrologue, kKLoop, kEpilogue };
-inline constexpr const char* kStageNames[] = {"prologue", "k-loop", "epilogue"};
+enum Stage : int { kPrologue, kWait, kMma, kEpilogue };
+inline constexpr const char* kStageNames[] = {"prologue", "wait", "mma", "epilogue"};
 enum Site : int { kAsCopy, kBsCopy, kAsFrag, kBsFrag };
 inline constexpr const char* kSmemSites[] = {"As cp.async", "Bs cp.async", "As load (frag)", "Bs load (frag)"};
 
@@ -158,7 +158,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<float, float> g, 
   GS_PROBE(probe.mark(Mark::kBarrier));
   load_frags(frag[0], smem + a_lane, smem + b_lane, 0, probe);
 
-  GS_PROBE(probe.stage(kKLoop));
+  GS_PROBE(probe.stage(kMma));
   for (int kt = 0; kt < num_kt; ++kt) {
     GS_PROBE(probe.iteration(kt));
     const float* cur = smem + (kt % 2) * kStageFloats;  // slice kt: read by this iteration
@@ -169,10 +169,12 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<float, float> g, 
         // The last k-step reads fragments of slice kt + 1: its copy must have landed (wait: this
         // thread's part; barrier: everyone's). The barrier also tells the next iteration's copy that
         // every warp has finished reading slice kt, which it is about to overwrite.
+        GS_PROBE(probe.stage(kWait));
         cp_async_wait<0>();
         GS_PROBE(probe.mark(Mark::kCpAsyncWait));
         __syncthreads();
         GS_PROBE(probe.mark(Mark::kBarrier));
+        GS_PROBE(probe.stage(kMma));
       }
       const float* src = ks == kSteps - 1 ? nxt : cur;  // k-step ks + 1 lives in slice kt or kt + 1
       load_frags(frag[(ks + 1) % 2], src + a_lane, src + b_lane, (ks + 1) % kSteps, probe);

@@ -57,8 +57,8 @@ inline constexpr int kMaxLogTile = 5;               // cutlass:5 swizzle as in 0
 inline constexpr const char* kShapeRule = "";
 inline constexpr bool supports(int m, int n, int k) { return m > 0 && n > 0 && k > 0; }
 
-enum Stage : int { kPrologue, kKLoop, kEpilogue };
-inline constexpr const char* kStageNames[] = {"prologue", "k-loop", "epilogue"};
+enum Stage : int { kPrologue, kWait, kMma, kEpilogue };
+inline constexpr const char* kStageNames[] = {"prologue", "wait", "mma", "epilogue"};
 enum Site : int { kAsCopy, kBsCopy, kAsFrag, kBsFrag };
 inline constexpr const char* kSmemSites[] = {"As cp.async", "Bs cp.async", "As ldmatrix (frag)", "Bs load (frag)"};
 
@@ -266,7 +266,7 @@ __device__ __forceinline__ void k_loop(const GemmArgs<float, float>& g, const Co
   GS_PROBE(probe.mark(Mark::kBarrier));
   load_frags(frag[0], smem, fp, 0, probe);
 
-  GS_PROBE(probe.stage(kKLoop));
+  GS_PROBE(probe.stage(kMma));
   float* const last = smem + (S - 1) * kStageFloats;
   float* rd = smem;    // stage holding slice kt (kt % S)
   float* wr = last;    // stage (kt - 1) % S: slice kt + S - 1 goes there
@@ -279,10 +279,12 @@ __device__ __forceinline__ void k_loop(const GemmArgs<float, float>& g, const Co
         // The last k-step reads fragments of slice kt + 1. Committed so far: S - 1 + (kt + 1) groups,
         // the youngest holding slice kt + S - 1; letting S - 2 stay in flight completes slice kt + 1.
         // The barrier publishes every thread's copies and marks slice kt as fully read.
+        GS_PROBE(probe.stage(kWait));
         cp_async_wait<S - 2>();
         GS_PROBE(probe.mark(Mark::kCpAsyncWait));
         __syncthreads();
         GS_PROBE(probe.mark(Mark::kBarrier));
+        GS_PROBE(probe.stage(kMma));
         wr = rd;
         rd = rd == last ? smem : rd + kStageFloats;
       }

@@ -64,6 +64,8 @@ std::vector<Rung> mma_tf32_rungs() {
   ladder.push_back(GS_MMA_TF32_RUNG(mma_tf32_01_vectorized, "mma_tf32/01_vectorized"));
   ladder.push_back(GS_MMA_TF32_RUNG(mma_tf32_02_conflict_free, "mma_tf32/02_conflict_free"));
   ladder.push_back(GS_MMA_TF32_RUNG(mma_tf32_03_cp_async, "mma_tf32/03_cp_async"));
+  // 01-03 load a warp's B fragments again for every row of tiles (40 loads a k-step; 04 keeps them in registers).
+  for (Rung& g : ladder) g.info.warps.b_per_tile_row = true;
   ladder.push_back(GS_MMA_TF32_RUNG(mma_tf32_04_registers, "mma_tf32/04_registers"));
   ladder.push_back(GS_MMA_TF32_RUNG(mma_tf32_05_double_buffer, "mma_tf32/05_double_buffer"));
   ladder.push_back(GS_MMA_TF32_RUNG(mma_tf32_06_warp_64x64, "mma_tf32/06_warp_64x64"));

@@ -133,8 +133,14 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
         }
       }
     }
-    GS_PROBE(probe.smem(kAsCopy, &As[st][ak][am], 4, SmemKind::kCpAsync));
-    GS_PROBE(probe.smem(kBsCopy, &Bs[st][bk][bn], kVecB ? 16 : 4, SmemKind::kCpAsync));
+    // One shared-memory record per copy the warp issued: 4 of A, and 1 (16 B) or 4 of B (a zero-filled copy
+    // still writes its bytes).
+#pragma unroll
+    for (int p = 0; p < kCopiesA; ++p)
+      GS_PROBE(probe.smem(kAsCopy, &As[st][ak][am + p * kRowsA], 4, SmemKind::kCpAsync));
+#pragma unroll
+    for (int p = 0; p < (kVecB ? kCopiesB4 : kCopiesB1); ++p)
+      GS_PROBE(probe.smem(kBsCopy, &Bs[st][bk + p * kRowsB][bn], kVecB ? 16 : 4, SmemKind::kCpAsync));
     a_src += kBK;
     b_src += b_step;
   };

@@ -146,8 +146,14 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSM) kernel(GemmArgs<flo
         copy_b(sb + p * kRowsB * kBN * 4, kb ? b_src + p * kRowsB * g.n : g.b, kb ? b_bytes : 0);
       }
     }
-    GS_PROBE(probe.smem(kAsCopy, &As[st * kStageFloatsA + ak * kLdA + am], 4, SmemKind::kCpAsync));
-    GS_PROBE(probe.smem(kBsCopy, &Bs[st * kStageFloatsB + bk * kBN + bn], kVecB ? 16 : 4, SmemKind::kCpAsync));
+    // One shared-memory record per copy the warp issued (a zero-filled copy still writes its bytes).
+#pragma unroll
+    for (int p = 0; p < kCopiesA; ++p)
+      GS_PROBE(probe.smem(kAsCopy, &As[st * kStageFloatsA + ak * kLdA + am + a_soff(p) / 4], 4, SmemKind::kCpAsync));
+#pragma unroll
+    for (int p = 0; p < kCopiesB; ++p)
+      GS_PROBE(probe.smem(kBsCopy, &Bs[st * kStageFloatsB + (bk + p * kRowsB) * kBN + bn], kVecB ? 16 : 4,
+                          SmemKind::kCpAsync));
     a_src += kBK;
     b_src += b_step;
   };
