@@ -98,6 +98,9 @@ struct KernelInfo {
   // sm_90a code (TMA, wgmma, setmaxnreg), compiled for that target alone: it runs on compute capability 9.0
   // (H100, H200) only, and elsewhere reports itself unavailable.
   bool sm90a_only = false;
+  // A stage this rung's change is in, where that is not its k-loop ("epilogue": hopper/06's TMA stores): the
+  // timeline opens on the first run of it instead of on the first k-tiles. "" for most rungs.
+  std::string timeline_focus;
   // Where `gemmscope record` traces it instead of --size: a rung whose step shows only at some shapes is traced at
   // one that shows it, and timed at --size in the sweep beside the other rungs (mma_f16/13 splits tiles only where
   // the last wave is mostly empty; at 4096^3 it is rung 12's launch). Zero: --size, as every other rung.

@@ -2436,6 +2436,47 @@ TEST(TimelineView, WithNoStepsToOpenOnBothBlocksAreWhole) {
   EXPECT_EQ(t1, 50 + 12 * 100);
 }
 
+// A rung whose change is in its epilogue (hopper/06's TMA stores) opens on each warp's first epilogue, in it and in
+// the rung below, with context either side, and the header says why; a rung with no focus keeps its first k-tiles.
+TEST(TimelineView, ARungChangedInItsEpilogueOpensThere) {
+  Capture c;
+  for (const char* kernel : {"test/06", "test/05"})
+    for (int w = 0; w < 2; ++w) {
+      const uint64_t shift = kernel[6] == '5' ? 100 : 0;  // 05's epilogues run 100 cycles later
+      uint64_t t = 1000;
+      for (int tile = 0; tile < 2; ++tile) {  // each tile: 10 k-steps of 100 cycles, then a 200-cycle epilogue
+        for (int k = 0; k < 10; ++k, t += 100) c.stages.push_back({kernel, 0, w, "mma", t, t + 100});
+        c.stages.push_back({kernel, 0, w, "epilogue", t + shift + 50 * w, t + shift + 50 * w + 200});
+        t += 400;
+      }
+    }
+  TimelineBlock top = timeline_block(c, "test/06", 0);
+  const TimelineBlock below = timeline_block(c, "test/05", 0);
+  double t0 = 0, t1 = 0;
+  EXPECT_FALSE(focus_window(top, &below, &t0, &t1));  // no focus: the first k-tiles as before
+  top.focus = "epilogue";
+  ASSERT_TRUE(focus_window(top, &below, &t0, &t1));
+  // First epilogues: 06's warps from 1000 to 1250, 05's from 1100 to 1350 (cycles from the block's first stamp):
+  // 350 cycles, 525 either side.
+  EXPECT_EQ(t0, 1000.0 - 525);
+  EXPECT_EQ(t1, 1350.0 + 525);
+  top.focus = "no such stage";
+  EXPECT_FALSE(focus_window(top, &below, &t0, &t1));
+  top.focus = "epilogue";
+  ASSERT_TRUE(focus_window(top, &below, &t0, &t1));
+  TimelineViewState st;
+  st.t0 = t0, st.t1 = t1;
+  SvgCanvas svg(1600, 600, Theme::Dark().bg);
+  draw_timeline_view(svg, {{0, 0}, {1600, 600}}, Theme::Dark(), top, &below, 1980, st, {-1, -1}, nullptr);
+  const std::string doc = svg.finish();
+  EXPECT_NE(all_text(doc).find("shown: its first epilogue, where this rung changes"), std::string::npos) << all_text(doc);
+  EXPECT_EQ(overlapping_text(doc), "");
+  st.t0 = 0, st.t1 = -1;  // "first k-tiles": no such note
+  SvgCanvas k(1600, 600, Theme::Dark().bg);
+  draw_timeline_view(k, {{0, 0}, {1600, 600}}, Theme::Dark(), top, &below, 1980, st, {-1, -1}, nullptr);
+  EXPECT_EQ(all_text(k.finish()).find("where this rung changes"), std::string::npos);
+}
+
 // The whole window's timeline pane at 1600x900 (and any pane at 150%) has room for the legend and the overview but
 // not for a row of warps: one line says to maximise, where the block's title was drawn over the axis.
 TEST(TimelineView, ASmallPaneSaysMaximiseInsteadOfOverprinting) {

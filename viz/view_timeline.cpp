@@ -4,6 +4,7 @@
 // before sits below on the same cycle scale.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <map>
 #include <string>
@@ -141,7 +142,7 @@ bool nothing_recorded(const TimelineBlock& b) { return b.block < 0 || b.warps.em
 
 // One block's rows in `r` over [t0, t1); returns the plot rect.
 Rect draw_block(Canvas& c, Rect r, const Theme& t, const Palette& palette, const TimelineBlock& b, double t0, double t1,
-                float fs, Vec2 mouse, int side, bool with_shape, TimelineHover* hover) {
+                float fs, Vec2 mouse, int side, bool with_shape, TimelineHover* hover, bool on_focus = false) {
   const float label_w = c.text_size("warp 31", fs).x + fs * 0.6f;
   std::vector<viz::Span> head{{viz::title_kernel(b.kernel, b.shown_as), t.text, Font::SansBold}};
   // Two blocks traced at different sizes (mma_f16/13 at 5120x1280x4096 over rung 12 at 4096^3): their cycles and
@@ -166,6 +167,8 @@ Rect draw_block(Canvas& c, Rect r, const Theme& t, const Palette& palette, const
                                       : "") +
                         (b.slowdown > 1.05 ? "; the probes slowed this launch " + viz::fmt_num(b.slowdown) + "x" : ""),
                     t.text_dim, Font::Sans});
+  // A rung whose change is outside its k-loop opens there, and says so ("first k-tiles" goes back).
+  if (on_focus) head.push_back({"; shown: its first " + b.focus + ", where this rung changes", t.warn, Font::Sans});
   viz::draw_spans(c, r.min, head, fs, r.w());
   const Rect plot{{r.min.x + label_w, r.min.y + fs * 1.5f}, r.max};
   if (nothing_recorded(b)) {
@@ -300,6 +303,27 @@ void timeline_window(const TimelineBlock& b, const TimelineViewState& st, double
   }
 }
 
+bool focus_window(const TimelineBlock& b, const TimelineBlock* below, double* t0, double* t1) {
+  if (b.focus.empty()) return false;
+  uint64_t lo = UINT64_MAX, hi = 0;
+  for (const TimelineBlock* x : {&b, below}) {
+    if (!x) continue;
+    const auto it = std::find(x->stages.begin(), x->stages.end(), b.focus);
+    if (it == x->stages.end()) continue;
+    const int stage = int(it - x->stages.begin());
+    std::map<int, const TimelineBlock::Span*> first;  // each warp's earliest run of the stage
+    for (const TimelineBlock::Span& s : x->spans)
+      if (s.stage == stage && (!first.count(s.warp) || s.start < first[s.warp]->start)) first[s.warp] = &s;
+    if (x == &b && first.empty()) return false;
+    for (const auto& [warp, s] : first) lo = std::min(lo, s->start), hi = std::max(hi, s->end);
+  }
+  if (hi <= lo) return false;
+  const double pad = 1.5 * double(hi - lo);
+  *t0 = std::max(0.0, double(lo) - pad);
+  *t1 = double(hi) + pad;
+  return true;
+}
+
 void draw_timeline_view(Canvas& c, Rect r, const Theme& t, const TimelineBlock& in, const TimelineBlock* other,
                         double clock_mhz, const TimelineViewState& st, Vec2 mouse, TimelineHover* hover) {
   if (hover) *hover = TimelineHover{};
@@ -386,7 +410,9 @@ void draw_timeline_view(Canvas& c, Rect r, const Theme& t, const TimelineBlock& 
            fs);
   const Rect top{{area.min.x, y}, {area.max.x, y + h_in}};
   const bool shapes = two && in.shape != other->shape;
-  const Rect plot = draw_block(c, top, t, palette, in, t0, t1, fs, mouse, 0, shapes, hover);
+  double f0 = 0, f1 = 0;
+  const bool on_focus = focus_window(in, other, &f0, &f1) && f0 == t0 && f1 == t1;
+  const Rect plot = draw_block(c, top, t, palette, in, t0, t1, fs, mouse, 0, shapes, hover, on_focus);
   Rect bottom_plot = plot;
   if (two) {
     const Rect below{{area.min.x, top.max.y + fs * 0.8f}, {area.max.x, top.max.y + fs * 0.8f + h_other}};

@@ -298,6 +298,7 @@ struct TimelineBlock {
   // The spans, duration and loop_steps are then those of the part kept.
   bool cut = false;
   double slowdown = 0;             // the traced launch's time over the timed one's (the probes' cost), 0: unknown
+  std::string focus;               // the stage the rung's change is in, where not its k-loop ("epilogue"), else ""
   int per_sm = 0;                  // most blocks (CTAs) of the traced launch at once on one SM, 0: unknown
   std::string shape;               // the traced size, "5120x1280x4096": headed where the block below differs
 };
@@ -320,6 +321,10 @@ struct TimelineHover {
 // block drawn `below` it (may be null), whichever is longer.
 void timeline_window(const TimelineBlock& b, const TimelineViewState& st, double* t0, double* t1,
                      const TimelineBlock* below = nullptr);
+// The window a rung whose change lies outside its k-loop opens on: each warp's first run of b.focus (hopper/06's
+// epilogue), in b and in `below` (may be null), with one and a half times their extent of context either side.
+// False where b has no focus or no span of it.
+bool focus_window(const TimelineBlock& b, const TimelineBlock* below, double* t0, double* t1);
 // The block(s) as rows of warps, spans coloured by what the stage does (waits amber, math green, copies
 // blue, epilogue grey) with a legend, cycle and microsecond axis, and an overview strip of the whole block
 // with the window marked; `other` (may be null) below on the same window.

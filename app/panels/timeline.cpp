@@ -17,7 +17,8 @@ class TimelinePanel : public ViewPanel {
   void Update(const ViewContext& ctx) override {
     const std::string kernel = traced_kernel(selected_kernel(ctx.st));  // an order variant: its rung's traces
     TimelineViewState& s = ctx.st.timeline;
-    if (kernel != kernel_) {  // a new rung opens on its first k-tiles, its first sampled block
+    const bool fresh = kernel != kernel_;
+    if (fresh) {  // a new rung opens on its first k-tiles (or on the stage its change is in), its first sampled block
       kernel_ = kernel;
       s = TimelineViewState{};
       other_choice_.clear();
@@ -54,6 +55,10 @@ class TimelinePanel : public ViewPanel {
         b->slowdown = slowdown(*c, b->kernel, l), b->per_sm = l.lanes;
       }
     in_.shape = traced_size(c, kernel), other_.shape = traced_size(c, other_.kernel);
+    const KernelInfo* info = find_kernel(kernel);
+    in_.focus = info ? info->timeline_focus : "";
+    double f0 = 0, f1 = 0;
+    if (fresh && focus_window(in_, s.compare && other_.block >= 0 ? &other_ : nullptr, &f0, &f1)) s.t0 = f0, s.t1 = f1;
     clock_mhz_ = c ? c->device.sm_clock_mhz : 0;
   }
 
@@ -70,6 +75,14 @@ class TimelinePanel : public ViewPanel {
     flow.next(Flow::button_w("first k-tiles"));
     if (ImGui::Button("first k-tiles")) s.t0 = 0, s.t1 = -1;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("back to the first dozen k-tiles (or double-click the plot)");
+    if (!in_.focus.empty()) {  // back to where this rung's change is (where it opened)
+      const std::string label = "first " + in_.focus;
+      flow.next(Flow::button_w(label.c_str()));
+      double f0 = 0, f1 = 0;
+      if (ImGui::Button(label.c_str()) && focus_window(in_, s.compare && other_.block >= 0 ? &other_ : nullptr, &f0, &f1))
+        s.t0 = f0, s.t1 = f1;
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("each warp's first %s: where this rung changes", in_.focus.c_str());
+    }
     flow.next(Flow::button_w("whole block"));
     if (ImGui::Button("whole block")) s.t0 = 0, s.t1 = full_span(s);
     if (ImGui::IsItemHovered())

@@ -114,6 +114,7 @@ std::vector<Rung> mma_f16_rungs() {
   }
   ladder.push_back(with_loads(GS_MMA_F16_TMA_RUNG(mma_f16_11_tma_producer, "mma_f16/11_tma_producer", mma_f16_11_launches), kLoads));
   ladder.push_back(with_loads(GS_MMA_F16_TMA_RUNG(mma_f16_12_persistent, "mma_f16/12_persistent", mma_f16_12_launches), kLoads));
+  ladder.back().info.timeline_focus = "epilogue";  // the next tile's loads run under this tile's epilogue
   Rung r13 = with_loads(GS_MMA_F16_TMA_RUNG(mma_f16_13_stream_k, "mma_f16/13_stream_k", mma_f16_13_launches), kLoads);
   const int(&at)[3] = mma_f16_13_stream_k::kTraceShape;
   r13.info.trace_shape = {at[0], at[1], at[2]};
