@@ -1,0 +1,186 @@
+// wgmma_roof_ab: the ceiling of Hopper's own tensor-core instruction, beside mma.sync's and cuBLAS's, under the same
+// sustained load (issue 14: how far mma_f16's goal is from what mma.sync can do at all).
+//
+// bench/mma_roof_ab.cu bounds any mma.sync GEMM by a register-only mma.sync loop. cuBLAS on Hopper does not use
+// mma.sync: its fp16 kernels issue wgmma, which reads A and B from shared memory through descriptors and keeps a
+// 64 x N accumulator per warpgroup. Here a third contender, a wgmma loop, runs wgmma.m64n256k16 f16 with fp32
+// accumulate from 128B-swizzled shared memory (2 warpgroups per SM, one CTA per SM, as cuBLAS's and the hopper
+// rungs' 128 x 256 tiles run), one commit group in flight per warpgroup; nothing is loaded from global memory. The
+// three alternate in rounds (the order rotates each round), each launch between its own events, so all meet the
+// same clocks. Printed: each one's median TFLOP/s and the ratios of the loops to cuBLAS within each round.
+//
+//   cmake --build build --target wgmma_roof_ab, or from the repository root:
+//   nvcc -O3 -gencode=arch=compute_90a,code=sm_90a -I. -o wgmma_roof_ab bench/wgmma_roof_ab.cu -lcublas
+//   wgmma_roof_ab [SIZE] [ROUNDS] [LAUNCHES]     default 4096 30 10
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include <cublas_v2.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include "kernels/hopper/common.cuh"
+#include "kernels/mma_loop.cuh"
+
+namespace {
+
+using namespace gs::hopper;
+
+constexpr int kWgs = 2;                        // warpgroups per CTA, one CTA per SM
+constexpr int kABytes = kWgs * 64 * kBoxK * 2;  // each warpgroup's 64 rows x 64 k of A: 8 KB, K-major, swizzled
+constexpr int kBBytes = 4 * kBoxK * kBoxN * 2;  // 64 k x 256 n of B: four boxes of (64 k, 64 n), N-major: 32 KB
+constexpr int kSmem = kABytes + kBBytes + kAtom;  // and room to align to a swizzle atom
+constexpr double kFlopsPerWgmma = 2.0 * 64 * 256 * 16;
+
+void check(cudaError_t e, const char* what) {
+  if (e == cudaSuccess) return;
+  std::fprintf(stderr, "wgmma_roof_ab: %s: %s\n", what, cudaGetErrorString(e));
+  std::exit(1);
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// Each warpgroup issues `iters` x 4 wgmma.m64n256k16 (one 64-deep k-tile a commit group) into one accumulator,
+// with at most one group still running when the next is issued. The operands are constant halves written once;
+// the sum is stored only when it equals a value it never takes, so the loop stays and writes nothing.
+__global__ void __launch_bounds__(kWgs * kWarpgroup, 1) wgmma_loop(int iters, float* sink) {
+  extern __shared__ unsigned char raw[];
+  const uint32_t base = (smem_u32(raw) + kAtom - 1) & ~uint32_t(kAtom - 1);
+  for (uint32_t i = threadIdx.x; i < uint32_t(kABytes + kBBytes) / 4; i += blockDim.x)
+    asm volatile("st.shared.u32 [%0], %1;\n" ::"r"(base + 4 * i), "r"(0x1c001c00u + (i & 0x3Fu)));  // ~0.004
+  fence_proxy_async_smem();  // the generic proxy's stores, before wgmma reads them through the async proxy
+  __syncthreads();
+  const int wg = threadIdx.x / kWarpgroup;
+  const uint64_t da = make_desc(base + wg * 64 * 128, 16, kAtom, Swizzle::k128B);
+  const uint64_t db = make_desc(base + kABytes, kBoxK * kBoxN * 2, kAtom, Swizzle::k128B);
+  float d[128];
+#pragma unroll
+  for (int i = 0; i < 128; ++i) d[i] = 0;
+  fence_operand(d);
+  for (int it = 0; it < iters; ++it) {
+    wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < kBoxK / kWgmmaK; ++kk)
+      wgmma_m64n256k16(d, da + desc_field(kk * kWgmmaK * 2), db + desc_field(kk * kWgmmaK * 128), 1);
+    wgmma_commit();
+    wgmma_wait<1>();
+  }
+  wgmma_wait<0>();
+  fence_operand(d);
+  float s = 0;
+#pragma unroll
+  for (int i = 0; i < 128; ++i) s += d[i];
+  if (s == 12345.0f) sink[threadIdx.x] = s;
+}
+
+__global__ void fill(__half* p, size_t n, unsigned seed) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
+    unsigned x = unsigned(i) * 2654435761u + seed;
+    p[i] = __float2half(0.25f + float(x >> 8 & 0xFFFF) / 65536.0f);  // never zero
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int n = argc > 1 ? std::atoi(argv[1]) : 4096;
+  const int rounds = argc > 2 ? std::atoi(argv[2]) : 30;
+  const int launches = argc > 3 ? std::atoi(argv[3]) : 10;
+  if (n < 256 || n > 16384 || rounds < 1 || launches < 1) {
+    std::fprintf(stderr, "usage: wgmma_roof_ab [SIZE 256-16384] [ROUNDS] [LAUNCHES]\n");
+    return 2;
+  }
+  cudaDeviceProp prop;
+  check(cudaGetDeviceProperties(&prop, 0), "no CUDA device");
+  if (prop.major != 9) {
+    std::fprintf(stderr, "wgmma_roof_ab: %s is sm_%d%d; wgmma needs sm_90\n", prop.name, prop.major, prop.minor);
+    return 1;
+  }
+  const int sms = prop.multiProcessorCount, mma_warps = 8, mma_iters = 10000, wg_iters = 4000;
+  const double mma_flops = double(sms) * mma_warps * mma_iters * gs::kMmaLoopChains * 2.0 * 16 * 8 * 16;
+  const double wg_flops = double(sms) * kWgs * wg_iters * (kBoxK / kWgmmaK) * kFlopsPerWgmma;
+  const double gemm_flops = 2.0 * n * n * double(n);
+
+  const size_t elems = size_t(n) * n;
+  __half *a, *b;
+  float *c, *sink;
+  check(cudaMalloc(&a, elems * sizeof(__half)), "cudaMalloc A");
+  check(cudaMalloc(&b, elems * sizeof(__half)), "cudaMalloc B");
+  check(cudaMalloc(&c, elems * sizeof(float)), "cudaMalloc C");
+  check(cudaMalloc(&sink, 4096), "cudaMalloc sink");
+  fill<<<1024, 256>>>(a, elems, 1);
+  fill<<<1024, 256>>>(b, elems, 2);
+  check(cudaFuncSetAttribute(wgmma_loop, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem), "wgmma_loop smem");
+  cublasHandle_t h;
+  if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) return std::fprintf(stderr, "wgmma_roof_ab: cublasCreate failed\n"), 1;
+  const float alpha = 1, beta = 0;
+  enum Who { kMma, kWgmma, kCublas };
+  auto launch = [&](Who w) {
+    if (w == kMma) {
+      gs::mma_loop<false><<<sms, mma_warps * 32>>>(mma_iters, sink);
+    } else if (w == kWgmma) {
+      wgmma_loop<<<sms, kWgs * kWarpgroup, kSmem>>>(wg_iters, sink);
+    } else if (cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha, a, CUDA_R_16F, n, b, CUDA_R_16F, n, &beta, c,
+                            CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS) {
+      std::fprintf(stderr, "wgmma_roof_ab: cublasGemmEx failed\n");
+      std::exit(1);
+    }
+  };
+  const double flops[] = {mma_flops, wg_flops, gemm_flops};
+
+  std::vector<cudaEvent_t> ev(2 * launches);
+  for (cudaEvent_t& e : ev) check(cudaEventCreate(&e), "cudaEventCreate");
+  auto block = [&](Who w, std::vector<double>* tflops) {
+    for (int i = 0; i < launches; ++i) {
+      check(cudaEventRecord(ev[2 * i]), "cudaEventRecord");
+      launch(w);
+      check(cudaEventRecord(ev[2 * i + 1]), "cudaEventRecord");
+    }
+    check(cudaEventSynchronize(ev.back()), "launch");
+    check(cudaGetLastError(), "launch");
+    for (int i = 0; i < launches; ++i) {
+      float ms = 0;
+      check(cudaEventElapsedTime(&ms, ev[2 * i], ev[2 * i + 1]), "cudaEventElapsedTime");
+      tflops->push_back(flops[w] / (ms * 1e-3) / 1e12);
+    }
+  };
+  std::vector<double> all[3], mma_ratio, wg_ratio, mma_wg;
+  for (int w = 0; w < 3; ++w) launch(kMma), launch(kWgmma), launch(kCublas);
+  check(cudaDeviceSynchronize(), "warm-up");
+  for (int r = 0; r < rounds; ++r) {
+    std::vector<double> got[3];
+    for (int j = 0; j < 3; ++j) {  // the order rotates: mma-wgmma-cuBLAS, wgmma-cuBLAS-mma, cuBLAS-mma-wgmma
+      const Who w = Who((r + j) % 3);
+      block(w, &got[w]);
+    }
+    for (int w = 0; w < 3; ++w) all[w].insert(all[w].end(), got[w].begin(), got[w].end());
+    mma_ratio.push_back(median(got[kMma]) / median(got[kCublas]));
+    wg_ratio.push_back(median(got[kWgmma]) / median(got[kCublas]));
+    mma_wg.push_back(median(got[kMma]) / median(got[kWgmma]));
+  }
+  int khz = 0;
+  cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0);
+  auto row = [&](const char* what, const std::vector<double>& v) {
+    std::printf("%s: median %.1f TFLOP/s (min %.1f, max %.1f)\n", what, median(v), *std::min_element(v.begin(), v.end()),
+                *std::max_element(v.begin(), v.end()));
+  };
+  auto ratio = [&](const char* what, const std::vector<double>& v) {
+    std::printf("%s: median over %d rounds %.3f (rounds %.3f-%.3f)\n", what, rounds, median(v),
+                *std::min_element(v.begin(), v.end()), *std::max_element(v.begin(), v.end()));
+  };
+  std::printf("%s, %d SMs, max SM clock %d MHz\n", prop.name, sms, khz / 1000);
+  row("mma.sync m16n8k16 f16.f32 from registers, 8 warps/SM", all[kMma]);
+  row("wgmma m64n256k16 f16.f32 from shared memory, 2 warpgroups/SM", all[kWgmma]);
+  char what[96];
+  std::snprintf(what, sizeof what, "cuBLAS fp16 GEMM, fp32 accumulate, %d^3", n);
+  row(what, all[kCublas]);
+  ratio("mma.sync loop / cuBLAS", mma_ratio);
+  ratio("wgmma loop / cuBLAS", wg_ratio);
+  ratio("mma.sync loop / wgmma loop", mma_wg);
+  return 0;
+}
