@@ -39,7 +39,7 @@ struct WarpTiling {
   // 16 apart); "" when they are. The warps view says it beside the tiles it draws as contiguous.
   std::string frag_columns;
   // The warp loads its row of B fragments again for every row of tiles it computes (mma_f16 and mma_tf32 01-03:
-  // their loops keep one A fragment and one B fragment at a time), instead of once per k-step.
+  // their loops hold one row of tiles' A fragments and reload B for each), instead of once per k-step.
   bool b_per_tile_row = false;
 };
 

@@ -29,6 +29,12 @@ expect layout mma_f16/09_xor_permuted "mma.m16n8k16.f16"
 expect layout mma_tf32/08_ldmatrix "ldmatrix.x4" "lane i supplies the row address"
 expect layout wmma/11_ldmatrix_xor "ldmatrix.x4" "lane i supplies the row address"
 expect layout mma_tf32/04_registers "mma.m16n8k8.tf32" "tf32 · 4 elements/lane"
+# A rung whose change is in its epilogue opens there and says so; the one before it does not.
+expect timeline hopper/06_tma_store "shown: its first epilogue, where this rung changes"
+svg="$dir/timeline_h05.svg"
+"$bin" shot --view timeline --kernel hopper/05_cluster_multicast -o "$svg"
+if texts "$svg" | grep -F "where this rung changes" >/dev/null; then echo "FAIL: hopper/05 opens on a focus it has not"; exit 1; fi
+echo "ok: hopper/05's timeline opens on its first k-tiles"
 # 03 loads its row of B fragments again for each row of tiles (as its bank table counts them); 04 once a k-step.
 expect layout mma_tf32/03_cp_async "it loads 2 A fragments (16x8) and 16 B fragments (8x8): its 8 again for" \
   "each of its 2 rows of tiles"

@@ -1404,8 +1404,8 @@ TEST(WarpView, OneTilePerWarpWithItsLabelAndTheCaptionsNumbers) {
   EXPECT_EQ(warp_caption(in, 5).substr(0, 34), "warp 5 of 8 owns C[64:128, 64:128]");
 }
 
-// mma_tf32/01-03 hold one A and one B fragment at a time, so a warp loads its row of B fragments again for each row
-// of tiles: the caption counts the 16 B loads a k8 step makes (the bank table's 2:16 per mma row), not the tiling's 8.
+// mma_tf32/01-03 reload B for every row of tiles, so a warp loads its row of B fragments again for each row of
+// tiles: the caption counts the 16 B loads a k8 step makes, not the tiling's 8.
 TEST(WarpView, BFragmentsReloadedPerRowOfTilesAreCounted) {
   WarpViewInput in;
   in.kernel = "mma_tf32/03_cp_async";
@@ -2462,16 +2462,23 @@ TEST(TimelineView, ARungChangedInItsEpilogueOpensThere) {
   EXPECT_EQ(t1, 1350.0 + 525);
   top.focus = "no such stage";
   EXPECT_FALSE(focus_window(top, &below, &t0, &t1));
+  // A selected rung with no epilogue span does not open on the rung below's.
+  Capture no_epilogue;
+  for (const StageRecord& r : c.stages)
+    if (r.kernel == "test/05" || r.stage != "epilogue") no_epilogue.stages.push_back(r);
+  TimelineBlock bare = timeline_block(no_epilogue, "test/06", 0);
+  bare.focus = "epilogue";
+  EXPECT_FALSE(focus_window(bare, &below, &t0, &t1));
   top.focus = "epilogue";
   ASSERT_TRUE(focus_window(top, &below, &t0, &t1));
   TimelineViewState st;
-  st.t0 = t0, st.t1 = t1;
+  st.t0 = t0, st.t1 = t1, st.on_focus = true;
   SvgCanvas svg(1600, 600, Theme::Dark().bg);
   draw_timeline_view(svg, {{0, 0}, {1600, 600}}, Theme::Dark(), top, &below, 1980, st, {-1, -1}, nullptr);
   const std::string doc = svg.finish();
   EXPECT_NE(all_text(doc).find("shown: its first epilogue, where this rung changes"), std::string::npos) << all_text(doc);
   EXPECT_EQ(overlapping_text(doc), "");
-  st.t0 = 0, st.t1 = -1;  // "first k-tiles": no such note
+  st.t0 = 0, st.t1 = -1, st.on_focus = false;  // "first k-tiles": no such note
   SvgCanvas k(1600, 600, Theme::Dark().bg);
   draw_timeline_view(k, {{0, 0}, {1600, 600}}, Theme::Dark(), top, &below, 1980, st, {-1, -1}, nullptr);
   EXPECT_EQ(all_text(k.finish()).find("where this rung changes"), std::string::npos);

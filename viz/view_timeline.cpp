@@ -148,6 +148,8 @@ Rect draw_block(Canvas& c, Rect r, const Theme& t, const Palette& palette, const
   // Two blocks traced at different sizes (mma_f16/13 at 5120x1280x4096 over rung 12 at 4096^3): their cycles and
   // k-steps are not one problem's, and each says which it is.
   if (with_shape && !b.shape.empty()) head.push_back({" at " + b.shape, t.warn, Font::Sans});
+  // A rung whose change is outside its k-loop opens there, and says so first ("first k-tiles" goes back).
+  if (on_focus) head.push_back({"   shown: its first " + b.focus + ", where this rung changes;", t.warn, Font::Sans});
   if (!b.shown_as.empty() && b.shown_as != b.kernel)  // an order variant: its rung's stamps (the order moves whole blocks)
     head.push_back({"   the stamps of " + b.kernel + ";", t.text_dim, Font::Sans});
   if (b.block >= 0)
@@ -167,8 +169,7 @@ Rect draw_block(Canvas& c, Rect r, const Theme& t, const Palette& palette, const
                                       : "") +
                         (b.slowdown > 1.05 ? "; the probes slowed this launch " + viz::fmt_num(b.slowdown) + "x" : ""),
                     t.text_dim, Font::Sans});
-  // A rung whose change is outside its k-loop opens there, and says so ("first k-tiles" goes back).
-  if (on_focus) head.push_back({"; shown: its first " + b.focus + ", where this rung changes", t.warn, Font::Sans});
+
   viz::draw_spans(c, r.min, head, fs, r.w());
   const Rect plot{{r.min.x + label_w, r.min.y + fs * 1.5f}, r.max};
   if (nothing_recorded(b)) {
@@ -309,12 +310,14 @@ bool focus_window(const TimelineBlock& b, const TimelineBlock* below, double* t0
   for (const TimelineBlock* x : {&b, below}) {
     if (!x) continue;
     const auto it = std::find(x->stages.begin(), x->stages.end(), b.focus);
-    if (it == x->stages.end()) continue;
+    if (it == x->stages.end()) {  // (a stage is listed only where a span has it)
+      if (x == &b) return false;  // nothing of the focus in the selected rung: the rung below alone decides nothing
+      continue;
+    }
     const int stage = int(it - x->stages.begin());
     std::map<int, const TimelineBlock::Span*> first;  // each warp's earliest run of the stage
     for (const TimelineBlock::Span& s : x->spans)
       if (s.stage == stage && (!first.count(s.warp) || s.start < first[s.warp]->start)) first[s.warp] = &s;
-    if (x == &b && first.empty()) return false;
     for (const auto& [warp, s] : first) lo = std::min(lo, s->start), hi = std::max(hi, s->end);
   }
   if (hi <= lo) return false;
@@ -410,8 +413,7 @@ void draw_timeline_view(Canvas& c, Rect r, const Theme& t, const TimelineBlock& 
            fs);
   const Rect top{{area.min.x, y}, {area.max.x, y + h_in}};
   const bool shapes = two && in.shape != other->shape;
-  double f0 = 0, f1 = 0;
-  const bool on_focus = focus_window(in, other, &f0, &f1) && f0 == t0 && f1 == t1;
+  const bool on_focus = st.on_focus && !in.focus.empty() && !nothing_recorded(in);
   const Rect plot = draw_block(c, top, t, palette, in, t0, t1, fs, mouse, 0, shapes, hover, on_focus);
   Rect bottom_plot = plot;
   if (two) {

@@ -86,8 +86,8 @@ std::string warp_caption(const WarpViewInput& in, int w) {
   s += "); per k" + std::to_string(in.frag_k) + " step";
   if (in.warps_k > 1)
     s += " of its k-slice [" + std::to_string(p.k0) + ":" + std::to_string(p.k0 + p.k_slice) + "]";
-  // Where the loops hold one A and one B fragment at a time, the row of B fragments is loaded again for each row
-  // of tiles: mma_tf32/03's bank table counts 16 B fragment loads a k8 step to 2 of A, not 8.
+  // Where the loops reload B for every row of tiles (01-03), the row of B fragments is loaded once per row of tiles:
+  // mma_tf32/03's bank table counts 16 B fragment loads a k8 step to 2 of A, not 8.
   const int b_loads = in.b_per_tile_row ? fn * fm : fn;
   s += " it loads " + std::to_string(fm) + " A fragments (" + dims(in.frag_m, in.frag_k) + ") and " +
        std::to_string(b_loads) + " B fragments (" + dims(in.frag_k, in.frag_n) + ")";

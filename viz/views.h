@@ -310,6 +310,7 @@ struct TimelineViewState {
   double t0 = 0, t1 = -1;  // the window shown, in cycles; t1 < 0: the first dozen k-steps of the selected rung
   bool compare = true;     // the rung before, below, on the same time scale
   int block = 0;           // which sampled block
+  bool on_focus = false;   // the window is the one focus_window gave (the header says why it opened there)
 };
 struct TimelineHover {
   int side = -1, span = -1;  // 0: the selected rung, 1: the one below; index into its spans

@@ -22,6 +22,7 @@ class TimelinePanel : public ViewPanel {
       kernel_ = kernel;
       s = TimelineViewState{};
       other_choice_.clear();
+      focus_pending_ = true;  // applied once the rung's spans are there (a live capture may bring them later)
     }
     const Capture* c = ctx.f.capture;
     // The inputs scan every stage and block record of the capture: rebuilt when what they depend on changes, not
@@ -57,8 +58,13 @@ class TimelinePanel : public ViewPanel {
     in_.shape = traced_size(c, kernel), other_.shape = traced_size(c, other_.kernel);
     const KernelInfo* info = find_kernel(kernel);
     in_.focus = info ? info->timeline_focus : "";
-    double f0 = 0, f1 = 0;
-    if (fresh && focus_window(in_, s.compare && other_.block >= 0 ? &other_ : nullptr, &f0, &f1)) s.t0 = f0, s.t1 = f1;
+    if (in_.focus.empty()) focus_pending_ = false;
+    // Opened on the focus, or still there when the sample or the rung below changes: the window follows them.
+    if (focus_pending_ || s.on_focus) {
+      double f0 = 0, f1 = 0;
+      if (focus_window(in_, s.compare && other_.block >= 0 ? &other_ : nullptr, &f0, &f1))
+        s.t0 = f0, s.t1 = f1, s.on_focus = true, focus_pending_ = false;
+    }
     clock_mhz_ = c ? c->device.sm_clock_mhz : 0;
   }
 
@@ -73,18 +79,18 @@ class TimelinePanel : public ViewPanel {
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("which of the blocks the probe sampled");
     }
     flow.next(Flow::button_w("first k-tiles"));
-    if (ImGui::Button("first k-tiles")) s.t0 = 0, s.t1 = -1;
+    if (ImGui::Button("first k-tiles")) s.t0 = 0, s.t1 = -1, s.on_focus = focus_pending_ = false;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("back to the first dozen k-tiles (or double-click the plot)");
     if (!in_.focus.empty()) {  // back to where this rung's change is (where it opened)
       const std::string label = "first " + in_.focus;
       flow.next(Flow::button_w(label.c_str()));
       double f0 = 0, f1 = 0;
       if (ImGui::Button(label.c_str()) && focus_window(in_, s.compare && other_.block >= 0 ? &other_ : nullptr, &f0, &f1))
-        s.t0 = f0, s.t1 = f1;
+        s.t0 = f0, s.t1 = f1, s.on_focus = true;
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("each warp's first %s: where this rung changes", in_.focus.c_str());
     }
     flow.next(Flow::button_w("whole block"));
-    if (ImGui::Button("whole block")) s.t0 = 0, s.t1 = full_span(s);
+    if (ImGui::Button("whole block")) s.t0 = 0, s.t1 = full_span(s), s.on_focus = focus_pending_ = false;
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(s.compare && other_.block >= 0 ? "both blocks, to the end of the longer" : "the sampled block, start to end");
     flow.next(Flow::checkbox_w("below:"));
@@ -121,14 +127,15 @@ class TimelinePanel : public ViewPanel {
       double n0 = at - (at - t0) * f, n1 = at + (t1 - at) * f;
       if (n1 - n0 < 100) n1 = n0 + 100;
       if (n1 - n0 > full) n0 = 0, n1 = full;
-      s.t0 = std::max(0.0, n0), s.t1 = std::min(full, n1);
+      s.t0 = std::max(0.0, n0), s.t1 = std::min(full, n1), s.on_focus = focus_pending_ = false;
     }
     if (ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {  // pan by the pointer's movement
       const double d = -io.MouseDelta.x * per_px, w = t1 - t0;
       s.t0 = std::clamp(t0 + d, 0.0, std::max(0.0, full - w));
       s.t1 = s.t0 + w;
+      s.on_focus = focus_pending_ = false;
     }
-    if (item.double_clicked) s.t0 = 0, s.t1 = -1;
+    if (item.double_clicked) s.t0 = 0, s.t1 = -1, s.on_focus = focus_pending_ = false;
     if (hover_.span >= 0) {
       const TimelineBlock& b = hover_.side == 1 ? other_ : in_;
       const TimelineBlock::Span& sp = b.spans[size_t(hover_.span)];
@@ -172,6 +179,7 @@ class TimelinePanel : public ViewPanel {
   }
 
   std::string kernel_, other_choice_;
+  bool focus_pending_ = false;  // a new rung with a timeline focus, not yet opened on it
   // What the inputs below were built from.
   struct Key {
     const Capture* capture = nullptr;

@@ -78,7 +78,7 @@ std::vector<Rung> mma_f16_rungs() {
   ladder.push_back(GS_MMA_F16_RUNG(mma_f16_02_conflict_free, "mma_f16/02_conflict_free"));
   ladder.push_back(GS_MMA_F16_RUNG(mma_f16_03_cp_async, "mma_f16/03_cp_async"));
   // 01-03 hold one A and one B fragment at a time: a warp loads its B fragments again for every row of tiles
-  // (04 keeps them in registers).
+  // (04 keeps them in registers). (mma_tf32/01-03 hold a row of tiles' A fragments, and reload B the same way.)
   for (Rung& g : ladder) g.info.warps.b_per_tile_row = true;
   ladder.push_back(GS_MMA_F16_RUNG(mma_f16_04_registers, "mma_f16/04_registers"));
   ladder.push_back(GS_MMA_F16_RUNG(mma_f16_05_double_buffer, "mma_f16/05_double_buffer"));

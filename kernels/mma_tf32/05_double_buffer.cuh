@@ -133,7 +133,8 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
   load_slice(g, a_src, b_src, smem, as_dst, bs_dst, probe);  // slice 0 -> stage 0
   cp_async_commit();
 
-  GS_PROBE(probe.stage(kMma));
+  // No mma stamp here: each k-tile starts with its wait (slice 0's is the prologue's copy), so the prologue span
+  // runs into the first wait and every k-tile is one wait and one mma span.
   for (int kt = 0; kt < num_kt; ++kt) {
     GS_PROBE(probe.iteration(kt));
     const float* cur = smem + (kt % 2) * kStageFloats;  // slice kt: read by this iteration
