@@ -12,7 +12,6 @@
 //   cmake --build build --target wgmma_roof_ab, or from the repository root:
 //   nvcc -O3 -gencode=arch=compute_90a,code=sm_90a -I. -o wgmma_roof_ab bench/wgmma_roof_ab.cu -lcublas
 //   wgmma_roof_ab [SIZE] [ROUNDS] [LAUNCHES]     default 4096 30 10
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -21,29 +20,23 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include "bench/prototype.cuh"
 #include "kernels/hopper/common.cuh"
 #include "kernels/mma_loop.cuh"
 
 namespace {
 
 using namespace gs::hopper;
+using proto::check;
+using proto::max_of;
+using proto::median;
+using proto::min_of;
 
 constexpr int kWgs = 2;                        // warpgroups per CTA, one CTA per SM
 constexpr int kABytes = kWgs * 64 * kBoxK * 2;  // each warpgroup's 64 rows x 64 k of A: 8 KB, K-major, swizzled
 constexpr int kBBytes = 4 * kBoxK * kBoxN * 2;  // 64 k x 256 n of B: four boxes of (64 k, 64 n), N-major: 32 KB
 constexpr int kSmem = kABytes + kBBytes + kAtom;  // and room to align to a swizzle atom
 constexpr double kFlopsPerWgmma = 2.0 * 64 * 256 * 16;
-
-void check(cudaError_t e, const char* what) {
-  if (e == cudaSuccess) return;
-  std::fprintf(stderr, "wgmma_roof_ab: %s: %s\n", what, cudaGetErrorString(e));
-  std::exit(1);
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 // Each warpgroup issues `iters` x 4 wgmma.m64n256k16 (one 64-deep k-tile a commit group) into one accumulator,
 // with at most one group still running when the next is issued. The operands are constant halves written once;
@@ -88,6 +81,7 @@ __global__ void fill(__half* p, size_t n, unsigned seed) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  proto::program = "wgmma_roof_ab";
   const int n = argc > 1 ? std::atoi(argv[1]) : 4096;
   const int rounds = argc > 2 ? std::atoi(argv[2]) : 30;
   const int launches = argc > 3 ? std::atoi(argv[3]) : 10;
@@ -117,7 +111,7 @@ int main(int argc, char** argv) {
   fill<<<1024, 256>>>(b, elems, 2);
   check(cudaFuncSetAttribute(wgmma_loop, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem), "wgmma_loop smem");
   cublasHandle_t h;
-  if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) return std::fprintf(stderr, "wgmma_roof_ab: cublasCreate failed\n"), 1;
+  if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) proto::fail("cublasCreate failed");
   const float alpha = 1, beta = 0;
   enum Who { kMma, kWgmma, kCublas };
   auto launch = [&](Who w) {
@@ -127,8 +121,7 @@ int main(int argc, char** argv) {
       wgmma_loop<<<sms, kWgs * kWarpgroup, kSmem>>>(wg_iters, sink);
     } else if (cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha, a, CUDA_R_16F, n, b, CUDA_R_16F, n, &beta, c,
                             CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS) {
-      std::fprintf(stderr, "wgmma_roof_ab: cublasGemmEx failed\n");
-      std::exit(1);
+      proto::fail("cublasGemmEx failed");
     }
   };
   const double flops[] = {mma_flops, wg_flops, gemm_flops};
@@ -166,12 +159,10 @@ int main(int argc, char** argv) {
   int khz = 0;
   cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0);
   auto row = [&](const char* what, const std::vector<double>& v) {
-    std::printf("%s: median %.1f TFLOP/s (min %.1f, max %.1f)\n", what, median(v), *std::min_element(v.begin(), v.end()),
-                *std::max_element(v.begin(), v.end()));
+    std::printf("%s: median %.1f TFLOP/s (min %.1f, max %.1f)\n", what, median(v), min_of(v), max_of(v));
   };
   auto ratio = [&](const char* what, const std::vector<double>& v) {
-    std::printf("%s: median over %d rounds %.3f (rounds %.3f-%.3f)\n", what, rounds, median(v),
-                *std::min_element(v.begin(), v.end()), *std::max_element(v.begin(), v.end()));
+    std::printf("%s: median over %d rounds %.3f (rounds %.3f-%.3f)\n", what, rounds, median(v), min_of(v), max_of(v));
   };
   std::printf("%s, %d SMs, max SM clock %d MHz\n", prop.name, sms, khz / 1000);
   row("mma.sync m16n8k16 f16.f32 from registers, 8 warps/SM", all[kMma]);
