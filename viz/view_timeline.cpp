@@ -169,7 +169,6 @@ Rect draw_block(Canvas& c, Rect r, const Theme& t, const Palette& palette, const
                                       : "") +
                         (b.slowdown > 1.05 ? "; the probes slowed this launch " + viz::fmt_num(b.slowdown) + "x" : ""),
                     t.text_dim, Font::Sans});
-
   viz::draw_spans(c, r.min, head, fs, r.w());
   const Rect plot{{r.min.x + label_w, r.min.y + fs * 1.5f}, r.max};
   if (nothing_recorded(b)) {

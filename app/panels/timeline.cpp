@@ -60,11 +60,7 @@ class TimelinePanel : public ViewPanel {
     in_.focus = info ? info->timeline_focus : "";
     if (in_.focus.empty()) focus_pending_ = false;
     // Opened on the focus, or still there when the sample or the rung below changes: the window follows them.
-    if (focus_pending_ || s.on_focus) {
-      double f0 = 0, f1 = 0;
-      if (focus_window(in_, s.compare && other_.block >= 0 ? &other_ : nullptr, &f0, &f1))
-        s.t0 = f0, s.t1 = f1, s.on_focus = true, focus_pending_ = false;
-    }
+    if ((focus_pending_ || s.on_focus) && open_on_focus(s)) focus_pending_ = false;
     clock_mhz_ = c ? c->device.sm_clock_mhz : 0;
   }
 
@@ -79,20 +75,18 @@ class TimelinePanel : public ViewPanel {
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("which of the blocks the probe sampled");
     }
     flow.next(Flow::button_w("first k-tiles"));
-    if (ImGui::Button("first k-tiles")) s.t0 = 0, s.t1 = -1, s.on_focus = focus_pending_ = false;
+    if (ImGui::Button("first k-tiles")) choose(s, 0, -1);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("back to the first dozen k-tiles (or double-click the plot)");
     if (!in_.focus.empty()) {  // back to where this rung's change is (where it opened)
       const std::string label = "first " + in_.focus;
       flow.next(Flow::button_w(label.c_str()));
-      double f0 = 0, f1 = 0;
-      if (ImGui::Button(label.c_str()) && focus_window(in_, s.compare && other_.block >= 0 ? &other_ : nullptr, &f0, &f1))
-        s.t0 = f0, s.t1 = f1, s.on_focus = true;
+      if (ImGui::Button(label.c_str())) open_on_focus(s);
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("each warp's first %s: where this rung changes", in_.focus.c_str());
     }
     flow.next(Flow::button_w("whole block"));
-    if (ImGui::Button("whole block")) s.t0 = 0, s.t1 = full_span(s), s.on_focus = focus_pending_ = false;
+    if (ImGui::Button("whole block")) choose(s, 0, full_span(s));
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip(s.compare && other_.block >= 0 ? "both blocks, to the end of the longer" : "the sampled block, start to end");
+      ImGui::SetTooltip(below(s) ? "both blocks, to the end of the longer" : "the sampled block, start to end");
     flow.next(Flow::checkbox_w("below:"));
     ImGui::Checkbox("below:", &s.compare);
     if (s.compare && ctx.f.capture) {
@@ -110,8 +104,7 @@ class TimelinePanel : public ViewPanel {
 
   void Figure(Canvas& c, Rect r, const ViewContext& ctx, Vec2 mouse) override {
     const TimelineViewState& s = ctx.st.timeline;
-    const bool below = s.compare && other_.block >= 0;
-    draw_timeline_view(c, r, ctx.theme, in_, below ? &other_ : nullptr, clock_mhz_, s, mouse, &hover_);
+    draw_timeline_view(c, r, ctx.theme, in_, below(s), clock_mhz_, s, mouse, &hover_);
   }
 
   void Interact(const ViewContext& ctx, const FigureItem& item) override {
@@ -127,15 +120,14 @@ class TimelinePanel : public ViewPanel {
       double n0 = at - (at - t0) * f, n1 = at + (t1 - at) * f;
       if (n1 - n0 < 100) n1 = n0 + 100;
       if (n1 - n0 > full) n0 = 0, n1 = full;
-      s.t0 = std::max(0.0, n0), s.t1 = std::min(full, n1), s.on_focus = focus_pending_ = false;
+      choose(s, std::max(0.0, n0), std::min(full, n1));
     }
     if (ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {  // pan by the pointer's movement
       const double d = -io.MouseDelta.x * per_px, w = t1 - t0;
-      s.t0 = std::clamp(t0 + d, 0.0, std::max(0.0, full - w));
-      s.t1 = s.t0 + w;
-      s.on_focus = focus_pending_ = false;
+      const double n0 = std::clamp(t0 + d, 0.0, std::max(0.0, full - w));
+      choose(s, n0, n0 + w);
     }
-    if (item.double_clicked) s.t0 = 0, s.t1 = -1, s.on_focus = focus_pending_ = false;
+    if (item.double_clicked) choose(s, 0, -1);
     if (hover_.span >= 0) {
       const TimelineBlock& b = hover_.side == 1 ? other_ : in_;
       const TimelineBlock::Span& sp = b.spans[size_t(hover_.span)];
@@ -155,8 +147,27 @@ class TimelinePanel : public ViewPanel {
   // The cycles zooming and panning may reach: the selected block's, or the longer of it and the block drawn below
   // on the same scale (a faster rung over a slower one would otherwise cut the slower one's end off).
   double full_span(const TimelineViewState& s) const {
-    const uint64_t below = s.compare && other_.block >= 0 ? other_.duration : 0;
-    return double(std::max<uint64_t>({1, in_.duration, below}));
+    const TimelineBlock* b = below(s);
+    return double(std::max<uint64_t>({1, in_.duration, b ? b->duration : 0}));
+  }
+
+  // The block drawn below the selected rung's on the same scale, or null (none, or "below:" unticked).
+  const TimelineBlock* below(const TimelineViewState& s) const {
+    return s.compare && other_.block >= 0 ? &other_ : nullptr;
+  }
+
+  // A window the user chose (t1 < 0: the first dozen k-tiles): the rung no longer shows, or waits to show, its focus.
+  void choose(TimelineViewState& s, double t0, double t1) {
+    s.t0 = t0, s.t1 = t1;
+    s.on_focus = focus_pending_ = false;
+  }
+
+  // The window on the rung's focus (focus_window), where it has one; false, and the window as it was, where not.
+  bool open_on_focus(TimelineViewState& s) const {
+    double f0 = 0, f1 = 0;
+    if (!focus_window(in_, below(s), &f0, &f1)) return false;
+    s.t0 = f0, s.t1 = f1, s.on_focus = true;
+    return true;
   }
 
   // How much slower the traced launch ran than the timed one: the blocks' span over the main run's time.
