@@ -3,9 +3,10 @@
 //
 // bench/mma_roof_ab.cu bounds any mma.sync GEMM by a register-only mma.sync loop. cuBLAS on Hopper does not use
 // mma.sync: its fp16 kernels issue wgmma, which reads A and B from shared memory through descriptors and keeps a
-// 64 x N accumulator per warpgroup. Here a third contender, a wgmma loop, runs wgmma.m64n256k16 f16 with fp32
-// accumulate from 128B-swizzled shared memory (2 warpgroups per SM, one CTA per SM, as cuBLAS's and the hopper
-// rungs' 128 x 256 tiles run), one commit group in flight per warpgroup; nothing is loaded from global memory. The
+// 64 x N accumulator per warpgroup. Here a third contender, the wgmma loop the roofline's wgmma ceiling is measured
+// with (kernels/hopper/wgmma_loop.cuh), runs wgmma.m64n256k16 f16 with fp32 accumulate from 128B-swizzled shared
+// memory (2 warpgroups per SM, one CTA per SM), one commit group in flight per warpgroup; nothing is loaded from
+// global memory. The
 // three alternate in rounds (the order rotates each round), each launch between its own events, so all meet the
 // same clocks. Printed: each one's median TFLOP/s and the ratios of the loops to cuBLAS within each round.
 //
@@ -21,7 +22,7 @@
 #include <cuda_runtime.h>
 
 #include "bench/prototype.cuh"
-#include "kernels/hopper/common.cuh"
+#include "kernels/hopper/wgmma_loop.cuh"
 #include "kernels/mma_loop.cuh"
 
 namespace {
@@ -31,45 +32,6 @@ using proto::check;
 using proto::max_of;
 using proto::median;
 using proto::min_of;
-
-constexpr int kWgs = 2;                        // warpgroups per CTA, one CTA per SM
-constexpr int kABytes = kWgs * 64 * kBoxK * 2;  // each warpgroup's 64 rows x 64 k of A: 8 KB, K-major, swizzled
-constexpr int kBBytes = 4 * kBoxK * kBoxN * 2;  // 64 k x 256 n of B: four boxes of (64 k, 64 n), N-major: 32 KB
-constexpr int kSmem = kABytes + kBBytes + kAtom;  // and room to align to a swizzle atom
-constexpr double kFlopsPerWgmma = 2.0 * 64 * 256 * 16;
-
-// Each warpgroup issues `iters` x 4 wgmma.m64n256k16 (one 64-deep k-tile a commit group) into one accumulator,
-// with at most one group still running when the next is issued. The operands are constant halves written once;
-// the sum is stored only when it equals a value it never takes, so the loop stays and writes nothing.
-__global__ void __launch_bounds__(kWgs * kWarpgroup, 1) wgmma_loop(int iters, float* sink) {
-  extern __shared__ unsigned char raw[];
-  const uint32_t base = (smem_u32(raw) + kAtom - 1) & ~uint32_t(kAtom - 1);
-  for (uint32_t i = threadIdx.x; i < uint32_t(kABytes + kBBytes) / 4; i += blockDim.x)
-    asm volatile("st.shared.u32 [%0], %1;\n" ::"r"(base + 4 * i), "r"(0x1c001c00u + (i & 0x3Fu)));  // ~0.004
-  fence_proxy_async_smem();  // the generic proxy's stores, before wgmma reads them through the async proxy
-  __syncthreads();
-  const int wg = threadIdx.x / kWarpgroup;
-  const uint64_t da = make_desc(base + wg * 64 * 128, 16, kAtom, Swizzle::k128B);
-  const uint64_t db = make_desc(base + kABytes, kBoxK * kBoxN * 2, kAtom, Swizzle::k128B);
-  float d[128];
-#pragma unroll
-  for (int i = 0; i < 128; ++i) d[i] = 0;
-  fence_operand(d);
-  for (int it = 0; it < iters; ++it) {
-    wgmma_fence();
-#pragma unroll
-    for (int kk = 0; kk < kBoxK / kWgmmaK; ++kk)
-      wgmma_m64n256k16(d, da + desc_field(kk * kWgmmaK * 2), db + desc_field(kk * kWgmmaK * 128), 1);
-    wgmma_commit();
-    wgmma_wait<1>();
-  }
-  wgmma_wait<0>();
-  fence_operand(d);
-  float s = 0;
-#pragma unroll
-  for (int i = 0; i < 128; ++i) s += d[i];
-  if (s == 12345.0f) sink[threadIdx.x] = s;
-}
 
 __global__ void fill(__half* p, size_t n, unsigned seed) {
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
@@ -97,7 +59,7 @@ int main(int argc, char** argv) {
   }
   const int sms = prop.multiProcessorCount, mma_warps = 8, mma_iters = 10000, wg_iters = 4000;
   const double mma_flops = double(sms) * mma_warps * mma_iters * gs::kMmaLoopChains * 2.0 * 16 * 8 * 16;
-  const double wg_flops = double(sms) * kWgs * wg_iters * (kBoxK / kWgmmaK) * kFlopsPerWgmma;
+  const double wg_flops = double(sms) * kLoopWarpgroups * wg_iters * kLoopWgmmasPerIter * kFlopsPerWgmma;
   const double gemm_flops = 2.0 * n * n * double(n);
 
   const size_t elems = size_t(n) * n;
@@ -109,7 +71,7 @@ int main(int argc, char** argv) {
   check(cudaMalloc(&sink, 4096), "cudaMalloc sink");
   fill<<<1024, 256>>>(a, elems, 1);
   fill<<<1024, 256>>>(b, elems, 2);
-  check(cudaFuncSetAttribute(wgmma_loop, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem), "wgmma_loop smem");
+  check(allow_dynamic_smem(wgmma_loop<>, kLoopSmem), "wgmma_loop smem");
   cublasHandle_t h;
   if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) proto::fail("cublasCreate failed");
   const float alpha = 1, beta = 0;
@@ -118,7 +80,7 @@ int main(int argc, char** argv) {
     if (w == kMma) {
       gs::mma_loop<false><<<sms, mma_warps * 32>>>(mma_iters, sink);
     } else if (w == kWgmma) {
-      wgmma_loop<<<sms, kWgs * kWarpgroup, kSmem>>>(wg_iters, sink);
+      wgmma_loop<><<<sms, kLoopWarpgroups * kWarpgroup, kLoopSmem>>>(wg_iters, sink);
     } else if (cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha, a, CUDA_R_16F, n, b, CUDA_R_16F, n, &beta, c,
                             CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS) {
       proto::fail("cublasGemmEx failed");

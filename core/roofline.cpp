@@ -38,6 +38,7 @@ std::vector<Ceiling> roofline_ceilings(const std::vector<Peak>& peaks, const std
     wanted.push_back({"fp32", "cuBLAS SGEMM"});
   } else if (f16) {
     if (family != "hopper") wanted.push_back({"mma_sync_f16", "mma.sync f16.f32"});
+    if (family == "hopper" && !f16_acc) wanted.push_back({"wgmma_f16", "wgmma f16.f32"});
     if (!f16_acc) wanted.push_back({"tensor_f16_f32", "cuBLAS f16.f32"});
   } else {
     if (family != "hopper") wanted.push_back({"mma_sync_tf32", "mma.sync tf32"});

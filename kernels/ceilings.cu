@@ -12,6 +12,7 @@
 #include <cuda_runtime.h>
 
 #include "kernels/cuda_check.cuh"
+#include "kernels/hopper/wgmma_loop.h"
 #include "kernels/mma_loop.cuh"
 
 namespace gs {
@@ -122,6 +123,20 @@ std::vector<Peak> measure_ceilings(int sm_count, int l2_bytes, std::string* erro
     peaks.push_back({"mma_sync_tf32", tf32_flops / (tf32_ms * 1e-3) / 1e12, "TFLOP/s",
                      "measured here: 8 warps per SM issuing independent mma.sync m16n8k8 tf32 from registers, "
                      "median of 7"});
+    // wgmma, on the GPUs whose sm_90a image exists (H100, H200): the pipe cuBLAS's fp16 kernels and the hopper rungs
+    // run on. 4000 k-tiles per warpgroup: about 2 ms at 1 PFLOP/s on 132 SMs, as long as the mma.sync loop above.
+    int dev = 0, major = 0, minor = 0;
+    GS_CUDA(cudaGetDevice(&dev));
+    GS_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+    GS_CUDA(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
+    if (major == 9 && minor == 0) {
+      const int wg_iters = 4000;
+      const float wg_ms = median_ms(
+          [&] { GS_CUDA(hopper::launch_wgmma_loop(sm_count, wg_iters, static_cast<float*>(sink))); }, kRuns);
+      peaks.push_back({"wgmma_f16", hopper::wgmma_loop_flops(sm_count, wg_iters) / (wg_ms * 1e-3) / 1e12, "TFLOP/s",
+                       "measured here: 2 warpgroups per SM issuing wgmma.m64n256k16 f16 (fp32 accumulate) from "
+                       "128B-swizzled shared memory, one commit group in flight, median of 7"});
+    }
   } catch (const std::exception& e) {
     if (error) *error = e.what();
   }

@@ -3253,6 +3253,38 @@ TEST(Roofline, CeilingsOfAFamilyAndTheSelectedRungNamed) {
   EXPECT_GE(min_font_px(doc), kMinTextSize * 2048.0f / (1901 + 483) - 0.01f);
 }
 
+// The hopper ladder runs on wgmma, not mma.sync: its pipe line is the wgmma loop's (kernels/ceilings.cu), drawn
+// solid as a pipe with cuBLAS dashed below it; the mma.sync ladders keep their own pipe and get no wgmma line.
+TEST(Roofline, TheHopperLadderIsDrawnUnderTheWgmmaPipe) {
+  const std::vector<Peak> peaks = {{"tensor_f16_f32", 760, "TFLOP/s", "cuBLAS"}, {"dram", 3.35, "TB/s", "copy"},
+                                   {"l2", 10.2, "TB/s", "read"},
+                                   {"mma_sync_f16", 620, "TFLOP/s", "loop"},
+                                   {"wgmma_f16", 963, "TFLOP/s", "measured here: wgmma loop"}};
+  const std::vector<Ceiling> hopper = roofline_ceilings(peaks, "hopper", "f16.f32");
+  ASSERT_EQ(hopper.size(), 4u);
+  EXPECT_EQ(hopper[2].label, "wgmma f16.f32 963 TFLOP/s");
+  EXPECT_EQ(hopper[2].source, "measured here: wgmma loop");
+  EXPECT_EQ(hopper[3].label, "cuBLAS f16.f32 760 TFLOP/s");
+  for (const char* family : {"mma_f16", "wmma"})
+    for (const Ceiling& ce : roofline_ceilings(peaks, family, "f16.f32")) EXPECT_NE(ce.name, "wgmma_f16") << family;
+  // A capture recorded before the wgmma ceiling existed (or on a GPU without sm_90a) has no such peak: no line.
+  const std::vector<Peak> older(peaks.begin(), peaks.end() - 1);
+  EXPECT_EQ(roofline_ceilings(older, "hopper", "f16.f32").size(), 3u);
+
+  RooflineViewInput in;
+  in.title = "hopper ladder";
+  in.ceilings = hopper;
+  in.points = {{"hopper/01_tma_wgmma", 64, 420, true, false}, {"hopper/06_tma_store", 85.3, 750, true, true}};
+  const Theme& t = Theme::Dark();
+  SvgCanvas svg(1600, 900, t.bg);
+  draw_roofline_view(svg, {{0, 0}, {1600, 900}}, t, in, {-1, -1}, nullptr);
+  const std::string doc = svg.finish();
+  EXPECT_EQ(parse(doc, nullptr), "");
+  const std::string text = all_text(doc);
+  for (const char* s : {"wgmma f16.f32 963 TFLOP/s", "cuBLAS f16.f32 760 TFLOP/s", "hopper/06_tma_store"})
+    EXPECT_NE(text.find(s), std::string::npos) << s << " in " << text;
+}
+
 // A selected variant ([xor=off] at 110 TFLOP/s, far below its rung) is ringed and named, but the ladder's path
 // joins the rungs only: a line from rung 10 down to it would draw a step the ladder never takes.
 TEST(Roofline, ASelectedVariantIsNamedOffTheLaddersPath) {
@@ -3582,6 +3614,58 @@ TEST(WrapLines, KeepsAtMostTheLinesAskedAndMarksTheCut) {
   EXPECT_EQ(three[2].substr(three[2].size() - 3), "...");
   for (const std::string& line : three) EXPECT_LE(svg.text_size(line, 14).x, 200) << line;
   EXPECT_EQ(viz::wrap_lines(svg, text, 14, 200, all.size()), all);  // room for all of it: nothing cut
+}
+
+
+// probe.tile() stamps "next tile" as a warp starts each of its tiles, the first included: that first stamp had
+// ticked the start of every row of hopper/04, where nothing was handed over yet. Only the moves to a later tile are
+// ticks, and the legend says what they are.
+TEST(TimelineView, OnlyAPersistentWarpsMovesToALaterTileAreTicked) {
+  const TimelineBlock b = timeline_block(bundled_capture(), "hopper/04_persistent", 0);
+  ASSERT_EQ(b.tiles, 4);
+  std::map<int, std::vector<uint64_t>> tile_at;  // per warp, when it started each tile
+  for (const TimelineBlock::Mark& m : b.marks)
+    if (b.mark_names[size_t(m.kind)] == "next tile") tile_at[m.warp].push_back(m.at);
+  ASSERT_EQ(tile_at.size(), b.warps.size());
+  for (auto& [warp, at] : tile_at) {
+    ASSERT_EQ(at.size(), 4u) << "warp " << warp;
+    std::sort(at.begin(), at.end());
+  }
+  const Theme& t = Theme::Dark();
+  // The text-coloured ticks on the plot, as cycles, in the window [t0, t1).
+  const auto ticks = [&](double t0, double t1, std::string* text) {
+    TimelineViewState st;
+    st.t0 = t0, st.t1 = t1;
+    SvgCanvas svg(1600, 900, t.bg);
+    TimelineHover hover;
+    draw_timeline_view(svg, {{0, 0}, {1600, 900}}, t, b, nullptr, 1980, st, {-1, -1}, &hover);
+    const std::string doc = svg.finish();
+    EXPECT_EQ(parse(doc, nullptr), "");
+    *text = all_text(doc);
+    std::vector<double> at;
+    for (const Element& e : elements(doc, "line"))
+      if (num(e, "y1") >= hover.plot.min.y && e.attr.count("stroke") && e.attr.at("stroke") == hex(t.text))
+        at.push_back(t0 + (num(e, "x1") - hover.plot.min.x) / hover.plot.w() * (t1 - t0));
+    return at;
+  };
+  // Around the first tile's start: no tick, though every warp stamped one there.
+  const uint64_t first = tile_at.begin()->second[0];
+  std::string text;
+  EXPECT_TRUE(ticks(0, double(first) + 2000, &text).empty());
+  // Around warp 0's move to its second tile: a tick on each warp that moved there, where it moved.
+  const double second = double(tile_at.begin()->second[1]);
+  const std::vector<double> at = ticks(second - 20000, second + 20000, &text);
+  int moved = 0;
+  for (const auto& [warp, starts] : tile_at) {
+    if (std::abs(double(starts[1]) - second) >= 19000) continue;
+    ++moved;
+    EXPECT_TRUE(std::any_of(at.begin(), at.end(), [&](double a) { return std::abs(a - double(starts[1])) < 40; }))
+        << "warp " << warp << " moved on at " << starts[1];
+  }
+  EXPECT_GE(moved, 1);
+  EXPECT_EQ(int(at.size()), moved);
+  EXPECT_NE(text.find("on to the next tile"), std::string::npos) << text;
+  EXPECT_EQ(text.find("passed next tile"), std::string::npos) << text;
 }
 
 }  // namespace
