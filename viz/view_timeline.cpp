@@ -95,6 +95,24 @@ Palette stage_palette(const TimelineBlock& in, const TimelineBlock* other, const
 // Marks: a barrier in the text colour, a cp.async wait in the colour of trouble (it is where copies are late).
 Color mark_color(const std::string& name, const Theme& t) { return has(name, "cp.async") ? t.bad : t.text; }
 
+// The legend's words for a mark: the warp passed a barrier or a wait, or moved on to its next tile.
+std::string mark_label(const std::string& name) { return (has(name, "tile") ? "on to the " : "passed ") + name; }
+
+// Which of b's marks are drawn: all but each warp's first "next tile", which probe.tile() stamps as the warp starts
+// its first tile, where nothing was handed over yet (it had ticked the start of every row of hopper/04).
+std::vector<bool> drawn_marks(const TimelineBlock& b) {
+  std::vector<bool> drawn(b.marks.size(), true);
+  std::map<int, size_t> first;  // per warp: its earliest tile mark
+  for (size_t i = 0; i < b.marks.size(); ++i) {
+    const TimelineBlock::Mark& m = b.marks[i];
+    if (!has(b.mark_names[size_t(m.kind)], "tile")) continue;
+    const auto it = first.find(m.warp);
+    if (it == first.end() || m.at < b.marks[it->second].at) first[m.warp] = i;
+  }
+  for (const auto& [warp, i] : first) drawn[i] = false;
+  return drawn;
+}
+
 // The index of `name` in `names`, appended if it is not there yet (names keep the order first seen).
 int index_in(std::vector<std::string>* names, const std::string& name) {
   auto it = std::find(names->begin(), names->end(), name);
@@ -197,9 +215,12 @@ Rect draw_block(Canvas& c, Rect r, const Theme& t, const Palette& palette, const
     if (bar.w() > 5) c.line({bar.max.x, bar.min.y}, {bar.max.x, bar.max.y}, t.bg, 1);  // where the next stage begins
     if (hover && bar.contains(mouse)) hover->side = side, hover->span = int(i);
   }
-  // Marks over the spans: a tick the height of the row where the warp passed a barrier or a cp.async wait.
-  for (const TimelineBlock::Mark& m : b.marks) {
-    if (double(m.at) < t0 || double(m.at) > t1) continue;
+  // Marks over the spans: a tick the height of the row where the warp passed a barrier or a cp.async wait, or
+  // moved on to its next tile.
+  const std::vector<bool> drawn = drawn_marks(b);
+  for (size_t i = 0; i < b.marks.size(); ++i) {
+    const TimelineBlock::Mark& m = b.marks[i];
+    if (!drawn[i] || double(m.at) < t0 || double(m.at) > t1) continue;
     const float y = plot.min.y + row_of[m.warp] * rh, x = X(double(m.at));
     c.line({x, y + gap * 0.5f}, {x, y + rh - gap * 0.5f}, mark_color(b.mark_names[size_t(m.kind)], t), rh > 6 ? 2.0f : 1.0f);
   }
@@ -337,12 +358,13 @@ void draw_timeline_view(Canvas& c, Rect r, const Theme& t, const TimelineBlock& 
   timeline_window(in.spans.empty() && other && !other->spans.empty() ? *other : in, st, &t0, &t1, other);
   // Legend: the stages of both rungs, each once, in their colours.
   const Palette palette = stage_palette(in, other, t);
-  // Then the marks, each once, as the tick they are drawn with.
+  // Then the marks drawn, each once, as the tick they are drawn with.
   std::vector<std::string> marks;
   for (const TimelineBlock* b : {&in, other}) {
     if (!b) continue;
-    for (const std::string& m : b->mark_names)
-      if (std::find(marks.begin(), marks.end(), m) == marks.end()) marks.push_back(m);
+    const std::vector<bool> drawn = drawn_marks(*b);
+    for (size_t i = 0; i < b->marks.size(); ++i)
+      if (drawn[i]) index_in(&marks, b->mark_names[size_t(b->marks[i].kind)]);
   }
   float x = area.min.x, y = area.min.y;
   auto room = [&](float w) {
@@ -356,7 +378,7 @@ void draw_timeline_view(Canvas& c, Rect r, const Theme& t, const TimelineBlock& 
     x += w;
   }
   for (const std::string& name : marks) {
-    const std::string label = "passed " + name;
+    const std::string label = mark_label(name);
     const float w = fs * 1.0f + c.text_size(label, fs).x + fs;
     room(w);
     c.line({x + fs * 0.3f, y + fs * 0.05f}, {x + fs * 0.3f, y + fs * 0.95f}, mark_color(name, t), 2);
