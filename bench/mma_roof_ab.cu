@@ -11,7 +11,6 @@
 //   cmake --build build --target mma_roof_ab, or from the repository root:
 //   nvcc -O3 -arch=sm_90 -I. -o mma_roof_ab bench/mma_roof_ab.cu -lcublas
 //   mma_roof_ab [SIZE] [ROUNDS] [LAUNCHES]     default 4096 40 10
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -20,20 +19,15 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include "bench/prototype.cuh"
 #include "kernels/mma_loop.cuh"
 
 namespace {
 
-void check(cudaError_t e, const char* what) {
-  if (e == cudaSuccess) return;
-  std::fprintf(stderr, "mma_roof_ab: %s: %s\n", what, cudaGetErrorString(e));
-  std::exit(1);
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
+using proto::check;
+using proto::max_of;
+using proto::median;
+using proto::min_of;
 
 __global__ void fill(__half* p, size_t n, unsigned seed) {
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
@@ -45,6 +39,7 @@ __global__ void fill(__half* p, size_t n, unsigned seed) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  proto::program = "mma_roof_ab";
   const int n = argc > 1 ? std::atoi(argv[1]) : 4096;
   const int rounds = argc > 2 ? std::atoi(argv[2]) : 40;
   const int launches = argc > 3 ? std::atoi(argv[3]) : 10;
@@ -68,14 +63,12 @@ int main(int argc, char** argv) {
   fill<<<1024, 256>>>(a, elems, 1);
   fill<<<1024, 256>>>(b, elems, 2);
   cublasHandle_t h;
-  if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) return std::fprintf(stderr, "mma_roof_ab: cublasCreate failed\n"), 1;
+  if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) proto::fail("cublasCreate failed");
   const float alpha = 1, beta = 0;
   auto gemm = [&] {
     if (cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha, a, CUDA_R_16F, n, b, CUDA_R_16F, n, &beta, c,
-                     CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS) {
-      std::fprintf(stderr, "mma_roof_ab: cublasGemmEx failed\n");
-      std::exit(1);
-    }
+                     CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS)
+      proto::fail("cublasGemmEx failed");
   };
   auto loop = [&] { gs::mma_loop<false><<<sms, warps * 32>>>(iters, sink); };
 
@@ -88,6 +81,7 @@ int main(int argc, char** argv) {
       check(cudaEventRecord(ev[2 * i + 1]), "cudaEventRecord");
     }
     check(cudaEventSynchronize(ev.back()), "launch");
+    check(cudaGetLastError(), "launch");
     for (int i = 0; i < launches; ++i) {
       float ms = 0;
       check(cudaEventElapsedTime(&ms, ev[2 * i], ev[2 * i + 1]), "cudaEventElapsedTime");
@@ -108,10 +102,10 @@ int main(int argc, char** argv) {
   cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0);
   std::printf("%s, %d SMs, max SM clock %d MHz\n", prop.name, sms, khz / 1000);
   std::printf("mma.sync m16n8k16 f16.f32 from registers, %d warps/SM: median %.1f TFLOP/s (min %.1f, max %.1f)\n",
-              warps, median(l), *std::min_element(l.begin(), l.end()), *std::max_element(l.begin(), l.end()));
+              warps, median(l), min_of(l), max_of(l));
   std::printf("cuBLAS fp16 GEMM, fp32 accumulate, %d^3: median %.1f TFLOP/s (min %.1f, max %.1f)\n", n, median(g),
-              *std::min_element(g.begin(), g.end()), *std::max_element(g.begin(), g.end()));
-  std::printf("loop / cuBLAS: median over %d rounds %.3f (rounds %.3f-%.3f)\n", rounds, median(ratio),
-              *std::min_element(ratio.begin(), ratio.end()), *std::max_element(ratio.begin(), ratio.end()));
+              min_of(g), max_of(g));
+  std::printf("loop / cuBLAS: median over %d rounds %.3f (rounds %.3f-%.3f)\n", rounds, median(ratio), min_of(ratio),
+              max_of(ratio));
   return 0;
 }
