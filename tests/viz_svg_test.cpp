@@ -3668,5 +3668,36 @@ TEST(TimelineView, OnlyAPersistentWarpsMovesToALaterTileAreTicked) {
   EXPECT_EQ(text.find("passed next tile"), std::string::npos) << text;
 }
 
+// The whole window's roofline pane (380x240 at 1600x900, 463x300 at 1920x1080) had no room for the note, so the dots
+// above the lines went unexplained there: the gist takes a line under the axis title, inside the pane, under every dot
+// and label. A pane with room for the note shows the note, and no gist.
+TEST(Roofline, ASmallPaneStillSaysWhatTheDotsAboveTheLinesAre) {
+  RooflineViewInput in = mma_f16_ladder_roofline();
+  in.note = "Intensity from each rung's tiling. Above the DRAM line, operands come from L2; above the L2 line, from L1.";
+  in.gist = "Above the DRAM line: operands from L2 (09, 10)";
+  const Theme& t = Theme::Dark();
+  for (const Vec2 size : {Vec2{380, 240}, Vec2{463, 300}, Vec2{1600, 900}}) {
+    SvgCanvas svg(size.x, size.y, t.bg);
+    draw_roofline_view(svg, {{0, 0}, size}, t, in, {-1, -1}, nullptr);
+    const std::string doc = svg.finish();
+    ASSERT_EQ(parse(doc, nullptr), "");
+    EXPECT_EQ(overlapping_text(doc), "") << size.x << "x" << size.y;
+    EXPECT_EQ(outside(doc, size.x, size.y), "") << size.x << "x" << size.y;
+    const std::vector<std::string> text = texts(doc);
+    if (size.x == 1600) {
+      EXPECT_EQ(count_if_contains(text, in.note), 1);  // (with a hint to hover, on screen)
+      EXPECT_EQ(count_if_contains(text, in.gist), 0);
+      continue;
+    }
+    ASSERT_EQ(std::count(text.begin(), text.end(), in.gist), 1) << size.x << "x" << size.y;
+    const Rect gist = only_box(doc, in.gist);
+    for (const auto& [label, box] : text_boxes(doc)) {
+      if (label == in.gist) continue;
+      EXPECT_LE(box.max.y, gist.min.y + 0.5f) << label << " at " << size.x << "x" << size.y;
+    }
+    for (const Element& e : elements(doc, "circle")) EXPECT_LT(num(e, "cy") + num(e, "r"), gist.min.y);
+  }
+}
+
 }  // namespace
 }  // namespace gs

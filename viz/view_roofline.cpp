@@ -68,9 +68,25 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
   ax.y0 = std::max(ax.y0, ax.y1 / 1e5);
   // The note under the plot goes where it would leave the plot less than half the pane (hover says it too).
   // Up to three lines: the note's own length at this width (the hopper ladder's says why 05 and 06 sit right of 04).
+  // Where the whole note does not fit, its gist (which dots lie above the lines, and why) takes the last lines and
+  // the note's start those before; a pane with no room for the note (the window's whole layout, where the dots above
+  // the L2 line went unexplained) shows the gist alone, in the lines the plot can spare.
   const std::string note = in.note + viz::hint(" Hover a ceiling for how it was measured.", "");
-  const std::vector<std::string> note_lines = viz::wrap(c, note, ts, area.w());
-  const float note_h = r.h() > fs * 28 ? ts * 1.35f * float(std::clamp<size_t>(note_lines.size(), 1, 3)) + fs * 0.3f : 0;
+  const bool roomy = r.h() > fs * 28;
+  // The gist alone follows the axis title at its spacing, which keeps the most of a small plot.
+  const float line_h = roomy ? ts * 1.35f : ts * 1.1f;
+  const float bare_plot_h = area.max.y - ts * 2.8f - (y + fs * 0.3f);  // the plot with no note
+  const size_t room = roomy ? 3 : size_t(std::clamp((bare_plot_h - fs * 9) / line_h, 0.0f, 2.0f));
+  std::vector<std::string> note_lines = roomy ? viz::wrap(c, note, ts, area.w()) : std::vector<std::string>{};
+  if (note_lines.size() > room || (!roomy && room > 0 && !in.gist.empty())) {
+    const std::vector<std::string> gist =
+        in.gist.empty() ? std::vector<std::string>{} : viz::wrap_lines(c, in.gist, ts, area.w(), room);
+    const bool head = roomy && gist.size() < room;  // room for the note's start before the gist
+    note_lines = head ? viz::wrap_lines(c, note, ts, area.w(), room - gist.size()) : gist;
+    if (head) note_lines.insert(note_lines.end(), gist.begin(), gist.end());
+  }
+  const float note_h = roomy ? line_h * float(std::max<size_t>(note_lines.size(), 1)) + fs * 0.3f
+                             : line_h * float(note_lines.size());
   const float ylab_w = c.text_size("10000", ts, Font::Sans).x + fs * 0.5f;
   ax.left = area.min.x + ylab_w;
   ax.right = area.max.x - fs * 0.5f;
@@ -418,14 +434,15 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
     c.text({w <= area.w() ? cx : area.min.x, ax.bottom + fs * 0.25f + ts * 1.1f},
            viz::elide(c, x_title, ts, Font::Sans, area.w()), t.text_dim, ts, w <= area.w() ? Align::Center : Align::Left);
   }
-  float ny = area.max.y - note_h + fs * 0.3f;
-  const std::vector<std::string> lines = note_h > 0 ? note_lines : std::vector<std::string>{};
-  for (size_t i = 0; i < lines.size(); ++i) {
+  // (the gist alone: a little below the axis title, in the room the axis row leaves under it)
+  float ny = roomy ? area.max.y - note_h + fs * 0.3f : ax.bottom + fs * 0.25f + ts * 2.5f;
+  for (size_t i = 0; i < note_lines.size(); ++i) {
     if (ny + ts > area.max.y + 1) break;
     // The last line that fits says, with "...", that the note goes on (hovering a ceiling or maximising shows more).
-    const bool cut = i + 1 < lines.size() && ny + ts * 1.35f + ts > area.max.y + 1;
-    c.text({area.min.x, ny}, viz::elide(c, cut ? lines[i] + " ..." : lines[i], ts, Font::Sans, area.w()), t.text_dim, ts);
-    ny += ts * 1.35f;
+    const bool cut = i + 1 < note_lines.size() && ny + line_h + ts > area.max.y + 1;
+    c.text({area.min.x, ny}, viz::elide(c, cut ? note_lines[i] + " ..." : note_lines[i], ts, Font::Sans, area.w()),
+           t.text_dim, ts);
+    ny += line_h;
   }
   c.pop_clip();
 }

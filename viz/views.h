@@ -351,6 +351,7 @@ struct RooflineViewInput {
   std::vector<Ceiling> ceilings;    // roofline_ceilings(...)
   std::vector<RooflinePoint> points;  // ladder order: drawn as a path
   std::string note;      // how the intensities were computed, under the plot
+  std::string gist;      // the note's point about the lines in a line or two, where the note has no room ("" none)
 };
 struct RooflineHover {
   int point = -1;    // nearest point under the pointer

@@ -67,16 +67,24 @@ class RooflinePanel : public ViewPanel {
     // Rungs above the L2 line whose tiles come through shared memory: every byte of them came from L2 (a cp.async
     // .cg or a TMA copy skips L1), so at their measured speed L2 delivered more than the line's probe, whose 16-byte
     // ld.global.cg from every SM is what plain loads reach, not what L2 can give a bulk copy.
+    // Those that read straight from global came through L1; below the L2 line and above the DRAM line, from L2.
     l2_tbs_ = 0;
     l2_faster_.clear();
-    for (const Ceiling& ce : in_.ceilings)
+    double dram_tbs = 0;
+    std::string from_l1, from_l2;  // the rungs above the L2 line that read straight from global, those only above DRAM's
+    for (const Ceiling& ce : in_.ceilings) {
       if (ce.name == "l2") l2_tbs_ = ce.value;
+      if (ce.name == "dram") dram_tbs = ce.value;
+    }
     for (const RooflinePoint& p : in_.points) {
       const auto tile = tiles_[p.kernel];
       const KernelInfo* k = find_kernel(p.kernel);
       const bool direct = k && tile.first * tile.second < k->block_m * k->block_n;  // read straight from global
-      if (l2_tbs_ > 0 && p.ok && !direct && p.tflops > l2_tbs_ * p.intensity)
-        l2_faster_ += (l2_faster_.empty() ? "" : ", ") + rung_number(p.kernel);
+      std::string* list = !p.ok                                                ? nullptr
+                          : l2_tbs_ > 0 && p.tflops > l2_tbs_ * p.intensity    ? (direct ? &from_l1 : &l2_faster_)
+                          : dram_tbs > 0 && p.tflops > dram_tbs * p.intensity ? &from_l2
+                                                                               : nullptr;
+      if (list) *list += (list->empty() ? "" : ", ") + rung_number(p.kernel);
     }
     in_.subtitle = dtype_ + (shape.empty() ? "" : ", " + shape) + ", " + c->device.name;
     // At most three lines show under the plot (a maximised pane at 1600x900 cut the old note at "else from L2"):
@@ -96,6 +104,14 @@ class RooflinePanel : public ViewPanel {
                                  "it stay under it. cuBLAS runs wgmma, which issues more: the gap between the lines "
                                  "is the instruction's."
                                : "");
+    // The note's point about the lines, for a pane with no room for the note (the window's whole layout): what the
+    // dots above the L2 line are, else those above the DRAM line, named.
+    const std::string l1_part = from_l1.empty() ? "" : "read from L1 (" + from_l1 + ")";
+    const std::string l2_part = l2_faster_.empty() ? "" : "L2 beat its plain loads (" + l2_faster_ + ")";
+    in_.gist = !l1_part.empty() || !l2_part.empty()
+                   ? "Above the L2 line: " + l1_part + (l1_part.empty() || l2_part.empty() ? "" : "; ") + l2_part
+               : !from_l2.empty() ? "Above the DRAM line: operands from L2 (" + from_l2 + ")"
+                                  : "";
   }
 
   void Toolbar(const ViewContext&, Flow&) override {}
