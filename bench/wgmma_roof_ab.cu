@@ -2,12 +2,11 @@
 // sustained load (issue 14: how far mma_f16's goal is from what mma.sync can do at all).
 //
 // bench/mma_roof_ab.cu bounds any mma.sync GEMM by a register-only mma.sync loop. cuBLAS on Hopper does not use
-// mma.sync: its fp16 kernels issue wgmma, which reads A and B from shared memory through descriptors and keeps a
-// 64 x N accumulator per warpgroup. Here a third contender, the wgmma loop the roofline's wgmma ceiling is measured
-// with (kernels/hopper/wgmma_loop.cuh), runs wgmma.m64n256k16 f16 with fp32 accumulate from 128B-swizzled shared
-// memory (2 warpgroups per SM, one CTA per SM), one commit group in flight per warpgroup; nothing is loaded from
-// global memory. The
-// three alternate in rounds (the order rotates each round), each launch between its own events, so all meet the
+// mma.sync: its fp16 kernels issue wgmma, which reads A and B from shared memory through descriptors and keeps a 64 x N
+// accumulator per warpgroup. Here a third contender, the wgmma loop the roofline's wgmma ceiling is measured with
+// (kernels/hopper/wgmma_loop.cuh), runs wgmma.m64n256k16 f16 with fp32 accumulate from 128B-swizzled shared memory (2
+// warpgroups per SM, one CTA per SM), one commit group in flight per warpgroup; nothing is loaded from global memory.
+// The three alternate in rounds (the order rotates each round), each launch between its own events, so all meet the
 // same clocks. Printed: each one's median TFLOP/s and the ratios of the loops to cuBLAS within each round.
 //
 //   cmake --build build --target wgmma_roof_ab, or from the repository root:

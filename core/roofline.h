@@ -26,10 +26,10 @@ struct Ceiling {
   double value = 0;
   bool bandwidth = false;  // TB/s: a slope
 };
-// The ceilings a family's roofline draws, from what the capture measured: bandwidths (DRAM, L2), the pipe
-// its rungs run on (FFMA, mma.sync f16 or tf32, wgmma f16 for the hopper ladder) and cuBLAS of its dtype. Missing peaks are left out. The peaks
-// hold cuBLAS fp16 with fp32 accumulate only: for f16.f16 the cuBLAS line is the median of the cuBLAS numbers timed
-// beside `runs` of that dtype at 4096^3 (none: no line, rather than f16.f32's number under f16.f16's name). Lines
+// The ceilings a family's roofline draws, from what the capture measured: bandwidths (DRAM, L2), the pipe its rungs run
+// on (FFMA, mma.sync f16 or tf32, wgmma f16 for the hopper ladder) and cuBLAS of its dtype. Missing peaks are left out.
+// The peaks hold cuBLAS fp16 with fp32 accumulate only: for f16.f16 the cuBLAS line is the median of the cuBLAS numbers
+// timed beside `runs` of that dtype at 4096^3 (none: no line, rather than f16.f32's number under f16.f16's name). Lines
 // name their accumulate as the dtypes do ("mma.sync f16.f32", "cuBLAS f16.f32"): the throughput view's words.
 std::vector<Ceiling> roofline_ceilings(const std::vector<Peak>& peaks, const std::string& family, const std::string& dtype,
                                        const std::vector<RunRecord>& runs = {});

@@ -124,7 +124,7 @@ std::vector<Peak> measure_ceilings(int sm_count, int l2_bytes, std::string* erro
                      "measured here: 8 warps per SM issuing independent mma.sync m16n8k8 tf32 from registers, "
                      "median of 7"});
     // wgmma, on the GPUs whose sm_90a image exists (H100, H200): the pipe cuBLAS's fp16 kernels and the hopper rungs
-    // run on. 4000 k-tiles per warpgroup: about 2 ms at 1 PFLOP/s on 132 SMs, as long as the mma.sync loop above.
+    // run on. 4000 k-tiles per warpgroup: about 2.2 ms at 1 PFLOP/s on 132 SMs, far past a launch's overhead.
     int dev = 0, major = 0, minor = 0;
     GS_CUDA(cudaGetDevice(&dev));
     GS_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));

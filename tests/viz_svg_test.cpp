@@ -3253,8 +3253,8 @@ TEST(Roofline, CeilingsOfAFamilyAndTheSelectedRungNamed) {
   EXPECT_GE(min_font_px(doc), kMinTextSize * 2048.0f / (1901 + 483) - 0.01f);
 }
 
-// The hopper ladder runs on wgmma, not mma.sync: its pipe line is the wgmma loop's (kernels/ceilings.cu), drawn
-// solid as a pipe with cuBLAS dashed below it; the mma.sync ladders keep their own pipe and get no wgmma line.
+// The hopper ladder runs on wgmma, not mma.sync: its pipe line is the wgmma loop's (kernels/ceilings.cu), labelled
+// with its value above cuBLAS's; the mma.sync ladders keep their own pipe and get no wgmma line.
 TEST(Roofline, TheHopperLadderIsDrawnUnderTheWgmmaPipe) {
   const std::vector<Peak> peaks = {{"tensor_f16_f32", 760, "TFLOP/s", "cuBLAS"}, {"dram", 3.35, "TB/s", "copy"},
                                    {"l2", 10.2, "TB/s", "read"},
@@ -3283,6 +3283,46 @@ TEST(Roofline, TheHopperLadderIsDrawnUnderTheWgmmaPipe) {
   const std::string text = all_text(doc);
   for (const char* s : {"wgmma f16.f32 963 TFLOP/s", "cuBLAS f16.f32 760 TFLOP/s", "hopper/06_tma_store"})
     EXPECT_NE(text.find(s), std::string::npos) << s << " in " << text;
+}
+
+// What the small pane says of the dots above the lines (RooflineViewInput::gist), from where each dot lies: the
+// bundled H200's lines (L2 7.74, DRAM 4.26 TB/s) and dots placed as its ladders' are.
+TEST(Roofline, TheGistNamesTheDotsAboveTheLines) {
+  const double l2 = 7.74, dram = 4.26;
+  const auto point = [](const char* kernel, double intensity, double tflops, bool ok = true) {
+    RooflinePoint p;
+    p.kernel = kernel, p.intensity = intensity, p.tflops = tflops, p.ok = ok;
+    return p;
+  };
+  // hopper: 01 (42.7 flop/byte, 418 TFLOP/s: 330 is the L2 line there), 03 and 04 above L2 through TMA; 02 under it.
+  const std::vector<RooflinePoint> hopper = {
+      point("hopper/01_tma_wgmma", 42.7, 418), point("hopper/02_tile_128x256", 85.3, 592),
+      point("hopper/03_warp_specialized", 85.3, 682), point("hopper/04_persistent", 85.3, 710)};
+  const RooflineAbove h = roofline_above(hopper, {false, false, false, false}, l2, dram);
+  EXPECT_EQ(h.l2_faster, "01, 03, 04");
+  EXPECT_EQ(h.from_l1, "");
+  EXPECT_EQ(h.from_l2, "02");
+  EXPECT_EQ(roofline_gist(h), "Above the L2 line: L2 beat its plain loads (01, 03, 04)");
+  // sgemm/02 reads straight from global at a thread's tile: above the L2 line, through L1; 05 only above DRAM's. An
+  // unverified dot (03, above L2) and one under both lines (01) are named nowhere.
+  const std::vector<RooflinePoint> sgemm = {
+      point("sgemm/01_naive", 0.25, 1.0), point("sgemm/02_coalesced", 0.25, 3.0),
+      point("sgemm/03_smem_tiling", 4, 40, false), point("sgemm/05_blocktile_2d", 8, 45)};
+  const RooflineAbove s = roofline_above(sgemm, {true, true, false, false}, l2, dram);
+  EXPECT_EQ(s.from_l1, "02");
+  EXPECT_EQ(s.from_l2, "05");
+  EXPECT_EQ(roofline_gist(s), "Above the L2 line: read from L1 (02)");
+  // Both kinds above L2: one sentence, the straight reads first.
+  EXPECT_EQ(roofline_gist({"02", "05", ""}), "Above the L2 line: read from L1 (02); L2 beat its plain loads (05)");
+  // mma_f16: nothing above L2, the top rungs above DRAM.
+  const std::vector<RooflinePoint> f16 = {point("mma_f16/08_ldmatrix", 64, 250),
+                                          point("mma_f16/09_xor_permuted", 85.3, 407),
+                                          point("mma_f16/10_multistage", 85.3, 472)};
+  const RooflineAbove f = roofline_above(f16, {false, false, false}, l2, dram);
+  EXPECT_EQ(f.l2_faster + f.from_l1, "");
+  EXPECT_EQ(roofline_gist(f), "Above the DRAM line: operands from L2 (09, 10)");
+  // No line measured (an old capture): nothing placed, nothing said.
+  EXPECT_EQ(roofline_gist(roofline_above(f16, {false, false, false}, 0, 0)), "");
 }
 
 // A selected variant ([xor=off] at 110 TFLOP/s, far below its rung) is ringed and named, but the ladder's path
@@ -3616,7 +3656,6 @@ TEST(WrapLines, KeepsAtMostTheLinesAskedAndMarksTheCut) {
   EXPECT_EQ(viz::wrap_lines(svg, text, 14, 200, all.size()), all);  // room for all of it: nothing cut
 }
 
-
 // probe.tile() stamps "next tile" as a warp starts each of its tiles, the first included: that first stamp had
 // ticked the start of every row of hopper/04, where nothing was handed over yet. Only the moves to a later tile are
 // ticks, and the legend says what they are.
@@ -3648,8 +3687,11 @@ TEST(TimelineView, OnlyAPersistentWarpsMovesToALaterTileAreTicked) {
         at.push_back(t0 + (num(e, "x1") - hover.plot.min.x) / hover.plot.w() * (t1 - t0));
     return at;
   };
-  // Around the first tile's start: no tick, though every warp stamped one there.
-  const uint64_t first = tile_at.begin()->second[0];
+  // From the start until just after the last warp began its first tile: no tick, though every warp stamped one
+  // there (the window stays short of any warp's second tile).
+  uint64_t first = 0, second_min = UINT64_MAX;
+  for (const auto& [warp, at] : tile_at) first = std::max(first, at[0]), second_min = std::min(second_min, at[1]);
+  ASSERT_LT(first + 2000, second_min);
   std::string text;
   EXPECT_TRUE(ticks(0, double(first) + 2000, &text).empty());
   // Around warp 0's move to its second tile: a tick on each warp that moved there, where it moved.

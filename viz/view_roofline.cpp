@@ -21,6 +21,27 @@ std::string rung_number(const std::string& kernel) {
   return (us == std::string::npos ? tail : tail.substr(0, us)) + (open == std::string::npos ? "" : tail.substr(open));
 }
 
+RooflineAbove roofline_above(const std::vector<RooflinePoint>& points, const std::vector<bool>& direct, double l2_tbs,
+                             double dram_tbs) {
+  RooflineAbove a;
+  for (size_t i = 0; i < points.size(); ++i) {
+    const RooflinePoint& p = points[i];
+    const bool straight = i < direct.size() && direct[i];
+    std::string* list = !p.ok                                               ? nullptr
+                        : l2_tbs > 0 && p.tflops > l2_tbs * p.intensity     ? (straight ? &a.from_l1 : &a.l2_faster)
+                        : dram_tbs > 0 && p.tflops > dram_tbs * p.intensity ? &a.from_l2
+                                                                            : nullptr;
+    if (list) *list += (list->empty() ? "" : ", ") + rung_number(p.kernel);
+  }
+  return a;
+}
+
+std::string roofline_gist(const RooflineAbove& above) {
+  const std::string l1 = above.from_l1.empty() ? "" : "read from L1 (" + above.from_l1 + ")";
+  const std::string l2 = above.l2_faster.empty() ? "" : "L2 beat its plain loads (" + above.l2_faster + ")";
+  if (!l1.empty() || !l2.empty()) return "Above the L2 line: " + l1 + (l1.empty() || l2.empty() ? "" : "; ") + l2;
+  return above.from_l2.empty() ? "" : "Above the DRAM line: operands from L2 (" + above.from_l2 + ")";
+}
 
 void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInput& in, Vec2 mouse,
                         RooflineHover* hover) {

@@ -95,8 +95,11 @@ Palette stage_palette(const TimelineBlock& in, const TimelineBlock* other, const
 // Marks: a barrier in the text colour, a cp.async wait in the colour of trouble (it is where copies are late).
 Color mark_color(const std::string& name, const Theme& t) { return has(name, "cp.async") ? t.bad : t.text; }
 
+// probe.tile()'s mark (kernels/probe.cuh kMarkNames): a persistent kernel's warp starting its next tile.
+constexpr const char* kTileMark = "next tile";
+
 // The legend's words for a mark: the warp passed a barrier or a wait, or moved on to its next tile.
-std::string mark_label(const std::string& name) { return (has(name, "tile") ? "on to the " : "passed ") + name; }
+std::string mark_label(const std::string& name) { return (name == kTileMark ? "on to the " : "passed ") + name; }
 
 // Which of b's marks are drawn: all but each warp's first "next tile", which probe.tile() stamps as the warp starts
 // its first tile, where nothing was handed over yet (it had ticked the start of every row of hopper/04).
@@ -105,7 +108,7 @@ std::vector<bool> drawn_marks(const TimelineBlock& b) {
   std::map<int, size_t> first;  // per warp: its earliest tile mark
   for (size_t i = 0; i < b.marks.size(); ++i) {
     const TimelineBlock::Mark& m = b.marks[i];
-    if (!has(b.mark_names[size_t(m.kind)], "tile")) continue;
+    if (b.mark_names[size_t(m.kind)] != kTileMark) continue;
     const auto it = first.find(m.warp);
     if (it == first.end() || m.at < b.marks[it->second].at) first[m.warp] = i;
   }

@@ -345,6 +345,20 @@ struct RooflinePoint {
   bool selected = false;
   bool variant = false;  // a variant of a rung (selected): a dot off the ladder's path
 };
+// The rungs above the bandwidth lines, by number ("01, 03, 04"), as the note and its gist name them: above the L2
+// line and reading A and B straight from global (through L1), above it with tiles staged in shared memory (every byte
+// from L2, faster than the line's plain loads: cp.async .cg and TMA skip L1), and above the DRAM line only (from L2).
+// Unverified points and lines not measured (0) place nothing.
+struct RooflineAbove {
+  std::string from_l1, l2_faster, from_l2;
+};
+// `direct[i]`: point i reads straight from global (its tile is the thread's or warp's, not the block's).
+RooflineAbove roofline_above(const std::vector<RooflinePoint>& points, const std::vector<bool>& direct, double l2_tbs,
+                             double dram_tbs);
+// The note's point about the lines in one sentence, for a pane with no room for the note: what the dots above the L2
+// line are, else those above the DRAM line ("" where no dot is above either).
+std::string roofline_gist(const RooflineAbove& above);
+
 struct RooflineViewInput {
   std::string title;     // "mma_f16 ladder"
   std::string subtitle;  // "f16.f32, 4096x4096x4096, NVIDIA H200"

@@ -69,23 +69,19 @@ class RooflinePanel : public ViewPanel {
     // ld.global.cg from every SM is what plain loads reach, not what L2 can give a bulk copy.
     // Those that read straight from global came through L1; below the L2 line and above the DRAM line, from L2.
     l2_tbs_ = 0;
-    l2_faster_.clear();
     double dram_tbs = 0;
-    std::string from_l1, from_l2;  // the rungs above the L2 line that read straight from global, those only above DRAM's
     for (const Ceiling& ce : in_.ceilings) {
       if (ce.name == "l2") l2_tbs_ = ce.value;
       if (ce.name == "dram") dram_tbs = ce.value;
     }
+    std::vector<bool> direct;  // read straight from global: the tile is the thread's or warp's, not the block's
     for (const RooflinePoint& p : in_.points) {
       const auto tile = tiles_[p.kernel];
       const KernelInfo* k = find_kernel(p.kernel);
-      const bool direct = k && tile.first * tile.second < k->block_m * k->block_n;  // read straight from global
-      std::string* list = !p.ok                                                ? nullptr
-                          : l2_tbs_ > 0 && p.tflops > l2_tbs_ * p.intensity    ? (direct ? &from_l1 : &l2_faster_)
-                          : dram_tbs > 0 && p.tflops > dram_tbs * p.intensity ? &from_l2
-                                                                               : nullptr;
-      if (list) *list += (list->empty() ? "" : ", ") + rung_number(p.kernel);
+      direct.push_back(k && tile.first * tile.second < k->block_m * k->block_n);
     }
+    const RooflineAbove above = roofline_above(in_.points, direct, l2_tbs_, dram_tbs);
+    l2_faster_ = above.l2_faster;
     in_.subtitle = dtype_ + (shape.empty() ? "" : ", " + shape) + ", " + c->device.name;
     // At most three lines show under the plot (a maximised pane at 1600x900 cut the old note at "else from L2"):
     // the reading of the axes first, then what a point above a line means, then the mma.sync line.
@@ -103,15 +99,14 @@ class RooflinePanel : public ViewPanel {
                                ? " The mma.sync line: that instruction alone, 8 warps per SM; the rungs built on "
                                  "it stay under it. cuBLAS runs wgmma, which issues more: the gap between the lines "
                                  "is the instruction's."
+                               : "") +
+               std::string(family == "hopper" && std::any_of(in_.ceilings.begin(), in_.ceilings.end(),
+                                                             [](const Ceiling& ce) { return ce.name == "wgmma_f16"; })
+                               ? " The wgmma line: that instruction alone from shared memory, 2 warpgroups per SM; "
+                                 "cuBLAS runs on it too."
                                : "");
-    // The note's point about the lines, for a pane with no room for the note (the window's whole layout): what the
-    // dots above the L2 line are, else those above the DRAM line, named.
-    const std::string l1_part = from_l1.empty() ? "" : "read from L1 (" + from_l1 + ")";
-    const std::string l2_part = l2_faster_.empty() ? "" : "L2 beat its plain loads (" + l2_faster_ + ")";
-    in_.gist = !l1_part.empty() || !l2_part.empty()
-                   ? "Above the L2 line: " + l1_part + (l1_part.empty() || l2_part.empty() ? "" : "; ") + l2_part
-               : !from_l2.empty() ? "Above the DRAM line: operands from L2 (" + from_l2 + ")"
-                                  : "";
+    // The note's point about the lines, for a pane with no room for the note (the window's whole layout).
+    in_.gist = roofline_gist(above);
   }
 
   void Toolbar(const ViewContext&, Flow&) override {}
