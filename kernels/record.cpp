@@ -112,8 +112,8 @@ Capture record_capture(GpuSession& gpu, const std::vector<const KernelInfo*>& ke
     std::string line = "peaks:";
     for (const Peak& p : c.peaks) line += " " + p.name + " " + num("%.3g", p.value) + " " + p.unit + ",";
     if (line.back() == ',') line.pop_back();
-    if (c.peaks.size() < 4) line += " (only " + std::to_string(c.peaks.size()) + " of 4 measured)";
-    if (!error.empty()) line += " FAILED: " + error;
+    // What was measured stands; the failure names the step that stopped the rest (cuBLAS, the copy or a ceiling).
+    if (!error.empty()) line += (c.peaks.empty() ? " FAILED: " : "; then FAILED: ") + error;
     say(line);
   } catch (const std::exception& e) {
     say(std::string("peaks: FAILED: ") + e.what());
