@@ -33,6 +33,7 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include "bench/prototype.cuh"
 #include "kernels/mma_f16/10_multistage.cuh"
 #include "kernels/mma_f16/11_tma_producer.cuh"
 #include "kernels/mma_loop.cuh"
@@ -49,14 +50,6 @@ void check(cudaError_t e, const char* what) {
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
-}
-
-template <class T>
-__global__ void fill(T* p, size_t n, unsigned seed) {
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
-    unsigned x = unsigned(i) * 2654435761u + seed;
-    p[i] = T(0.25f + float(x >> 8 & 0xFFFF) / 65536.0f);  // never zero
-  }
 }
 
 // Operands like a GEMM's in the whole shared window (zeros would draw less power): bits from the word's index.
@@ -199,8 +192,8 @@ int bench(int n, int rounds, int launches, int wave_k) {
   check(cudaMalloc(&b, b_elems * sizeof(T)), "cudaMalloc B");
   check(cudaMalloc(&c, c_elems * sizeof(float)), "cudaMalloc C");
   check(cudaMalloc(&sink, 4096), "cudaMalloc sink");
-  fill<<<1024, 256>>>(a, a_elems, 1);
-  fill<<<1024, 256>>>(b, b_elems, 2);
+  proto::fill_positive<<<1024, 256>>>(a, a_elems, 1);
+  proto::fill_positive<<<1024, 256>>>(b, b_elems, 2);
   check(cudaFuncSetAttribute(ldsm, cudaFuncAttributeMaxDynamicSharedMemorySize, smem), "shared memory limit");
   check(cudaFuncSetAttribute(ldsm_bar, cudaFuncAttributeMaxDynamicSharedMemorySize, smem), "shared memory limit");
   cublasHandle_t h;
@@ -215,7 +208,7 @@ int bench(int n, int rounds, int launches, int wave_k) {
   const double tile_flops = double(sms) * 8 * tiles * mma_per_tile * mma_flops;
   const double wave_flops = 2.0 * wave_m * wave_n * double(wave_k), gemm_flops = 2.0 * n * n * double(n);
   std::vector<Contender> cs = {
-      {"loop", double(sms) * 8 * iters * gs::kMmaLoopChains * mma_flops, {}, {}},
+      {"loop", gs::mma_loop_flops(kTf32, sms, 8, iters), {}, {}},
       {"ldsm", tile_flops, {}, {}},
       {"ldsm+bar", tile_flops, {}, {}},
       {"wave", wave_flops, {}, {}},

@@ -25,16 +25,10 @@
 namespace {
 
 using proto::check;
+using proto::fill_positive;
 using proto::max_of;
 using proto::median;
 using proto::min_of;
-
-__global__ void fill(__half* p, size_t n, unsigned seed) {
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
-    unsigned x = unsigned(i) * 2654435761u + seed;
-    p[i] = __float2half(0.25f + float(x >> 8 & 0xFFFF) / 65536.0f);  // never zero
-  }
-}
 
 }  // namespace
 
@@ -50,7 +44,7 @@ int main(int argc, char** argv) {
   cudaDeviceProp prop;
   check(cudaGetDeviceProperties(&prop, 0), "no CUDA device");
   const int sms = prop.multiProcessorCount, warps = 8, iters = 10000;
-  const double loop_flops = double(sms) * warps * iters * gs::kMmaLoopChains * 2.0 * 16 * 8 * 16;
+  const double loop_flops = gs::mma_loop_flops(false, sms, warps, iters);
   const double gemm_flops = 2.0 * n * n * double(n);
 
   const size_t elems = size_t(n) * n;
@@ -60,8 +54,8 @@ int main(int argc, char** argv) {
   check(cudaMalloc(&b, elems * sizeof(__half)), "cudaMalloc B");
   check(cudaMalloc(&c, elems * sizeof(float)), "cudaMalloc C");
   check(cudaMalloc(&sink, 4096), "cudaMalloc sink");
-  fill<<<1024, 256>>>(a, elems, 1);
-  fill<<<1024, 256>>>(b, elems, 2);
+  fill_positive<<<1024, 256>>>(a, elems, 1);
+  fill_positive<<<1024, 256>>>(b, elems, 2);
   cublasHandle_t h;
   if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) proto::fail("cublasCreate failed");
   const float alpha = 1, beta = 0;

@@ -76,6 +76,16 @@ __global__ void fill(__half* p, size_t n, uint32_t seed) {
   }
 }
 
+// Values in [0.25, 1.25), never zero, as the ceiling benches (mma_roof_ab, wgmma_roof_ab, mma_ldsm_ab,
+// tile_phases) time cuBLAS and the rungs on: fp16 or fp32 (T's conversion from float rounds to nearest).
+template <class T>
+__global__ void fill_positive(T* p, size_t n, unsigned seed) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
+    unsigned x = unsigned(i) * 2654435761u + seed;
+    p[i] = T(0.25f + float(x >> 8 & 0xFFFF) / 65536.0f);
+  }
+}
+
 // Row-major A (M x K), B (K x N) of random halves and two fp32 C buffers, large enough for every shape given.
 struct Operands {
   __half *a = nullptr, *b = nullptr;

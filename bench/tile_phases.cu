@@ -32,6 +32,7 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include "bench/prototype.cuh"
 #include "kernels/mma_f16/10_multistage.cuh"
 #include "kernels/mma_f16/11_tma_producer.cuh"
 #include "kernels/mma_loop.cuh"
@@ -94,14 +95,6 @@ struct PhaseProbe {
   __device__ __forceinline__ void smem(int, const void*, int, gs::SmemKind) {}
   __device__ __forceinline__ void gmem(int, const void*, int, gs::GmemKind) {}
 };
-
-template <class T>
-__global__ void fill(T* p, size_t n, unsigned seed) {
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
-    unsigned x = unsigned(i) * 2654435761u + seed;
-    p[i] = T(0.25f + float(x >> 8 & 0xFFFF) / 65536.0f);  // never zero
-  }
-}
 
 struct Shape {
   int m, n, k;
@@ -196,10 +189,10 @@ int main(int argc, char** argv) {
   check(cudaMalloc(&af, a_elems * 4), "cudaMalloc A");
   check(cudaMalloc(&bf, b_elems * 4), "cudaMalloc B");
   check(cudaMalloc(&c, c_elems * 4), "cudaMalloc C");
-  fill<<<1024, 256>>>(ah, a_elems, 1);
-  fill<<<1024, 256>>>(bh, b_elems, 2);
-  fill<<<1024, 256>>>(af, a_elems, 3);
-  fill<<<1024, 256>>>(bf, b_elems, 4);
+  proto::fill_positive<<<1024, 256>>>(ah, a_elems, 1);
+  proto::fill_positive<<<1024, 256>>>(bh, b_elems, 2);
+  proto::fill_positive<<<1024, 256>>>(af, a_elems, 3);
+  proto::fill_positive<<<1024, 256>>>(bf, b_elems, 4);
 
   namespace f10 = gs::mma_f16_10_multistage;
   namespace f11 = gs::mma_f16_11_tma_producer;
@@ -317,8 +310,8 @@ int main(int argc, char** argv) {
     }
     // The mma.sync loop from registers (8 warps per SM), as the time one 256x128x64 k-tile (f16) or 256x128x32
     // (tf32) would take at its rate: the ceiling of every k-loop above.
-    const double f16_flops = 2.0 * 16 * 8 * 16 * sms * 8 * kLoopIters * gs::kMmaLoopChains;
-    const double tf32_flops = 2.0 * 16 * 8 * 8 * sms * 8 * (kLoopIters / 2) * gs::kMmaLoopChains;
+    const double f16_flops = gs::mma_loop_flops(false, sms, 8, kLoopIters);
+    const double tf32_flops = gs::mma_loop_flops(true, sms, 8, kLoopIters / 2);
     std::printf("%-28s %5dx%5dx%5d  loop f16 %.1f TFLOP/s = %.3f us per k-tile, tf32 %.1f TFLOP/s = %.3f us\n",
                 "mma.sync loop", s.m, s.n, s.k, f16_flops / (median(loop16) * 1e9),
                 2.0 * 256 * 128 * 64 * sms / (f16_flops / (median(loop16) * 1e-3)) * 1e6,

@@ -28,16 +28,10 @@ namespace {
 
 using namespace gs::hopper;
 using proto::check;
+using proto::fill_positive;
 using proto::max_of;
 using proto::median;
 using proto::min_of;
-
-__global__ void fill(__half* p, size_t n, unsigned seed) {
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
-    unsigned x = unsigned(i) * 2654435761u + seed;
-    p[i] = __float2half(0.25f + float(x >> 8 & 0xFFFF) / 65536.0f);  // never zero
-  }
-}
 
 }  // namespace
 
@@ -57,7 +51,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   const int sms = prop.multiProcessorCount, mma_warps = 8, mma_iters = 10000, wg_iters = 4000;
-  const double mma_flops = double(sms) * mma_warps * mma_iters * gs::kMmaLoopChains * 2.0 * 16 * 8 * 16;
+  const double mma_flops = gs::mma_loop_flops(false, sms, mma_warps, mma_iters);
   const double wg_flops = double(sms) * kLoopWarpgroups * wg_iters * kLoopWgmmasPerIter * kFlopsPerWgmma;
   const double gemm_flops = 2.0 * n * n * double(n);
 
@@ -68,8 +62,8 @@ int main(int argc, char** argv) {
   check(cudaMalloc(&b, elems * sizeof(__half)), "cudaMalloc B");
   check(cudaMalloc(&c, elems * sizeof(float)), "cudaMalloc C");
   check(cudaMalloc(&sink, 4096), "cudaMalloc sink");
-  fill<<<1024, 256>>>(a, elems, 1);
-  fill<<<1024, 256>>>(b, elems, 2);
+  fill_positive<<<1024, 256>>>(a, elems, 1);
+  fill_positive<<<1024, 256>>>(b, elems, 2);
   check(allow_dynamic_smem(wgmma_loop<>, kLoopSmem), "wgmma_loop smem");
   cublasHandle_t h;
   if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) proto::fail("cublasCreate failed");

@@ -13,6 +13,7 @@
 
 #include "kernels/cuda_check.cuh"
 #include "kernels/hopper/wgmma_loop.h"
+#include "kernels/hopper/wgmma_probe.h"
 #include "kernels/mma_loop.cuh"
 
 namespace gs {
@@ -113,23 +114,19 @@ std::vector<Peak> measure_ceilings(int sm_count, int l2_bytes, std::string* erro
     const int mma_iters = 1 << 13;
     const float f16_ms = median_ms(
         [&] { mma_loop<false><<<sm_count, kWarpsPerSm * 32>>>(mma_iters, static_cast<float*>(sink)); }, kRuns);
-    const double f16_flops = 2.0 * 16 * 8 * 16 * kChains * double(mma_iters) * sm_count * kWarpsPerSm;
+    const double f16_flops = mma_loop_flops(false, sm_count, kWarpsPerSm, mma_iters);
     peaks.push_back({"mma_sync_f16", f16_flops / (f16_ms * 1e-3) / 1e12, "TFLOP/s",
                      "measured here: 8 warps per SM issuing independent mma.sync m16n8k16 f16 (fp32 accumulate) "
                      "from registers, median of 7"});
     const float tf32_ms = median_ms(
         [&] { mma_loop<true><<<sm_count, kWarpsPerSm * 32>>>(mma_iters, static_cast<float*>(sink)); }, kRuns);
-    const double tf32_flops = 2.0 * 16 * 8 * 8 * kChains * double(mma_iters) * sm_count * kWarpsPerSm;
+    const double tf32_flops = mma_loop_flops(true, sm_count, kWarpsPerSm, mma_iters);
     peaks.push_back({"mma_sync_tf32", tf32_flops / (tf32_ms * 1e-3) / 1e12, "TFLOP/s",
                      "measured here: 8 warps per SM issuing independent mma.sync m16n8k8 tf32 from registers, "
                      "median of 7"});
     // wgmma, on the GPUs whose sm_90a image exists (H100, H200): the pipe cuBLAS's fp16 kernels and the hopper rungs
     // run on. 4000 k-tiles per warpgroup: about 2.2 ms at 1 PFLOP/s on 132 SMs, far past a launch's overhead.
-    int dev = 0, major = 0, minor = 0;
-    GS_CUDA(cudaGetDevice(&dev));
-    GS_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
-    GS_CUDA(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
-    if (major == 9 && minor == 0) {
+    if (hopper::wgmma_probe_runs_here()) {  // compute capability 9.0: sm_90a code runs here
       const int wg_iters = 4000;
       const float wg_ms = median_ms(
           [&] { GS_CUDA(hopper::launch_wgmma_loop(sm_count, wg_iters, static_cast<float*>(sink))); }, kRuns);

@@ -8,6 +8,12 @@ namespace gs {
 
 inline constexpr int kMmaLoopChains = 16;  // independent accumulator tiles in flight per warp
 
+// The flops of one mma_loop launch of `blocks` blocks of `warps` warps, each warp issuing `iters` x kMmaLoopChains
+// mma: m16n8k8 (tf32) or m16n8k16 (f16).
+inline double mma_loop_flops(bool tf32, int blocks, int warps, int iters) {
+  return 2.0 * 16 * 8 * (tf32 ? 8 : 16) * kMmaLoopChains * double(iters) * blocks * warps;
+}
+
 // Each warp issues `iters` x kMmaLoopChains mma: m16n8k8 tf32 (kTf32) or m16n8k16 f16 with fp32 accumulate.
 // The result is stored only when it equals a value it never takes, so the loop stays and writes nothing.
 template <bool kTf32>

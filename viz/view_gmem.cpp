@@ -53,16 +53,17 @@ const GmemAccess* pick_access(const GmemSite& s, int access) {
   return &s.accesses[size_t(std::clamp(access, 0, int(s.accesses.size()) - 1))];
 }
 
-// Where request `index` of `s` (clamped) stands among its warp's requests in its k-iteration: its number from 0, and
-// how many there are. The caption numbers requests so, and the rung beside is paired by it.
+// Where request `index` of `s` (clamped: `at`) stands among its warp's requests in its k-iteration: its number from
+// 0, and how many there are. The caption numbers requests so, and the rung beside is paired by it.
 struct InWarp {
-  int nth = 0, count = 0;
+  int nth = 0, count = 0, at = 0;
 };
 InWarp in_warp(const GmemSite& s, int index) {
   if (s.accesses.empty()) return {};
   const int at = std::clamp(index, 0, int(s.accesses.size()) - 1);
   const GmemAccess& a = s.accesses[size_t(at)];
   InWarp w;
+  w.at = at;
   for (size_t i = 0; i < s.accesses.size(); ++i)
     if (s.accesses[i].warp == a.warp && s.accesses[i].iteration == a.iteration) ++w.count, w.nth += int(i) < at;
   return w;
@@ -76,8 +77,9 @@ int paired_index(const GmemSite& site, int index, const GmemSite& other) {
   if (other.accesses.empty()) return -1;
   const int last = int(other.accesses.size()) - 1;
   if (site.accesses.empty()) return std::clamp(index, 0, last);
-  const GmemAccess& a = site.accesses[size_t(std::clamp(index, 0, int(site.accesses.size()) - 1))];
-  const int nth = in_warp(site, index).nth;
+  const InWarp w = in_warp(site, index);
+  const GmemAccess& a = site.accesses[size_t(w.at)];
+  const int nth = w.nth;
   int found = -1, seen = 0;
   for (size_t j = 0; j < other.accesses.size() && seen <= nth; ++j)
     if (other.accesses[j].warp == a.warp && other.accesses[j].iteration == a.iteration) found = int(j), ++seen;
@@ -252,7 +254,8 @@ float draw_access_map(Canvas& c, Rect box, const Theme& t, const GmemAccess& a, 
 // lines; ideal 4", counting the requests of that warp in that k-iteration (the bank view's count too).
 std::string caption(const GmemSite& s, const GmemAccess& a, int index) {
   const GmemCost cost = gmem_cost(a);
-  const auto [before, count] = in_warp(s, index);
+  const InWarp place = in_warp(s, index);
+  const int before = place.nth, count = place.count;
   std::string w = s.name + " " + (a.kind == "cp.async" ? "cp.async" : a.kind) + ", warp " + std::to_string(a.warp) + ", " +
                   iteration_name(a.iteration) +
                   (count > 1 ? ", request " + std::to_string(before + 1) + " of " + std::to_string(count) : "") + ": " +

@@ -162,8 +162,10 @@ std::string cta_work(const TimelineBlock& b) {
 bool nothing_recorded(const TimelineBlock& b) { return b.block < 0 || b.warps.empty(); }
 
 // One block's rows in `r` over [t0, t1); returns the plot rect.
-Rect draw_block(Canvas& c, Rect r, const Theme& t, const Palette& palette, const TimelineBlock& b, double t0, double t1,
-                float fs, Vec2 mouse, int side, bool with_shape, TimelineHover* hover, bool on_focus = false) {
+// `drawn`: drawn_marks(b), which the legend reads too.
+Rect draw_block(Canvas& c, Rect r, const Theme& t, const Palette& palette, const TimelineBlock& b,
+                const std::vector<bool>& drawn, double t0, double t1, float fs, Vec2 mouse, int side, bool with_shape,
+                TimelineHover* hover, bool on_focus = false) {
   const float label_w = c.text_size("warp 31", fs).x + fs * 0.6f;
   std::vector<viz::Span> head{{viz::title_kernel(b.kernel, b.shown_as), t.text, Font::SansBold}};
   // Two blocks traced at different sizes (mma_f16/13 at 5120x1280x4096 over rung 12 at 4096^3): their cycles and
@@ -220,7 +222,6 @@ Rect draw_block(Canvas& c, Rect r, const Theme& t, const Palette& palette, const
   }
   // Marks over the spans: a tick the height of the row where the warp passed a barrier or a cp.async wait, or
   // moved on to its next tile.
-  const std::vector<bool> drawn = drawn_marks(b);
   for (size_t i = 0; i < b.marks.size(); ++i) {
     const TimelineBlock::Mark& m = b.marks[i];
     if (!drawn[i] || double(m.at) < t0 || double(m.at) > t1) continue;
@@ -362,12 +363,12 @@ void draw_timeline_view(Canvas& c, Rect r, const Theme& t, const TimelineBlock& 
   // Legend: the stages of both rungs, each once, in their colours.
   const Palette palette = stage_palette(in, other, t);
   // Then the marks drawn, each once, as the tick they are drawn with.
+  const std::vector<bool> drawn_in = drawn_marks(in), drawn_other = other ? drawn_marks(*other) : std::vector<bool>{};
   std::vector<std::string> marks;
-  for (const TimelineBlock* b : {&in, other}) {
+  for (const auto& [b, drawn] : {std::pair{&in, &drawn_in}, std::pair{other, &drawn_other}}) {
     if (!b) continue;
-    const std::vector<bool> drawn = drawn_marks(*b);
     for (size_t i = 0; i < b->marks.size(); ++i)
-      if (drawn[i]) index_in(&marks, b->mark_names[size_t(b->marks[i].kind)]);
+      if ((*drawn)[i]) index_in(&marks, b->mark_names[size_t(b->marks[i].kind)]);
   }
   float x = area.min.x, y = area.min.y;
   auto room = [&](float w) {
@@ -438,11 +439,11 @@ void draw_timeline_view(Canvas& c, Rect r, const Theme& t, const TimelineBlock& 
   const Rect top{{area.min.x, y}, {area.max.x, y + h_in}};
   const bool shapes = two && in.shape != other->shape;
   const bool on_focus = st.on_focus && !in.focus.empty() && !nothing_recorded(in);
-  const Rect plot = draw_block(c, top, t, palette, in, t0, t1, fs, mouse, 0, shapes, hover, on_focus);
+  const Rect plot = draw_block(c, top, t, palette, in, drawn_in, t0, t1, fs, mouse, 0, shapes, hover, on_focus);
   Rect bottom_plot = plot;
   if (two) {
     const Rect below{{area.min.x, top.max.y + fs * 0.8f}, {area.max.x, top.max.y + fs * 0.8f + h_other}};
-    bottom_plot = draw_block(c, below, t, palette, *other, t0, t1, fs, mouse, 1, shapes, hover);
+    bottom_plot = draw_block(c, below, t, palette, *other, drawn_other, t0, t1, fs, mouse, 1, shapes, hover);
   }
   // Axis under the last plot: cycles, and microseconds at the clock the capture records.
   const viz::Ticks ticks = viz::nice_ticks(t0, t1, std::max(2, int(plot.w() / (fs * 6))));
