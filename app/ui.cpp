@@ -61,8 +61,10 @@ bool text_fit(const std::string& s, float width, bool disabled) {
   ImGui::Dummy(ImVec2(std::min(size.x, std::max(width, 1.0f)), size.y));
   ImDrawList* dl = ImGui::GetWindowDrawList();
   if (disabled) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::RenderTextEllipsis(dl, p, ImVec2(p.x + width, p.y + size.y), p.x + width, p.x + width, s.c_str(), nullptr,
-                            &size);
+  // The clip reaches a quarter line below the text: ImGui clips at the line's height, where at some sizes (14 and
+  // 20 px) DejaVu's underscore lies just below it and "03_cp_async" read "03 cp async".
+  ImGui::RenderTextEllipsis(dl, p, ImVec2(p.x + width, p.y + size.y + ImGui::GetFontSize() * 0.25f), p.x + width,
+                            p.x + width, s.c_str(), nullptr, &size);
   if (disabled) ImGui::PopStyleColor();
   if (cut && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", s.c_str());
   return cut;

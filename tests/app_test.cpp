@@ -2,6 +2,7 @@
 // the settings file, what the layout view follows for each rung, and the layout audit itself.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
+#include <imgui.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -633,6 +634,45 @@ TEST(KernelList, RungsBesideEachOtherShowOneDtypeOrSayWhichNot) {
 
 // Ctrl +/- land on the zooms a lecturer names: x1.1 steps from 100% gave 110, 120, 130, 145, 160, 175, 195%, never
 // 150% or 200%.
+// A name drawn by text_fit keeps every pixel of its glyphs at every zoom: ImGui clips a line at its height, and at
+// 14 and 20 px (zoom 95% and 135%) DejaVu's underscore lies just below it, so the kernel list read "03 cp async".
+// The glyphs text_fit draws must be the ones an unclipped AddText draws, vertex for vertex.
+TEST(TextFit, NamesKeepTheirUnderscoresAtEveryZoom) {
+  const char* font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+  if (!fs::exists(font)) GTEST_SKIP() << "no DejaVu Sans (fonts-dejavu-core)";
+  for (const float zoom : {0.9f, 0.95f, 1.0f, 1.1f, 1.25f, 1.35f, 1.5f, 2.0f}) {
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(1600, 900);
+    io.IniFilename = nullptr;
+    ASSERT_NE(io.Fonts->AddFontFromFileTTF(font, 15.0f * zoom), nullptr);
+    unsigned char* pixels;
+    int w, h;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImVec2(800, 600));
+    ImGui::Begin("t");
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const std::string name = "03_cp_async";
+    const int v0 = dl->VtxBuffer.Size;
+    ui::text_fit(name, 1000);
+    const int v1 = dl->VtxBuffer.Size;
+    dl->AddText(ImVec2(100, 300), IM_COL32_WHITE, name.c_str());  // unclipped, to compare the glyphs' heights
+    const int v2 = dl->VtxBuffer.Size;
+    ASSERT_EQ(v1 - v0, v2 - v1) << zoom << ": glyphs dropped";
+    float clipped_h = 0, whole_h = 0;
+    for (int i = 0; i < v1 - v0; i += 4) {
+      clipped_h += dl->VtxBuffer[v0 + i + 2].pos.y - dl->VtxBuffer[v0 + i].pos.y;
+      whole_h += dl->VtxBuffer[v1 + i + 2].pos.y - dl->VtxBuffer[v1 + i].pos.y;
+    }
+    EXPECT_FLOAT_EQ(clipped_h, whole_h) << "zoom " << zoom << ": part of a glyph clipped";
+    ImGui::End();
+    ImGui::Render();
+    ImGui::DestroyContext();
+  }
+}
+
 TEST(Zoom, StepsLandOnRoundZooms) {
   std::vector<int> up;
   for (float z = 1.0f; z < 3.0f;) up.push_back(int(std::lround((z = zoom_step(z, +1)) * 100)));
@@ -730,6 +770,39 @@ TEST(PerfPanel, CublasOverSizeIsTheShownFamilysOwn) {
   EXPECT_NE(csv.find("cuBLAS f16.f32,,256,11,"), std::string::npos) << csv;  // the median of 10, 11, 12
   EXPECT_NE(csv.find("cuBLAS f16.f32,,512,22,"), std::string::npos) << csv;  // of 20, 22, 90
   EXPECT_EQ(csv.find(",99,"), std::string::npos) << csv;
+}
+
+// A rung the roofline's dtype leaves out is named under the plot, with the dtype it was measured in: the wmma ladder
+// in f16.f32 went from 09 to 11 with nothing said of 10 (measured in f16.f16 only). A ladder with every rung drawn
+// says nothing of the kind.
+TEST(RooflinePanel, ARungMeasuredInAnotherDtypeOnlyIsNamedAsNotDrawn) {
+  Capture c;
+  const auto add = [&](const char* kernel, const char* dtype) {
+    RunRecord r;
+    r.kernel = kernel, r.dtype = dtype, r.m = r.n = r.k = 4096, r.tflops = 300, r.cublas_tflops = 700;
+    c.runs.push_back(r);
+  };
+  add("wmma/09_pipelined", "f16.f32"), add("wmma/09_pipelined", "f16.f16");
+  add("wmma/10_warp_128x64", "f16.f16");
+  add("wmma/11_ldmatrix_xor", "f16.f32"), add("wmma/11_ldmatrix_xor", "f16.f16");
+  c.peaks = {{"tensor_f16_f32", 740, "TFLOP/s", "cuBLAS"}, {"tensor_f16_f16", 780, "TFLOP/s", "cuBLAS"},
+             {"dram", 4.3, "TB/s", "probe"}, {"l2", 7.7, "TB/s", "probe"}};
+  Frame f;
+  f.capture = &c;
+  for (const char* dtype : {"f16.f32", "f16.f16"}) {
+    ViewState st;
+    st.kernel = "wmma/11_ldmatrix_xor";
+    st.perf_dtype = dtype;
+    ViewContext ctx{f, st, Theme::Dark()};
+    const std::unique_ptr<ViewPanel> roof = find_view("roofline")->make();
+    roof->Update(ctx);
+    SvgCanvas svg(1900, 1000, Theme::Dark().bg);
+    roof->Figure(svg, {{0, 0}, {1900, 1000}}, ctx, {-1, -1});
+    const std::string doc = svg.finish();
+    const bool said = doc.find("Not drawn in f16.f32: 10 (f16.f16 only)") != std::string::npos;
+    EXPECT_EQ(said, std::string(dtype) == "f16.f32") << dtype;
+    EXPECT_EQ(doc.find("Not drawn in f16.f16"), std::string::npos);
+  }
 }
 
 // Export names say the size the kernel was measured at and the GPU, so exports of two sizes or GPUs never

@@ -2046,6 +2046,51 @@ TEST(ImGuiCanvas, DrawsTheBankViewAndLeavesTheClipStackAsItFoundIt) {
 }
 
 // Views lay text out with text_size; the window (ImGui) and the export (SVG) must agree on it.
+// A text a pane had no room for is one hover away: the mouse resting on a line elide() cut shows the whole text in
+// a tooltip ("The mma.sync line: that instru..." on the maximised roofline said no more, hovered or not). Elsewhere,
+// and on a text drawn whole, no tooltip.
+TEST(ImGuiCanvas, ACutTextShowsItselfWholeUnderTheMouse) {
+  const std::string whole = "The mma.sync line: that instruction's own loop, timed on this GPU beside cuBLAS";
+  struct Case {
+    ImVec2 mouse;
+    bool cut, tip;
+  };
+  for (const Case& cs : {Case{{40, 48}, true, true}, Case{{40, 120}, true, false}, Case{{40, 48}, false, false}}) {
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(1600, 900);
+    io.IniFilename = nullptr;
+    unsigned char* pixels;
+    int w, h;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    int tip_glyphs = 0;
+    // The pane is hovered from the second frame on; ImGui sizes a tooltip in its first frame and draws it from the next.
+    for (int frame = 0; frame < 3; ++frame) {
+      io.MousePos = cs.mouse;
+      ImGui::NewFrame();
+      ImGui::SetNextWindowPos(ImVec2(0, 0));
+      ImGui::SetNextWindowSize(ImVec2(400, 300));
+      ImGui::Begin("pane");
+      ImGuiCanvas c(ImGui::GetWindowDrawList(), nullptr, nullptr);
+      const std::string shown = viz::elide(c, whole, 14, Font::Sans, cs.cut ? 150 : 2000);
+      EXPECT_EQ(shown.size() < whole.size(), cs.cut);
+      c.text({20, 40}, shown, Theme::Dark().text, 14);
+      ImGui::End();
+      ImGui::Render();
+      tip_glyphs = 0;
+      const ImDrawData* dd = ImGui::GetDrawData();
+      for (int i = 0; i < dd->CmdListsCount; ++i)
+        if (const ImDrawList* dl = dd->CmdLists[i]; dl->_OwnerName && std::string(dl->_OwnerName).rfind("##Tooltip", 0) == 0) tip_glyphs += dl->VtxBuffer.Size / 4;
+    }
+    const long letters = std::count_if(whole.begin(), whole.end(), [](char ch) { return ch != ' '; });
+    if (cs.tip)
+      EXPECT_GE(tip_glyphs, letters) << "the tooltip holds the whole text";
+    else
+      EXPECT_EQ(tip_glyphs, 0) << "no tooltip: mouse at " << cs.mouse.y << (cs.cut ? ", text cut" : ", text whole");
+    ImGui::DestroyContext();
+  }
+}
+
 TEST(ImGuiCanvas, MeasuresTextAsSvgCanvasDoes) {
   const std::string dir = "/usr/share/fonts/truetype/dejavu/";  // Debian's fonts-dejavu-core
   const char* files[] = {"DejaVuSans.ttf", "DejaVuSansMono.ttf", "DejaVuSans-Bold.ttf"};

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace gs {
@@ -95,6 +96,19 @@ struct TextAudit {
     if (size < min_size) min_size = size, smallest = std::string(s.substr(0, 80));
   }
   static TextAudit& global();
+};
+
+// Texts a view cut short with "..." and what they said whole: elide() and wrap_lines() note each cut, and the ImGui
+// back end shows the whole text in a tooltip while the mouse rests on the cut one, so that what a pane has no room
+// for is still one hover away. One table for the process, kept to a bounded size (views draw on one thread).
+class CutTexts {
+ public:
+  void note(const std::string& shown, const std::string& whole);
+  const std::string* whole_of(std::string_view shown) const;  // null for a text no one cut
+  static CutTexts& global();
+
+ private:
+  std::vector<std::pair<std::string, std::string>> cuts_;  // newest last; a few dozen a frame at most
 };
 
 // A canvas `zoom` times larger than the area a view lays itself out in: the view draws into a rect of

@@ -62,11 +62,23 @@ void ImGuiCanvas::text(Vec2 pos, std::string_view s, Color c, float size, Align 
   ImFont* f = font_of(font);
   const char* b = s.data();
   const char* e = s.data() + s.size();
-  if (align != Align::Left) {
-    float w = f->CalcTextSizeA(size, FLT_MAX, 0.0f, b, e).x;
-    pos.x -= align == Align::Center ? w * 0.5f : w;
-  }
+  const float w = f->CalcTextSizeA(size, FLT_MAX, 0.0f, b, e).x;
+  if (align != Align::Left) pos.x -= align == Align::Center ? w * 0.5f : w;
   dl_->AddText(f, size, im(pos), col(c), b, e);
+  // A text cut short: the mouse resting on it shows it whole.
+  if (s.size() > 3 && s.substr(s.size() - 3) == "...") {
+    const std::string* whole = CutTexts::global().whole_of(s);
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    const ImVec2 lo = dl_->GetClipRectMin(), hi = dl_->GetClipRectMax();
+    if (whole && m.x >= std::max(pos.x, lo.x) && m.x < std::min(pos.x + w, hi.x) && m.y >= std::max(pos.y, lo.y) &&
+        m.y < std::min(pos.y + size, hi.y) && ImGui::IsWindowHovered(ImGuiHoveredFlags_AllowWhenBlockedByActiveItem)) {
+      ImGui::BeginTooltip();
+      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 36);
+      ImGui::TextUnformatted(whole->c_str());
+      ImGui::PopTextWrapPos();
+      ImGui::EndTooltip();
+    }
+  }
 }
 
 Vec2 ImGuiCanvas::text_size(std::string_view s, float size, Font font) const {

@@ -111,6 +111,27 @@ TextAudit& TextAudit::global() {
   return audit;
 }
 
+CutTexts& CutTexts::global() {
+  static CutTexts cuts;
+  return cuts;
+}
+
+void CutTexts::note(const std::string& shown, const std::string& whole) {
+  for (auto& [s, w] : cuts_)
+    if (s == shown) {
+      w = whole;
+      return;
+    }
+  if (cuts_.size() >= 256) cuts_.erase(cuts_.begin(), cuts_.begin() + 128);  // the oldest half: views of past frames
+  cuts_.emplace_back(shown, whole);
+}
+
+const std::string* CutTexts::whole_of(std::string_view shown) const {
+  for (auto it = cuts_.rbegin(); it != cuts_.rend(); ++it)
+    if (it->first == shown) return &it->second;
+  return nullptr;
+}
+
 SvgCanvas::SvgCanvas(float width, float height, Color background) : width_(width), height_(height) {
   rect_filled({{0, 0}, {width, height}}, background);
 }

@@ -99,7 +99,9 @@ std::string elide(const Canvas& c, std::string_view s, float size, Font font, fl
     if (mid <= lo) break;
     (fits(mid) ? lo : hi) = mid;
   }
-  return std::string(s.substr(0, lo)) + "...";
+  std::string shown = std::string(s.substr(0, lo)) + "...";
+  CutTexts::global().note(shown, std::string(s));
+  return shown;
 }
 
 std::vector<std::string> wrap_lines(const Canvas& c, const std::string& text, float size, float max_w,
@@ -110,6 +112,7 @@ std::vector<std::string> wrap_lines(const Canvas& c, const std::string& text, fl
     // The next line's words joined on make the last too wide for max_w, so elide() always marks the cut.
     lines[max_lines - 1] = elide(c, lines[max_lines - 1] + " " + lines[max_lines], size, Font::Sans, max_w);
     lines.resize(max_lines);
+    CutTexts::global().note(lines.back(), text);  // the hover shows the whole paragraph, not two lines of it
   }
   return lines;
 }

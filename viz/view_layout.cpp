@@ -636,7 +636,9 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
   for (Panel& p : panels)
     if (const std::string many = multiplicity_line(p); !many.empty()) p.header.push_back({{many, t.text_dim, Font::Sans}});
   for (Panel& p : panels)
-    if (p.traced && !in.c_note.empty()) p.header.push_back({{in.c_note, t.warn, Font::Sans}});
+    if (p.traced && !in.c_note.empty())  // on as many lines as it takes: its end says what the picture is not
+      for (const std::string& line : viz::wrap(cv, in.c_note, fs * 1.1f, area.w() * 0.8f))
+        p.header.push_back({{line, t.warn, Font::Sans}});
 
   int max_index = 0;
   for (const Panel& p : panels)

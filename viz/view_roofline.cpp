@@ -434,8 +434,9 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
     if (!placed && !p.selected) continue;  // crowded: hovering the point names it
     labels.push_back(box);
     // A rung's name often sits on a ceiling's line (the top rungs are near them; cuBLAS's dashed line struck
-    // through "08" and "11" of sgemm): a backing of the background colour keeps it readable.
-    c.rect_filled({{box.min.x - 2, box.min.y}, {box.max.x + 2, box.max.y}}, t.bg.with_alpha(p.selected ? 240 : 170), 3);
+    // through "08" and "11" of sgemm, and "05, 06" of hopper through a backing at two-thirds): a backing of the
+    // background colour keeps it readable, the line showing either side of it.
+    c.rect_filled({{box.min.x - 2, box.min.y}, {box.max.x + 2, box.max.y}}, t.bg.with_alpha(240), 3);
     c.text(box.min, lab, p.selected ? t.text : t.text_dim, lsz, Align::Left, font);
   }
   // The y axis's title last, on a backing of the background colour: the ceilings' lines (cuBLAS's dashed one is

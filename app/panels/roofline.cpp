@@ -46,9 +46,15 @@ class RooflinePanel : public ViewPanel {
     for (const std::string& name : kernel_names(c))
       if (family_of(name) == family && name.find('[') == std::string::npos) names.push_back(name);
     if (selected.find('[') != std::string::npos) names.push_back(selected);
+    std::string not_drawn;  // rungs of the ladder measured in other dtypes only (wmma/10: f16.f16)
     for (const std::string& name : names) {
       const RunRecord* r = ladder_run(c, name, dtype_);
       const KernelInfo* k = find_kernel(name);
+      if (!r && k && !dtypes_of(c, name).empty()) {
+        std::string in;
+        for (const std::string& d : dtypes_of(c, name)) in += (in.empty() ? "" : " and ") + d;
+        not_drawn += (not_drawn.empty() ? "" : "; ") + rung_number(name) + " (" + in + " only)";
+      }
       if (!r || !k) continue;
       if (shape.empty()) shape = shape_label(*r);
       int tm = 0, tn = 0;
@@ -85,7 +91,10 @@ class RooflinePanel : public ViewPanel {
     in_.subtitle = dtype_ + (shape.empty() ? "" : ", " + shape) + ", " + c->device.name;
     // At most three lines show under the plot (a maximised pane at 1600x900 cut the old note at "else from L2"):
     // the reading of the axes first, then what a point above a line means, then the mma.sync line.
-    in_.note = "Intensity from each rung's tiling: an m x n tile of C reads (m + n) elements of A and B per k for 2mn "
+    // A rung the ladder's dtype leaves out says so first: the wmma ladder in f16.f32 went from 09 to 11 unexplained.
+    in_.note = (not_drawn.empty() ? std::string()
+                                  : "Not drawn in " + dtype_ + ": " + not_drawn + "; selecting it draws that dtype. ") +
+               "Intensity from each rung's tiling: an m x n tile of C reads (m + n) elements of A and B per k for 2mn "
                "flops; the tile is the block's where A and B are staged in shared memory" +
                std::string(family == "hopper" ? " (05, 06: the 2-CTA cluster's 256x256, as TMA multicasts B; Nsight "
                                                 "Compute measured those L2 reads)"
