@@ -1614,6 +1614,28 @@ TEST(BanksView, TheHeaderNumbersItsBanksInNarrowCells) {
   }
 }
 
+// The grid's caption says what its cells show: the lane numbers where they fit, else the lane's colour alone.
+// wmma/02's Bs load (32 wavefront rows) at 1600x900 promised "labelled with the lane" over 5-pixel rows with none.
+TEST(BanksView, TheCaptionPromisesLaneNumbersOnlyWhereTheCellsHoldThem) {
+  const Theme& t = Theme::Dark();
+  BanksViewInput in = banks_view_input(bundled_capture(), "wmma/02_smem");
+  BanksViewState st;
+  st.site = site_index(in, "Bs load (frag)");
+  ASSERT_GE(st.site, 0);
+  for (const auto& [h, numbered] : {std::pair<float, bool>{900, false}, {1800, true}}) {
+    const std::string svg = draw_banks(in, t, st, {-1, -1}, nullptr, 1600, h);
+    bool labelled = false, coloured = false;
+    for (const Element& e : elements(svg, "text")) {
+      labelled |= e.text.find("labelled with the lane that asked for it") != std::string::npos;
+      coloured |= e.text.find("in the colour of the lane that asked for it") != std::string::npos;
+    }
+    EXPECT_EQ(labelled, numbered) << h;
+    EXPECT_EQ(coloured, !numbered) << h;
+    // "31": bank 31's header and lane 31's chip in the strip, and where numbered, lane 31's 4 cells.
+    EXPECT_EQ(text_elements(svg, "31").size() >= 6, numbered) << h;
+  }
+}
+
 // The site table keeps each site's name whole before its verdict column: the default 1600x900 window's pane (about
 // 430 px wide) cut "Bs ldmatrix.x4.trans" to "Bs ldmatrix.x4...", losing what sets it apart from A's loads.
 TEST(BanksView, ASiteNameStaysWholeBeforeTheVerdict) {
@@ -2452,6 +2474,25 @@ TEST(TimelineView, TheHeaderSaysHowManyBlocksSharedAnSm) {
   draw_timeline_view(svg, {{0, 0}, {1600, 900}}, Theme::Dark(), b, nullptr, 1980, TimelineViewState{}, {-1, -1}, nullptr);
   const std::string text = all_text(svg.finish());
   EXPECT_NE(text.find("128 k-tiles; up to 4 blocks shared an SM"), std::string::npos) << text;
+}
+
+// Every traced launch the capture timed says how its speed compares with the timed run, so that two blocks read one
+// above the other compare: hopper/03 (1.0x) said nothing beside 02's "the probes slowed this launch 1.15x".
+TEST(TimelineView, TheHeaderAlwaysComparesTheTracedLaunchWithTheTimedRun) {
+  const Capture& c = bundled_capture();
+  for (const auto& [slowdown, says] : {std::pair<double, const char*>{1.15, "; the probes slowed this launch 1.15x"},
+                                       {1.02, "; within 5% of its timed run"}, {0.0, ""}}) {
+    TimelineBlock b = timeline_block(c, "hopper/03_warp_specialized", 0);
+    b.slowdown = slowdown;
+    SvgCanvas svg(1900, 900, Theme::Dark().bg);
+    draw_timeline_view(svg, {{0, 0}, {1900, 900}}, Theme::Dark(), b, nullptr, 1980, TimelineViewState{}, {-1, -1},
+                       nullptr);
+    const std::string text = all_text(svg.finish());
+    if (*says)
+      EXPECT_NE(text.find(says), std::string::npos) << slowdown << ": " << text.substr(0, 300);
+    else  // no timed run to compare with: nothing said
+      EXPECT_TRUE(text.find("probes slowed") == std::string::npos && text.find("timed run") == std::string::npos);
+  }
 }
 
 // A rung with no dozen steps to open on (one k-loop span a warp, as sgemm/01 stamps) opens on the whole of its block

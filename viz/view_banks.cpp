@@ -620,11 +620,22 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
   bool broadcast = false;
   for (const auto& row : rep.wavefront_banks)
     for (const BankSlot& slot : row) broadcast |= slot.lanes.size() > 1;
+  // The widest label a cell holds: "31+" where a word is broadcast, "31" where none is.
+  const float cell_fs =
+      std::min(ch * 0.7f, std::min(fs, viz::fit_size(c, broadcast ? "31+" : "31", ch * 0.7f, 1, Font::Sans, cw - 2)));
+  const bool lane_labels = cell_fs >= kMinTextSize;
+  // The caption says what the cells show: lane numbers where they fit, else only the lane's colour (wmma/02 at
+  // 1600x900 promised numbers its 5-pixel rows had no room for).
   c.text({area.min.x, y},
          viz::elide(c,
                     std::string("banks (bank = byte offset / 4 % 32); one row per wavefront, each cell the word that "
-                                "bank reads, labelled with the lane that asked for it") +
-                        (broadcast ? "; 5+ = lane 5 and others: one read of the word serves them all (a broadcast)" : ""),
+                                "bank reads, ") +
+                        (lane_labels ? "labelled with the lane that asked for it"
+                                     : "in the colour of the lane that asked for it (" +
+                                           viz::hint("hover a cell for its lane", "a larger picture numbers them") + ")") +
+                        (broadcast && lane_labels
+                             ? "; 5+ = lane 5 and others: one read of the word serves them all (a broadcast)"
+                             : ""),
                     ls, Font::Sans, area.w()),
          t.text_dim, ls);
   // Bank header: each bank's number on its worst way (idle banks stay plain).
@@ -646,9 +657,6 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
   c.text({gx - ls * 0.4f, hy + (head_h - 2 - ls) * 0.5f}, "bank", t.text_dim, ls, Align::Right);
 
   // Rows: a bar and a label on the left say whether the row is needed (good) or a conflict (warn/bad).
-  // The widest label a cell holds: "31+" where a word is broadcast, "31" where none is.
-  const float cell_fs =
-      std::min(ch * 0.7f, std::min(fs, viz::fit_size(c, broadcast ? "31+" : "31", ch * 0.7f, 1, Font::Sans, cw - 2)));
   // Row labels: every row where they fit, else every 2nd, 4th or 8th row.
   int label_step = 1;
   while (label_step < 8 && ch * label_step * 0.85f < kMinTextSize) label_step *= 2;
@@ -682,7 +690,7 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
         Color fill = lane_color(slot.lanes.front(), t);
         if (hl >= 0 && !mine) fill = viz::mix(fill, t.bg, 0.75f);
         c.rect_filled(cell, fill);
-        if (cell_fs >= kMinTextSize) {
+        if (lane_labels) {
           const std::string label = std::to_string(slot.lanes.front()) + (slot.lanes.size() > 1 ? "+" : "");
           Color ink = text_on(fill);
           if (hl >= 0 && !mine) ink = viz::mix(ink, fill, 0.55f);
