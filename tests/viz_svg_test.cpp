@@ -963,6 +963,17 @@ std::string draw_perf(const PerfViewInput& in, const Theme& t, float w = 1600, f
   return c.finish();
 }
 
+// The key shows a failed bar's colour only where a bar failed: over a ladder that all passed, a red swatch labelled
+// "failed verification" read as a warning.
+TEST(PerfView, TheKeyNamesFailureOnlyWhereABarFailed) {
+  PerfViewInput in = perf_input();  // wmma/03 failed
+  EXPECT_EQ(count_if_contains(texts(draw_perf(in, Theme::Dark())), "failed verification"), 1);
+  for (PerfBar& b : in.bars) b.ok = true;
+  const auto labels = texts(draw_perf(in, Theme::Dark()));
+  EXPECT_EQ(count_if_contains(labels, "failed verification"), 0);
+  EXPECT_EQ(count_if_contains(labels, "cuBLAS, same dtype"), 1);
+}
+
 // One number reads the same in every view: the kernel list wrote sgemm/03's 8.04 TFLOP/s as "8.0" and 15.7% where
 // the throughput bar wrote "8.04" and "16%".
 TEST(PerfView, NumbersAreWrittenAsTheKernelListWritesThem) {

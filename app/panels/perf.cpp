@@ -186,8 +186,7 @@ class PerfPanel : public ViewPanel {
     if (in.bars.empty() && c)
       in.empty_note = f.live ? "Measuring the " + family + " ladder..."
                              : "This capture holds no runs of the " + family +
-                                   " ladder: it was recorded before these rungs existed. `gemmscope record` on a GPU "
-                                   "records them.";
+                                   " ladder (it was recorded without them). `gemmscope record` on a GPU records them.";
     const std::vector<std::string> own = dtypes_of(c, selected);
     dtype_ = std::find(dtypes_.begin(), dtypes_.end(), st.perf_dtype) != dtypes_.end() ? st.perf_dtype
              : !own.empty()                                                             ? own.front()

@@ -88,7 +88,8 @@ class RooflinePanel : public ViewPanel {
     }
     const RooflineAbove above = roofline_above(in_.points, direct, l2_tbs_, dram_tbs);
     l2_faster_ = above.l2_faster;
-    in_.subtitle = dtype_ + (shape.empty() ? "" : ", " + shape) + ", " + c->device.name;
+    for (const std::string& part : {dtype_, shape, c->device.name})  // what is known of them: no ", NVIDIA H200"
+      if (!part.empty()) in_.subtitle += (in_.subtitle.empty() ? "" : ", ") + part;
     // At most three lines show under the plot (a maximised pane at 1600x900 cut the old note at "else from L2"):
     // the reading of the axes first, then what a point above a line means, then the mma.sync line.
     // A rung the ladder's dtype leaves out says so first: the wmma ladder in f16.f32 went from 09 to 11 unexplained.
