@@ -137,6 +137,17 @@ std::string unknown_kernel(const std::string& name, bool brief) {
     return "unknown kernel '" + shown + "': " + rung + " has " +
            (variants.empty() ? std::string("no variants") : "the variants " + variants) + " (gemmscope list)";
   }
+  // A rung named by its start ("sgemm/01", "mma_f16/10_multi"): the rungs it begins, where they are few.
+  std::vector<std::string> starts;
+  for (const KernelInfo& k : kernel_registry())
+    if (!name.empty() && k.name.find('[') == std::string::npos && k.name.compare(0, name.size(), name) == 0)
+      starts.push_back(k.name);
+  if (!starts.empty() && starts.size() <= 3) {
+    std::string which;
+    for (size_t i = 0; i < starts.size(); ++i)
+      which += (i == 0 ? "" : i + 1 == starts.size() ? " or " : ", ") + starts[i];
+    return "unknown kernel '" + shown + "': did you mean " + which + "? (gemmscope list)";
+  }
   if (brief) return "unknown kernel '" + shown + "': not one of this build's (gemmscope list)";
   return "unknown kernel '" + shown + "' (`gemmscope list` prints every rung and variant; rungs: " + known_kernels() + ")";
 }

@@ -44,6 +44,9 @@ expect 2 "^gemmscope shot: --replay: an empty value; give one or leave the optio
 expect 2 "unknown view 'nope' \(available: layout, banks, gmem, swizzle, perf, roofline, timeline, code, all\)" shot --view nope -o "$tmp/x.png"
 expect 2 "must end in .png or .svg" shot --view layout -o "$tmp/x.txt"
 expect 2 "unknown kernel 'sgemm/99_magic'" shot --view perf --kernel sgemm/99_magic -o "$tmp/x.svg"
+# A rung named by its start is named back whole, where few rungs begin so.
+expect 2 "unknown kernel 'sgemm/01': did you mean sgemm/01_naive\? \(gemmscope list\)$" shot --view perf --kernel sgemm/01 -o "$tmp/x.svg"
+expect 2 "did you mean mma_tf32/10_multistage, mma_tf32/11_swapped_operands or mma_tf32/12_tma_producer\?" bench --kernels mma_tf32/1
 expect 2 "scale" shot --view perf --scale 9 -o "$tmp/x.png"
 expect 2 "not MxNxK" record -o "$tmp/c.json" --size 12x
 expect 2 "unknown kernel 'nope'" bench --kernels nope
