@@ -117,13 +117,17 @@ CutTexts& CutTexts::global() {
 }
 
 void CutTexts::note(const std::string& shown, const std::string& whole) {
+  // A tooltip's worth: a damaged capture's megabyte-long name is not kept 256 times over.
+  size_t n = std::min<size_t>(whole.size(), 2000);
+  while (n > 0 && n < whole.size() && (static_cast<unsigned char>(whole[n]) & 0xC0) == 0x80) --n;  // whole characters
+  const std::string kept = n < whole.size() ? whole.substr(0, n) + "..." : whole;
   for (auto& [s, w] : cuts_)
     if (s == shown) {
-      w = whole;
+      w = kept;
       return;
     }
   if (cuts_.size() >= 256) cuts_.erase(cuts_.begin(), cuts_.begin() + 128);  // the oldest half: views of past frames
-  cuts_.emplace_back(shown, whole);
+  cuts_.emplace_back(shown, kept);
 }
 
 const std::string* CutTexts::whole_of(std::string_view shown) const {
