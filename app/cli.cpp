@@ -1079,8 +1079,8 @@ int cmd_export(const ExportArgs& a) {
   if (fs::exists(fs::symlink_status(deck, ec)))
     return fail("export", "--deck: '" + a.deck + "' exists already; remove it or name a new folder", kExitUsage);
   const fs::path parent = deck.has_parent_path() ? deck.parent_path() : fs::path(".");
-  if (!fs::is_directory(parent, ec))
-    return fail("export", "--deck: the folder '" + parent.string() + "' to create it in does not exist", kExitUsage);
+  if (!fs::is_directory(parent, ec))  // exit 1, as shot's -o and --last-frame in a missing folder
+    return fail("export", "--deck: the folder '" + parent.string() + "' to create it in does not exist", kExitRuntime);
   Capture c;
   std::string banner, error;
   if (!load_capture(a.replay, &c, &banner, &error)) return fail("export", error, kExitRuntime);

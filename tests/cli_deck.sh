@@ -94,7 +94,8 @@ set +e
 "$bin" export --deck "$dir/deck" >/dev/null 2>"$dir/err2.txt"
 [ $? -eq 2 ] && grep -q "exists already" "$dir/err2.txt" || fail "an existing deck folder was not refused: $(cat "$dir/err2.txt")"
 "$bin" export --deck "$dir/no/such/deck" >/dev/null 2>"$dir/err3.txt"
-[ $? -eq 2 ] && grep -q "does not exist" "$dir/err3.txt" || fail "a missing parent folder was not refused: $(cat "$dir/err3.txt")"
+# Exit 1, as every command that writes into a folder that is not there (shot -o, --last-frame).
+[ $? -eq 1 ] && grep -q "does not exist" "$dir/err3.txt" || fail "a missing parent folder was not refused: $(cat "$dir/err3.txt")"
 # A link that points nowhere is there too: refused at once (it was taken for free, and the rename failed on it after
 # every picture was drawn).
 ln -sfn nowhere "$dir/dangling"
