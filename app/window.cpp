@@ -552,8 +552,10 @@ void MainWindow::DrawPane(size_t i, Rect pane, const ViewContext& ctx, bool tabb
   if (item.hovered) item.mouse = scaled.to_view(Vec2{mouse.x, mouse.y});
   {
     const viz::MaximisedScope maximised(st.arrangement.maximized == def.name);  // its hints say to zoom out instead
+    CutTexts::global().take_under_mouse();  // nothing left from a figure drawn elsewhere (an export)
     p.Figure(scaled, item.rect, ctx, item.mouse);
     p.Interact(ctx, item);
+    cut_text_tooltip();
   }
   if (ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows)) hovered_pane_ = def.name;
   ImGui::EndChild();

@@ -2078,17 +2078,21 @@ TEST(ImGuiCanvas, DrawsTheBankViewAndLeavesTheClipStackAsItFoundIt) {
   EXPECT_EQ(dl->_ClipRectStack.Size, clips);
 }
 
-// Views lay text out with text_size; the window (ImGui) and the export (SVG) must agree on it.
-// A text a pane had no room for is one hover away: the mouse resting on a line elide() cut shows the whole text in
-// a tooltip ("The mma.sync line: that instru..." on the maximised roofline said no more, hovered or not). Elsewhere,
-// and on a text drawn whole, no tooltip.
+// A text a pane had no room for is one hover away: the mouse resting on a line elide() cut (or on a paragraph's last
+// shown line) shows the whole in a tooltip ("The mma.sync line: that instru..." on the maximised roofline said no
+// more, hovered or not). Elsewhere, on a text drawn whole, or where the view opened a tooltip of its own (a site's
+// row), no such tooltip: one box would have held both, run together.
 TEST(ImGuiCanvas, ACutTextShowsItselfWholeUnderTheMouse) {
   const std::string whole = "The mma.sync line: that instruction's own loop, timed on this GPU beside cuBLAS";
+  const std::string view_tip = "x";
+  const long letters = std::count_if(whole.begin(), whole.end(), [](char ch) { return ch != ' '; });
   struct Case {
     ImVec2 mouse;
-    bool cut, tip;
+    bool cut, paragraph, view_tip, tip;
   };
-  for (const Case& cs : {Case{{40, 48}, true, true}, Case{{40, 120}, true, false}, Case{{40, 48}, false, false}}) {
+  for (const Case& cs : {Case{{40, 48}, true, false, false, true}, Case{{40, 48}, true, true, false, true},
+                         Case{{40, 120}, true, false, false, false}, Case{{40, 48}, false, false, false, false},
+                         Case{{40, 48}, true, false, true, false}}) {
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
     io.DisplaySize = ImVec2(1600, 900);
@@ -2096,7 +2100,7 @@ TEST(ImGuiCanvas, ACutTextShowsItselfWholeUnderTheMouse) {
     unsigned char* pixels;
     int w, h;
     io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-    int tip_glyphs = 0;
+    int tip_quads = 0;
     // The pane is hovered from the second frame on; ImGui sizes a tooltip in its first frame and draws it from the next.
     for (int frame = 0; frame < 3; ++frame) {
       io.MousePos = cs.mouse;
@@ -2105,25 +2109,33 @@ TEST(ImGuiCanvas, ACutTextShowsItselfWholeUnderTheMouse) {
       ImGui::SetNextWindowSize(ImVec2(400, 300));
       ImGui::Begin("pane");
       ImGuiCanvas c(ImGui::GetWindowDrawList(), nullptr, nullptr);
-      const std::string shown = viz::elide(c, whole, 14, Font::Sans, cs.cut ? 150 : 2000);
-      EXPECT_EQ(shown.size() < whole.size(), cs.cut);
+      // A line cut by elide(), or the first line of the paragraph `whole` with more of it left out.
+      const std::string shown = cs.paragraph ? viz::paragraph_line(c, "The mma.sync line:", whole, true, 14, 2000)
+                                             : viz::elide(c, whole, 14, Font::Sans, cs.cut ? 150 : 2000);
+      EXPECT_EQ(shown != whole, cs.cut);
       c.text({20, 40}, shown, Theme::Dark().text, 14);
+      if (cs.view_tip) ImGui::SetTooltip("%s", view_tip.c_str());  // the view's own hover, as Interact() opens it
+      cut_text_tooltip();
       ImGui::End();
       ImGui::Render();
-      tip_glyphs = 0;
+      tip_quads = 0;
       const ImDrawData* dd = ImGui::GetDrawData();
       for (int i = 0; i < dd->CmdListsCount; ++i)
-        if (const ImDrawList* dl = dd->CmdLists[i]; dl->_OwnerName && std::string(dl->_OwnerName).rfind("##Tooltip", 0) == 0) tip_glyphs += dl->VtxBuffer.Size / 4;
+        if (const ImDrawList* dl = dd->CmdLists[i];
+            dl->_OwnerName && std::string(dl->_OwnerName).rfind("##Tooltip", 0) == 0)
+          tip_quads += dl->VtxBuffer.Size / 4;  // glyphs, and the box's few
     }
-    const long letters = std::count_if(whole.begin(), whole.end(), [](char ch) { return ch != ' '; });
     if (cs.tip)
-      EXPECT_GE(tip_glyphs, letters) << "the tooltip holds the whole text";
+      EXPECT_GE(tip_quads, letters) << "the tooltip holds the whole text";
     else
-      EXPECT_EQ(tip_glyphs, 0) << "no tooltip: mouse at " << cs.mouse.y << (cs.cut ? ", text cut" : ", text whole");
+      EXPECT_LT(tip_quads, 20) << "no tooltip of the cut text: mouse at " << cs.mouse.y
+                               << (cs.cut ? ", text cut" : ", text whole")
+                               << (cs.view_tip ? ", the view's own tooltip open" : "");
     ImGui::DestroyContext();
   }
 }
 
+// Views lay text out with text_size; the window (ImGui) and the export (SVG) must agree on it.
 TEST(ImGuiCanvas, MeasuresTextAsSvgCanvasDoes) {
   const std::string dir = "/usr/share/fonts/truetype/dejavu/";  // Debian's fonts-dejavu-core
   const char* files[] = {"DejaVuSans.ttf", "DejaVuSansMono.ttf", "DejaVuSans-Bold.ttf"};
@@ -2492,7 +2504,8 @@ TEST(TimelineView, TheHeaderSaysHowManyBlocksSharedAnSm) {
 TEST(TimelineView, TheHeaderAlwaysComparesTheTracedLaunchWithTheTimedRun) {
   const Capture& c = bundled_capture();
   for (const auto& [slowdown, says] : {std::pair<double, const char*>{1.15, "; the probes slowed this launch 1.15x"},
-                                       {1.02, "; within 5% of its timed run"}, {0.0, ""}}) {
+                                       {1.02, "; within 5% of its timed run"}, {0.97, "; within 5% of its timed run"},
+                                       {0.8, "; its blocks took 0.8x its timed run"}, {0.0, ""}}) {
     TimelineBlock b = timeline_block(c, "hopper/03_warp_specialized", 0);
     b.slowdown = slowdown;
     SvgCanvas svg(1900, 900, Theme::Dark().bg);

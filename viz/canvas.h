@@ -98,17 +98,21 @@ struct TextAudit {
   static TextAudit& global();
 };
 
-// Texts a view cut short with "..." and what they said whole: elide() and wrap_lines() note each cut, and the ImGui
-// back end shows the whole text in a tooltip while the mouse rests on the cut one, so that what a pane has no room
-// for is still one hover away. One table for the process, kept to a bounded size (views draw on one thread).
+// Texts a view cut short with "..." and what they said whole: elide() and wrap_lines() (and views cutting a paragraph
+// for height) note each cut; the ImGui back end remembers the whole of the cut text under the mouse, and the window
+// shows it in a tooltip where the view's own hover said nothing, so that what a pane has no room for is one hover
+// away. One table for the process, of bounded size (views draw on one thread).
 class CutTexts {
  public:
-  void note(const std::string& shown, const std::string& whole);
+  void note(std::string_view shown, std::string_view whole);
   const std::string* whole_of(std::string_view shown) const;  // null for a text no one cut
+  void set_under_mouse(const std::string& whole) { under_mouse_ = whole; }
+  std::string take_under_mouse() { return std::exchange(under_mouse_, std::string()); }  // and forget it
   static CutTexts& global();
 
  private:
-  std::vector<std::pair<std::string, std::string>> cuts_;  // newest last; a few dozen a frame at most
+  std::vector<std::pair<std::string, std::string>> cuts_;  // most recently noted last; a few dozen a frame at most
+  std::string under_mouse_;
 };
 
 // A canvas `zoom` times larger than the area a view lays itself out in: the view draws into a rect of

@@ -1,6 +1,8 @@
 // ImGui back end: each Canvas call is one ImDrawList call.
 #include "viz/canvas_imgui.h"
 
+#include <imgui_internal.h>
+
 #include <algorithm>
 #include <cfloat>
 
@@ -62,23 +64,32 @@ void ImGuiCanvas::text(Vec2 pos, std::string_view s, Color c, float size, Align 
   ImFont* f = font_of(font);
   const char* b = s.data();
   const char* e = s.data() + s.size();
-  const float w = f->CalcTextSizeA(size, FLT_MAX, 0.0f, b, e).x;
+  const bool cut = s.size() > 3 && s.substr(s.size() - 3) == "...";
+  const float w = align != Align::Left || cut ? f->CalcTextSizeA(size, FLT_MAX, 0.0f, b, e).x : 0;
   if (align != Align::Left) pos.x -= align == Align::Center ? w * 0.5f : w;
   dl_->AddText(f, size, im(pos), col(c), b, e);
-  // A text cut short: the mouse resting on it shows it whole.
-  if (s.size() > 3 && s.substr(s.size() - 3) == "...") {
+  // A text cut short under the mouse: its whole, for the window to show where the view's own hover says nothing.
+  if (cut) {
     const std::string* whole = CutTexts::global().whole_of(s);
     const ImVec2 m = ImGui::GetIO().MousePos;
     const ImVec2 lo = dl_->GetClipRectMin(), hi = dl_->GetClipRectMax();
     if (whole && m.x >= std::max(pos.x, lo.x) && m.x < std::min(pos.x + w, hi.x) && m.y >= std::max(pos.y, lo.y) &&
-        m.y < std::min(pos.y + size, hi.y) && ImGui::IsWindowHovered(ImGuiHoveredFlags_AllowWhenBlockedByActiveItem)) {
-      ImGui::BeginTooltip();
-      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 36);
-      ImGui::TextUnformatted(whole->c_str());
-      ImGui::PopTextWrapPos();
-      ImGui::EndTooltip();
-    }
+        m.y < std::min(pos.y + size, hi.y) && ImGui::IsWindowHovered(ImGuiHoveredFlags_AllowWhenBlockedByActiveItem))
+      CutTexts::global().set_under_mouse(*whole);
   }
+}
+
+void cut_text_tooltip() {
+  const std::string whole = CutTexts::global().take_under_mouse();
+  if (whole.empty()) return;
+  // A tooltip the view opened this frame (a site's row, a ceiling) says more than the cut text's whole would.
+  const ImGuiWindow* tip = ImGui::FindWindowByName("##Tooltip_00");
+  if (tip && tip->Active) return;
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 36);
+  ImGui::TextUnformatted(whole.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
 }
 
 Vec2 ImGuiCanvas::text_size(std::string_view s, float size, Font font) const {

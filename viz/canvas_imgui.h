@@ -33,4 +33,8 @@ class ImGuiCanvas : public Canvas {
   std::vector<ImVec2> scratch_;  // point buffer reused across calls
 };
 
+// After a pane's figure and its own hover: a tooltip with the whole of the cut text under the mouse, unless the pane
+// opened a tooltip of its own this frame.
+void cut_text_tooltip();
+
 }  // namespace gs

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "viz/canvas.h"
 
@@ -116,18 +117,19 @@ CutTexts& CutTexts::global() {
   return cuts;
 }
 
-void CutTexts::note(const std::string& shown, const std::string& whole) {
-  // A tooltip's worth: a damaged capture's megabyte-long name is not kept 256 times over.
+void CutTexts::note(std::string_view shown, std::string_view whole) {
+  // A tooltip's worth: a damaged capture's megabyte-long name is not kept 256 times over (nor copied each frame).
   size_t n = std::min<size_t>(whole.size(), 2000);
   while (n > 0 && n < whole.size() && (static_cast<unsigned char>(whole[n]) & 0xC0) == 0x80) --n;  // whole characters
-  const std::string kept = n < whole.size() ? whole.substr(0, n) + "..." : whole;
-  for (auto& [s, w] : cuts_)
-    if (s == shown) {
-      w = kept;
-      return;
+  std::string kept(whole.substr(0, n));
+  if (n < whole.size()) kept += "...";
+  for (auto it = cuts_.begin(); it != cuts_.end(); ++it)
+    if (it->first == shown) {  // moved to the back: the eviction below drops what was noted longest ago
+      cuts_.erase(it);
+      break;
     }
   if (cuts_.size() >= 256) cuts_.erase(cuts_.begin(), cuts_.begin() + 128);  // the oldest half: views of past frames
-  cuts_.emplace_back(shown, kept);
+  cuts_.emplace_back(std::string(shown), std::move(kept));
 }
 
 const std::string* CutTexts::whole_of(std::string_view shown) const {

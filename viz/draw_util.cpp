@@ -100,7 +100,15 @@ std::string elide(const Canvas& c, std::string_view s, float size, Font font, fl
     (fits(mid) ? lo : hi) = mid;
   }
   std::string shown = std::string(s.substr(0, lo)) + "...";
-  CutTexts::global().note(shown, std::string(s));
+  CutTexts::global().note(shown, s);
+  return shown;
+}
+
+std::string paragraph_line(const Canvas& c, const std::string& line, const std::string& paragraph, bool more,
+                           float size, float max_w) {
+  if (!more) return elide(c, line, size, Font::Sans, max_w);
+  std::string shown = elide(c, line + " ...", size, Font::Sans, max_w);
+  CutTexts::global().note(shown, paragraph);
   return shown;
 }
 

@@ -37,6 +37,10 @@ std::string elide(const Canvas& c, std::string_view s, float size, Font font, fl
 // stays whole; the caller elides it).
 std::vector<std::string> wrap(const Canvas& c, const std::string& text, float size, float max_w, Font font = Font::Sans);
 // wrap() kept to at most `max_lines` (>= 1) lines, the last cut with "..." where more text followed.
+// One line of a paragraph shown in part, elided to max_w: where `more` of it is left out after this line, the line
+// ends in " ..." and hovering it shows the whole paragraph.
+std::string paragraph_line(const Canvas& c, const std::string& line, const std::string& paragraph, bool more,
+                           float size, float max_w);
 std::vector<std::string> wrap_lines(const Canvas& c, const std::string& text, float size, float max_w, size_t max_lines);
 // `text` wrapped to `r`'s width and centred in it: what a view says instead of a picture it cannot draw.
 void centered_message(Canvas& c, Rect r, const std::string& text, Color ink, float size);

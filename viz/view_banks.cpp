@@ -455,7 +455,8 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
   const float head_h = ls * 1.5f, grid_title = ls * 1.5f, way_h = ls * 1.7f;
   const float way_titled = grid_title + head_h + way_h;  // the row of ways: its title, the banks, their ways
   const float way_row = head_h + way_h;                   // the banks and their ways alone, where the title does not fit
-  const std::vector<std::string> cap_lines = viz::wrap(c, banks_caption(site, acc), fs, area.w());
+  const std::string caption = banks_caption(site, acc);
+  const std::vector<std::string> cap_lines = viz::wrap(c, caption, fs, area.w());
   size_t cap_fit = cap_lines.size();
   // Below the row: its hint, if room. Where not even the bare row fits under the caption cut to nothing (a short
   // pane under a tall site table), the caption keeps a line for the hint that says where the picture is.
@@ -467,7 +468,7 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
   }
   for (size_t i = 0; i < cap_fit; ++i) {
     const bool cut = i + 1 == cap_fit && cap_fit < cap_lines.size();
-    c.text({area.min.x, y}, viz::elide(c, cut ? cap_lines[i] + " ..." : cap_lines[i], fs, Font::Sans, area.w()), t.text, fs);
+    c.text({area.min.x, y}, viz::paragraph_line(c, cap_lines[i], caption, cut, fs, area.w()), t.text, fs);
     y += fs * 1.3f;
   }
   std::string note;
@@ -516,7 +517,7 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
     const int fit = int(std::max(0.0f, (area.max.y - y - grid_min) / (ns * 1.3f)));
     for (size_t i = 0; i < lines.size() && int(i) < fit; ++i) {
       const bool last = int(i) + 1 == fit && i + 1 < lines.size();
-      c.text({area.min.x, y}, viz::elide(c, last ? lines[i] + " ..." : lines[i], ns, Font::Sans, area.w()), t.text_dim, ns);
+      c.text({area.min.x, y}, viz::paragraph_line(c, lines[i], note, last, ns, area.w()), t.text_dim, ns);
       y += ns * 1.3f;
     }
   }
@@ -632,7 +633,10 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
                                 "bank reads, ") +
                         (lane_labels ? "labelled with the lane that asked for it"
                                      : "in the colour of the lane that asked for it (" +
-                                           viz::hint("hover a cell for its lane", "a larger picture numbers them") + ")") +
+                                           viz::hint(broadcast ? "hover a cell for its lanes: some words serve several"
+                                                               : "hover a cell for its lane",
+                                                     "a larger picture numbers them") +
+                                           ")") +
                         (broadcast && lane_labels
                              ? "; 5+ = lane 5 and others: one read of the word serves them all (a broadcast)"
                              : ""),

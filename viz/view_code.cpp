@@ -67,8 +67,9 @@ void draw_code_view(Canvas& c, Rect r, const Theme& t, const CodeViewInput& in, 
   const std::vector<std::string> adds = viz::wrap(c, in.adds, fs, area.w());
   const size_t max_adds = size_t(std::max(1.0f, (area.h() * 0.3f) / (fs * 1.25f)));
   for (size_t i = 0; i < adds.size() && i < max_adds; ++i) {
-    const std::string line = i + 1 == max_adds && adds.size() > max_adds ? adds[i] + " ..." : adds[i];
-    c.text({area.min.x, y}, viz::elide(c, line, fs, Font::Sans, area.w()), t.text_dim, fs);
+    c.text({area.min.x, y}, viz::paragraph_line(c, adds[i], in.adds, i + 1 == max_adds && adds.size() > max_adds, fs,
+                                                area.w()),
+           t.text_dim, fs);
     y += fs * 1.25f;
   }
   // What changed, counted.

@@ -391,7 +391,7 @@ void draw_gmem_view(Canvas& c, Rect r, const Theme& t, const GmemViewInput& in, 
     const std::vector<std::string> lines = viz::wrap(c, note, ts, area.w());
     for (size_t i = 0; i < lines.size() && y + ts <= area.max.y + 0.5f; ++i) {
       const bool last = i + 1 < lines.size() && y + ts * 1.3f + ts > area.max.y + 0.5f;
-      c.text({area.min.x, y}, viz::elide(c, last ? lines[i] + " ..." : lines[i], ts, Font::Sans, area.w()), ink, ts);
+      c.text({area.min.x, y}, viz::paragraph_line(c, lines[i], note, last, ts, area.w()), ink, ts);
       y += ts * 1.3f;
     }
   };

@@ -460,10 +460,9 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
   float ny = roomy ? area.max.y - note_h + fs * 0.3f : ax.bottom + fs * 0.25f + ts * 2.5f;
   for (size_t i = 0; i < note_lines.size(); ++i) {
     if (ny + ts > area.max.y + 1) break;
-    // The last line that fits says, with "...", that the note goes on (hovering a ceiling or maximising shows more).
+    // The last line that fits says, with "...", that the note goes on (hovering it shows the note whole).
     const bool cut = i + 1 < note_lines.size() && ny + line_h + ts > area.max.y + 1;
-    c.text({area.min.x, ny}, viz::elide(c, cut ? note_lines[i] + " ..." : note_lines[i], ts, Font::Sans, area.w()),
-           t.text_dim, ts);
+    c.text({area.min.x, ny}, viz::paragraph_line(c, note_lines[i], note, cut, ts, area.w()), t.text_dim, ts);
     ny += line_h;
   }
   c.pop_clip();

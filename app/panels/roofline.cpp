@@ -36,7 +36,10 @@ class RooflinePanel : public ViewPanel {
         for (const std::string& d : dtypes_of(c, name))
           if (std::find(dtypes.begin(), dtypes.end(), d) == dtypes.end()) dtypes.push_back(d);
     const std::vector<std::string> own = dtypes_of(c, selected);
-    dtype_ = std::find(dtypes.begin(), dtypes.end(), ctx.st.perf_dtype) != dtypes.end() ? ctx.st.perf_dtype
+    // A selected rung measured in other dtypes than the throughput view's draws in its own (wmma/10: f16.f16), or
+    // it would not be on its own plot.
+    const bool own_has = own.empty() || std::find(own.begin(), own.end(), ctx.st.perf_dtype) != own.end();
+    dtype_ = own_has && std::find(dtypes.begin(), dtypes.end(), ctx.st.perf_dtype) != dtypes.end() ? ctx.st.perf_dtype
              : !own.empty()                                                             ? own.front()
              : dtypes.empty()                                                           ? std::string()
                                                                                         : dtypes.front();
@@ -94,7 +97,7 @@ class RooflinePanel : public ViewPanel {
     // the reading of the axes first, then what a point above a line means, then the mma.sync line.
     // A rung the ladder's dtype leaves out says so first: the wmma ladder in f16.f32 went from 09 to 11 unexplained.
     in_.note = (not_drawn.empty() ? std::string()
-                                  : "Not drawn in " + dtype_ + ": " + not_drawn + "; selecting it draws that dtype. ") +
+                                  : "Not drawn in " + dtype_ + ": " + not_drawn + "; a rung selected draws its own. ") +
                "Intensity from each rung's tiling: an m x n tile of C reads (m + n) elements of A and B per k for 2mn "
                "flops; the tile is the block's where A and B are staged in shared memory" +
                std::string(family == "hopper" ? " (05, 06: the 2-CTA cluster's 256x256, as TMA multicasts B; Nsight "
@@ -117,6 +120,7 @@ class RooflinePanel : public ViewPanel {
                                : "");
     // The note's point about the lines, for a pane with no room for the note (the window's whole layout).
     in_.gist = roofline_gist(above);
+    if (!not_drawn.empty()) in_.gist += (in_.gist.empty() ? "Not drawn: " : "; not drawn: ") + not_drawn;
   }
 
   void Toolbar(const ViewContext&, Flow&) override {}
