@@ -791,30 +791,25 @@ TEST(RooflinePanel, ARungMeasuredInAnotherDtypeOnlyIsNamedAsNotDrawn) {
              {"dram", 4.3, "TB/s", "probe"}, {"l2", 7.7, "TB/s", "probe"}};
   Frame f;
   f.capture = &c;
-  for (const char* dtype : {"f16.f32", "f16.f16"}) {
+  const auto draw = [&](const char* kernel, const char* perf_dtype) {  // the roofline pane, maximised at 1920x1080
     ViewState st;
-    st.kernel = "wmma/11_ldmatrix_xor";
-    st.perf_dtype = dtype;
+    st.kernel = kernel;
+    st.perf_dtype = perf_dtype;
     ViewContext ctx{f, st, Theme::Dark()};
     const std::unique_ptr<ViewPanel> roof = find_view("roofline")->make();
     roof->Update(ctx);
     SvgCanvas svg(1900, 1000, Theme::Dark().bg);
     roof->Figure(svg, {{0, 0}, {1900, 1000}}, ctx, {-1, -1});
-    const std::string doc = svg.finish();
+    return svg.finish();
+  };
+  for (const char* dtype : {"f16.f32", "f16.f16"}) {
+    const std::string doc = draw("wmma/11_ldmatrix_xor", dtype);
     const bool said = doc.find("Not drawn in f16.f32: 10 (f16.f16 only)") != std::string::npos;
     EXPECT_EQ(said, std::string(dtype) == "f16.f32") << dtype;
     EXPECT_EQ(doc.find("Not drawn in f16.f16"), std::string::npos);
   }
   // 10 itself selected, the throughput view still in f16.f32: the roofline draws 10's own dtype, so 10 is on it.
-  ViewState st;
-  st.kernel = "wmma/10_warp_128x64";
-  st.perf_dtype = "f16.f32";
-  ViewContext ctx{f, st, Theme::Dark()};
-  const std::unique_ptr<ViewPanel> roof = find_view("roofline")->make();
-  roof->Update(ctx);
-  SvgCanvas svg(1900, 1000, Theme::Dark().bg);
-  roof->Figure(svg, {{0, 0}, {1900, 1000}}, ctx, {-1, -1});
-  const std::string doc = svg.finish();
+  const std::string doc = draw("wmma/10_warp_128x64", "f16.f32");
   EXPECT_NE(doc.find("f16.f16, 4096x4096x4096"), std::string::npos) << "the subtitle names 10's dtype";
   EXPECT_NE(doc.find(">wmma/10_warp_128x64</text>"), std::string::npos) << "10's dot, named";
   EXPECT_EQ(doc.find("Not drawn"), std::string::npos);
