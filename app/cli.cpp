@@ -1151,21 +1151,31 @@ int cmd_export(const ExportArgs& a) {
         return abandon("interrupted: no deck written, nothing left behind");
       }
       const Picture& p = pictures[i];
-      st.kernel = p.k->name;
+      // Each picture as `shot` draws it: from the deck's settings and the rung alone, its PNG and its SVG each by a
+      // panel of its own. The window's panels, kept from picture to picture, had opened wmma/10's bank view on the
+      // site the picture before showed, where its SVG (and its shot) opened on its own.
+      const auto fresh = [&] {
+        ViewState s = st;
+        s.kernel = p.k->name;
+        return s;
+      };
       if (tty || i % 25 == 0 || i + 1 == pictures.size())
         std::fprintf(stderr, "%sexport: picture %zu of %zu (%s, %s)%s", tty ? "\r\033[K" : "", i + 1, pictures.size(),
                      p.view.c_str(), p.k->name.c_str(), tty ? "" : "\n");
       try {
         SvgCanvas svg(float(w), float(h), (st.dark ? Theme::Dark() : Theme::Light()).bg);
         const std::unique_ptr<ViewPanel> panel = find_view(p.view)->make();
-        draw_view_figure(svg, {{0, 0}, {float(w), float(h)}}, p.view, f, st, *panel);
+        ViewState svg_st = fresh();
+        draw_view_figure(svg, {{0, 0}, {float(w), float(h)}}, p.view, f, svg_st, *panel);
         if (want_svg) write_file_atomic((tmp / (p.file + ".svg")).string(), svg.finish());
         write_figure_csv((tmp / (p.file + ".svg")).string(), *panel);  // the throughput view's numbers
       } catch (const std::exception& e) {
         close_gui();
         return abandon(p.file + ".svg: " + e.what());
       }
-      if (want_png && !render_png(gui, w, h, 4, [&] { window->DrawFigure(p.view, f, st); },
+      const std::unique_ptr<ViewPanel> png_panel = find_view(p.view)->make();
+      ViewState png_st = fresh();
+      if (want_png && !render_png(gui, w, h, 4, [&] { window->DrawFigure(p.view, f, png_st, *png_panel); },
                                   (tmp / (p.file + ".png")).string(), &error)) {
         close_gui();
         return abandon(p.file + ".png: " + error);

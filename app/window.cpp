@@ -640,11 +640,15 @@ bool MainWindow::Draw(const Frame& f, ViewState& st) {
 }
 
 void MainWindow::DrawFigure(const std::string& view, const Frame& f, ViewState& st) {
+  DrawFigure(view, f, st, panel(view));
+}
+
+void MainWindow::DrawFigure(const std::string& view, const Frame& f, ViewState& st, ViewPanel& panel) {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGuiCanvas canvas(ImGui::GetBackgroundDrawList(), gui_.sans, gui_.mono, gui_.bold);
   const Rect r{{vp->Pos.x, vp->Pos.y}, {vp->Pos.x + vp->Size.x, vp->Pos.y + vp->Size.y}};
   canvas.rect_filled(r, theme_of(st).bg);
-  draw_view_figure(canvas, r, view, f, st, panel(view));
+  draw_view_figure(canvas, r, view, f, st, panel);
 }
 
 void draw_view_figure(Canvas& c, Rect r, const std::string& view, const Frame& f, ViewState& st, ViewPanel& panel) {

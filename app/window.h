@@ -23,6 +23,8 @@ class MainWindow {
   bool Draw(const Frame& f, ViewState& st);
   // One view's figure alone, filling the display, without widgets (`shot --view NAME` as PNG).
   void DrawFigure(const std::string& view, const Frame& f, ViewState& st);
+  // The same with a panel of the caller's (the deck's, made fresh for each picture as its SVG's is).
+  void DrawFigure(const std::string& view, const Frame& f, ViewState& st, ViewPanel& panel);
   // The panel that drew `view`'s figure last (its FigureCsv for an export).
   const ViewPanel& figure_panel(const std::string& view) { return panel(view); }
   // F12: the whole workspace as `shot --view all` draws it as SVG (draw_workspace), PNG and SVG under one name in

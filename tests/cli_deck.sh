@@ -4,9 +4,10 @@
 # every picture and link index.html names exists (parsed with Python's HTML parser; gui.deck_chromium then loads
 # the deck this leaves in DIR/deck in a browser), the SVGs render with rsvg-convert, the PNGs are 1600x900; an existing folder or a missing parent is refused in one
 # line; SIGINT mid-way leaves neither the deck nor its temporary folder.
-# usage: cli_deck.sh BIN DIR
+# Each picture is its `shot`, pixel for pixel, whatever pictures came before it in the deck.
+# usage: cli_deck.sh BIN DIR PNG_STATS
 set -euo pipefail
-bin=$1 dir=$2
+bin=$1 dir=$2 stats=$3
 rm -rf "$dir"
 mkdir -p "$dir"
 source "$(dirname "$0")/private_x.sh"
@@ -89,6 +90,20 @@ for f in $(ls "$dir/deck"/*.svg | awk 'NR % 40 == 1'); do
   rsvg-convert "$f" -o "$dir/check.png" || fail "rsvg-convert cannot render $(basename "$f")"
 done
 echo "ok: sampled SVGs render with rsvg-convert"
+
+# A picture is its shot: the deck drew each PNG with the window's panels, kept from picture to picture, and the bank
+# view of rungs with no conflict (wmma/10, sgemm/08, mma_f16/09) opened on the site the picture before showed, where
+# its SVG and its shot opened on the rung's own.
+for k in wmma/10_warp_128x64 sgemm/08_double_buffer mma_f16/09_xor_permuted; do
+  for v in banks gmem; do
+    name=$(echo "$k" | tr / -)_$v
+    [ -e "$dir/deck/$name.png" ] || continue
+    "$bin" shot --view $v --kernel $k --theme light -o "$dir/shot_$name.png" 2>/dev/null
+    read -r _ _ differ _ _ < <("$stats" --diff "$dir/deck/$name.png" "$dir/shot_$name.png")
+    [ "$differ" = 0 ] || fail "the deck's $name.png is not its shot: $differ pixels differ"
+  done
+done
+echo "ok: sampled deck pictures are their shots"
 
 set +e
 "$bin" export --deck "$dir/deck" >/dev/null 2>"$dir/err2.txt"
