@@ -1078,6 +1078,26 @@ int cmd_export(const ExportArgs& a) {
   // A link counts as there even where it points nowhere: the rename at the end would fail on it after all the work.
   if (fs::exists(fs::symlink_status(deck, ec)))
     return fail("export", "--deck: '" + a.deck + "' exists already; remove it or name a new folder", kExitUsage);
+  // SIGINT, SIGTERM and SIGHUP stop the export between pictures (exit 1, nothing left behind) from here on, not only
+  // once drawing starts: a Ctrl-C while the capture loaded ended the process by the signal. One the process ignores
+  // (nohup's SIGHUP, a script's background job's SIGINT) stays ignored.
+  g_deck_stop = 0;
+  struct Catch {
+    int sig;
+    struct sigaction old {};
+    bool caught = false;
+    explicit Catch(int s) : sig(s) {
+      ::sigaction(sig, nullptr, &old);
+      if (old.sa_handler == SIG_IGN) return;
+      struct sigaction sa {};
+      sa.sa_handler = deck_on_signal;
+      sigemptyset(&sa.sa_mask);
+      caught = ::sigaction(sig, &sa, nullptr) == 0;
+    }
+    ~Catch() {
+      if (caught) ::sigaction(sig, &old, nullptr);
+    }
+  } catch_int(SIGINT), catch_term(SIGTERM), catch_hup(SIGHUP);
   const fs::path parent = deck.has_parent_path() ? deck.parent_path() : fs::path(".");
   if (!fs::is_directory(parent, ec))  // exit 1, as shot's -o and --last-frame in a missing folder
     return fail("export", "--deck: the folder '" + parent.string() + "' to create it in does not exist", kExitRuntime);
@@ -1135,13 +1155,6 @@ int cmd_export(const ExportArgs& a) {
   };
   const bool tty = ::isatty(2);
   const int w = 1600, h = 900;
-  g_deck_stop = 0;
-  const auto old_int = std::signal(SIGINT, deck_on_signal), old_term = std::signal(SIGTERM, deck_on_signal),
-             old_hup = std::signal(SIGHUP, deck_on_signal);
-  struct Restore {
-    decltype(old_int) i, t, h;
-    ~Restore() { std::signal(SIGINT, i), std::signal(SIGTERM, t), std::signal(SIGHUP, h); }
-  } restore{old_int, old_term, old_hup};
   {
     std::optional<MainWindow> window;
     if (want_png) window.emplace(gui);

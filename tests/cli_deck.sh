@@ -123,8 +123,11 @@ ln -sfn nowhere "$dir/dangling"
 # The deck's folder has a folder's usual mode under the umask, not its temporary's 0700.
 [ "$(stat -c %a "$dir/slash")" = "$(printf '%o' $((0777 & ~$(umask))))" ] || fail "the deck folder's mode: $(stat -c %a "$dir/slash")"
 echo "ok: --deck with a trailing slash made that folder"
+# Started as a terminal starts it (job control on: SIGINT not ignored, as it is for a script's background job).
+set -m
 "$bin" export --deck "$dir/cut" >/dev/null 2>"$dir/err4.txt" &
 pid=$!
+set +m
 # Interrupted once it is drawing (a loaded machine can take more than 10 s to reach picture 26, and a signal
 # before the export has started drawing is not what this checks).
 for _ in $(seq 600); do grep -q "picture 2[0-9] of" "$dir/err4.txt" 2>/dev/null && break; sleep 0.1; done
@@ -137,6 +140,18 @@ set -e
 [ -e "$dir/cut" ] && fail "an interrupted export left a deck"
 ls "$dir" | grep -q "cut.tmp-" && fail "an interrupted export left its temporary folder"
 echo "ok: existing and missing folders refused; SIGINT left nothing behind"
+# A signal the export was started ignoring stays ignored: under nohup a SIGHUP (an ssh session closed) does not
+# cost the deck.
+set +e
+nohup "$bin" export --deck "$dir/kept" --formats svg >/dev/null 2>"$dir/err7.txt" &
+pid=$!
+for _ in $(seq 600); do grep -q "picture 2[0-9] of" "$dir/err7.txt" 2>/dev/null && break; sleep 0.1; done
+kill -HUP $pid
+wait $pid
+rc=$?
+set -e
+[ $rc -eq 0 ] && [ -f "$dir/kept/index.html" ] || fail "a SIGHUP under nohup stopped the export (exit $rc): $(tail -1 "$dir/err7.txt")"
+echo "ok: a SIGHUP under nohup left the export to finish"
 
 # --formats svg: no display needed (none given), every picture shown as its SVG, no PNG written; a bad list refused.
 env -u DISPLAY -u WAYLAND_DISPLAY "$bin" export --deck "$dir/svg" --formats svg >"$dir/svg.txt" 2>"$dir/svg.err" ||
