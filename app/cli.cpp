@@ -727,6 +727,7 @@ LayoutViewInput single_operand(const MmaOp& op, Operand o, const FragmentLayout&
   in.op = &op;
   (l.source == "traced" ? in.traced : in.documented)[int(o)] = &l;
   in.traced_from = traced_from;
+  in.absent = std::string("not asked for (--operand ") + operand_name(o) + ")";  // not "not documented": they are
   if (op.kind == OpKind::Ldmatrix) in.row_suppliers = ldmatrix_rows(op);  // the "L9" chips beside the rows
   return in;
 }

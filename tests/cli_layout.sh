@@ -59,6 +59,10 @@ echo "wgmma csv ok"
 "$bin" layout --op mma.m16n8k16.f16 --operand A --format svg -o "$tmp/A.svg"
 grep -q '</svg>' "$tmp/A.svg"
 [ "$(grep -o '<rect' "$tmp/A.svg" | wc -l)" -ge 256 ] || { echo "FAIL: A.svg has fewer than 256 cells"; exit 1; }
+# The operands not asked for are drawn empty and say so, not "not documented" (PTX documents all three).
+[ "$(grep -c '>not asked for (--operand A)</text>' "$tmp/A.svg")" -eq 2 ] ||
+  { echo "FAIL: A.svg does not say B and C were not asked for"; exit 1; }
+if grep -q '>not documented</text>' "$tmp/A.svg"; then echo "FAIL: A.svg calls a documented operand not documented"; exit 1; fi
 echo "svg ok"
 # Without --format, -o's extension decides: an SVG document in a .svg file, not CSV text.
 "$bin" layout --op mma.m16n8k16.f16 --operand B -o "$tmp/B.svg"

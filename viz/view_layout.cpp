@@ -56,6 +56,7 @@ FragmentLayout banded(const FragmentLayout& l, int rows) {
 
 struct Panel {
   bool traced = false;
+  std::string absent;   // what a grid with no layout says ("" : "not documented" / "not traced")
   bool single = false;  // ldmatrix, wgmma: grid[0] alone, no GEMM arrangement
   int single_op = 0;     // the operand grid[0] shows when single: A (ldmatrix's tile) or C (wgmma's accumulator)
   std::array<Grid, 3> grid;
@@ -232,7 +233,7 @@ std::string multiplicity_line(const Panel& p) {
 std::vector<Span> title_line2(const MmaOp& op, const Panel& p, int o, const Theme& t, bool compact = false) {
   const Grid& g = p.grid[o];
   std::string s;
-  if (!g.layout) return {{p.traced ? "not traced" : "not documented", t.text_dim}};
+  if (!g.layout) return {{!p.absent.empty() ? p.absent : p.traced ? "not traced" : "not documented", t.text_dim}};
   const int on = p.single ? p.single_op : o;
   s = type_of(op, on) + " \xC2\xB7 " + std::to_string(elems_of(op, on, g)) +
       (op.kind == OpKind::Wgmma ? " registers/thread" : compact ? " per lane" : " elements/lane");
@@ -566,6 +567,7 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
   std::vector<Panel> panels;
   if (op && has_doc && st.show_documented) panels.push_back({});
   if (op && has_tr && st.show_traced) panels.push_back({}), panels.back().traced = true;
+  for (Panel& p : panels) p.absent = in.absent;
   for (Panel& p : panels) {
     p.single = ldm || wg;
     p.single_op = wg ? 2 : 0;

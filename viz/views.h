@@ -48,6 +48,9 @@ struct LayoutViewInput {
   // ldmatrix as the followed rung issues it: the mma its registers feed (null: none named). A tf32 mma reads each
   // 32-bit register as one element, so the caption's fragment is mma.m16n8k8.tf32's, not the f16 one.
   const MmaOp* feeds = nullptr;
+  // What an operand's grid with no layout says, where that is not "not documented" / "not traced": the layout
+  // command draws the one operand asked for ("not asked for (--operand C)"); empty: the default.
+  std::string absent;
 };
 struct LayoutViewState {
   bool show_documented = true;  // documented column
