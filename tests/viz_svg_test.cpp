@@ -459,6 +459,26 @@ TEST(TextOn, PicksTheReadableSide) {
     }
 }
 
+// A throughput line reads on its background: each of the 16 series colours at 3:1 or more against the theme's
+// background (WCAG's figure for graphics). On the light theme the second eight, lighter, had drawn a ladder's top
+// rungs at 1.5-2.4:1.
+TEST(SeriesColor, EveryLineReadsOnItsBackground) {
+  auto lin = [](uint8_t v) {
+    float c = v / 255.f;
+    return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f);
+  };
+  auto rel = [&](Color c) { return 0.2126f * lin(c.r) + 0.7152f * lin(c.g) + 0.0722f * lin(c.b); };
+  for (const Theme* t : {&Theme::Dark(), &Theme::Light()}) {
+    std::set<std::string> seen;
+    for (size_t i = 0; i < 16; ++i) {
+      const float a = rel(series_color(i, *t)), b = rel(t->bg);
+      EXPECT_GE((std::max(a, b) + 0.05f) / (std::min(a, b) + 0.05f), 3.0f) << (t->dark ? "dark" : "light") << " " << i;
+      seen.insert(hex(series_color(i, *t)));
+    }
+    EXPECT_EQ(seen.size(), 16u) << "a colour repeated";
+  }
+}
+
 // ---- Layout view -----------------------------------------------------------------------------
 
 TEST(LayoutView, OneCellPerElementInItsLanesColourWithLaneLabels) {

@@ -83,13 +83,16 @@ Color lane_color(int lane, const Theme& t) {
 
 Color series_color(size_t i, const Theme& t) {
   // Eight hues in an order that puts far-apart hues next to each other, then the same hues again at a
-  // clearly different lightness: 16 colours, none a repeat, each readable on the theme's background.
+  // clearly different lightness: 16 colours, none a repeat, each readable on the theme's background. On the light
+  // theme the second eight are darker, not lighter: lighter, a ladder's top rungs (its 9th to 16th series) drew
+  // at 1.5-2.4:1 on white, the faintest lines of the plot for the rungs a lecture ends on; now each is 3.3:1 or more.
   static const float kHue[8] = {212, 28, 128, 340, 268, 186, 52, 18};
   static const float kSat[8] = {0.75f, 0.85f, 0.55f, 0.70f, 0.55f, 0.65f, 0.75f, 0.45f};
   const size_t k = i % 16, h = k % 8;
   const bool second = k >= 8;
-  float light = t.dark ? (second ? 0.78f : 0.60f) : (second ? 0.62f : 0.42f);
-  if (h == 7) light = t.dark ? (second ? 0.70f : 0.45f) : (second ? 0.50f : 0.32f);  // brown: darker than the orange
+  float light = t.dark ? (second ? 0.78f : 0.60f) : (second ? 0.27f : 0.40f);
+  if (h == 6 && !t.dark && !second) light = 0.34f;  // yellow: darker on white, where it is the faintest hue
+  if (h == 7) light = t.dark ? (second ? 0.70f : 0.45f) : (second ? 0.20f : 0.32f);  // brown: darker than the orange
   return hsl(kHue[h], kSat[h], light);
 }
 
