@@ -797,6 +797,7 @@ int cmd_layout(const LayoutArgs& given) {
     bytes = layout_tikz(layout, *Theme::ByName(a.theme));
   } else {
     const Theme& theme = *Theme::ByName(a.theme);
+    const viz::PictureScope picture;  // a picture: no "hover a cell; zoom in for labels" under a static wgmma grid
     const LayoutViewInput in = single_operand(*op, operand, layout, traced_from);
     const int w = 1200, h = 900;
     if (a.format == "svg") {
