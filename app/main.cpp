@@ -12,6 +12,7 @@
 #include "app/cli.h"
 #include "app/gpu_worker.h"
 #include "app/render.h"
+#include "app/state.h"
 #include "app/views.h"
 #include "core/files.h"
 #include "core/layout.h"
@@ -132,7 +133,7 @@ int main(int argc, char** argv) {
   benchc->add_option("--rounds", bench.rounds,
                      "Measure every kernel this many times, alternately forward and backward, and report each one's "
                      "median (fair comparisons on a GPU whose clocks drift)")
-      ->check(number_in(1, 100, true, "a whole number from 1 to 100"));
+      ->check(number_in(1, 100, true, "a whole number from 1 to 100"))->capture_default_str();
   benchc->add_flag("--verify-only", bench.verify_only,
                    "Only check every kernel against cuBLAS, one launch each (for compute-sanitizer: "
                    "tools/sanitize.sh)");
@@ -179,7 +180,7 @@ int main(int argc, char** argv) {
   ShotArgs shot;
   CLI::App* shotc = app.add_subcommand("shot", "Render a view offscreen to PNG or SVG (PNG through a display where there is one, else EGL with no window)");
   shotc->add_option("--view", shot.view, "View to draw: " + views_help())->required();
-  shotc->add_option("--kernel", shot.kernel, "Kernel to select");
+  shotc->add_option("--kernel", shot.kernel, std::string("Kernel to select (default: ") + kDefaultKernel + ")");
   shotc->add_option("--op", shot.op, "Operation the layout view shows instead of the kernel's own");
   shotc->add_option("--replay", shot.replay, "Capture to draw (default: the bundled one)");
   shotc->add_option("--theme", shot.theme, "dark or light")->check(CLI::IsMember({"dark", "light"}))->capture_default_str();
