@@ -77,7 +77,7 @@ int main(int argc, char** argv) {
   WindowArgs win;
   app.add_option("--replay", win.replay, "Open this capture instead of running on the GPU")->group("Window");
   app.add_option("--device", win.device, "CUDA device index")->check(device_index)->group("Window");
-  // Test hooks, hidden from --help (an empty group).
+  // Test hooks, hidden from --help (an empty group); the window's own options are in the group "Window".
   app.add_option("--frames", win.frames, "Quit after this many frames")
       ->check(named("--frames", number_in(1, 1e9, true, "a number of frames from 1")))
       ->group("");
@@ -98,8 +98,8 @@ int main(int argc, char** argv) {
   app.add_option("--series-log", win.series_log, "Headless, live: write the throughput series as CSV")->group("");
   // The window's own options a user passes (a lecture opening on its rung and view); the rest are test hooks.
   app.add_option("--kernel", win.kernel, "Open on this rung or variant (gemmscope list)")->group("Window");
-  app.add_option("--maximize", win.maximize, "Open with this view maximised (layout, banks, gmem, swizzle, perf, "
-                                            "roofline, timeline, code)")->group("Window");
+  app.add_option("--maximize", win.maximize, "Open with this view maximised (a name shot --view takes)")
+      ->group("Window");
   app.add_option("--script", win.script, "Timed actions: 'SECONDS:kernel=NAME;SECONDS:pin;SECONDS:export'")->group("");
   // The fault drill: a kernel that faults on purpose, run by the GPU worker once the live plot has data.
   // (Checked in cmd_window: CLI11 leaves a hidden option's name out of its message.)
