@@ -3316,6 +3316,13 @@ TEST(LayoutView, WgmmaAccumulatorIsDrawnOneWarpPerBand) {
 
 // ---- Roofline -----------------------------------------------------------------------------------
 
+// The roofline view drawn into an SVG of `size`, nothing hovered.
+std::string draw_roofline(const RooflineViewInput& in, Vec2 size = {1600, 900}, const Theme& t = Theme::Dark()) {
+  SvgCanvas svg(size.x, size.y, t.bg);
+  draw_roofline_view(svg, {{0, 0}, size}, t, in, {-1, -1}, nullptr);
+  return svg.finish();
+}
+
 TEST(Roofline, TileIntensityRidgeAndLogAxes) {
   EXPECT_DOUBLE_EQ(tile_intensity(1, 1, 4), 0.25);         // sgemm/01: 2 flops per 8 bytes
   EXPECT_DOUBLE_EQ(tile_intensity(128, 128, 2), 64.0);     // 2*128*128 / (256*2)
@@ -3405,10 +3412,7 @@ TEST(Roofline, TheHopperLadderIsDrawnUnderTheWgmmaPipe) {
   in.title = "hopper ladder";
   in.ceilings = hopper;
   in.points = {{"hopper/01_tma_wgmma", 64, 420, true, false}, {"hopper/06_tma_store", 85.3, 750, true, true}};
-  const Theme& t = Theme::Dark();
-  SvgCanvas svg(1600, 900, t.bg);
-  draw_roofline_view(svg, {{0, 0}, {1600, 900}}, t, in, {-1, -1}, nullptr);
-  const std::string doc = svg.finish();
+  const std::string doc = draw_roofline(in);
   EXPECT_EQ(parse(doc, nullptr), "");
   const std::string text = all_text(doc);
   for (const char* s : {"wgmma f16.f32 963 TFLOP/s", "cuBLAS f16.f32 760 TFLOP/s", "hopper/06_tma_store"})
@@ -3467,10 +3471,7 @@ TEST(Roofline, ASelectedVariantIsNamedOffTheLaddersPath) {
   RooflinePoint v{"mma_f16/10_multistage[xor=off]", 85.3, 110, true, true};
   v.variant = true;
   in.points = {a, b, v};
-  const Theme& t = Theme::Dark();
-  SvgCanvas svg(1600, 900, t.bg);
-  draw_roofline_view(svg, {{0, 0}, {1600, 900}}, t, in, {-1, -1}, nullptr);
-  const std::string doc = svg.finish();
+  const std::string doc = draw_roofline(in);
   EXPECT_NE(all_text(doc).find("mma_f16/10_multistage[xor=off]"), std::string::npos) << all_text(doc);
   // The path: one polyline through the two rungs' dots, none reaching down to the variant's.
   const std::vector<Element> paths = elements(doc, "polyline");
@@ -3489,10 +3490,7 @@ TEST(Roofline, RungsOnOneSpotShareALabel) {
   in.points = {{"mma_f16/02_conflict_free", 64, 28.4, true, false}, {"mma_f16/03_cp_async", 64, 28.7, true, false},
                {"mma_f16/10_multistage", 85.3, 472, true, true}, {"mma_f16/12_persistent", 85.3, 514, true, false},
                {"mma_f16/13_stream_k", 85.3, 514, true, false}};
-  const Theme& t = Theme::Dark();
-  SvgCanvas svg(1600, 900, t.bg);
-  draw_roofline_view(svg, {{0, 0}, {1600, 900}}, t, in, {-1, -1}, nullptr);
-  const std::string doc = svg.finish();
+  const std::string doc = draw_roofline(in);
   std::vector<std::string> labels;
   for (const Element& e : elements(doc, "text")) labels.push_back(e.text);
   for (const char* want : {"02, 03", "12, 13", "mma_f16/10_multistage"})
@@ -3517,9 +3515,7 @@ TEST(Roofline, SlopeLabelsStepAsideForTheRungsDots) {
   }
   const Theme& t = Theme::Dark();
   for (const Vec2 size : {Vec2{520, 330}, Vec2{800, 450}, Vec2{1600, 900}}) {
-    SvgCanvas svg(size.x, size.y, t.bg);
-    draw_roofline_view(svg, {{0, 0}, size}, t, in, {-1, -1}, nullptr);
-    const std::string doc = svg.finish();
+    const std::string doc = draw_roofline(in, size, t);
     ASSERT_EQ(parse(doc, nullptr), "");
     std::vector<Vec2> dots;
     for (const Element& e : elements(doc, "circle")) dots.push_back({num(e, "cx"), num(e, "cy")});
@@ -3559,9 +3555,7 @@ TEST(Roofline, TheSelectedRungsNameCoversNoOtherLabelInASmallPane) {
   const RooflineViewInput in = mma_f16_ladder_roofline();
   const Theme& t = Theme::Dark();
   for (const Vec2 size : {Vec2{380, 220}, Vec2{470, 260}, Vec2{560, 300}, Vec2{800, 450}, Vec2{1600, 900}}) {
-    SvgCanvas svg(size.x, size.y, t.bg);
-    draw_roofline_view(svg, {{0, 0}, size}, t, in, {-1, -1}, nullptr);
-    const std::string doc = svg.finish();
+    const std::string doc = draw_roofline(in, size, t);
     ASSERT_EQ(parse(doc, nullptr), "");
     EXPECT_EQ(overlapping_text(doc), "") << size.x << "x" << size.y;
     EXPECT_EQ(outside(doc, size.x, size.y), "") << size.x << "x" << size.y;
@@ -3601,9 +3595,7 @@ TEST(Roofline, EachRungsNumberIsNearestItsOwnDot) {
     for (RooflinePoint& p : in.points) p.selected = false;
     in.points[selected].selected = true;
     for (const Vec2 size : {Vec2{380, 220}, Vec2{405, 260}, Vec2{485, 310}, Vec2{800, 450}, Vec2{1600, 900}}) {
-      SvgCanvas svg(size.x, size.y, t.bg);
-      draw_roofline_view(svg, {{0, 0}, size}, t, in, {-1, -1}, nullptr);
-      const std::string doc = svg.finish();
+      const std::string doc = draw_roofline(in, size, t);
       ASSERT_EQ(parse(doc, nullptr), "");
       // The dots in the order of the points (the selected one's ring is a larger circle before its dot).
       std::vector<Vec2> dots;
@@ -3664,9 +3656,7 @@ TEST(Roofline, EachComputeLabelSitsOnItsOwnLine) {
   for (const RooflineViewInput& in : {mma_f16_ladder_roofline(), sgemm})
     for (const Vec2 size : {Vec2{380, 220}, Vec2{405, 270}, Vec2{470, 260}, Vec2{560, 300}, Vec2{800, 450},
                             Vec2{1600, 900}, Vec2{1920, 1080}}) {
-      SvgCanvas svg(size.x, size.y, t.bg);
-      draw_roofline_view(svg, {{0, 0}, size}, t, in, {-1, -1}, nullptr);
-      const std::string doc = svg.finish();
+      const std::string doc = draw_roofline(in, size, t);
       ASSERT_EQ(parse(doc, nullptr), "");
       // The pipe's line is solid in the good colour, cuBLAS's dashed in the text colour: horizontal segments.
       float pipe_y = -1, cublas_y = -1;
@@ -3711,9 +3701,7 @@ TEST(Roofline, NoLineRunsThroughTheAxisTitle) {
     return false;
   };
   for (const Vec2 size : {Vec2{380, 220}, Vec2{440, 260}, Vec2{560, 300}, Vec2{800, 450}, Vec2{1600, 900}}) {
-    SvgCanvas svg(size.x, size.y, t.bg);
-    draw_roofline_view(svg, {{0, 0}, size}, t, in, {-1, -1}, nullptr);
-    const std::string doc = svg.finish();
+    const std::string doc = draw_roofline(in, size, t);
     std::vector<Element> all;
     ASSERT_EQ(parse(doc, &all), "");
     const Rect title = only_box(doc, "TFLOP/s (log)");
@@ -3849,9 +3837,7 @@ TEST(Roofline, ASmallPaneStillSaysWhatTheDotsAboveTheLinesAre) {
   in.gist = "Above the DRAM line: operands from L2 (09, 10)";
   const Theme& t = Theme::Dark();
   for (const Vec2 size : {Vec2{380, 240}, Vec2{463, 300}, Vec2{1600, 900}}) {
-    SvgCanvas svg(size.x, size.y, t.bg);
-    draw_roofline_view(svg, {{0, 0}, size}, t, in, {-1, -1}, nullptr);
-    const std::string doc = svg.finish();
+    const std::string doc = draw_roofline(in, size, t);
     ASSERT_EQ(parse(doc, nullptr), "");
     EXPECT_EQ(overlapping_text(doc), "") << size.x << "x" << size.y;
     EXPECT_EQ(outside(doc, size.x, size.y), "") << size.x << "x" << size.y;
