@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gs {
 
@@ -68,6 +69,14 @@ inline std::string cut_start(const std::string& s, size_t max) {
   size_t from = s.size() - max;
   while (from < s.size() && (static_cast<unsigned char>(s[from]) & 0xC0) == 0x80) ++from;
   return "..." + s.substr(from);
+}
+
+// Names as a sentence lists them: "a", "a or b", "a, b or c" (`last` "and": "a, b and c").
+inline std::string join_list(const std::vector<std::string>& names, const char* last = "or") {
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? std::string(" ") + last + " " : std::string(", ")) + names[i];
+  return out;
 }
 
 }  // namespace gs

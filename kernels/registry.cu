@@ -142,12 +142,8 @@ std::string unknown_kernel(const std::string& name, bool brief) {
   for (const KernelInfo& k : kernel_registry())
     if (!name.empty() && k.name.find('[') == std::string::npos && k.name.compare(0, name.size(), name) == 0)
       starts.push_back(k.name);
-  if (!starts.empty() && starts.size() <= 3) {
-    std::string which;
-    for (size_t i = 0; i < starts.size(); ++i)
-      which += (i == 0 ? "" : i + 1 == starts.size() ? " or " : ", ") + starts[i];
-    return "unknown kernel '" + shown + "': did you mean " + which + "? (gemmscope list)";
-  }
+  if (!starts.empty() && starts.size() <= 3)
+    return "unknown kernel '" + shown + "': did you mean " + join_list(starts) + "? (gemmscope list)";
   if (brief) return "unknown kernel '" + shown + "': not one of this build's (gemmscope list)";
   return "unknown kernel '" + shown + "' (`gemmscope list` prints every rung and variant; rungs: " + known_kernels() + ")";
 }

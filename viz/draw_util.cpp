@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/text.h"
+
 namespace gs::viz {
 
 Color mix(Color a, Color b, float t) {
@@ -197,9 +199,9 @@ std::string traced_scope(std::vector<int> warps, std::vector<int> iters) {
     v->erase(std::unique(v->begin(), v->end()), v->end());
   }
   auto list = [](const std::vector<int>& v) {
-    std::string out;
-    for (size_t i = 0; i < v.size(); ++i) out += (i == 0 ? "" : i + 1 == v.size() ? " and " : ", ") + std::to_string(v[i]);
-    return out;
+    std::vector<std::string> names;
+    for (const int i : v) names.push_back(std::to_string(i));
+    return join_list(names, "and");
   };
   const bool epilogue = !iters.empty() && iters.front() < 0;  // -1: past the k-loop
   if (epilogue) iters.erase(iters.begin());

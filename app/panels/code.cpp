@@ -9,6 +9,7 @@
 #include "app/panels/panel.h"
 #include "app/rung_sources.h"
 #include "app/ui.h"
+#include "core/text.h"
 #include "kernels/gemm.h"
 
 namespace gs {
@@ -190,11 +191,8 @@ class CodePanel : public ViewPanel {
         d.kind = mark ? DiffLine::Kind::Added : DiffLine::Kind::Same;
         marked += mark;
       }
-      std::string names;
-      for (size_t i = 0; i < symbols.size(); ++i)
-        names += (i == 0 ? "" : i + 1 == symbols.size() ? " or " : ", ") + symbols[i];
       in_.toggle_note = kernel.substr(kernel.find('[')) + ": the rung's own source; marked, the " +
-                        std::to_string(marked) + " lines that name " + names + ", what the toggle sets";
+                        std::to_string(marked) + " lines that name " + join_list(symbols) + ", what the toggle sets";
     }
     // The site names come from the whole file (the enum and the names may sit anywhere in it).
     const RungSource* src = rung_source(kernel);
