@@ -1188,12 +1188,14 @@ int cmd_export(const ExportArgs& a) {
         close_gui();
         return abandon(p.file + ".svg: " + e.what());
       }
-      const std::unique_ptr<ViewPanel> png_panel = find_view(p.view)->make();
-      ViewState png_st = fresh();
-      if (want_png && !render_png(gui, w, h, 4, [&] { window->DrawFigure(p.view, f, png_st, *png_panel); },
-                                  (tmp / (p.file + ".png")).string(), &error)) {
-        close_gui();
-        return abandon(p.file + ".png: " + error);
+      if (want_png) {
+        const std::unique_ptr<ViewPanel> png_panel = find_view(p.view)->make();
+        ViewState png_st = fresh();
+        if (!render_png(gui, w, h, 4, [&] { window->DrawFigure(p.view, f, png_st, *png_panel); },
+                        (tmp / (p.file + ".png")).string(), &error)) {
+          close_gui();
+          return abandon(p.file + ".png: " + error);
+        }
       }
     }
   }

@@ -88,11 +88,13 @@ void key_item(Canvas& c, Vec2& at, float size, Color swatch, bool tick, const st
   at.x += c.text_size(label, size).x + size * 1.2f;
 }
 
-// The key: bars, cuBLAS's ticks, and the colour of a failed bar only where one failed (a red swatch over a ladder
-// that all passed read as a warning).
-float key_width(const Canvas& c, float size, bool failed) {
-  return size * (1.6f + 0.6f + 1.2f * 2) + c.text_size("TFLOP/s", size).x + c.text_size("cuBLAS, same dtype", size).x +
-         (failed ? size * (1.6f + 1.2f) + c.text_size("failed verification", size).x : 0);
+// The key from `at`: bars, cuBLAS's ticks, and the colour of a failed bar only where one failed (a red swatch over a
+// ladder that all passed read as a warning). Returns where it ends: on a MeasureCanvas, the key's width.
+float draw_key(Canvas& c, Vec2 at, float size, const Theme& t, bool failed) {
+  key_item(c, at, size, viz::mix(t.accent, t.bg, 0.3f), false, "TFLOP/s", t);
+  key_item(c, at, size, t.text, true, "cuBLAS, same dtype", t);
+  if (failed) key_item(c, at, size, t.bad, false, "failed verification", t);
+  return at.x;
 }
 
 void draw_bars(Canvas& c, Rect area, const Theme& t, const PerfViewInput& in, float ts, Vec2 mouse, PerfHover* hover) {
@@ -480,7 +482,8 @@ void draw_perf_view(Canvas& c, Rect r, const Theme& t, const PerfViewInput& in, 
   // No bars and nothing to say about them (a plot of series alone): the series take the whole area, without the bars' key.
   const bool series_only = in.bars.empty() && in.empty_note.empty() && !in.series.empty();
   const bool failed = std::any_of(in.bars.begin(), in.bars.end(), [](const PerfBar& b) { return !b.ok; });
-  const float key_w = series_only ? 0 : key_width(c, ts, failed);
+  MeasureCanvas measure(c);
+  const float key_w = series_only ? 0 : draw_key(measure, {0, 0}, ts, t, failed);
   const bool key_on_title = viz::spans_width(c, title, title_size) + key_w + fs * 2 <= area.w();
   viz::draw_spans(c, area.min, title, title_size, area.w());
   Vec2 at{key_on_title ? area.max.x - key_w : area.min.x, area.min.y + (title_size - ts) * 0.5f};
@@ -490,11 +493,7 @@ void draw_perf_view(Canvas& c, Rect r, const Theme& t, const PerfViewInput& in, 
     area.min.y += ts * 1.35f;
   }
   if (!key_on_title) at.y = area.min.y, area.min.y += ts * 1.5f;
-  if (!series_only && (key_on_title || key_w <= area.w())) {
-    key_item(c, at, ts, viz::mix(t.accent, t.bg, 0.3f), false, "TFLOP/s", t);
-    key_item(c, at, ts, t.text, true, "cuBLAS, same dtype", t);
-    if (failed) key_item(c, at, ts, t.bad, false, "failed verification", t);
-  }
+  if (!series_only && (key_on_title || key_w <= area.w())) draw_key(c, at, ts, t, failed);
   area.min.y += fs * 0.5f;
 
   // Bars and curves side by side where the area is wide, stacked where it is tall; where it is neither

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "app/panels/panel.h"
+#include "core/text.h"
 #include "kernels/gemm.h"
 
 namespace gs {
@@ -53,11 +54,9 @@ class RooflinePanel : public ViewPanel {
     for (const std::string& name : names) {
       const RunRecord* r = ladder_run(c, name, dtype_);
       const KernelInfo* k = find_kernel(name);
-      if (!r && k && !dtypes_of(c, name).empty()) {
-        std::string in;
-        for (const std::string& d : dtypes_of(c, name)) in += (in.empty() ? "" : " and ") + d;
-        not_drawn += (not_drawn.empty() ? "" : "; ") + rung_number(name) + " (" + in + " only)";
-      }
+      if (!r && k)
+        if (const std::vector<std::string> its = dtypes_of(c, name); !its.empty())
+          not_drawn += (not_drawn.empty() ? "" : "; ") + rung_number(name) + " (" + join_list(its, "and") + " only)";
       if (!r || !k) continue;
       if (shape.empty()) shape = shape_label(*r);
       int tm = 0, tn = 0;
