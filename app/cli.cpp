@@ -1157,6 +1157,7 @@ int cmd_export(const ExportArgs& a) {
   };
   const bool tty = ::isatty(2);
   const int w = 1600, h = 900;
+  std::set<std::string> with_csv;  // the pictures whose plotted numbers were written beside them
   {
     std::optional<MainWindow> window;
     if (want_png) window.emplace(gui);
@@ -1183,7 +1184,8 @@ int cmd_export(const ExportArgs& a) {
         ViewState svg_st = fresh();
         draw_view_figure(svg, {{0, 0}, {float(w), float(h)}}, p.view, f, svg_st, *panel);
         if (want_svg) write_file_atomic((tmp / (p.file + ".svg")).string(), svg.finish());
-        write_figure_csv((tmp / (p.file + ".svg")).string(), *panel);  // the throughput view's numbers
+        if (!write_figure_csv((tmp / (p.file + ".svg")).string(), *panel).empty())  // the throughput view's numbers
+          with_csv.insert(p.file);
       } catch (const std::exception& e) {
         close_gui();
         return abandon(p.file + ".svg: " + e.what());
@@ -1239,7 +1241,9 @@ int cmd_export(const ExportArgs& a) {
       // at half the page's width is too small to read its tables).
       const std::string whole = want_svg && want_png ? p.file + ".svg" : want_png ? p.file + ".png" : "";
       out += "<figure>" + (whole.empty() ? img : "<a href=\"" + whole + "\">" + img + "</a>") +
-             "<figcaption>" + xml_escape(find_view(p.view)->title) + "</figcaption></figure>\n";
+             "<figcaption>" + xml_escape(find_view(p.view)->title) +
+             (with_csv.count(p.file) ? " (<a href=\"" + p.file + ".csv\">its numbers, CSV</a>)" : "") +
+             "</figcaption></figure>\n";
     }
     return out;
   };

@@ -769,8 +769,8 @@ TEST(PerfPanel, CublasOverSizeIsTheShownFamilysOwn) {
   const std::unique_ptr<ViewPanel> perf = find_view("perf")->make();
   perf->Update(ctx);
   const std::string csv = perf->FigureCsv();
-  EXPECT_NE(csv.find("cuBLAS f16.f32,,256,11,"), std::string::npos) << csv;  // the median of 10, 11, 12
-  EXPECT_NE(csv.find("cuBLAS f16.f32,,512,22,"), std::string::npos) << csv;  // of 20, 22, 90
+  EXPECT_NE(csv.find("cuBLAS f16.f32,f16.f32,256,11,"), std::string::npos) << csv;  // the median of 10, 11, 12
+  EXPECT_NE(csv.find("cuBLAS f16.f32,f16.f32,512,22,"), std::string::npos) << csv;  // of 20, 22, 90
   EXPECT_EQ(csv.find(",99,"), std::string::npos) << csv;
 }
 

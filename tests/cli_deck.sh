@@ -57,7 +57,11 @@ families = list(dict.fromkeys(s.split("-")[0] for s in sections))
 assert [c for c in contents if c.endswith("_ladder")] == [f + "_ladder" for f in families], f"ladders in the contents: {contents}"
 assert contents.index(families[-1] + "_ladder") < contents.index(sections[-1]), "a rung listed before its ladder"
 assert [p[:-4] for p in pngs] == [s[:-4] for s in svgs], "every picture as PNG and SVG"
-assert set(files) == set(pngs) | set(svgs), "index.html shows every picture"
+csvs = sorted(f for f in os.listdir(deck) if f.endswith(".csv"))
+assert set(files) == set(pngs) | set(svgs) | set(csvs), "index.html shows every picture and links every CSV"
+# the plotted numbers beside each throughput picture, linked from its caption
+assert csvs and all(f.endswith("_perf.csv") for f in csvs), f"CSVs beside other views: {csvs[:5]}"
+assert {f[:-4] for f in csvs} == {f[:-4] for f in pngs if f.endswith("_perf.png")}, "a throughput picture without its CSV"
 # every rung has its code; every rung the capture measured its throughput, and one it did not says so
 assert sum(f.endswith("_code.png") for f in pngs) == rungs, "not every rung has a code picture"
 for s in sections:
@@ -165,7 +169,9 @@ pictures = sorted(f[:-4] for f in os.listdir(full) if f.endswith(".svg"))
 assert sorted(s[:-4] for s in srcs) == pictures, "the SVG deck shows other pictures than the full one"
 assert all(s.endswith(".svg") and os.path.exists(os.path.join(svg, s)) for s in srcs), "an <img> that is not its SVG"
 assert not [f for f in os.listdir(svg) if f.endswith(".png")], "a PNG in an SVG-only deck"
-assert "<a href=\"" not in open(os.path.join(svg, "index.html")).read().replace('<a href="#', ""), "links to files not written"
+links = [h for h in re.findall(r'<a href="([^"#][^"]*)"', open(os.path.join(svg, "index.html")).read())]
+assert links and all(h.endswith("_perf.csv") and os.path.exists(os.path.join(svg, h)) for h in links), \
+    f"links to files not written, or no CSV linked: {links[:5]}"
 print(f"ok: --formats svg: {len(srcs)} SVG pictures, no PNG, no display")
 PY
 set +e

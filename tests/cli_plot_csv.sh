@@ -27,6 +27,12 @@ for b in bars:
     assert abs(c - run["cublas_tflops"]) <= 1e-4 * run["cublas_tflops"], (b, run["cublas_tflops"])
     assert abs(float(b["ratio"]) - t / c) <= 1e-4, b
     assert b["x"] == "4096x4096x4096" and b["verified"] == "yes", b
+# Every line's row names its kernel in full and its dtype, the names the bars use ("01_tma_wgmma" in the legend is
+# hopper/01_tma_wgmma here), and keeps the legend's words in the line column, in ASCII.
+for s in series:
+    assert s["dtype"] == "f16.f32", s
+    assert s["kernel"].startswith("cuBLAS") or s["kernel"] in {b["kernel"] for b in bars}, s
+    assert s["line"] and s["line"].isascii() and s["kernel"].endswith(s["line"]) or "cuBLAS" in s["line"], s
 labels = {s["kernel"] for s in series}
 assert any("cuBLAS" in l for l in labels), labels
 xs = sorted({float(s["x"]) for s in series})

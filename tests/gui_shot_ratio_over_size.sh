@@ -50,7 +50,10 @@ series = collections.defaultdict(dict)
 for row in csv.DictReader(open(csv_path)):
     assert row["plot"] == "series: M = N = K", row
     assert row["tflops"] == "" and row["cublas_tflops"] == "", f"a share of cuBLAS written as TFLOP/s: {row}"
-    series[row["kernel"]][int(float(row["x"]))] = float(row["ratio"])
+    # The line as its legend names it (a middle dot written ", " in the CSV); the kernel column its full name.
+    line = row["line"].replace(", ", " \u00b7 ")
+    assert "cuBLAS" in line or (row["kernel"].startswith(line.split("/")[0] + "/") and row["dtype"]), row
+    series[line][int(float(row["x"]))] = float(row["ratio"])
 refs = [l for l in series if "cuBLAS" in l]
 assert len(refs) == 1 and set(series[refs[0]].values()) == {1.0}, refs
 del series[refs[0]]

@@ -5,7 +5,8 @@
 #          since wmma/11 (1076 tests): past one device call's 10, so run it by halves, e.g. `ctest ... -I 1,540`
 #          and `-I 541,` in two calls (-I counts the tests ctest selected, not their numbers in the log)
 #   gtests the same tests in one gpu_tests process (about 40 s; the fault drill and the SASS check are ctest's)
-#   bench  `gemmscope bench --json` of every ladder rung at 4096^3 (--rounds 3): bench/results/TAG.json
+#   bench  `gemmscope bench --json` of every ladder rung, the hopper ones too, at 4096^3 (--rounds 3):
+#          bench/results/TAG.json
 #   sizes  the top rungs from 256 to 8192 (--rounds 5): bench/results/TAG_sizes.json
 #   record a capture with the sweep README gives, gzipped: OUT/capture_TAG.json.gz
 # Run on the GPU machine from the repository root, the build carried in .devpack (tools/devpack.sh):
@@ -20,7 +21,7 @@ gs="$build/gemmscope"
 mkdir -p "$out"
 has() { [[ ",$steps," == *",$1,"* ]]; }
 log() { echo "[$(date +%T)] $*"; }
-ladder=$(for f in sgemm wmma mma_f16 mma_tf32; do "$gs" list 2>/dev/null | awk -v f="$f/" 'index($1, f) == 1 && $1 !~ /\[/ { print $1 }'; done | paste -sd,)
+ladder=$(for f in sgemm wmma mma_f16 mma_tf32 hopper; do "$gs" list 2>/dev/null | awk -v f="$f/" 'index($1, f) == 1 && $1 !~ /\[/ { print $1 }'; done | paste -sd,)
 top="sgemm/10_thread_tile_16x8,sgemm/11_block_128x256_k16,wmma/08_multistage,wmma/09_pipelined,wmma/10_warp_128x64,wmma/11_ldmatrix_xor,mma_f16/10_multistage,mma_f16/11_tma_producer,mma_f16/12_persistent,mma_f16/13_stream_k,mma_tf32/10_multistage,mma_tf32/11_swapped_operands,mma_tf32/12_tma_producer,hopper/06_tma_store"
 if has facts; then
   nvidia-smi --query-gpu=name,clocks.max.sm,clocks.sm,clocks.mem,power.limit,driver_version --format=csv | tee "$out/facts_$tag.txt"
@@ -36,8 +37,8 @@ if has gtests; then
   tail -n 8 "$out/gpu_tests_$tag.txt"
 fi
 if has bench; then
-  log "bench: $ladder,hopper/06_tma_store"
-  "$gs" bench --kernels "$ladder,hopper/06_tma_store" --sizes 4096 --rounds 3 --json "$out/$tag.json" \
+  log "bench: $ladder"
+  "$gs" bench --kernels "$ladder" --sizes 4096 --rounds 3 --json "$out/$tag.json" \
     >"$out/bench_${tag}.txt" 2>&1
   tail -n 52 "$out/bench_${tag}.txt"
 fi

@@ -556,18 +556,25 @@ std::string csv_num(double v) {
 }  // namespace
 
 std::string perf_csv(const PerfViewInput& in) {
-  std::string out = "plot,kernel,dtype,x,tflops,cublas_tflops,ratio,verified\n";
+  // kernel: the full name (a series' legend may say "01_naive" or "sgemm/11 · H100"; the line column keeps what the
+  // legend says, in ASCII: a spreadsheet that takes the file for Latin-1 garbles a middle dot).
+  std::string out = "plot,kernel,dtype,x,tflops,cublas_tflops,ratio,verified,line\n";
   for (const PerfBar& b : in.bars)
     out += "bars," + csv_field(b.kernel) + "," + csv_field(b.dtype) + "," + csv_field(in.shape_label) + "," +
            csv_num(b.tflops) + "," + csv_num(b.cublas_tflops) + "," +
-           (b.cublas_tflops > 0 ? csv_num(b.tflops / b.cublas_tflops) : std::string()) + "," + (b.ok ? "yes" : "no") + "\n";
+           (b.cublas_tflops > 0 ? csv_num(b.tflops / b.cublas_tflops) : std::string()) + "," + (b.ok ? "yes" : "no") +
+           ",\n";
   const std::string x_unit = in.series_x_label.empty() ? "x" : in.series_x_label;
   // y in the column of its unit: TFLOP/s as tflops, a share of cuBLAS as ratio (a fraction, as the bars' ratio).
   const bool share = in.series_y_unit == kShareOfCublas;
-  for (const PerfSeries& s : in.series)
+  for (const PerfSeries& s : in.series) {
+    std::string line = s.label;
+    for (size_t at; (at = line.find(" \xC2\xB7 ")) != std::string::npos;) line.replace(at, 4, ", ");
+    const std::string kernel = s.kernel.empty() ? line : s.kernel;
     for (const Vec2& p : s.points)
-      out += csv_field("series: " + x_unit) + "," + csv_field(s.label) + "," + csv_field(s.dtype) + "," + csv_num(p.x) +
-             "," + (share ? ",," + csv_num(p.y / 100.0) : csv_num(p.y) + ",,") + ",\n";
+      out += csv_field("series: " + x_unit) + "," + csv_field(kernel) + "," + csv_field(s.dtype) + "," + csv_num(p.x) +
+             "," + (share ? ",," + csv_num(p.y / 100.0) : csv_num(p.y) + ",,") + ",," + csv_field(line) + "\n";
+  }
   return out;
 }
 

@@ -229,8 +229,11 @@ class PerfPanel : public ViewPanel {
         while (sw + 1 < switches.size() && p.t >= switches[sw + 1].t) ++sw;
         const std::string key = switches.empty() ? running : switches[sw].kernel;
         plotted.insert(key);
-        if (stretches.empty() || stretches.back().label != key)
+        if (stretches.empty() || stretches.back().label != key) {
           stretches.push_back({key, {}, key == running, key.substr(0, key.find(' ')), false});
+          const size_t a = key.find(' '), b = key.rfind(' ');  // "K dtype MxNxK"
+          if (a != std::string::npos && b > a) stretches.back().dtype = key.substr(a + 1, b - a - 1);
+        }
         stretches.back().points.push_back({float(p.t), float(p.tflops)});
         ref.points.push_back({float(p.t), float(p.cublas_tflops)});
       }
@@ -288,6 +291,7 @@ class PerfPanel : public ViewPanel {
       for (const std::string& name : kernel_names(c)) {
         if (!shown(name)) continue;
         PerfSeries s{name.substr(name.find('/') + 1), {}, name == selected, name, false};
+        s.dtype = dtype_;
         for (const RunRecord* r : runs_of(*c, name))
           if (r->dtype == dtype_ && r->m == r->n && r->n == r->k) s.points.push_back({float(r->m), float(r->tflops)});
         if (s.points.size() >= 2) in.series.push_back(std::move(s));
@@ -300,6 +304,7 @@ class PerfPanel : public ViewPanel {
           cublas[r.m].push_back(r.cublas_tflops);
       if (cublas.size() >= 2 && !in.series.empty()) {
         PerfSeries s{"cuBLAS " + dtype_, {}, false, "", true};
+        s.dtype = dtype_;
         for (auto& [m, tflops] : cublas) {
           std::nth_element(tflops.begin(), tflops.begin() + tflops.size() / 2, tflops.end());
           s.points.push_back({float(m), float(tflops[tflops.size() / 2])});
