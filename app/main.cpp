@@ -110,6 +110,11 @@ int main(int argc, char** argv) {
 
   RecordArgs rec;
   CLI::App* record = app.add_subcommand("record", "Run the registered kernels and write a capture (needs a CUDA GPU)");
+  record->footer(
+      "Examples:\n"
+      "  gemmscope record -o h100.json                      every rung at 4096^3, traced and timed\n"
+      "  gemmscope record -o f16.json --kernels mma_f16/10_multistage,mma_f16/12_persistent --sweep 1024,2048\n"
+      "(gemmscope --replay h100.json opens the window on a capture, on any machine)");
   record->add_option("-o,--output", rec.out, "Capture file to write (JSON)")->required()->check(a_name);
   record->add_option("--kernels", rec.kernels, "Comma-separated kernel names (default: all)");
   record->add_option("--size", rec.size,
@@ -124,6 +129,10 @@ int main(int argc, char** argv) {
 
   BenchArgs bench;
   CLI::App* benchc = app.add_subcommand("bench", "Time kernels against cuBLAS in one process (needs a CUDA GPU)");
+  benchc->footer(
+      "Examples:\n"
+      "  gemmscope bench --kernels sgemm/10_thread_tile_16x8,hopper/06_tma_store\n"
+      "  gemmscope bench --kernels mma_f16/12_persistent --sizes 2048,4096,8192 --rounds 5 --json f16.json");
   benchc->add_option("--kernels", bench.kernels, "Comma-separated kernel names (default: all)");
   benchc->add_option("--sizes", bench.sizes, "Comma-separated sizes: N (square) or MxNxK")->capture_default_str();
   benchc->add_option("--json", bench.json, "Also write the results as JSON to this file")->check(a_name);
@@ -140,6 +149,11 @@ int main(int argc, char** argv) {
 
   LayoutArgs lay;
   CLI::App* layout = app.add_subcommand("layout", "Print or draw a tensor-core fragment layout (--source traced: a CUDA GPU or --replay)");
+  layout->footer(
+      "Examples:\n"
+      "  gemmscope layout --op mma.m16n8k16.f16 --operand A                  lane,register,row,col as CSV\n"
+      "  gemmscope layout --op mma.m16n8k8.tf32 --operand B -o b.svg\n"
+      "  gemmscope layout --op ldmatrix.x4 --operand A --source traced --replay capture.json -o x4.png");
   layout->add_option("--op", lay.op, "Operation: " + mma_op_names())->required();
   layout->add_option("--operand", lay.operand, "A, B or C")->required()->check(CLI::IsMember({"A", "B", "C"}));
   layout->add_option("--source", lay.source, "documented (PTX ISA) or traced (GPU or --replay)")
@@ -154,6 +168,10 @@ int main(int argc, char** argv) {
 
   BanksArgs banks;
   CLI::App* banksc = app.add_subcommand("banks", "Count shared-memory wavefronts for 32 lane offsets read from stdin");
+  banksc->footer(
+      "Examples:\n"
+      "  seq 0 4 124 | gemmscope banks --width 4        32 consecutive words: wavefronts=1\n"
+      "  seq 0 128 3968 | gemmscope banks --width 4     a 128-byte stride: every lane in bank 0, wavefronts=32");
   banksc->add_option("--width", banks.width, "Bytes per lane: 2 (lds, sts), 4, 8 or 16")->required()
       ->check(one_of({"2", "4", "8", "16"}, "2, 4, 8 or 16 (bytes per lane)"));
   banksc->add_option("--op", banks.op, "lds (ld.shared), sts (st.shared), ldmatrix.x1, ldmatrix.x2 or ldmatrix.x4")
@@ -161,6 +179,10 @@ int main(int argc, char** argv) {
 
   SwizzleArgs sw;
   CLI::App* swizzle = app.add_subcommand("swizzle", "Print the tile each launched threadblock computes");
+  swizzle->footer(
+      "Examples:\n"
+      "  gemmscope swizzle --tiles 8x8                   row-major launch order\n"
+      "  gemmscope swizzle --tiles 8x8 --scheme cutlass:2");
   swizzle->add_option("--tiles", sw.tiles, "Output tiles MxN")->required();
   swizzle->add_option("--scheme", sw.scheme, "none, cutlass:L or triton:G")->capture_default_str();
 
@@ -168,6 +190,10 @@ int main(int argc, char** argv) {
   const char* zoom_help = "Text and figure this many times larger in a picture of the same size, as the window's zoom (0.5-3)";
   ExportArgs exp;
   CLI::App* exportc = app.add_subcommand("export", "Write a lecture deck: every rung's views as PNG and SVG, and index.html");
+  exportc->footer(
+      "Examples:\n"
+      "  gemmscope export --deck deck                    open deck/index.html in a browser\n"
+      "  gemmscope export --deck deck-big --zoom 1.5 --formats png --replay h100.json");
   exportc->add_option("--deck", exp.deck, "Folder to create (it must not exist yet)")->required()->check(a_name);
   exportc->add_option("--replay", exp.replay, "Capture to draw (default: the bundled one)");
   exportc->add_option("--theme", exp.theme, "dark or light")->check(CLI::IsMember({"dark", "light"}))->capture_default_str();
@@ -179,6 +205,11 @@ int main(int argc, char** argv) {
 
   ShotArgs shot;
   CLI::App* shotc = app.add_subcommand("shot", "Render a view offscreen to PNG or SVG (PNG through a display where there is one, else EGL with no window)");
+  shotc->footer(
+      "Examples:\n"
+      "  gemmscope shot --view banks --kernel mma_tf32/01_vectorized -o banks.png\n"
+      "  gemmscope shot --view all --size 1920x1080 --theme light -o workspace.png\n"
+      "  gemmscope shot --view perf --ratio-over-size h100_sizes.json,h200_sizes.json -o ratio.svg");
   shotc->add_option("--view", shot.view, "View to draw: " + views_help())->required();
   shotc->add_option("--kernel", shot.kernel, std::string("Kernel to select (default: ") + kDefaultKernel + ")");
   shotc->add_option("--op", shot.op, "Operation the layout view shows instead of the kernel's own");
@@ -196,6 +227,10 @@ int main(int argc, char** argv) {
 
   ListArgs list;
   CLI::App* listc = app.add_subcommand("list", "Print every rung and variant with its explanation (read from the rung's file)");
+  listc->footer(
+      "Examples:\n"
+      "  gemmscope list | grep mma_f16\n"
+      "  gemmscope list --json");
   listc->add_flag("--json", list.json, "As a JSON array: name, family, variant_of, toggles, title, adds, precisions, ...");
 
   // What went to standard output must have arrived (a full disk, /dev/full, a closed pipe): else one line

@@ -987,5 +987,45 @@ TEST(SwizzlePanel, ABandedRungRowMajorAtItsTracedSizeSaysWhereItsOrderDiffers) {
   EXPECT_NE(svg.find("mma_f16/07_swizzle[order=none]"), std::string::npos);
 }
 
+// The rung a view draws beside the selected one by default is the rung before it in its ladder, never a variant
+// listed between them: mma_f16/11's bank view compared itself with mma_f16/10[ldmatrix=off], whose ldmatrix-free
+// accesses are another lesson than 11's step.
+TEST(RungBeside, TheRungBeforeNotAVariantBetween) {
+  const std::vector<std::string> names = kernel_names(nullptr);
+  EXPECT_EQ(rung_beside(names, "mma_f16/11_tma_producer"), "mma_f16/10_multistage");
+  EXPECT_EQ(rung_beside(names, "mma_f16/10_multistage"), "mma_f16/09_xor_permuted");
+  EXPECT_EQ(rung_beside(names, "mma_f16/10_multistage[xor=off]"), "mma_f16/10_multistage");  // a variant: its rung
+  EXPECT_EQ(rung_beside(names, "sgemm/01_naive"), "sgemm/02_gmem_coalesce");  // the first rung: the one after
+  EXPECT_EQ(rung_beside(names, "hopper/01_tma_wgmma"), "hopper/02_tile_128x256");
+  EXPECT_EQ(rung_beside({"wmma/01_naive", "sgemm/01_naive"}, "sgemm/01_naive"), "");  // no rung of its family
+  EXPECT_EQ(rung_beside(names, "nope/01"), "");
+
+  // In the bank view: a capture whose runs list the variant between the two rungs.
+  Capture c;
+  for (const char* k : {"mma_f16/10_multistage", "mma_f16/10_multistage[ldmatrix=off]", "mma_f16/11_tma_producer"}) {
+    RunRecord r;
+    r.kernel = k, r.dtype = "f16.f32", r.m = r.n = r.k = 4096, r.tflops = 400, r.cublas_tflops = 700;
+    c.runs.push_back(r);
+    SmemAccess a;
+    a.kernel = k, a.site = "ldmatrix A", a.kind = "ldmatrix", a.width = 16;
+    for (uint32_t l = 0; l < 32; ++l) a.addr[l] = l * 16;
+    c.smem.push_back(a);
+  }
+  Frame f;
+  f.capture = &c;
+  ViewState st;
+  st.kernel = "mma_f16/11_tma_producer";
+  ViewContext ctx{f, st, Theme::Dark()};
+  const std::unique_ptr<ViewPanel> banks = find_view("banks")->make();
+  banks->Update(ctx);  // a new rung opens on its own site, compare off
+  st.banks.compare = true;  // then ticked
+  banks->Update(ctx);
+  SvgCanvas svg(1900, 1000, Theme::Dark().bg);
+  banks->Figure(svg, {{0, 0}, {1900, 1000}}, ctx, {-1, -1});
+  const std::string doc = svg.finish();
+  EXPECT_NE(doc.find(">mma_f16/10_multistage \xC2\xB7 ldmatrix A"), std::string::npos) << "not compared with 10";
+  EXPECT_EQ(doc.find("ldmatrix=off"), std::string::npos) << "compared with the variant";
+}
+
 }  // namespace
 }  // namespace gs

@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <set>
 
 #include "app/panels/panel.h"
 
@@ -91,18 +92,14 @@ class BanksPanel : public ViewPanel {
   void UpdateCompare(const ViewContext& ctx) {
     const Frame& f = ctx.f;
     rungs_.clear();
-    if (f.capture)
-      for (const RunRecord& r : f.capture->runs)
-        if (std::find(rungs_.begin(), rungs_.end(), r.kernel) == rungs_.end()) rungs_.push_back(r.kernel);
-    std::string other = compare_choice_;
-    if (other.empty() || other == in_.kernel) {
-      other.clear();
-      const auto it = std::find(rungs_.begin(), rungs_.end(), in_.kernel);
-      if (it != rungs_.end()) {
-        if (it != rungs_.begin() && family_of(*(it - 1)) == family_of(in_.kernel)) other = *(it - 1);
-        else if (it + 1 != rungs_.end() && family_of(*(it + 1)) == family_of(in_.kernel)) other = *(it + 1);
-      }
+    if (f.capture) {  // the capture's kernels in ladder order
+      std::set<std::string> ran;
+      for (const RunRecord& r : f.capture->runs) ran.insert(r.kernel);
+      for (const std::string& n : kernel_names(f.capture))
+        if (ran.count(n)) rungs_.push_back(n);
     }
+    std::string other = compare_choice_;
+    if (other.empty() || other == in_.kernel) other = rung_beside(rungs_, in_.kernel);
     if (!ctx.st.banks.compare || other.empty() || !f.capture) {
       in_.compare_kernel.clear(), in_.compare_sites.clear(), compare_for_.clear();
       return;

@@ -219,18 +219,7 @@ class GmemPanel : public ViewPanel {
     rungs_ = all_rungs_;
     if (std::find(rungs_.begin(), rungs_.end(), in_.kernel) == rungs_.end()) rungs_.clear();
     std::string other = compare_choice_;
-    if (other.empty() || other == in_.kernel) {
-      other.clear();
-      const auto it = std::find(rungs_.begin(), rungs_.end(), in_.kernel);
-      for (auto p = it; it != rungs_.end() && p != rungs_.begin();) {
-        --p;
-        if (family_of(*p) != family_of(in_.kernel)) break;
-        if (p->find('[') == std::string::npos) {
-          other = *p;
-          break;
-        }
-      }
-    }
+    if (other.empty() || other == in_.kernel) other = rung_beside(rungs_, in_.kernel);
     if (!ctx.st.gmem.compare || other.empty() || !f.capture) {
       in_.compare_kernel.clear(), in_.compare_sites.clear(), in_.compare_shape.clear(), compare_for_.clear();
       return;

@@ -282,6 +282,19 @@ std::string rung_built_on(const std::string& kernel) {
   return "";
 }
 
+std::string rung_beside(const std::vector<std::string>& names, const std::string& kernel) {
+  const auto it = std::find(names.begin(), names.end(), kernel);
+  if (it == names.end()) return "";
+  const auto is_rung = [&](const std::string& n) {
+    return n != kernel && n.find('[') == std::string::npos && family_of(n) == family_of(kernel);
+  };
+  for (auto p = it; p != names.begin();)
+    if (is_rung(*--p)) return *p;
+  for (auto p = it + 1; p != names.end(); ++p)
+    if (is_rung(*p)) return *p;
+  return "";
+}
+
 std::string selected_kernel(const ViewState& st) {
   if (!st.kernel.empty()) return st.kernel;
   if (find_kernel(kDefaultKernel)) return kDefaultKernel;

@@ -157,5 +157,10 @@ std::string family_of(const std::string& kernel);
 // else the rung before it in its ladder; "" for a ladder's first or a kernel the build does not have. What the code
 // view diffs against, the layout and bank views open on the step from.
 std::string rung_built_on(const std::string& kernel);
+// The rung a view draws beside the selected kernel unless told otherwise: the nearest rung (not a variant) before it in
+// its family among names (ladder order, as kernel_names), else the nearest after it; "" where kernel is not among
+// names or its family has no other rung there. (The run list of a capture holds variants between rungs:
+// mma_f16/11's bank view compared itself with mma_f16/10[ldmatrix=off].)
+std::string rung_beside(const std::vector<std::string>& names, const std::string& kernel);
 
 }  // namespace gs
