@@ -1027,5 +1027,35 @@ TEST(RungBeside, TheRungBeforeNotAVariantBetween) {
   EXPECT_EQ(doc.find("ldmatrix=off"), std::string::npos) << "compared with the variant";
 }
 
+// Each bar is labelled with the size it ran at, and the title with the size most ran at: a capture whose first rung had
+// no 4096^3 run titled the chart 256x256x256 and wrote that size beside every other rung's 4096^3 numbers in the CSV.
+TEST(PerfPanel, EveryBarSaysTheSizeItRanAt) {
+  Capture c;
+  const auto add = [&](const char* kernel, int n, double tflops) {
+    RunRecord r;
+    r.kernel = kernel, r.dtype = "f32", r.m = r.n = r.k = n, r.tflops = tflops, r.cublas_tflops = 50;
+    c.runs.push_back(r);
+  };
+  add("sgemm/01_naive", 256, 0.2);
+  add("sgemm/02_gmem_coalesce", 4096, 6), add("sgemm/02_gmem_coalesce", 256, 1);  // its main run, then a sweep
+  add("sgemm/03_smem_tiling", 4096, 8), add("sgemm/04_blocktile_1d", 4096, 16);
+  Frame f;
+  f.capture = &c;
+  ViewState st;
+  st.kernel = "sgemm/01_naive";
+  ViewContext ctx{f, st, Theme::Dark()};
+  const std::unique_ptr<ViewPanel> perf = find_view("perf")->make();
+  perf->Update(ctx);
+  const std::string csv = perf->FigureCsv();
+  EXPECT_NE(csv.find("bars,sgemm/01_naive,f32,256x256x256,0.2,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("bars,sgemm/02_gmem_coalesce,f32,4096x4096x4096,6,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("bars,sgemm/03_smem_tiling,f32,4096x4096x4096,8,"), std::string::npos) << csv;
+  SvgCanvas svg(1600, 900, Theme::Dark().bg);
+  perf->Figure(svg, {{0, 0}, {1600, 900}}, ctx, {-1, -1});
+  const std::string doc = svg.finish();
+  EXPECT_NE(doc.find("= 4096\xC3\x97" "4096\xC3\x97" "4096"), std::string::npos) << "the title's size: most bars'";
+  EXPECT_EQ(doc.find("= 256\xC3\x97" "256"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gs

@@ -560,7 +560,7 @@ std::string perf_csv(const PerfViewInput& in) {
   // legend says, in ASCII: a spreadsheet that takes the file for Latin-1 garbles a middle dot).
   std::string out = "plot,kernel,dtype,x,tflops,cublas_tflops,ratio,verified,line\n";
   for (const PerfBar& b : in.bars)
-    out += "bars," + csv_field(b.kernel) + "," + csv_field(b.dtype) + "," + csv_field(in.shape_label) + "," +
+    out += "bars," + csv_field(b.kernel) + "," + csv_field(b.dtype) + "," + csv_field(b.shape.empty() ? in.shape_label : b.shape) + "," +
            csv_num(b.tflops) + "," + csv_num(b.cublas_tflops) + "," +
            (b.cublas_tflops > 0 ? csv_num(b.tflops / b.cublas_tflops) : std::string()) + "," + (b.ok ? "yes" : "no") +
            ",\n";

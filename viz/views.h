@@ -127,9 +127,10 @@ struct PerfHover {
 // empty_note: the series fill the area, without the bars' key.
 void draw_perf_view(Canvas& c, Rect r, const Theme& t, const PerfViewInput& in, Vec2 mouse = {-1e9f, -1e9f},
                     PerfHover* hover = nullptr);
-// What the throughput view plots, as CSV for a spreadsheet: "plot,kernel,dtype,x,tflops,cublas_tflops,ratio,verified",
-// one row per bar (plot "bars", x the shape) and per series point (plot "series: <series_x_label>", x in that unit,
-// the series' label as kernel, y as tflops; with series_y_unit kShareOfCublas, y / 100 as ratio).
+// What the throughput view plots, as CSV for a spreadsheet: "plot,kernel,dtype,x,tflops,cublas_tflops,ratio,verified,
+// line", one row per bar (plot "bars", x the bar's own shape) and per series point (plot "series: <series_x_label>",
+// x in that unit, the series' kernel in full where it has one, y as tflops; with series_y_unit kShareOfCublas, y / 100
+// as ratio; line: the legend's label, its middle dots written ", ").
 std::string perf_csv(const PerfViewInput& in);
 // The colour of series i of n in a chart: distinct for every i < 16.
 Color series_color(size_t i, const Theme& t);

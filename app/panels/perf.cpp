@@ -170,9 +170,8 @@ class PerfPanel : public ViewPanel {
         if (std::find(dtypes_.begin(), dtypes_.end(), dtype) == dtypes_.end()) dtypes_.push_back(dtype);
         const RunRecord* r = ladder_run(c, name, dtype);
         if (!r) continue;
-        if (in.shape_label.empty()) in.shape_label = shape_label(*r);
         PerfBar b;
-        if (shape_label(*r) != in.shape_label) b.shape = shape_label(*r);
+        b.shape = shape_label(*r);
         b.kernel = name;
         b.dtype = dtype;
         b.tflops = r->tflops;
@@ -183,6 +182,14 @@ class PerfPanel : public ViewPanel {
         in.bars.push_back(b);
       }
     }
+    // The title's size is the one most bars were measured at; a bar measured at another says its own. (The first
+    // bar's set it: a capture whose sgemm/01 had no 4096^3 run titled every 4096^3 bar 256x256x256.)
+    std::map<std::string, int> sizes;
+    for (const PerfBar& b : in.bars) ++sizes[b.shape];
+    for (const auto& [size, n] : sizes)
+      if (in.shape_label.empty() || n > sizes[in.shape_label]) in.shape_label = size;
+    for (PerfBar& b : in.bars)
+      if (b.shape == in.shape_label) b.shape.clear();
     if (in.bars.empty() && c)
       in.empty_note = f.live ? "Measuring the " + family + " ladder..."
                              : "This capture holds no runs of the " + family +
