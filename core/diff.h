@@ -34,9 +34,9 @@ std::vector<std::string> probe_site_lines(const std::vector<std::string>& lines)
 // Indices into `diff` where a run of changes (Added or Removed lines) starts, in order.
 std::vector<int> change_starts(const std::vector<DiffLine>& diff);
 
-// Where a reader should first look in a rung's diff: the start of the run of changes with the most changed lines of
-// code, not counting blank lines, comments, #include lines and the probe's bookkeeping (its site-name tables and
-// GS_PROBE calls), which often change first (mma_f16/08 opened on its table of site names, 40 lines above the
+// Where a reader should first look in a rung's diff: the start of the run of changes with the most lines of code
+// added (then the most removed), not counting blank lines, comments, a line whose comment alone changed, #include
+// lines and the probe's bookkeeping (its site-name tables and GS_PROBE calls), which often change first (mma_f16/08 opened on its table of site names, 40 lines above the
 // ldmatrix loads the rung is about); the first run where no run has any; -1 where nothing changed. An earlier run
 // with code, starting at most `reach` lines of the diff before it, is taken instead, so that both show (mma_f16/08's
 // A loads above its B loads).

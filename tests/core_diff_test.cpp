@@ -183,5 +183,24 @@ TEST(ProbeSites, LinesThatRecordASiteAreNamedAsTheRungNamesIt) {
   EXPECT_EQ(sites[7], "B");           // a global site: the probe's own name
 }
 
+// sgemm/02 against 01: the code view opened on two lines whose comments alone changed, below them the epilogue
+// folded into one call of a shared helper (ten lines removed, one added); the rung's step, the two lines that turn a
+// warp along a row of C, lay above, unseen. A line whose comment alone changed is no change of code, and the lines
+// a rung writes count before those it removes.
+TEST(LineDiff, TheMainChangeIsWhatTheRungWritesNotACommentOrAFoldedEpilogue) {
+  std::vector<std::string> a = {"int row = bx + tx;", "int col = by + ty;"};
+  std::vector<std::string> b = {"int col = bx + tx;", "int row = by + ty;"};
+  for (int i = 0; i < 20; ++i) a.push_back("// same " + std::to_string(i)), b.push_back("// same " + std::to_string(i));
+  a.push_back("  const float* p = a + row;  // A[row]"), b.push_back("  const float* p = a + row;    // A[row]: one word");
+  for (int i = 0; i < 5; ++i) a.push_back("// more " + std::to_string(i)), b.push_back("// more " + std::to_string(i));
+  for (int i = 0; i < 10; ++i) a.push_back("  epilogue_line(" + std::to_string(i) + ");");
+  b.push_back("  store_c(c, acc);");
+  const std::vector<DiffLine> d = line_diff(a, b);
+  ASSERT_EQ(change_starts(d).size(), 3u);
+  const int at = main_change(d, a, b, 0);
+  ASSERT_GE(at, 0);
+  EXPECT_EQ(at, change_starts(d).front()) << "not on the row and column lines";
+}
+
 }  // namespace
 }  // namespace gs
