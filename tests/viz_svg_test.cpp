@@ -2218,9 +2218,9 @@ TEST(SwizzleView, AMomentShowsRunningBlocksTheirPanelsAndTheirBytes) {
   const std::string svg = c.finish();
   EXPECT_EQ(parse(svg, nullptr), "");
   const std::string text = all_text(svg);
-  // 1 A panel and 4 B panels of 128 x 4096 halves: 1 MB and 4 MB.
-  EXPECT_NE(text.find("4 blocks running read 1 A panels (1.0 MB) and 4 B panels (4.0 MB)"), std::string::npos) << text;
-  EXPECT_NE(text.find("5.0 MB of 50 MB L2"), std::string::npos) << text;
+  // 1 A panel and 4 B panels of 128 x 4096 halves: 1 MiB and 4 MiB (2^20 bytes: the L2 size the device reports is 50 MiB, not 50 MB).
+  EXPECT_NE(text.find("4 blocks running read 1 A panels (1.0 MiB) and 4 B panels (4.0 MiB)"), std::string::npos) << text;
+  EXPECT_NE(text.find("5.0 MiB of 50 MiB L2"), std::string::npos) << text;
   EXPECT_NE(text.find("row-major order"), std::string::npos);
   EXPECT_NE(text.find("123 TFLOP/s"), std::string::npos);
   // The running blocks are outlined in the text colour: four of them.

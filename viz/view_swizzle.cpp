@@ -16,7 +16,7 @@ namespace {
 
 std::string mb(int64_t bytes) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, bytes >= 10 << 20 ? "%.0f MB" : "%.1f MB", double(bytes) / (1 << 20));
+  std::snprintf(buf, sizeof buf, bytes >= 10 << 20 ? "%.0f MiB" : "%.1f MiB", double(bytes) / (1 << 20));
   return buf;
 }
 

@@ -10,7 +10,7 @@ inline constexpr const char* kAdds =
     "identity swizzle, the swizzle view's cutlass:L), so resident blocks share A and B panels in L2: the L2 hit "
     "rate rises to 91-92% and DRAM reads fall 2-3x at 4096x16384x4096 and 8192^3 (Nsight Compute, README). Time "
     "barely follows. On an H200 the banded order is 0.3-1.0% faster than row-major there, and at 4096^3, where A "
-    "and B (64 MB) nearly fit in the L2, the rung is 1-3.5% slower than 06 (the bundled capture: 1.1%; "
+    "and B (64 MiB) nearly fit in the L2, the rung is 1-3.5% slower than 06 (the bundled capture: 1.1%; "
     "bench/results/h200.json: 3.5%). On an H100 it is 5-7% slower than "
     "row-major and than 06: with 2 stages, each copy's longer wait in the banded order is not hidden (long-"
     "scoreboard stalls 0.9 per issue against 0.5 row-major, Nsight Compute, bench/NOTES.md); 10's 4 stages turn "
@@ -193,8 +193,8 @@ cudaError_t launch(const GemmArgs<__half, float>& g, Probe probe, cudaStream_t s
   static const cudaError_t smem_limit = allow_dynamic_smem(kernel<Probe>, kSmemBytes);
   if (smem_limit != cudaSuccess) return smem_limit;
   // Band width 2^L: as wide as C allows up to 16 tiles. A wave of 132 blocks then covers about 8 rows x 16
-  // columns of 256x128 tiles, 9 A panels + 16 B panels (36 MB at K = 4096) where the row-major raster
-  // reads 5 + 32 (44 MB).
+  // columns of 256x128 tiles, 9 A panels + 16 B panels (34 MiB at K = 4096) where the row-major raster
+  // reads 5 + 32 (42 MiB).
   const int tiles_m = g.m / kBlockM, tiles_n = g.n / kBlockN;
   const BlockOrder order = variant_order<kOrder>(tiles_n, kMaxLogTile);
   const dim3 grid = order_grid(order, tiles_m, tiles_n);

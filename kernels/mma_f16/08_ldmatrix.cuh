@@ -185,8 +185,8 @@ cudaError_t launch(const GemmArgs<__half, float>& g, Probe probe, cudaStream_t s
   static const cudaError_t smem_limit = allow_dynamic_smem(kernel<Probe>, kSmemBytes);
   if (smem_limit != cudaSuccess) return smem_limit;
   // Band width 2^L: as wide as C allows up to 16 tiles. A wave of 132 blocks then covers about 8 rows x 16
-  // columns of 256x128 tiles, 9 A panels + 16 B panels (36 MB at K = 4096) where the row-major raster
-  // reads 5 + 32 (44 MB).
+  // columns of 256x128 tiles, 9 A panels + 16 B panels (34 MiB at K = 4096) where the row-major raster
+  // reads 5 + 32 (42 MiB).
   const int tiles_m = g.m / kBlockM, tiles_n = g.n / kBlockN;
   const BlockOrder order = variant_order<kOrder>(tiles_n, kMaxLogTile);
   const dim3 grid = order_grid(order, tiles_m, tiles_n);
