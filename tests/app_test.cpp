@@ -1057,5 +1057,30 @@ TEST(PerfPanel, EveryBarSaysTheSizeItRanAt) {
   EXPECT_EQ(doc.find("= 256\xC3\x97" "256"), std::string::npos);
 }
 
+// Another op explored in the layout view: the strip under the grids says why the rung's warp tiling is not drawn,
+// where it said "no warp tiling described for this rung (this rung)" of a rung that describes one.
+TEST(LayoutPanel, AnExploredOpSaysWhyTheRungsWarpTilingIsNotDrawn) {
+  Capture c;
+  Frame f;
+  f.capture = &c;
+  ViewState st;
+  st.kernel = "mma_f16/10_multistage";
+  ViewContext ctx{f, st, Theme::Dark()};
+  const std::unique_ptr<ViewPanel> layout = find_view("layout")->make();
+  const auto draw = [&] {
+    layout->Update(ctx);
+    SvgCanvas svg(1600, 900, Theme::Dark().bg);
+    layout->Figure(svg, {{0, 0}, {1600, 900}}, ctx, {-1, -1});
+    return svg.finish();
+  };
+  const std::string own = draw();
+  EXPECT_EQ(own.find("no warp tiling"), std::string::npos);
+  st.layout_follow = false, st.layout_op = "mma.m16n8k8.tf32";
+  const std::string other = draw();
+  EXPECT_NE(other.find("mma_f16/10_multistage&apos;s warp tiling is drawn with its own mma.m16n8k16.f16, not with "
+                       "mma.m16n8k8.tf32"), std::string::npos);
+  EXPECT_EQ(other.find("this rung"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gs

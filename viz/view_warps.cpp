@@ -103,7 +103,9 @@ void draw_warp_view(Canvas& c, Rect r, const Theme& t, const WarpViewInput& in, 
   const float max_w = r.w() - 2 * pad;
   const std::string who = in.kernel.empty() ? std::string("this rung") : in.kernel;
   if (!in.described()) {
-    const std::string say = in.undescribed.empty() ? "no warp tiling described for this rung (" + who + ")" : in.undescribed;
+    const std::string say = !in.undescribed.empty() ? in.undescribed
+                            : in.kernel.empty()     ? std::string("no warp tiling described for this rung")
+                                                    : "no warp tiling described for " + in.kernel;
     // Wrapped to the lines the strip has room for (a line below needs 2.5 text heights under this one's top).
     size_t room = 1;
     while (y + float(room - 1) * fs * 1.3f + fs * 2.5f <= r.max.y) ++room;

@@ -15,6 +15,7 @@
 #include "core/files.h"
 #include "viz/draw_util.h"
 #include "core/layout.h"
+#include "core/text.h"
 #include "kernels/gemm.h"
 
 namespace gs {
@@ -111,6 +112,14 @@ class LayoutPanel : public ViewPanel {
     const bool own_op = ctx.st.layout_follow || (kernel_ && op_ && std::find(kernel_->ops.begin(), kernel_->ops.end(),
                                                                                    op_->name) != kernel_->ops.end());
     warps_ = own_op ? warp_input(kernel_) : WarpViewInput{};
+    if (!own_op && kernel_ && op_) {  // said as what it is: the rung's tiling belongs to its own instruction
+      std::vector<std::string> mmas;  // the instructions its tiles are made of (not its ldmatrix loads)
+      for (const std::string& o : kernel_->ops)
+        if (const MmaOp* m = find_mma_op(o); m && m->kind != OpKind::Ldmatrix) mmas.push_back(o);
+      warps_.undescribed = kernel_->name + "'s warp tiling is drawn with its own " +
+                           (mmas.empty() ? std::string("instructions") : join_list(mmas, "and")) + ", not with " +
+                           op_->name + ", explored here";
+    }
     in_ = LayoutViewInput{};
     in_.op = op_;
     if (!op_) return;
