@@ -316,6 +316,13 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
     const KernelInfo* base = find_kernel(rung);
     ImGui::Separator();
     ImGui::BeginChild("##about", ImVec2(0, 0), false);
+    // Another rung's text starts at its top: scrolled down to read a variant's, the next rung's opened mid-paragraph.
+    ImGuiStorage* kept = ImGui::GetStateStorage();  // the child's own: which rung its scroll belongs to
+    const int shown = int(std::hash<std::string>{}(selected) & 0x7fffffff);
+    if (kept->GetInt(ImGui::GetID("shown"), -1) != shown) {
+      ImGui::SetScrollY(0);
+      kept->SetInt(ImGui::GetID("shown"), shown);
+    }
     ImGui::PushTextWrapPos(0);
     ImGui::PushStyleColor(ImGuiCol_Text, vec4(ctx.theme.accent));
     // A variant's toggles on a line of their own where the name wraps (ImGui would break "[order=cutlass:2]" mid-word).
