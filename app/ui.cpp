@@ -35,6 +35,18 @@ std::vector<std::string> LayoutAudit::overlaps() const {
   return out;
 }
 
+bool popup_open() { return ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopup); }
+
+bool combo_item(const char* label, bool selected, int flags) {
+  const bool clicked = ImGui::Selectable(label, selected, flags);
+  if (selected && ImGui::IsWindowAppearing()) ImGui::SetScrollHereY(0.5f);
+  return clicked;
+}
+
+void close_popups() {
+  if (popup_open()) ImGui::ClosePopupToLevel(0, true);
+}
+
 void note(const char* what) {
   LayoutAudit& audit = LayoutAudit::global();
   if (!audit.on) return;

@@ -26,6 +26,13 @@ struct LayoutAudit {
 // Notes the last ImGui item (its label or `what`) for the audit; nothing when the audit is off.
 void note(const char* what = nullptr);
 
+// Whether a dropdown (or any popup) is open; closes every open one (Esc: the dropdown first, then the workspace).
+bool popup_open();
+void close_popups();
+// ImGui::Selectable for a dropdown's entry; the selected one is scrolled into the middle as the list opens (a list of
+// 150 kernels opened at sgemm/01 where mma_f16/09 was chosen).
+bool combo_item(const char* label, bool selected, int flags = 0);
+
 // Draws `s` in at most `width` pixels: cut with "..." where it does not fit, and then the whole text as a
 // tooltip when hovered. Returns whether it was cut.
 bool text_fit(const std::string& s, float width, bool disabled = false);

@@ -133,8 +133,16 @@ void MainWindow::HandleKeys(const Frame& f, ViewState& st) {
     }
   }
   float zoom = st.zoom;
+  // An open dropdown has the keys first: Esc closes it (it had restored a maximised view behind it and stayed open),
+  // and the arrows and M do not act on the workspace behind it (Down had changed the rung under the bank view's open
+  // site list).
+  bool popup = ui::popup_open();
   for (const KeyPress& k : gui_.keys) {
     const bool ctrl = k.mods & GLFW_MOD_CONTROL;
+    if (popup && !ctrl && (k.key == GLFW_KEY_ESCAPE || k.key == GLFW_KEY_UP || k.key == GLFW_KEY_DOWN || k.key == GLFW_KEY_M)) {
+      if (k.key == GLFW_KEY_ESCAPE) ui::close_popups(), popup = false;
+      continue;
+    }
     if (ctrl) {  // zoom: Ctrl +/- (main row or keypad), Ctrl 0 back to 100%
       if (k.key == GLFW_KEY_EQUAL || k.key == GLFW_KEY_KP_ADD) zoom = zoom_in(zoom, st);
       if (k.key == GLFW_KEY_MINUS || k.key == GLFW_KEY_KP_SUBTRACT) zoom = zoom_step(zoom, -1);
@@ -326,7 +334,7 @@ void MainWindow::DrawExportsBar(ViewState& st) {
   const int scale = png_scale(st);
   if (ImGui::BeginCombo("##png scale", scales[size_t(scale - 1)].c_str())) {
     for (int i = 1; i <= 4; ++i) {
-      if (ImGui::Selectable(scales[size_t(i - 1)].c_str(), i == scale)) st.export_scale = i;
+      if (ui::combo_item(scales[size_t(i - 1)].c_str(), i == scale)) st.export_scale = i;
       ui::note(("png scale entry " + scales[size_t(i - 1)]).c_str());  // a test clicks the entry once it is drawn
     }
     ImGui::EndCombo();

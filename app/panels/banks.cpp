@@ -10,6 +10,7 @@
 #include <set>
 
 #include "app/panels/panel.h"
+#include "app/ui.h"
 
 namespace gs {
 namespace {
@@ -123,7 +124,7 @@ class BanksPanel : public ViewPanel {
       if (ImGui::BeginCombo("##site", in_.sites[pick_.site].name.c_str())) {
         for (size_t i = 0; i < in_.sites.size(); ++i) {
           ImGui::PushID(int(i));
-          if (ImGui::Selectable(in_.sites[i].name.c_str(), int(i) == pick_.site)) b.site = int(i), b.access = -1;
+          if (ui::combo_item(in_.sites[i].name.c_str(), int(i) == pick_.site)) b.site = int(i), b.access = -1;
           ImGui::PopID();
         }
         ImGui::EndCombo();
@@ -172,7 +173,7 @@ class BanksPanel : public ViewPanel {
           for (size_t i = 0; i < rungs_.size(); ++i) {
             if (rungs_[i] == in_.kernel) continue;
             ImGui::PushID(int(i));
-            if (ImGui::Selectable(rungs_[i].c_str(), rungs_[i] == in_.compare_kernel)) compare_choice_ = rungs_[i];
+            if (ui::combo_item(rungs_[i].c_str(), rungs_[i] == in_.compare_kernel)) compare_choice_ = rungs_[i];
             ImGui::PopID();
           }
           ImGui::EndCombo();

@@ -76,7 +76,7 @@ class CodePanel : public ViewPanel {
                   ui::combo_text_w(w));
     if (ImGui::BeginCombo("##against", preview.c_str())) {
       for (const std::string& n : names)
-        if (ImGui::Selectable(n.c_str(), n == in_.against || (n == "(none)" && in_.against.empty()))) {
+        if (ui::combo_item(n.c_str(), n == in_.against || (n == "(none)" && in_.against.empty()))) {
           ctx.st.code_against = n == "(none)" ? std::string("-") : n;
           jump_ = true;
         }

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "app/panels/panel.h"
+#include "app/ui.h"
 #include "kernels/gemm.h"
 
 namespace gs {
@@ -93,7 +94,7 @@ class GmemPanel : public ViewPanel {
       if (ImGui::BeginCombo("##gsite", names[size_t(s)].c_str())) {
         for (size_t i = 0; i < names.size(); ++i) {
           ImGui::PushID(int(i));
-          if (ImGui::Selectable(names[i].c_str(), int(i) == s)) g.site = int(i), g.access = 0;
+          if (ui::combo_item(names[i].c_str(), int(i) == s)) g.site = int(i), g.access = 0;
           ImGui::PopID();
         }
         ImGui::EndCombo();
@@ -130,7 +131,7 @@ class GmemPanel : public ViewPanel {
         if (ImGui::BeginCombo("##gcmp", in_.compare_kernel.empty() ? "(none)" : in_.compare_kernel.c_str())) {
           for (size_t i = 0; i < others.size(); ++i) {
             ImGui::PushID(int(i));
-            if (ImGui::Selectable(others[i].c_str(), others[i] == in_.compare_kernel)) compare_choice_ = others[i];
+            if (ui::combo_item(others[i].c_str(), others[i] == in_.compare_kernel)) compare_choice_ = others[i];
             ImGui::PopID();
           }
           ImGui::EndCombo();

@@ -296,7 +296,7 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
                                                                 : others.empty() ? "  (not built)"
                                                                                  : "  (not built with " + others + ")");
         ImGui::PushID(int(i));
-        if (ImGui::Selectable(label.c_str(), name == selected, exists ? 0 : ImGuiSelectableFlags_Disabled))
+        if (ui::combo_item(label.c_str(), name == selected, exists ? 0 : ImGuiSelectableFlags_Disabled))
           ctx.st.kernel = name;
         ui::note((title + " variant entry " + std::to_string(i)).c_str());  // a test clicks it once drawn
         if (!exists && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))

@@ -192,10 +192,10 @@ class LayoutPanel : public ViewPanel {
     ImGui::SetNextItemWidth(combo_w);
     const std::string preview = st.layout_follow ? "follow kernel" : st.layout_op;
     if (ImGui::BeginCombo("##op", preview.c_str())) {
-      if (ImGui::Selectable("follow kernel", st.layout_follow)) st.layout_follow = true;
+      if (ui::combo_item("follow kernel", st.layout_follow)) st.layout_follow = true;
       ImGui::Separator();
       for (const MmaOp& op : mma_ops()) {
-        if (ImGui::Selectable(op.name.c_str(), !st.layout_follow && op.name == st.layout_op)) {
+        if (ui::combo_item(op.name.c_str(), !st.layout_follow && op.name == st.layout_op)) {
           st.layout_follow = false;
           st.layout_op = op.name;
           st.layout.highlight_lane = -1;

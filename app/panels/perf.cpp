@@ -11,6 +11,7 @@
 
 #include "app/gpu_worker.h"
 #include "app/panels/panel.h"
+#include "app/ui.h"
 #include "kernels/gemm.h"
 
 namespace gs {
@@ -72,7 +73,7 @@ class PerfPanel : public ViewPanel {
       if (ImGui::BeginCombo("##size", ("size " + ctx.st.live_size).c_str())) {
         for (int n : {1024, 2048, 4096, 8192}) {
           const std::string v = std::to_string(n) + "x" + std::to_string(n) + "x" + std::to_string(n);
-          if (ImGui::Selectable(v.c_str(), v == ctx.st.live_size)) ChooseSize(ctx, v);
+          if (ui::combo_item(v.c_str(), v == ctx.st.live_size)) ChooseSize(ctx, v);
         }
         ImGui::TextDisabled("any size, then Enter:");
         ImGui::SetNextItemWidth(em * 8);

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "app/panels/panel.h"
+#include "app/ui.h"
 #include "kernels/gemm.h"
 
 namespace gs {
@@ -95,7 +96,7 @@ class SwizzlePanel : public ViewPanel {
       ImGui::SetNextItemWidth(w);
       if (ImGui::BeginCombo("##other", other_.empty() ? "(none traced)" : other_.c_str())) {
         for (const std::string& name : traced)
-          if (ImGui::Selectable(name.c_str(), name == other_)) other_ = name, other_chosen_ = true;
+          if (ui::combo_item(name.c_str(), name == other_)) other_ = name, other_chosen_ = true;
         ImGui::EndCombo();
       }
     }

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "app/panels/panel.h"
+#include "app/ui.h"
 #include "kernels/gemm.h"
 
 namespace gs {
@@ -96,7 +97,7 @@ class TimelinePanel : public ViewPanel {
       ImGui::SetNextItemWidth(w);
       if (ImGui::BeginCombo("##tother", other_.block < 0 ? "(none)" : other_.kernel.c_str())) {
         for (const std::string& n : names)
-          if (ImGui::Selectable(n.c_str(), n == other_.kernel)) other_choice_ = n;
+          if (ui::combo_item(n.c_str(), n == other_.kernel)) other_choice_ = n;
         ImGui::EndCombo();
       }
     }
