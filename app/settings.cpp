@@ -62,6 +62,7 @@ std::string settings_json(const ViewState& st) {
          {"dark", st.dark},
          {"zoom", st.zoom},
          {"presentation", st.presentation},
+         {"presentation_zoom", st.presentation_zoom},
          {"hint_dismissed", st.hint_dismissed},
          {"layout", {{"follow", st.layout_follow}, {"op", st.layout_op}, {"documented", st.layout.show_documented},
                      {"traced", st.layout.show_traced}, {"warps", st.show_warps}}},
@@ -133,6 +134,7 @@ bool load_settings(const std::string& path, ViewState* st, std::string* notice) 
     s.zoom = get<float>(j, "zoom", s.zoom);
     if (s.zoom < 0.5f || s.zoom > 4.0f) throw std::runtime_error("zoom is outside 0.5-4");
     s.presentation = get<bool>(j, "presentation", s.presentation);
+    s.presentation_zoom = get<float>(j, "presentation_zoom", s.presentation_zoom);
     s.hint_dismissed = get<bool>(j, "hint_dismissed", s.hint_dismissed);
     s.perf_dtype = get<std::string>(j, "perf_dtype", s.perf_dtype);
     if (j.contains("layout")) {

@@ -74,11 +74,13 @@ struct ViewState {
   int export_scale = 2;                   // a PNG export's pixels per screen pixel, 1-4
   bool dark = true;
   float zoom = 1.0f;                      // every view and its text, Ctrl +/-
-  bool presentation = false;              // a projector: zoom x1.5 on top of `zoom`
+  bool presentation = false;              // a projector: presentation_zoom instead of `zoom`
+  float presentation_zoom = 1.5f;         // Ctrl +/- in presentation change this one: leaving it finds `zoom` as it was
   Arrangement arrangement;
   bool hint_dismissed = false;            // the first-start hint line
   std::string message;                    // last export or error, shown in the status line
-  float effective_zoom() const { return zoom * (presentation ? 1.5f : 1.0f); }
+  float effective_zoom() const { return presentation ? presentation_zoom : zoom; }
+  float& active_zoom() { return presentation ? presentation_zoom : zoom; }  // the one Ctrl +/- change
 };
 
 // The zoom one step larger (dir > 0) or smaller from `zoom`, on the steps a lecturer names: 100%, 125%, 150%, 200%

@@ -105,7 +105,7 @@ namespace {
 float zoom_in(float zoom, ViewState& st) {
   const float next = zoom_step(zoom, +1);
   const ImVec2 d = ImGui::GetIO().DisplaySize;
-  const float room = next * (st.presentation ? 1.5f : 1.0f);
+  const float room = next;
   if (next <= zoom || zoom_fits(d.x, d.y, room, kMinWindowWidth, kMinWindowHeight)) return next;
   char why[200];
   std::snprintf(why, sizeof why,
@@ -132,7 +132,7 @@ void MainWindow::HandleKeys(const Frame& f, ViewState& st) {
       last_click_ = c;
     }
   }
-  float zoom = st.zoom;
+  float zoom = st.active_zoom();
   // An open dropdown has the keys first: Esc closes it (it had restored a maximised view behind it and stayed open),
   // and the arrows and M do not act on the workspace behind it (Down had changed the rung under the bank view's open
   // site list).
@@ -146,7 +146,7 @@ void MainWindow::HandleKeys(const Frame& f, ViewState& st) {
     if (ctrl) {  // zoom: Ctrl +/- (main row or keypad), Ctrl 0 back to 100%
       if (k.key == GLFW_KEY_EQUAL || k.key == GLFW_KEY_KP_ADD) zoom = zoom_in(zoom, st);
       if (k.key == GLFW_KEY_MINUS || k.key == GLFW_KEY_KP_SUBTRACT) zoom = zoom_step(zoom, -1);
-      if (k.key == GLFW_KEY_0 || k.key == GLFW_KEY_KP_0) zoom = 1;
+      if (k.key == GLFW_KEY_0 || k.key == GLFW_KEY_KP_0) zoom = st.presentation ? 1.5f : 1.0f;
       if (k.key == GLFW_KEY_Q) glfwSetWindowShouldClose(gui_.window, GLFW_TRUE);  // quit (settings are saved)
       continue;
     }
@@ -159,13 +159,15 @@ void MainWindow::HandleKeys(const Frame& f, ViewState& st) {
     } else if (k.key == GLFW_KEY_ESCAPE) {
       st.arrangement.maximized.clear();
     } else if (k.key == GLFW_KEY_F5) {
+      st.active_zoom() = std::clamp(zoom, 0.5f, 3.0f);  // a zoom changed in this frame's keys, to the mode it was for
       st.presentation = !st.presentation;
+      zoom = st.active_zoom();
     } else if (k.key == GLFW_KEY_F12) {  // the whole workspace, PNG and SVG, into the exports folder
       ExportWorkspace(f, st);
     }
   }
   if (gui_.ctrl_wheel != 0) zoom = gui_.ctrl_wheel > 0 ? zoom_in(zoom, st) : zoom_step(zoom, -1);  // Ctrl + wheel
-  st.zoom = std::clamp(zoom, 0.5f, 3.0f);
+  st.active_zoom() = std::clamp(zoom, 0.5f, 3.0f);
 }
 
 void MainWindow::DrawTopBar(const Frame& f, ViewState& st) {
@@ -232,7 +234,7 @@ void MainWindow::DrawTopBar(const Frame& f, ViewState& st) {
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("where exports go and the PNG scale (F12 writes the whole window as PNG and SVG)");
   ImGui::SameLine();
-  if (ImGui::Button("-")) st.zoom = zoom_step(st.zoom, -1);
+  if (ImGui::Button("-")) st.active_zoom() = std::max(0.5f, zoom_step(st.active_zoom(), -1));
   ui::note("zoom out");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("smaller (Ctrl -)");
   ImGui::SameLine();
@@ -241,13 +243,15 @@ void MainWindow::DrawTopBar(const Frame& f, ViewState& st) {
   ui::note("zoom");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("zoom of every view and its text; Ctrl 0 resets, Ctrl + wheel zooms");
   ImGui::SameLine();
-  if (ImGui::Button("+")) st.zoom = zoom_in(st.zoom, st);
+  if (ImGui::Button("+")) st.active_zoom() = zoom_in(st.active_zoom(), st);
   ui::note("zoom in");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("larger (Ctrl +)");
   ImGui::SameLine();
   ImGui::Checkbox("presentation", &st.presentation);
   ui::note("presentation");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("for a projector: everything 1.5 times larger (F5)");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("for a projector: everything 1.5 times larger (F5); Ctrl +/- here change the presentation's zoom "
+                      "alone, and leaving it restores the zoom before");
   ImGui::SameLine();
   bool light = !st.dark;
   if (ImGui::Checkbox("light theme", &light)) st.dark = !light;

@@ -409,6 +409,7 @@ TEST(Settings, RoundTripKeepsWhatTheUserChose) {
   st.dark = false;
   st.zoom = 1.3f;
   st.presentation = true;
+  st.presentation_zoom = 1.75f;  // the projector's own zoom, beside the desk's 1.3
   st.hint_dismissed = true;
   st.layout_follow = false;
   st.layout_op = "ldmatrix.x2.trans";
@@ -425,6 +426,8 @@ TEST(Settings, RoundTripKeepsWhatTheUserChose) {
   EXPECT_EQ(notice, "");
   EXPECT_EQ(settings_json(back), settings_json(st));
   EXPECT_EQ(back.kernel, "mma_tf32/04_registers");
+  EXPECT_FLOAT_EQ(back.zoom, 1.3f);
+  EXPECT_FLOAT_EQ(back.effective_zoom(), 1.75f);
   EXPECT_EQ(back.arrangement.maximized, "banks");
   EXPECT_EQ(back.arrangement.recent, std::vector<std::string>{"perf"});
   // Written atomically: nothing but the file is left in its folder.
