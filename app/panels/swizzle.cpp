@@ -125,7 +125,7 @@ class SwizzlePanel : public ViewPanel {
       ImGui::Text("%s: launch %d, blockIdx (%d, %d)", in.kernel.c_str(), b.launch, b.bx, b.by);
     ImGui::Text("tile (%d, %d): C rows %d-%d, columns %d-%d", b.tile_m, b.tile_n, b.tile_m * in.block_m,
                 (b.tile_m + 1) * in.block_m - 1, b.tile_n * in.block_n, (b.tile_n + 1) * in.block_n - 1);
-    ImGui::Text("SM %d, started at %.1f us, ran %.1f us", b.smid, double(b.start_ns - l.t0) / 1000,
+    ImGui::Text("SM %d, started at %.1f \xC2\xB5s, ran %.1f \xC2\xB5s", b.smid, double(b.start_ns - l.t0) / 1000,
                 double(b.end_ns - b.start_ns) / 1000);
     ImGui::TextDisabled("click: show the moment it started");
     ImGui::EndTooltip();

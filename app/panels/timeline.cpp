@@ -138,7 +138,7 @@ class TimelinePanel : public ViewPanel {
       ImGui::Text("%s: cycles %llu to %llu", b.stages[size_t(sp.stage)].c_str(), (unsigned long long)sp.start,
                   (unsigned long long)sp.end);
       if (clock_mhz_ > 0)
-        ImGui::Text("%.0f cycles = %.2f us at the top clock, %d MHz", cycles, cycles / clock_mhz_, clock_mhz_);
+        ImGui::Text("%.0f cycles = %.2f \xC2\xB5s at the top clock, %d MHz", cycles, cycles / clock_mhz_, clock_mhz_);
       ImGui::TextDisabled("wheel: zoom \xC2\xB7 drag: pan \xC2\xB7 double-click: the first k-tiles");
       ImGui::EndTooltip();
     }
