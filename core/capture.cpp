@@ -561,6 +561,8 @@ Capture capture_from_json(const json& j, const Reader& r) {
     s.iteration = int(r.integer(x, w, "iteration", -1, 1 << 30));  // -1: the epilogue
     s.kind = r.str(x, w, "kind");
     s.width = int(r.integer(x, w, "width", 1, 16));
+    if (s.width != 2 && s.width != 4 && s.width != 8 && s.width != 16)  // what an LSU access moves a lane
+      r.fail(w + ".width", "expected 2, 4, 8 or 16 (bytes per lane), got " + std::to_string(s.width));
     const json& addr = r.array(x, w, "addr");
     if (addr.size() != 32) r.fail(w + ".addr", "expected 32 entries (one per lane), got " + std::to_string(addr.size()));
     const std::string lanes = w + ".addr";
@@ -639,6 +641,19 @@ Capture capture_from_json(const json& j, const Reader& r) {
       c.blocks.push_back(std::move(b));
     }
   }
+  // A launch of R blocks computes a grid of at most R tiles, so no tile index reaches R: a tile far outside (a
+  // hand-edited 100000) had stretched the launch-order view's grid until it drew no tile at all.
+  {
+    std::map<std::string, size_t> records;
+    for (const BlockRecord& b : c.blocks) ++records[b.kernel];
+    for (const BlockRecord& b : c.blocks) {
+      const size_t n = records[b.kernel];
+      if (size_t(b.tile_m) >= n || size_t(b.tile_n) >= n)
+        r.fail("blocks (" + b.kernel + ", launch " + std::to_string(b.launch) + ")",
+               "tile (" + std::to_string(b.tile_m) + ", " + std::to_string(b.tile_n) + ") lies outside any grid of its " +
+                   std::to_string(n) + " block records");
+    }
+  }
   const json& stages = r.array(j, "", "stages");
   c.stages.reserve(total(stages));
   for (size_t g = 0; g < stages.size(); ++g) {
@@ -661,6 +676,7 @@ Capture capture_from_json(const json& j, const Reader& r) {
         r.fail(field("[2] (stage)"), std::to_string(s.stage.size()) + " characters, more than a stage's 200");
       s.start = uint64_t(r.as_int(x[3], field, "[3] (start)"));
       s.end = uint64_t(r.as_int(x[4], field, "[4] (end)"));
+      if (s.end < s.start) r.fail(Reader::at(list, i), "end is before start");  // as a block record's
       c.stages.push_back(std::move(s));
     }
   }

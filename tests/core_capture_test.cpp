@@ -45,6 +45,9 @@ Capture sample_capture() {
     if (lane % 3) s.addr[lane] = uint32_t(lane * 144);
   c.smem.push_back(s);
   c.blocks.push_back({"sgemm/01_naive", 5, 1, 2, 2, 1, 77, 1000000000123ull, 1000000050000ull});
+  for (int launch = 0; launch < 5; ++launch)  // the rest of a 3x2 grid: no tile index reaches the 6 records
+    c.blocks.push_back({"sgemm/01_naive", launch, launch % 2, launch / 2, launch / 2, launch % 2, launch,
+                        1000000000000ull, 1000000040000ull});
   c.stages.push_back({"sgemm/01_naive", 5, 3, "k-loop", 100, 9000});
   return c;
 }
@@ -76,7 +79,7 @@ TEST(Capture, JsonRoundTripKeepsEveryField) {
   ASSERT_EQ(back.smem.size(), 1u);
   EXPECT_FALSE(back.smem[0].addr[0].has_value());  // inactive lane stays inactive
   EXPECT_EQ(*back.smem[0].addr[31], 31u * 144u);
-  ASSERT_EQ(back.blocks.size(), 1u);
+  ASSERT_EQ(back.blocks.size(), 6u);
   EXPECT_EQ(back.blocks[0].end_ns, 1000000050000ull);
   EXPECT_EQ(back.blocks[0].tile_n, 1);
   ASSERT_EQ(back.stages.size(), 1u);
@@ -214,7 +217,7 @@ TEST(Capture, MergedListsDateWhatTheyBrought) {
 TEST(Capture, OldRowOrderVariantsReadAsOrderNone) {
   Capture c = sample_capture();
   c.runs[0].kernel = "mma_f16/07_swizzle[order=row]";
-  c.blocks[0].kernel = "mma_f16/07_swizzle[order=row]";
+  for (BlockRecord& b : c.blocks) b.kernel = "mma_f16/07_swizzle[order=row]";
   const Capture back = parse_capture(capture_to_json(c), "mem");
   EXPECT_EQ(back.runs[0].kernel, "mma_f16/07_swizzle[order=none]");
   EXPECT_EQ(back.blocks[0].kernel, "mma_f16/07_swizzle[order=none]");
@@ -260,6 +263,22 @@ TEST(Capture, RejectsMalformedFilesWithOneClearLine) {
   EXPECT_EQ(rejection(replaced("\"sm_count\":132,", "")), "bad.json: device: missing field \"sm_count\"");
   EXPECT_EQ(rejection(replaced("\"operand\":\"C\"", "\"operand\":\"Q\"")),
             "bad.json: layouts[0].operand: expected \"A\", \"B\" or \"C\", got \"Q\"");
+}
+
+// A capture is checked where a view could not draw it: a shared-memory access of 3 bytes a lane (the bank table drew a
+// row of 0 wavefronts, "conflict-free"), a stage that ends before it starts (a warp drawn empty), a tile far outside
+// the grid its launch's blocks can make (the launch-order view stretched its grid until it drew no tile).
+TEST(Capture, RejectsWhatNoViewCanDraw) {
+  Capture c = sample_capture();
+  c.smem[0].width = 3;
+  EXPECT_EQ(rejection(capture_to_json(c)), "bad.json: smem[0].width: expected 2, 4, 8 or 16 (bytes per lane), got 3");
+  c = sample_capture();
+  std::swap(c.stages[0].start, c.stages[0].end);
+  EXPECT_EQ(rejection(capture_to_json(c)), "bad.json: stages[0].records[0]: end is before start");
+  c = sample_capture();
+  c.blocks[0].tile_m = 100000;
+  EXPECT_EQ(rejection(capture_to_json(c)),
+            "bad.json: blocks (sgemm/01_naive, launch 5): tile (100000, 1) lies outside any grid of its 6 block records");
 }
 
 TEST(Capture, RejectsABlockRecordThatEndsBeforeItStarts) {
