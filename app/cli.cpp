@@ -172,6 +172,18 @@ bool kernels_from_list(const std::string& list, std::vector<const KernelInfo*>* 
 }
 
 // A file name's extension in lower case: "shot.PNG" is a PNG as "shot.png" is.
+// "-o .svg" or "-o dir/.png": an extension with no name before it (the filesystem takes ".svg" for a hidden file with
+// no extension, and the messages said it "must end in .png or .svg"). "" where the name is fine.
+std::string nameless(const std::string& path) {
+  const std::string name = fs::path(path).filename().string();
+  if (name.size() < 2 || name[0] != '.' || name.find('.', 1) != std::string::npos) return "";
+  std::string lower = name;
+  for (char& ch : lower) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+  for (const char* ext : {".png", ".svg", ".csv", ".tex", ".json"})
+    if (lower == ext) return "-o: '" + path + "' has no name before " + name + " (e.g. picture" + name + ")";
+  return "";
+}
+
 std::string ends_with_ext(const std::string& path) {
   std::string ext = fs::path(path).extension().string();
   for (char& ch : ext) ch = char(std::tolower(static_cast<unsigned char>(ch)));
@@ -244,10 +256,12 @@ int cmd_window(const WindowArgs& a) {
     }
   }
   std::string alert, alert_line;  // a capture that did not load: said in the window, which shows the bundled one, and on stderr
+  std::string replay_problem;     // why, alone
   if (!a.replay.empty()) {
     if (!a.fault_drill.empty()) return fail("", "--fault-drill runs on the live GPU, not with --replay", kExitUsage);
     if (!load_capture(a.replay, &replayed, &banner, &error)) {
       const std::string why = one_line(error);
+      replay_problem = why;
       if (!load_capture("", &replayed, &banner, &error))  // nothing to show
         return fail("", why + "; nor the bundled capture: " + error, kExitRuntime);
       alert = why + " \xC2\xB7 showing the bundled capture instead";
@@ -286,13 +300,17 @@ int cmd_window(const WindowArgs& a) {
   if (!a.kernel.empty()) {
     if (!find_kernel(a.kernel) && (worker || runs_of(replayed, a.kernel).empty()))
       return fail("", "--kernel: " + unknown_kernel(a.kernel, true) +
-                          (worker ? "" : "; " + (a.replay.empty() || !alert.empty() ? std::string("the bundled capture") : a.replay) +
-                                             " has no runs of it either"),
+                          (worker ? ""
+                           : !replay_problem.empty()
+                               ? "; " + replay_problem + ", and the bundled capture shown instead has no runs of it either"
+                               : "; " + (a.replay.empty() ? std::string("the bundled capture") : a.replay) +
+                                     " has no runs of it either"),
                   kExitUsage);
     st.kernel = a.kernel;
   }
   if (!a.maximize.empty()) {
-    if (!find_view(a.maximize)) return fail("", "--maximize: no view '" + a.maximize + "' (views: " + views_list() + ")", kExitUsage);
+    if (!find_view(a.maximize))
+      return fail("", "--maximize: no view '" + a.maximize + "' (views: " + views_list(false) + ")", kExitUsage);
     st.arrangement.maximized = a.maximize;
   }
   // Timed actions (--script): seconds and what to do, in order.
@@ -330,7 +348,8 @@ int cmd_window(const WindowArgs& a) {
 
   Gui gui;
   if (!gui_open(&gui, "gemmscope", a.width, a.height, !a.headless, st.effective_zoom(), st.dark, &error))
-    return fail("", error, kExitRuntime);  // one line: the capture's problem waits for a window to show it in
+    // One line, the capture's problem in it too: with no window to show it in, it would never be said.
+    return fail("", error + (replay_problem.empty() ? "" : " (and " + replay_problem + ")"), kExitRuntime);
   if (!alert_line.empty()) fail("", alert_line, 0);
   if (!a.size_given) fit_to_screen(&gui);
   MainWindow window(gui);
@@ -739,6 +758,7 @@ int cmd_layout(const LayoutArgs& given) {
   // written to a .svg name or CSV text to a .png one.
   // A name in no format's extension (x.pdf, x) is refused unless --format says what to write into it.
   LayoutArgs a = given;
+  if (const std::string why = nameless(a.out); !why.empty()) return fail("layout", why, kExitUsage);
   if (const std::string ext = ends_with_ext(a.out);
       ext == ".csv" || ext == ".svg" || ext == ".png" || ext == ".tex") {
     if (!a.format_given) a.format = ext.substr(1);
@@ -916,6 +936,7 @@ int cmd_shot(const ShotArgs& a) {
                                             : "unknown view '" + a.view + "'") +
                             " (available: " + views_list() + ")", kExitUsage);
   }
+  if (const std::string why = nameless(a.out); !why.empty()) return fail("shot", why, kExitUsage);
   const std::string ext = ends_with_ext(a.out);
   if (ext != ".png" && ext != ".svg")
     return fail("shot", "-o: '" + a.out + "' must end in .png or .svg", kExitUsage);

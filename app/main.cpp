@@ -98,7 +98,7 @@ int main(int argc, char** argv) {
   app.add_option("--series-log", win.series_log, "Headless, live: write the throughput series as CSV")->group("");
   // The window's own options a user passes (a lecture opening on its rung and view); the rest are test hooks.
   app.add_option("--kernel", win.kernel, "Open on this rung or variant (gemmscope list)")->group("Window");
-  app.add_option("--maximize", win.maximize, "Open with this view maximised (a name shot --view takes)")
+  app.add_option("--maximize", win.maximize, "Open with this view maximised: " + views_list(false))
       ->group("Window");
   app.add_option("--script", win.script, "Timed actions: 'SECONDS:kernel=NAME;SECONDS:pin;SECONDS:export'")->group("");
   // The fault drill: a kernel that faults on purpose, run by the GPU worker once the live plot has data.

@@ -69,10 +69,10 @@ std::string views_help() {
   return s + "all (the whole window)";
 }
 
-std::string views_list() {
+std::string views_list(bool with_all) {
   std::string s;
-  for (const ViewDef& v : view_table()) s += std::string(v.name) + ", ";
-  return s + "all";
+  for (const ViewDef& v : view_table()) s += (s.empty() ? "" : ", ") + std::string(v.name);
+  return with_all ? s + ", all" : s;
 }
 
 }  // namespace gs

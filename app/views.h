@@ -37,7 +37,7 @@ PaneLimits pane_limits(float font_px, float tab_h, float list_w = 0);
 const std::vector<std::string>& planned_views();
 // "layout (which lane holds ...), ..., all (the whole window)": for --help.
 std::string views_help();
-// "layout, banks, perf, all": for error messages.
-std::string views_list();
+// "layout, banks, ..., code, all": for error messages; all (the whole window) is shot's alone, not a view to maximise.
+std::string views_list(bool with_all = true);
 
 }  // namespace gs

@@ -43,6 +43,11 @@ expect 1 "^gemmscope: --report: .*/no/such/dir/r.json: the folder .*/no/such/dir
 expect 2 "^gemmscope shot: --replay: an empty value; give one or leave the option out$" shot --view perf --replay '' -o "$tmp/x.svg"
 expect 2 "unknown view 'nope' \(available: layout, banks, gmem, swizzle, perf, roofline, timeline, code, all\)" shot --view nope -o "$tmp/x.png"
 expect 2 "must end in .png or .svg" shot --view layout -o "$tmp/x.txt"
+# An extension with no name before it is said to be that, not a wrong extension.
+expect 2 "^gemmscope shot: -o: '.*/\\.svg' has no name before \\.svg \\(e\\.g\\. picture\\.svg\\)$" shot --view banks -o "$tmp/.svg"
+expect 2 "^gemmscope layout: -o: '\\.png' has no name before \\.png" layout --op mma.m16n8k16.f16 --operand A -o .png
+# --maximize takes a view's name; the list it gives has no 'all' (shot's whole window is no view to maximise).
+expect 2 "^gemmscope: --maximize: no view 'all' \\(views: layout, banks, gmem, swizzle, perf, roofline, timeline, code\\)$" --maximize all
 expect 2 "unknown kernel 'sgemm/99_magic'" shot --view perf --kernel sgemm/99_magic -o "$tmp/x.svg"
 # A rung named by its start is named back whole, where few rungs begin so.
 expect 2 "unknown kernel 'sgemm/01': did you mean sgemm/01_naive\? \(gemmscope list\)$" shot --view perf --kernel sgemm/01 -o "$tmp/x.svg"

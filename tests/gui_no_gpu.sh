@@ -95,3 +95,11 @@ env -u DISPLAY -u WAYLAND_DISPLAY "$bin" --frames 1 2>"$dir/no_display.err" || r
 grep -q "^gemmscope: cannot open a display: .*DISPLAY is not set; run under xvfb-run" "$dir/no_display.err" ||
   fail "no display: said $(cat "$dir/no_display.err")"
 echo "ok: no display: $(cat "$dir/no_display.err")"
+# ... and a capture that does not load says so in the same line: it waits for a window to show it, and none comes.
+head -c 20000 "$(dirname "$0")/../assets/captures/h200.json.gz" >"$dir/cut.json.gz"
+rc=0
+env -u DISPLAY -u WAYLAND_DISPLAY "$bin" --replay "$dir/cut.json.gz" --frames 1 2>"$dir/no_display2.err" || rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l <"$dir/no_display2.err")" -eq 1 ] &&
+  grep -q "^gemmscope: cannot open a display: .*(and .*cut.json.gz: gzip data cut short" "$dir/no_display2.err" ||
+  fail "no display, a cut capture: exit $rc, said $(cat "$dir/no_display2.err")"
+echo "ok: no display and a cut capture: one line names both"
