@@ -182,21 +182,22 @@ Rect draw_block(Canvas& c, Rect r, const Theme& t, const Palette& palette, const
                         ", " + std::to_string(b.warps.size()) + " warps stamped, " +
                         (b.cut ? "the first " : "") + cycles(double(b.duration)) + " cycles" +
                         (b.loop_steps > 1 ? ", " + std::to_string(b.loop_steps) + " k-tiles" : "") +
-                        (b.cut ? " (all a capture keeps: " + std::to_string(kCaptureStageWarpRecords) +
-                                     " stamps a warp, " + std::to_string(kCaptureStageRecords) + " a rung)"
-                               : "") +
+                        // Said for every launch the capture timed, so that two blocks read side by side compare
+                        // (hopper/03 said nothing beside 02's "1.15x"); before the clauses a narrow header may cut
+                        // (a deck's picture lost "1.12x" to "1....", with no mouse to show it whole).
+                        // (The blocks' span leaves the launch's overhead out, so it can read below 1.)
+                        (b.slowdown > 1.05    ? "; the probes slowed this launch " + viz::fmt_num(b.slowdown) + "x"
+                         : b.slowdown >= 0.95 ? "; within 5% of its timed run"
+                         : b.slowdown > 0     ? "; its blocks took " + viz::fmt_num(b.slowdown) + "x its timed run"
+                                              : "") +
                         // Blocks sharing an SM share its issue slots: a block among 4 runs longer than one
                         // among 3 at the same throughput (mma_tf32/03's 3.95M cycles over 02's 2.76M).
                         (b.per_sm > 1 ? "; up to " + std::to_string(b.per_sm) +
                                             (b.tiles + b.pieces > 0 ? " CTAs" : " blocks") + " shared an SM"
                                       : "") +
-                        // Said for every launch the capture timed, so that two blocks read side by side compare
-                        // (hopper/03 said nothing beside 02's "1.15x").
-                        // (The blocks' span leaves the launch's overhead out, so it can read below 1.)
-                        (b.slowdown > 1.05    ? "; the probes slowed this launch " + viz::fmt_num(b.slowdown) + "x"
-                         : b.slowdown >= 0.95 ? "; within 5% of its timed run"
-                         : b.slowdown > 0     ? "; its blocks took " + viz::fmt_num(b.slowdown) + "x its timed run"
-                                              : ""),
+                        (b.cut ? "; a capture keeps " + std::to_string(kCaptureStageWarpRecords) +
+                                     " stamps a warp, " + std::to_string(kCaptureStageRecords) + " a rung"
+                               : ""),
                     t.text_dim, Font::Sans});
   viz::draw_spans(c, r.min, head, fs, r.w());
   const Rect plot{{r.min.x + label_w, r.min.y + fs * 1.5f}, r.max};
