@@ -15,6 +15,7 @@
 #include "app/nvml.h"
 #include "app/panels/kernels.h"
 #include "app/panels/panel.h"
+#include "viz/draw_util.h"
 #include "app/render.h"
 #include "app/settings.h"
 #include "app/state.h"
@@ -1083,6 +1084,34 @@ TEST(LayoutPanel, AnExploredOpSaysWhyTheRungsWarpTilingIsNotDrawn) {
   EXPECT_NE(other.find("mma_f16/10_multistage&apos;s warp tiling is drawn with its own mma.m16n8k16.f16, not with "
                        "mma.m16n8k8.tf32"), std::string::npos);
   EXPECT_EQ(other.find("this rung"), std::string::npos);
+}
+
+// A picture of the roofline gives the rates a dot's tooltip gives on screen: the deck's hopper pictures said "hover a
+// dot" to a reader with no mouse.
+TEST(RooflinePanel, APictureGivesTheRatesTheTooltipWould) {
+  Capture c;
+  RunRecord r;
+  r.kernel = "hopper/01_tma_wgmma", r.dtype = "f16.f32", r.m = r.n = r.k = 4096, r.tflops = 512, r.cublas_tflops = 700;
+  c.runs.push_back(r);
+  c.peaks = {{"tensor_f16_f32", 740, "TFLOP/s", "cuBLAS"}, {"dram", 4.3, "TB/s", "probe"}, {"l2", 7.7, "TB/s", "probe"}};
+  Frame f;
+  f.capture = &c;
+  ViewState st;
+  st.kernel = r.kernel;
+  ViewContext ctx{f, st, Theme::Dark()};
+  const std::unique_ptr<ViewPanel> roof = find_view("roofline")->make();
+  const auto draw = [&] {
+    roof->Update(ctx);
+    SvgCanvas svg(1900, 1000, Theme::Dark().bg);
+    roof->Figure(svg, {{0, 0}, {1900, 1000}}, ctx, {-1, -1});
+    return svg.finish();
+  };
+  EXPECT_NE(draw().find("(01: hover a dot)"), std::string::npos);
+  const viz::PictureScope picture;
+  const std::string doc = draw();
+  EXPECT_EQ(doc.find("hover"), std::string::npos);
+  // 64x128 tiles of 2-byte elements: 42.7 flop/byte, so 512 TFLOP/s took 12.0 TB/s
+  EXPECT_NE(doc.find("(01 at 12.0 TB/s)"), std::string::npos);
 }
 
 }  // namespace

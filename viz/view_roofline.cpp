@@ -32,7 +32,13 @@ RooflineAbove roofline_above(const std::vector<RooflinePoint>& points, const std
                         : dram_tbs > 0 && p.tflops > dram_tbs * p.intensity ? &a.from_l2
                                                                             : nullptr;
     if (list) *list += (list->empty() ? "" : ", ") + rung_number(p.kernel);
+    if (list == &a.l2_faster) {
+      char rate[48];
+      std::snprintf(rate, sizeof rate, " at %.1f", p.tflops / p.intensity);
+      a.l2_faster_rates += (a.l2_faster_rates.empty() ? "" : ", ") + rung_number(p.kernel) + rate;
+    }
   }
+  if (!a.l2_faster_rates.empty()) a.l2_faster_rates += " TB/s";
   return a;
 }
 

@@ -355,6 +355,7 @@ struct RooflinePoint {
 // Unverified points and lines not measured (0) place nothing.
 struct RooflineAbove {
   std::string from_l1, l2_faster, from_l2;
+  std::string l2_faster_rates;  // the l2_faster rungs with the rate their tiles came at: "01 at 8.3, 03 at 8.0 TB/s"
 };
 // `direct[i]`: point i reads straight from global (its tile is the thread's or warp's, not the block's).
 RooflineAbove roofline_above(const std::vector<RooflinePoint>& points, const std::vector<bool>& direct, double l2_tbs,

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "app/panels/panel.h"
+#include "viz/draw_util.h"
 #include "core/text.h"
 #include "kernels/gemm.h"
 
@@ -90,6 +91,7 @@ class RooflinePanel : public ViewPanel {
     }
     const RooflineAbove above = roofline_above(in_.points, direct, l2_tbs_, dram_tbs);
     l2_faster_ = above.l2_faster;
+    l2_faster_rates_ = above.l2_faster_rates;
     for (const std::string& part : {dtype_, shape, c->device.name})  // what is known of them: no ", NVIDIA H200"
       if (!part.empty()) in_.subtitle += (in_.subtitle.empty() ? "" : ", ") + part;
     // At most three lines show under the plot (a maximised pane at 1600x900 cut the old note at "else from L2"):
@@ -106,7 +108,9 @@ class RooflinePanel : public ViewPanel {
                "from L2; above the L2 line, from L1 (straight reads)" +
                (l2_faster_.empty()
                     ? std::string(".")
-                    : " or from L2 faster than the line's plain loads (" + l2_faster_ + ": hover a dot).") +
+                    // A picture has no dot to hover: it gives the rates the tooltip would.
+                    : " or from L2 faster than the line's plain loads (" +
+                          viz::hint(l2_faster_ + ": hover a dot", l2_faster_rates_) + ").") +
                std::string(family != "hopper" && family != "sgemm" && !in_.ceilings.empty()
                                ? " The mma.sync line: that instruction alone, 8 warps per SM; the rungs built on "
                                  "it stay under it. cuBLAS runs wgmma, which issues more: the gap between the lines "
@@ -171,6 +175,7 @@ class RooflinePanel : public ViewPanel {
   std::map<std::string, std::pair<int, int>> tiles_;
   double l2_tbs_ = 0;       // the L2 line, TB/s (0: none measured)
   std::string l2_faster_;  // the rungs above it whose tiles come through shared memory: "03, 04"
+  std::string l2_faster_rates_;  // and the rates their tiles came at: "03 at 8.0, 04 at 8.1 TB/s"
   RooflineHover hover_;
 };
 
