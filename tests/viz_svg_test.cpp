@@ -1665,6 +1665,13 @@ TEST(BanksView, TheCaptionPromisesLaneNumbersOnlyWhereTheCellsHoldThem) {
     // "31": bank 31's header and lane 31's chip in the strip, and where numbered, lane 31's 4 cells.
     EXPECT_EQ(text_elements(svg, "31").size() >= 6, numbered) << h;
   }
+  // A picture has no cell to hover: its caption sends the reader to the lane strip that keys the colours (the deck's
+  // said "a larger picture numbers them", of a picture its reader cannot enlarge).
+  const viz::PictureScope picture;
+  const std::string svg = draw_banks(in, t, st, {-1, -1}, nullptr, 1600, 900);
+  EXPECT_EQ(svg.find("hover a cell"), std::string::npos);
+  EXPECT_NE(svg.find("(the lanes strip below keys each colour)"), std::string::npos);
+  EXPECT_NE(svg.find("lanes: byte offset and bank"), std::string::npos) << "and the strip is there";
 }
 
 // The site table keeps each site's name whole before its verdict column: the default 1600x900 window's pane (about

@@ -635,7 +635,8 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
                                      : "in the colour of the lane that asked for it (" +
                                            viz::hint(broadcast ? "hover a cell for its lanes: some words serve several"
                                                                : "hover a cell for its lane",
-                                                     "a larger picture numbers them") +
+                                                     strip ? "the lanes strip below keys each colour"
+                                                           : "a larger picture numbers them") +
                                            ")") +
                         (broadcast && lane_labels
                              ? "; 5+ = lane 5 and others: one read of the word serves them all (a broadcast)"
