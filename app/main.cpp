@@ -215,7 +215,10 @@ int main(int argc, char** argv) {
   shotc->add_option("--op", shot.op, "Operation the layout view shows instead of the kernel's own");
   shotc->add_option("--replay", shot.replay, "Capture to draw (default: the bundled one)");
   shotc->add_option("--theme", shot.theme, "dark or light")->check(CLI::IsMember({"dark", "light"}))->capture_default_str();
-  shotc->add_option("--scale", shot.scale, "Size multiplier of the picture (--size, 1600x900 by default): 0.25 to 4")->check(number_in(0.25, 4, false, "a number from 0.25 to 4"))
+  shotc->add_option("--scale", shot.scale,
+                    "Size multiplier of the picture (--size, 1600x900 by default), its text too: 1 to 4 (below 1 its "
+                    "text would fall under the 14 px line every picture keeps)")
+      ->check(number_in(1, 4, false, "a number from 1 to 4"))
       ->capture_default_str();
   shotc->add_option("--size", shot.size, "Window size WxH the picture shows (before --scale)")->capture_default_str();
   shotc->add_option("--zoom", shot.zoom, zoom_help)->check(number_in(0.5, 3, false, "a number from 0.5 to 3"))->capture_default_str();

@@ -165,7 +165,9 @@ err=$(timeout 20 "$bin" banks --width 4 </dev/zero 2>&1 >/dev/null); rc=$?
 if [ "$rc" = 2 ] && grep -q "more than 64 KB of input" <<<"$err"; then echo "ok: banks < /dev/zero -> 2: $err"
 else echo "FAIL: banks < /dev/zero -> exit $rc: $err"; failures=$((failures + 1)); fi
 # Numbers must be finite: NaN passes every range check.
-expect 2 "--scale: expected a number from 0.25 to 4, got 'nan'" shot --view perf --scale nan -o "$tmp/x.svg"
+expect 2 "--scale: expected a number from 1 to 4, got 'nan'" shot --view perf --scale nan -o "$tmp/x.svg"
+# Below 1 a picture's text falls under the 14 px line README promises every picture keeps (0.25 drew 3-px text).
+expect 2 "--scale: expected a number from 1 to 4, got '0.5'" shot --view banks --scale 0.5 -o "$tmp/x.svg"
 # Something that is not a regular file is refused at once, never read without end or waited on.
 mkfifo "$tmp/fifo"
 expect 1 "/dev/zero: not a regular file" shot --view perf --replay /dev/zero -o "$tmp/x.svg"

@@ -257,8 +257,8 @@ case("60 MB of short arrays", ["shot", "--view", "perf", "--replay", mixed, "-o"
 del near, empties, zeros, mixed
 
 # ---- Arguments. --------------------------------------------------------------------------------------------------
-case("shot --scale nan (PNG)", ["shot", "--view", "perf", "--scale", "nan", "-o", out_png], 2, r"--scale: expected a number from 0.25 to 4, got .nan.")
-case("shot --scale nan (SVG)", ["shot", "--view", "perf", "--scale", "nan", "-o", out_svg], 2, r"--scale: expected a number from 0.25 to 4, got .nan.")
+case("shot --scale nan (PNG)", ["shot", "--view", "perf", "--scale", "nan", "-o", out_png], 2, r"--scale: expected a number from 1 to 4, got .nan.")
+case("shot --scale nan (SVG)", ["shot", "--view", "perf", "--scale", "nan", "-o", out_svg], 2, r"--scale: expected a number from 1 to 4, got .nan.")
 case("shot --scale inf", ["shot", "--view", "perf", "--scale", "inf", "-o", out_svg], 2, r"--scale")
 case("shot --scale 1e400", ["shot", "--view", "perf", "--scale", "1e400", "-o", out_svg], 2, r"--scale")
 long_ok = os.path.join(W, "L" * 250 + ".svg")  # 254 bytes: legal
