@@ -158,8 +158,7 @@ int main(int argc, char** argv) {
   layout->add_option("--operand", lay.operand, "A, B or C")->required()->check(CLI::IsMember({"A", "B", "C"}));
   layout->add_option("--source", lay.source, "documented (PTX ISA) or traced (GPU or --replay)")
       ->check(CLI::IsMember({"documented", "traced"}))->capture_default_str();
-  layout->add_option("--format", lay.format, "csv, svg, png, or tex (a standalone TikZ picture); default: -o's extension (.csv, .svg, .png, .tex; another needs --format), else csv")->check(CLI::IsMember({"csv", "svg", "png", "tex"}))
-      ->capture_default_str();
+  layout->add_option("--format", lay.format, "csv, svg, png, or tex (a standalone TikZ picture); default: -o's extension (.csv, .svg, .png, .tex; another needs --format), else csv")->check(CLI::IsMember({"csv", "svg", "png", "tex"}));  // no "=csv" shown: the default follows -o
   layout->add_option("-o,--output", lay.out, "File to write (default: standard output for csv)")->check(a_name);
   layout->add_option("--replay", lay.replay, "Read traced layouts from this capture");
   layout->add_option("--theme", lay.theme, "dark or light (svg, png)")->check(CLI::IsMember({"dark", "light"}))
