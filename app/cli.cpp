@@ -161,9 +161,18 @@ std::string fmt(const char* f, double v) {
 
 // --kernels of record and bench: the kernels named, in ladder order; false with the message. An explicit empty list
 // ("" or ",": a variable left empty) is refused, not taken for "all".
+// A comma-separated list with an empty item: "a,,b", "a," or ",a" (a typo, or a variable left empty in a script).
+bool has_empty_item(const std::string& list) {
+  return !list.empty() && (list.front() == ',' || list.back() == ',' || list.find(",,") != std::string::npos);
+}
+
 bool kernels_from_list(const std::string& list, std::vector<const KernelInfo*>* out, std::string* error) {
   if (list.find_first_not_of(" ,") == std::string::npos) {
     *error = "--kernels: an empty list (name kernels, or leave --kernels out for all)";
+    return false;
+  }
+  if (has_empty_item(list)) {
+    *error = "--kernels: an empty name in '" + list + "'";
     return false;
   }
   if (select_kernels(list, out, error)) return true;
@@ -872,6 +881,8 @@ int shot_ratio_over_size(const ShotArgs& a, int w, int h) {
                 kExitUsage);
   constexpr size_t kMaxFiles = 8;  // one line per family per file: more is a picture no one reads
   std::vector<RatioSource> files;
+  if (has_empty_item(a.ratio_over_size))
+    return fail("shot", "--ratio-over-size: an empty file name in '" + a.ratio_over_size + "'", kExitUsage);
   std::stringstream list(a.ratio_over_size);
   for (std::string path; std::getline(list, path, ',');) {
     if (path.empty()) return fail("shot", "--ratio-over-size: an empty file name in '" + a.ratio_over_size + "'", kExitUsage);

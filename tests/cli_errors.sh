@@ -46,6 +46,9 @@ expect 2 "must end in .png or .svg" shot --view layout -o "$tmp/x.txt"
 # An extension with no name before it is said to be that, not a wrong extension.
 expect 2 "^gemmscope shot: -o: '.*/\\.svg' has no name before \\.svg \\(e\\.g\\. picture\\.svg\\)$" shot --view banks -o "$tmp/.svg"
 expect 2 "^gemmscope layout: -o: '\\.png' has no name before \\.png" layout --op mma.m16n8k16.f16 --operand A -o .png
+# An empty item in a list is a typo or an empty variable, not a name to skip.
+expect 2 "^gemmscope bench: --kernels: an empty name in 'sgemm/01_naive,,sgemm/02_gmem_coalesce'$" bench --kernels sgemm/01_naive,,sgemm/02_gmem_coalesce
+expect 2 "^gemmscope shot: --ratio-over-size: an empty file name in 'a.json,'$" shot --view perf --ratio-over-size a.json, -o "$tmp/r.svg"
 # --maximize takes a view's name; the list it gives has no 'all' (shot's whole window is no view to maximise).
 expect 2 "^gemmscope: --maximize: no view 'all' \\(views: layout, banks, gmem, swizzle, perf, roofline, timeline, code\\)$" --maximize all
 expect 2 "unknown kernel 'sgemm/99_magic'" shot --view perf --kernel sgemm/99_magic -o "$tmp/x.svg"
