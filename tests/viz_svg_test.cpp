@@ -640,6 +640,12 @@ TEST(LayoutView, HighlightedLaneIsOutlinedInAllThreeOperands) {
   for (auto& [lane, r] : lane_cells(svg, t)) ++per_lane[lane];
   EXPECT_EQ(per_lane.size(), 1u);
   EXPECT_EQ(per_lane[6], 4);
+  // The title names the lane (the toolbar's chip is left out where it would take a row of its own and move the
+  // figure), with how to clear it on screen; a picture names it alone.
+  EXPECT_NE(svg.find("lane 6 highlighted (click it again to clear)"), std::string::npos);
+  const viz::PictureScope picture;
+  svg = draw_layout(ls.input(op), t, st);
+  EXPECT_NE(svg.find("lane 6 highlighted<"), std::string::npos);
 }
 
 TEST(LayoutView, TextNeverOverlapsAndStaysOnTheCanvas) {

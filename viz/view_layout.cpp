@@ -776,8 +776,13 @@ void draw_layout_view(Canvas& cv, Rect r, const Theme& t, const LayoutViewInput&
                                               : "   lane:element, " + holder + " and its index in that lane's " +
                                                     std::string(ldm ? "registers" : "fragment"))
                                     : "   each cell: " + holder + viz::hint(" (hover for its element)", "");
-  viz::draw_spans(cv, title_at, {{op->name, t.text, Font::SansBold}, {how, t.text_dim, Font::Sans}}, title_size,
-                  area.w());
+  std::vector<viz::Span> title = {{op->name, t.text, Font::SansBold}};
+  if (st.highlight_lane >= 0)  // said here too: the toolbar's chip is left out where it would take a row of its own
+    title.push_back({"   lane " + std::to_string(st.highlight_lane) + " highlighted" +
+                         viz::hint(" (click it again to clear)", ""),
+                     t.accent, Font::Sans});
+  title.push_back({how, t.text_dim, Font::Sans});
+  viz::draw_spans(cv, title_at, title, title_size, area.w());
 
   for (Panel& p : panels) {
     float y = p.origin.y;

@@ -224,11 +224,16 @@ class LayoutPanel : public ViewPanel {
       ImGui::SetNextItemWidth(em * 7);
       ImGui::SliderInt("##thread", &st.thread, 0, threads_.threads - 1, "thread %d");
     }
+    // The highlighted lane's chip only where it fits on the toolbar's last row: a chip that came with the click wrapped
+    // the toolbar to another row, and the figure re-laid itself out from under the mouse (A x B = C in one row, the
+    // warp tiling gone). Without it the figure's title names the lane, and a click on it clears it.
     if (st.layout.highlight_lane >= 0 && !threads_.described()) {
       const std::string label = "lane " + std::to_string(st.layout.highlight_lane) + "  \xC3\x97";
-      flow.next(Flow::button_w(label.c_str()));
-      if (ImGui::Button(label.c_str())) st.layout.highlight_lane = -1;
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("clear the highlighted lane");
+      if (flow.fits(Flow::button_w(label.c_str()))) {
+        flow.next(Flow::button_w(label.c_str()));
+        if (ImGui::Button(label.c_str())) st.layout.highlight_lane = -1;
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("clear the highlighted lane");
+      }
     }
   }
 

@@ -32,6 +32,13 @@ void Flow::next(float width) {
   first_ = false;
 }
 
+bool Flow::fits(float width) const {
+  if (first_) return true;
+  const float x = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x;
+  const bool first_line = line_y_ < 0 || ImGui::GetItemRectMin().y <= line_y_ + 1;
+  return x + width <= (first_line ? right_ : below_);
+}
+
 void Flow::end() {
   if (!first_) ui::note();
 }

@@ -44,6 +44,8 @@ class Flow {
       : right_(right), below_(right_below > 0 ? right_below : right), first_(!after_item) {}
   // Call before a widget `width` pixels wide.
   void next(float width);
+  // Whether a widget `width` pixels wide would stay on the line the last one is on.
+  bool fits(float width) const;
   // Call after the last widget.
   void end();
   // Widths of common widgets with this label at the current font.
