@@ -791,6 +791,15 @@ int cmd_layout(const LayoutArgs& given) {
   if (!a.replay.empty() && a.source != "traced")
     return fail("layout", "--replay reads traced layouts: add --source traced (the documented one needs no capture)",
                 kExitUsage);
+  if (a.device_given && a.source != "traced")
+    return fail("layout", "--device picks the GPU that traces a layout: add --source traced (the documented one "
+                          "needs no GPU)", kExitUsage);
+  if (a.device_given && !a.replay.empty())
+    return fail("layout", "--device and --replay: a layout is traced on a GPU or read from a capture, not both",
+                kExitUsage);
+  if (a.theme_given && (a.format == "csv" || a.format == "tex"))
+    return fail("layout", "--theme colours a picture: it means nothing for --format " + a.format + " (svg or png)",
+                kExitUsage);
 
   FragmentLayout layout;
   std::string traced_from;

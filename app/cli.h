@@ -47,6 +47,7 @@ struct BenchArgs {
 struct LayoutArgs {
   std::string op, operand, source = "documented", format = "csv", out, replay, theme = "light";
   bool format_given = false;  // --format on the command line: else -o's extension (.svg, .png, .tex, .csv) decides
+  bool theme_given = false, device_given = false;  // on the command line: refused where they would change nothing
   int device = 0;
   std::string ncu_l2;      // tools/l2_ncu.sh's CSV to keep in the capture
   std::string smem_price;  // bench/bank_probe's price table to keep in the capture

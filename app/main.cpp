@@ -302,6 +302,8 @@ int main(int argc, char** argv) {
   // it was (core/files.h). The window has nothing half-written to explain.
   win.size_given = app.get_option("--width")->count() + app.get_option("--height")->count() > 0;
   lay.format_given = layout->get_option("--format")->count() > 0;
+  lay.theme_given = layout->get_option("--theme")->count() > 0;
+  lay.device_given = layout->get_option("--device")->count() > 0;
   for (const CLI::App* s : app.get_subcommands()) say_when_interrupted("gemmscope " + s->get_name());
   if (*record) return stdout_ok(cmd_record(rec));
   if (*benchc) return stdout_ok(cmd_bench(bench));

@@ -46,6 +46,9 @@ expect 2 "must end in .png or .svg" shot --view layout -o "$tmp/x.txt"
 # An extension with no name before it is said to be that, not a wrong extension.
 expect 2 "^gemmscope shot: -o: '.*/\\.svg' has no name before \\.svg \\(e\\.g\\. picture\\.svg\\)$" shot --view banks -o "$tmp/.svg"
 expect 2 "^gemmscope layout: -o: '\\.png' has no name before \\.png" layout --op mma.m16n8k16.f16 --operand A -o .png
+# An option that would change nothing is refused rather than ignored, as --replay without --source traced is.
+expect 2 "^gemmscope layout: --theme colours a picture: it means nothing for --format csv" layout --op mma.m16n8k16.f16 --operand A --theme dark -o "$tmp/l.csv"
+expect 2 "^gemmscope layout: --device picks the GPU that traces a layout: add --source traced" layout --op mma.m16n8k16.f16 --operand A --device 0
 # An empty item in a list is a typo or an empty variable, not a name to skip.
 expect 2 "^gemmscope bench: --kernels: an empty name in 'sgemm/01_naive,,sgemm/02_gmem_coalesce'$" bench --kernels sgemm/01_naive,,sgemm/02_gmem_coalesce
 expect 2 "^gemmscope shot: --ratio-over-size: an empty file name in 'a.json,'$" shot --view perf --ratio-over-size a.json, -o "$tmp/r.svg"

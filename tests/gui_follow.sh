@@ -102,7 +102,7 @@ svg="$dir/perf_xor_off.svg"
 texts "$svg" | grep -F "TFLOP/s over M = N = K" >/dev/null || { echo "FAIL: perf of [xor=off] draws no curves over size"; exit 1; }
 [ "$(grep -c 'font-weight="bold"[^>]*>10_multistage\[xor=off\]</text>' "$svg")" -ge 2 ] ||
   { echo "FAIL: perf of [xor=off] does not name its bar and its curve in bold"; exit 1; }
-[ "$(grep -c '^"series: M = N = K, f16.f32",10_multistage\[xor=off\],' "${svg%.svg}.csv")" = 6 ] ||
+[ "$(grep -c '^"series: M = N = K, f16.f32",mma_f16/10_multistage\[xor=off\],f16.f32,.*,10_multistage\[xor=off\]$' "${svg%.svg}.csv")" = 6 ] ||
   { echo "FAIL: the CSV beside perf of [xor=off] has not its 6 sizes over M = N = K"; exit 1; }
 echo "ok: perf of mma_f16/10[xor=off] draws its own curve over size"
 # The throughput view marks the rung: its ladder's bars, the rung's bar label in bold.
