@@ -139,7 +139,9 @@ void MainWindow::HandleKeys(const Frame& f, ViewState& st) {
   bool popup = ui::popup_open();
   for (const KeyPress& k : gui_.keys) {
     const bool ctrl = k.mods & GLFW_MOD_CONTROL;
-    if (popup && !ctrl && (k.key == GLFW_KEY_ESCAPE || k.key == GLFW_KEY_UP || k.key == GLFW_KEY_DOWN || k.key == GLFW_KEY_M)) {
+    const bool to_popup =
+        k.key == GLFW_KEY_ESCAPE || k.key == GLFW_KEY_UP || k.key == GLFW_KEY_DOWN || k.key == GLFW_KEY_M;
+    if (popup && !ctrl && to_popup) {
       if (k.key == GLFW_KEY_ESCAPE) ui::close_popups(), popup = false;
       continue;
     }
@@ -250,8 +252,8 @@ void MainWindow::DrawTopBar(const Frame& f, ViewState& st) {
   ImGui::Checkbox("presentation", &st.presentation);
   ui::note("presentation");
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("for a projector: everything 1.5 times larger (F5); Ctrl +/- here change the presentation's zoom "
-                      "alone, and leaving it restores the zoom before");
+    ImGui::SetTooltip("for a projector (F5): a zoom of its own, 150%% to start; Ctrl +/- while presenting change it "
+                      "alone, and leaving presentation finds the zoom as it was");
   ImGui::SameLine();
   bool light = !st.dark;
   if (ImGui::Checkbox("light theme", &light)) st.dark = !light;
