@@ -181,22 +181,21 @@ bool kernels_from_list(const std::string& list, std::vector<const KernelInfo*>* 
 }
 
 // A file name's extension in lower case: "shot.PNG" is a PNG as "shot.png" is.
+std::string ends_with_ext(const std::string& path) {
+  std::string ext = fs::path(path).extension().string();
+  for (char& ch : ext) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+  return ext;
+}
+
 // "-o .svg" or "-o dir/.png": an extension with no name before it (the filesystem takes ".svg" for a hidden file with
 // no extension, and the messages said it "must end in .png or .svg"). "" where the name is fine.
 std::string nameless(const std::string& path) {
   const std::string name = fs::path(path).filename().string();
   if (name.size() < 2 || name[0] != '.' || name.find('.', 1) != std::string::npos) return "";
-  std::string lower = name;
-  for (char& ch : lower) ch = char(std::tolower(static_cast<unsigned char>(ch)));
-  for (const char* ext : {".png", ".svg", ".csv", ".tex", ".json"})
-    if (lower == ext) return "-o: '" + path + "' has no name before " + name + " (e.g. picture" + name + ")";
+  const std::string ext = ends_with_ext("x" + name);  // the extension it would be, after a name
+  for (const char* known : {".png", ".svg", ".csv", ".tex", ".json"})
+    if (ext == known) return "-o: '" + path + "' has no name before " + name + " (e.g. picture" + name + ")";
   return "";
-}
-
-std::string ends_with_ext(const std::string& path) {
-  std::string ext = fs::path(path).extension().string();
-  for (char& ch : ext) ch = char(std::tolower(static_cast<unsigned char>(ch)));
-  return ext;
 }
 
 }  // namespace
@@ -893,8 +892,7 @@ int shot_ratio_over_size(const ShotArgs& a, int w, int h) {
   if (has_empty_item(a.ratio_over_size))
     return fail("shot", "--ratio-over-size: an empty file name in '" + a.ratio_over_size + "'", kExitUsage);
   std::stringstream list(a.ratio_over_size);
-  for (std::string path; std::getline(list, path, ',');) {
-    if (path.empty()) return fail("shot", "--ratio-over-size: an empty file name in '" + a.ratio_over_size + "'", kExitUsage);
+  for (std::string path; std::getline(list, path, ',');) {  // none empty: has_empty_item said so above
     if (files.size() == kMaxFiles)
       return fail("shot", "--ratio-over-size: more than " + std::to_string(kMaxFiles) + " files", kExitUsage);
     try {

@@ -46,6 +46,9 @@ void reconcile(Arrangement* a, const std::vector<std::string>& views);
 void activate(Arrangement* a, const std::string& view);
 
 // What the user chose: plain data, shared by the panels.
+// Presentation mode's zoom to start with (F5), and what Ctrl 0 goes back to while presenting.
+inline constexpr float kPresentationZoom = 1.5f;
+
 struct ViewState {
   std::string kernel;                     // selected rung, "" = the default one
   // Fragment layout: by default the selected rung's own instructions (KernelInfo::ops), op_pick of them;
@@ -75,7 +78,7 @@ struct ViewState {
   bool dark = true;
   float zoom = 1.0f;                      // every view and its text, Ctrl +/-
   bool presentation = false;              // a projector: presentation_zoom instead of `zoom`
-  float presentation_zoom = 1.5f;         // Ctrl +/- in presentation change this one: leaving it finds `zoom` as it was
+  float presentation_zoom = kPresentationZoom;  // Ctrl +/- in presentation change it: leaving it finds `zoom` as it was
   Arrangement arrangement;
   bool hint_dismissed = false;            // the first-start hint line
   std::string message;                    // last export or error, shown in the status line

@@ -105,13 +105,12 @@ namespace {
 float zoom_in(float zoom, ViewState& st) {
   const float next = zoom_step(zoom, +1);
   const ImVec2 d = ImGui::GetIO().DisplaySize;
-  const float room = next;
-  if (next <= zoom || zoom_fits(d.x, d.y, room, kMinWindowWidth, kMinWindowHeight)) return next;
+  if (next <= zoom || zoom_fits(d.x, d.y, next, kMinWindowWidth, kMinWindowHeight)) return next;
   char why[200];
   std::snprintf(why, sizeof why,
                 "%.0f%% would leave this %.0fx%.0f window less room than the workspace needs (%dx%d): a larger "
                 "window zooms further",
-                room * 100, d.x, d.y, kMinWindowWidth, kMinWindowHeight);
+                next * 100, d.x, d.y, kMinWindowWidth, kMinWindowHeight);
   st.message = why;
   return zoom;
 }
@@ -148,7 +147,7 @@ void MainWindow::HandleKeys(const Frame& f, ViewState& st) {
     if (ctrl) {  // zoom: Ctrl +/- (main row or keypad), Ctrl 0 back to 100%
       if (k.key == GLFW_KEY_EQUAL || k.key == GLFW_KEY_KP_ADD) zoom = zoom_in(zoom, st);
       if (k.key == GLFW_KEY_MINUS || k.key == GLFW_KEY_KP_SUBTRACT) zoom = zoom_step(zoom, -1);
-      if (k.key == GLFW_KEY_0 || k.key == GLFW_KEY_KP_0) zoom = st.presentation ? 1.5f : 1.0f;
+      if (k.key == GLFW_KEY_0 || k.key == GLFW_KEY_KP_0) zoom = st.presentation ? kPresentationZoom : 1.0f;
       if (k.key == GLFW_KEY_Q) glfwSetWindowShouldClose(gui_.window, GLFW_TRUE);  // quit (settings are saved)
       continue;
     }

@@ -643,11 +643,12 @@ Capture capture_from_json(const json& j, const Reader& r) {
   }
   // A launch of R blocks computes a grid of at most R tiles, so no tile index reaches R: a tile far outside (a
   // hand-edited 100000) had stretched the launch-order view's grid until it drew no tile at all.
+  // (Each kernel's count is count_group's; the records come group by group, so one look-up a group.)
   {
-    std::map<std::string, size_t> records;
-    for (const BlockRecord& b : c.blocks) ++records[b.kernel];
+    const std::string* kernel = nullptr;
+    size_t n = 0;
     for (const BlockRecord& b : c.blocks) {
-      const size_t n = records[b.kernel];
+      if (!kernel || *kernel != b.kernel) kernel = &b.kernel, n = per_kernel[2][b.kernel];
       if (size_t(b.tile_m) >= n || size_t(b.tile_n) >= n)
         r.fail("blocks (" + b.kernel + ", launch " + std::to_string(b.launch) + ")",
                "tile (" + std::to_string(b.tile_m) + ", " + std::to_string(b.tile_n) + ") lies outside any grid of its " +

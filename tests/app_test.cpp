@@ -38,6 +38,21 @@ bool overlap(Rect a, Rect b) {
          std::min(a.max.y, b.max.y) - std::max(a.min.y, b.min.y) > 0.5f;
 }
 
+// A run at n^3 for a capture a test builds by hand.
+RunRecord square_run(const std::string& kernel, const std::string& dtype, int n, double tflops, double cublas_tflops) {
+  RunRecord r;
+  r.kernel = kernel, r.dtype = dtype, r.m = r.n = r.k = n, r.tflops = tflops, r.cublas_tflops = cublas_tflops;
+  return r;
+}
+
+// A view's panel brought up to date and its figure drawn into a w x h SVG, as a pane of that size draws it.
+std::string pane_svg(ViewPanel& panel, const ViewContext& ctx, float w, float h) {
+  panel.Update(ctx);
+  SvgCanvas svg(w, h, ctx.theme.bg);
+  panel.Figure(svg, {{0, 0}, {w, h}}, ctx, {-1, -1});
+  return svg.finish();
+}
+
 // ---- Views table ---------------------------------------------------------------------------------
 
 // Two clicks at one spot 60 ms apart (xdotool's, a person's) are a double-click however the frames fall: read one
@@ -757,9 +772,7 @@ TEST(KernelList, EveryRungNameStaysWhole) {
 TEST(PerfPanel, CublasOverSizeIsTheShownFamilysOwn) {
   Capture c;
   const auto add = [&](const char* kernel, int n, double cublas) {
-    RunRecord r;
-    r.kernel = kernel, r.dtype = "f16.f32", r.m = r.n = r.k = n, r.tflops = cublas / 2, r.cublas_tflops = cublas;
-    c.runs.push_back(r);
+    c.runs.push_back(square_run(kernel, "f16.f32", n, cublas / 2, cublas));
   };
   add("wmma/01_naive", 256, 10), add("wmma/01_naive", 512, 20);
   add("wmma/02_smem", 256, 12), add("wmma/02_smem", 512, 22);
@@ -784,9 +797,7 @@ TEST(PerfPanel, CublasOverSizeIsTheShownFamilysOwn) {
 TEST(RooflinePanel, ARungMeasuredInAnotherDtypeOnlyIsNamedAsNotDrawn) {
   Capture c;
   const auto add = [&](const char* kernel, const char* dtype) {
-    RunRecord r;
-    r.kernel = kernel, r.dtype = dtype, r.m = r.n = r.k = 4096, r.tflops = 300, r.cublas_tflops = 700;
-    c.runs.push_back(r);
+    c.runs.push_back(square_run(kernel, dtype, 4096, 300, 700));
   };
   add("wmma/09_pipelined", "f16.f32"), add("wmma/09_pipelined", "f16.f16");
   add("wmma/10_warp_128x64", "f16.f16");
@@ -801,10 +812,7 @@ TEST(RooflinePanel, ARungMeasuredInAnotherDtypeOnlyIsNamedAsNotDrawn) {
     st.perf_dtype = perf_dtype;
     ViewContext ctx{f, st, Theme::Dark()};
     const std::unique_ptr<ViewPanel> roof = find_view("roofline")->make();
-    roof->Update(ctx);
-    SvgCanvas svg(1900, 1000, Theme::Dark().bg);
-    roof->Figure(svg, {{0, 0}, {1900, 1000}}, ctx, {-1, -1});
-    return svg.finish();
+    return pane_svg(*roof, ctx, 1900, 1000);
   };
   for (const char* dtype : {"f16.f32", "f16.f16"}) {
     const std::string doc = draw("wmma/11_ldmatrix_xor", dtype);
@@ -1007,9 +1015,7 @@ TEST(RungBeside, TheRungBeforeNotAVariantBetween) {
   // In the bank view: a capture whose runs list the variant between the two rungs.
   Capture c;
   for (const char* k : {"mma_f16/10_multistage", "mma_f16/10_multistage[ldmatrix=off]", "mma_f16/11_tma_producer"}) {
-    RunRecord r;
-    r.kernel = k, r.dtype = "f16.f32", r.m = r.n = r.k = 4096, r.tflops = 400, r.cublas_tflops = 700;
-    c.runs.push_back(r);
+    c.runs.push_back(square_run(k, "f16.f32", 4096, 400, 700));
     SmemAccess a;
     a.kernel = k, a.site = "ldmatrix A", a.kind = "ldmatrix", a.width = 16;
     for (uint32_t l = 0; l < 32; ++l) a.addr[l] = l * 16;
@@ -1023,10 +1029,7 @@ TEST(RungBeside, TheRungBeforeNotAVariantBetween) {
   const std::unique_ptr<ViewPanel> banks = find_view("banks")->make();
   banks->Update(ctx);  // a new rung opens on its own site, compare off
   st.banks.compare = true;  // then ticked
-  banks->Update(ctx);
-  SvgCanvas svg(1900, 1000, Theme::Dark().bg);
-  banks->Figure(svg, {{0, 0}, {1900, 1000}}, ctx, {-1, -1});
-  const std::string doc = svg.finish();
+  const std::string doc = pane_svg(*banks, ctx, 1900, 1000);
   EXPECT_NE(doc.find(">mma_f16/10_multistage \xC2\xB7 ldmatrix A"), std::string::npos) << "not compared with 10";
   EXPECT_EQ(doc.find("ldmatrix=off"), std::string::npos) << "compared with the variant";
 }
@@ -1036,9 +1039,7 @@ TEST(RungBeside, TheRungBeforeNotAVariantBetween) {
 TEST(PerfPanel, EveryBarSaysTheSizeItRanAt) {
   Capture c;
   const auto add = [&](const char* kernel, int n, double tflops) {
-    RunRecord r;
-    r.kernel = kernel, r.dtype = "f32", r.m = r.n = r.k = n, r.tflops = tflops, r.cublas_tflops = 50;
-    c.runs.push_back(r);
+    c.runs.push_back(square_run(kernel, "f32", n, tflops, 50));
   };
   add("sgemm/01_naive", 256, 0.2);
   add("sgemm/02_gmem_coalesce", 4096, 6), add("sgemm/02_gmem_coalesce", 256, 1);  // its main run, then a sweep
@@ -1049,14 +1050,11 @@ TEST(PerfPanel, EveryBarSaysTheSizeItRanAt) {
   st.kernel = "sgemm/01_naive";
   ViewContext ctx{f, st, Theme::Dark()};
   const std::unique_ptr<ViewPanel> perf = find_view("perf")->make();
-  perf->Update(ctx);
+  const std::string doc = pane_svg(*perf, ctx, 1600, 900);
   const std::string csv = perf->FigureCsv();
   EXPECT_NE(csv.find("bars,sgemm/01_naive,f32,256x256x256,0.2,"), std::string::npos) << csv;
   EXPECT_NE(csv.find("bars,sgemm/02_gmem_coalesce,f32,4096x4096x4096,6,"), std::string::npos) << csv;
   EXPECT_NE(csv.find("bars,sgemm/03_smem_tiling,f32,4096x4096x4096,8,"), std::string::npos) << csv;
-  SvgCanvas svg(1600, 900, Theme::Dark().bg);
-  perf->Figure(svg, {{0, 0}, {1600, 900}}, ctx, {-1, -1});
-  const std::string doc = svg.finish();
   EXPECT_NE(doc.find("= 4096\xC3\x97" "4096\xC3\x97" "4096"), std::string::npos) << "the title's size: most bars'";
   EXPECT_EQ(doc.find("= 256\xC3\x97" "256"), std::string::npos);
 }
@@ -1071,12 +1069,7 @@ TEST(LayoutPanel, AnExploredOpSaysWhyTheRungsWarpTilingIsNotDrawn) {
   st.kernel = "mma_f16/10_multistage";
   ViewContext ctx{f, st, Theme::Dark()};
   const std::unique_ptr<ViewPanel> layout = find_view("layout")->make();
-  const auto draw = [&] {
-    layout->Update(ctx);
-    SvgCanvas svg(1600, 900, Theme::Dark().bg);
-    layout->Figure(svg, {{0, 0}, {1600, 900}}, ctx, {-1, -1});
-    return svg.finish();
-  };
+  const auto draw = [&] { return pane_svg(*layout, ctx, 1600, 900); };
   const std::string own = draw();
   EXPECT_EQ(own.find("no warp tiling"), std::string::npos);
   st.layout_follow = false, st.layout_op = "mma.m16n8k8.tf32";
@@ -1090,22 +1083,15 @@ TEST(LayoutPanel, AnExploredOpSaysWhyTheRungsWarpTilingIsNotDrawn) {
 // dot" to a reader with no mouse.
 TEST(RooflinePanel, APictureGivesTheRatesTheTooltipWould) {
   Capture c;
-  RunRecord r;
-  r.kernel = "hopper/01_tma_wgmma", r.dtype = "f16.f32", r.m = r.n = r.k = 4096, r.tflops = 512, r.cublas_tflops = 700;
-  c.runs.push_back(r);
+  c.runs.push_back(square_run("hopper/01_tma_wgmma", "f16.f32", 4096, 512, 700));
   c.peaks = {{"tensor_f16_f32", 740, "TFLOP/s", "cuBLAS"}, {"dram", 4.3, "TB/s", "probe"}, {"l2", 7.7, "TB/s", "probe"}};
   Frame f;
   f.capture = &c;
   ViewState st;
-  st.kernel = r.kernel;
+  st.kernel = c.runs[0].kernel;
   ViewContext ctx{f, st, Theme::Dark()};
   const std::unique_ptr<ViewPanel> roof = find_view("roofline")->make();
-  const auto draw = [&] {
-    roof->Update(ctx);
-    SvgCanvas svg(1900, 1000, Theme::Dark().bg);
-    roof->Figure(svg, {{0, 0}, {1900, 1000}}, ctx, {-1, -1});
-    return svg.finish();
-  };
+  const auto draw = [&] { return pane_svg(*roof, ctx, 1900, 1000); };
   EXPECT_NE(draw().find("(01: hover a dot)"), std::string::npos);
   const viz::PictureScope picture;
   const std::string doc = draw();

@@ -24,10 +24,7 @@ void Flow::next(float width) {
   if (line_y_ < 0) line_y_ = ImGui::GetItemRectMin().y;  // the first line: where the title (or nothing yet) is
   if (!first_) {
     ui::note();
-    // The next widget goes on this line when it ends left of the line's edge, else on a new line.
-    const float x = ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x;
-    const bool first_line = ImGui::GetItemRectMin().y <= line_y_ + 1;
-    if (x + width <= (first_line ? right_ : below_)) ImGui::SameLine();
+    if (fits(width)) ImGui::SameLine();  // on this line where it ends left of the line's edge, else on a new line
   }
   first_ = false;
 }
