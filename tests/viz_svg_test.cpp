@@ -2323,6 +2323,50 @@ TEST(SwizzleView, AShortPaneKeepsItsGridsReadable) {
   (void)tall_h;
 }
 
+// Two sides under headings of different heights (hopper/04's Nsight Compute lines wrapped to four lines beside its
+// variant's two, and its grid began two lines lower): the grids start level, at one scale, and so do the per-SM
+// timelines under captions that wrap to different lengths.
+TEST(SwizzleView, SideBySideGridsAndTimelinesStartLevel) {
+  const TracedLaunch a = row_major_launch("test/04", 32, 16), b = row_major_launch("test/04[order=none]", 32, 16);
+  SwizzleViewInput in, other;
+  for (SwizzleViewInput* x : {&in, &other}) {
+    x->launch = x == &in ? &a : &b;
+    x->kernel = x == &in ? "test/04" : "test/04[order=none]";
+    x->block_m = 128, x->block_n = 256, x->k = 4096, x->elem_bytes = 2, x->tflops = 700;
+    x->order = x == &in ? "triton:16 order" : "row-major order";
+  }
+  in.measured = {"L2 hit 53.1 \xE2\x86\x92 82.3%, DRAM read 2.66 \xE2\x86\x92 0.56 GB, 931 \xE2\x86\x92 757 us (Nsight Compute, "
+                 "4096x16384x4096: row-major \xE2\x86\x92 its own order)",
+                 "L2 hit 67.1 \xE2\x86\x92 84.4%, DRAM read 3.07 \xE2\x86\x92 1.26 GB (Nsight Compute, 8192x8192x8192)"};
+  in.timed_ms = 0.5;  // the left caption gains a clause the right one lacks
+  const Theme& t = Theme::Dark();
+  SvgCanvas c(1600, 900, t.bg);
+  draw_swizzle_view(c, {{0, 0}, {1600, 900}}, t, in, &other, SwizzleViewState{}, {-1, -1}, nullptr);
+  const std::string svg = c.finish();
+  EXPECT_EQ(overlapping_text(svg), "");
+  const std::string text = all_text(svg);
+  ASSERT_EQ(text.find("beside it"), std::string::npos) << text;
+  // The tiles of each half: their top, their bottom and their height.
+  float top[2] = {1e9f, 1e9f}, bottom[2] = {-1e9f, -1e9f}, tile_h[2] = {0, 0};
+  for (const Element& e : elements(svg, "rect")) {
+    const Rect r = rect_of(e);
+    if (!e.attr.count("fill") || e.attr.at("fill") == "none" || r.h() > 40 || r.w() > 60 || r.h() < 4 || r.min.y < 40) continue;
+    if (std::abs(r.w() - 2 * r.h()) > 2) continue;  // a 128x256 tile is twice as wide as tall
+    const int side = r.min.x < 800 ? 0 : 1;
+    top[side] = std::min(top[side], r.min.y), bottom[side] = std::max(bottom[side], r.max.y), tile_h[side] = r.h();
+  }
+  ASSERT_LT(top[0], 1e8f) << text;
+  ASSERT_LT(top[1], 1e8f) << text;
+  EXPECT_NEAR(top[0], top[1], 0.5f) << "the two grids start at different heights";
+  EXPECT_NEAR(bottom[0], bottom[1], 0.5f) << "the two grids are drawn at different scales";
+  EXPECT_NEAR(tile_h[0], tile_h[1], 0.01f);
+  // The timelines: each SM 0 label at one height, under the longer caption.
+  const std::vector<Element> sm0 = text_elements(svg, "SM 0");
+  ASSERT_EQ(sm0.size(), 2u) << text;
+  EXPECT_NEAR(std::stof(sm0[0].attr.at("y")), std::stof(sm0[1].attr.at("y")), 0.5f);
+  EXPECT_NE(text.find("the timed run's"), std::string::npos) << text;
+}
+
 // A wide C (the live GPU test's 512x4096: 4 tile rows of 32) drew its two grids 97 pixels tall side by side, so the
 // rung went alone and its row-major variant unseen; stacked, each has the pane's width and both stay.
 TEST(SwizzleView, AWideMatrixStacksItsTwoSides) {
@@ -3464,7 +3508,7 @@ TEST(Roofline, TheGistNamesTheDotsAboveTheLines) {
   EXPECT_EQ(s.from_l2, "05");
   EXPECT_EQ(roofline_gist(s), "Above the L2 line: read from L1 (02)");
   // Both kinds above L2: one sentence, the straight reads first.
-  EXPECT_EQ(roofline_gist({"02", "05", ""}), "Above the L2 line: read from L1 (02); L2 beat its plain loads (05)");
+  EXPECT_EQ(roofline_gist({"02", "05", "", ""}), "Above the L2 line: read from L1 (02); L2 beat its plain loads (05)");
   // mma_f16: nothing above L2, the top rungs above DRAM.
   const std::vector<RooflinePoint> f16 = {point("mma_f16/08_ldmatrix", 64, 250),
                                           point("mma_f16/09_xor_permuted", 85.3, 407),

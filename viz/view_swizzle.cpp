@@ -53,6 +53,8 @@ struct Side {
   bool shape = false;    // head the traced size: the two sides were traced at different sizes
   bool compact = false;  // a short pane: the grid under the heading, without Nsight Compute's lines or the footprint
   float px_max = 0;      // > 0: at most this many pixels per element of C (the two sides at one scale)
+  float grid_y = 0;      // > 0: the strips start no higher than this (two sides' grids level under headings of
+                         // different heights); set by every call to where they start
 };
 
 // Draws one side; returns its tile grid's height (0: no room for one). `dry`: stops at that answer (on a
@@ -119,6 +121,8 @@ float draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& s
       if (hover && Rect{{a.min.x, y}, {a.max.x, y + fs * 1.3f}}.contains(mouse)) hover->side = which, hover->measured = int(i);
       y += fs * 1.3f;
     }
+  y = std::max(y, side.grid_y);
+  side.grid_y = y;
   if (!in.launch || in.launch->empty()) {
     for (const std::string& line : viz::wrap(c, "This capture traced no blocks of " + in.kernel + ".", fs, a.w())) {
       c.text({a.min.x, y}, line, t.text_dim, fs);
@@ -240,10 +244,16 @@ float draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& s
   return float(l.tiles_m) * sy;
 }
 
-void draw_timeline(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput& in, const SwizzleViewState& st,
-                   uint64_t span, uint64_t t_ns, float fs, Vec2 mouse, int which, SwizzleHover* hover) {
-  const TracedLaunch& l = *in.launch;
+// The per-SM timeline's plot under `n` lines of caption.
+Rect timeline_plot(Canvas& c, Rect r, float fs, size_t n) {
   const float label_w = c.text_size("SM 131", fs).x + fs * 0.5f;
+  return Rect{{r.min.x + label_w, r.min.y + fs * 1.25f * float(n) + fs * 0.2f}, {r.max.x, r.max.y - fs * 1.5f}};
+}
+
+// The per-SM timeline's caption as drawn in `r`: wrapped, or one line cut short where the whole would leave the plot
+// less than a row per SM.
+std::vector<std::string> timeline_caption(Canvas& c, Rect r, const SwizzleViewInput& in, float fs) {
+  const TracedLaunch& l = *in.launch;
   // The traced launch runs with the probes' stamps: slower than the timed one, in the same order and waves.
   std::string what = l.split()
                          ? "one row per SM, each tile or piece of a tile a bar from its CTA's first load to its last "
@@ -277,12 +287,19 @@ void draw_timeline(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput& in
             (lanes_fit ? ": its row splits in " + std::to_string(l.lanes) + ", one lane each"
                        : ", drawn over one another (too many for a lane each at this size)");
   std::vector<std::string> lines = viz::wrap(c, what, fs, r.w());
-  const auto plot_under = [&](size_t n) {
-    return Rect{{r.min.x + label_w, r.min.y + fs * 1.25f * float(n) + fs * 0.2f}, {r.max.x, r.max.y - fs * 1.5f}};
-  };
-  if (lines.size() > 1 && plot_under(lines.size()).h() < l.sms * 0.75f)  // the rows before the whole caption
+  if (lines.size() > 1 && timeline_plot(c, r, fs, lines.size()).h() < l.sms * 0.75f)  // the rows before the whole caption
     lines = {viz::elide(c, what, fs, Font::Sans, r.w())};
-  const Rect plot = plot_under(lines.size());
+  return lines;
+}
+
+// `rows`: the plot starts under at least this many lines of caption (two timelines side by side start level).
+void draw_timeline(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput& in, const SwizzleViewState& st,
+                   uint64_t span, uint64_t t_ns, float fs, Vec2 mouse, int which, SwizzleHover* hover, size_t rows = 0) {
+  const TracedLaunch& l = *in.launch;
+  const bool lanes_fit = l.lanes > 1 && (r.h() - fs * 4) / float(std::max(1, l.sms)) / float(l.lanes) >= 1.0f;
+  const std::vector<std::string> lines = timeline_caption(c, r, in, fs);
+  Rect plot = timeline_plot(c, r, fs, std::max(lines.size(), rows));
+  if (plot.h() < l.sms * 0.75f) plot = timeline_plot(c, r, fs, lines.size());  // level only where that leaves room
   if (plot.h() < l.sms * 0.75f || plot.w() < 40 || span == 0) {  // no room for a row per SM: say so, not the caption
     if (span > 0)
       c.text(r.min, viz::elide(c, "the per-SM timeline needs more room (" + std::to_string(l.sms) + " rows): " + viz::maximise_hint(),
@@ -455,12 +472,31 @@ void draw_swizzle_view(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput
   // Both sides at one scale, the smaller side's, so that C's size compares (two 512-tile grids of one matrix were
   // drawn 215 and 175 pixels tall beside each other).
   if (has_other && pick_px < 1e8f) sides[0].px_max = sides[1].px_max = pick_px;
+  // Side by side, both grids start at one height, under the taller heading (hopper/04's two lines of Nsight Compute
+  // wrapped to four beside its variant's two, and its grid began two lines lower): then at the scale both still fit.
+  if (has_other && options[pick].sides == sides) {
+    float top = 0, px = 1e9f;
+    for (const Side& s : sides) {
+      Side probe = s;
+      draw_side(dry, probe, t, st, t_ns, fs, mouse, 0, nullptr, true);
+      top = std::max(top, probe.grid_y);
+    }
+    for (Side& s : sides) {
+      s.grid_y = top;
+      Side probe = s;
+      const float h = draw_side(dry, probe, t, st, t_ns, fs, mouse, 0, nullptr, true);
+      if (h > 0 && h < 1e8f) px = std::min(px, probe.px);
+    }
+    if (px < 1e8f) sides[0].px_max = sides[1].px_max = px;
+  }
   for (int i = 0; i < (has_other ? 2 : 1); ++i) draw_side(c, sides[i], t, st, t_ns, fs, mouse, i, hover);
   if (timeline) {
     if (has_other) {  // each side's timeline under its own grid (left and right where stacked), on one time scale
       const float mid = body.min.x + body.w() * 0.5f;
-      draw_timeline(c, {{body.min.x, tl.min.y}, {mid - fs, tl.max.y}}, t, in, st, span, t_ns, fs, mouse, 0, hover);
-      draw_timeline(c, {{mid + fs, tl.min.y}, {body.max.x, tl.max.y}}, t, *other, st, span, t_ns, fs, mouse, 1, hover);
+      const Rect left{{body.min.x, tl.min.y}, {mid - fs, tl.max.y}}, right{{mid + fs, tl.min.y}, {body.max.x, tl.max.y}};
+      const size_t rows = std::max(timeline_caption(c, left, in, fs).size(), timeline_caption(c, right, *other, fs).size());
+      draw_timeline(c, left, t, in, st, span, t_ns, fs, mouse, 0, hover, rows);
+      draw_timeline(c, right, t, *other, st, span, t_ns, fs, mouse, 1, hover, rows);
     } else {
       draw_timeline(c, tl, t, in, st, span, t_ns, fs, mouse, 0, hover);
     }
