@@ -270,6 +270,25 @@ int main(int argc, char** argv) {
           break;
         }
     }
+    // CLI11's own words for an option given twice ("--view: At Most 1 required but received 2") and for a word it
+    // could not place ("The following argument was not expected: foo"), said in the user's terms.
+    if (const auto* twice = dynamic_cast<const CLI::ArgumentMismatch*>(&e);
+        twice && what.find("At Most 1 required") != std::string::npos)
+      what = what.substr(0, what.find(':')) + " given more than once; give it once";
+    if (const auto* extra = dynamic_cast<const CLI::ExtrasError*>(&e)) {
+      (void)extra;
+      const CLI::App* where = &app;
+      for (const CLI::App* s : app.get_subcommands()) where = s;
+      const std::vector<std::string> left = where->remaining();
+      const std::string word = left.empty() ? "" : left.front().substr(0, 40);
+      if (sub.empty() && !word.empty() && word[0] != '-') {
+        std::string names;
+        for (const CLI::App* s : app.get_subcommands({})) names += (names.empty() ? "" : ", ") + s->get_name();
+        what = "no command '" + word + "' (the commands: " + names + "; gemmscope alone opens the window)";
+      } else if (!word.empty()) {
+        what = "unexpected argument '" + word + "' (gemmscope " + (sub.empty() ? "" : sub + " ") + "--help lists what it takes)";
+      }
+    }
     return fail(sub, what, kExitUsage);
   }
 

@@ -94,6 +94,13 @@ else
   expect 2 ": --device 99: this machine has [0-9]+ CUDA devices?$" --device 99 --frames 1
 fi
 
+# An option twice, a word that is no command, a word a subcommand does not take: said in the user's terms, not
+# CLI11's ("--view: At Most 1 required but received 2", "The following argument was not expected: foo").
+expect 2 "^gemmscope shot: --view given more than once; give it once$" shot --view banks --view perf -o "$tmp/x.png"
+expect 2 "^gemmscope: no command 'foo' \\(the commands: record, bench, layout, banks, swizzle, export, shot, list; gemmscope alone opens the window\\)$" foo
+expect 2 "^gemmscope shot: unexpected argument 'bar' \\(gemmscope shot --help lists what it takes\\)$" shot --view banks -o "$tmp/x.png" bar
+[ ! -e "$tmp/x.png" ] || { echo "FAIL: shot with a stray argument wrote x.png"; failures=$((failures + 1)); }
+
 # Every subcommand has --help, which exits 0 and prints its usage.
 for sub in "" record bench layout banks swizzle shot list export; do
   out=$("$bin" $sub --help 2>&1); rc=$?
