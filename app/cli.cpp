@@ -253,6 +253,14 @@ int cmd_window(const WindowArgs& a) {
     return fail("", "--watchdog: seconds from 1 to 3600", kExitUsage);
   // The files the run ends by writing, checked before it starts (and before a GPU worker does): a mistyped folder
   // had cost a whole headless run on a lent GPU (--last-frame), or repeated its line every frame (--report).
+  // What only a headless run writes is refused beside a window, rather than left unwritten without a word.
+  if (!a.headless)
+    for (const auto& [option, path] : {std::pair<const char*, const std::string&>{"--last-frame", a.last_frame},
+                                       {"--frame-log", a.frame_log}, {"--series-log", a.series_log}})
+      if (!path.empty())
+        return fail("", std::string(option) + " is written by a headless run (add --headless and --exit-after N); a "
+                                             "window writes none",
+                    kExitUsage);
   for (const auto& [option, path] : {std::pair<const char*, const std::string&>{"--report", a.report},
                                      {"--last-frame", a.last_frame}, {"--frame-log", a.frame_log},
                                      {"--series-log", a.series_log}}) {
@@ -1360,6 +1368,21 @@ std::string wrapped(const std::string& text, size_t width, const std::string& in
 
 }  // namespace
 
+// A rung's toggles, each with the values its variants set ("stages": 2, 3): what `list` names beside the rung
+// (DESIGN: every rung "with its toggles"; each variant named its own, the rung none).
+std::vector<std::pair<std::string, std::vector<std::string>>> toggles_offered(const std::string& rung) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> out;
+  for (const KernelInfo& v : kernel_registry()) {
+    if (v.name == rung || rung_of_variant(v.name) != rung) continue;
+    for (const auto& [key, value] : variant_toggles(v.name)) {
+      auto it = std::find_if(out.begin(), out.end(), [&](const auto& kv) { return kv.first == key; });
+      if (it == out.end()) it = out.insert(out.end(), {key, {}});
+      if (std::find(it->second.begin(), it->second.end(), value) == it->second.end()) it->second.push_back(value);
+    }
+  }
+  return out;
+}
+
 int cmd_list(const ListArgs& a) {
   if (a.json) {
     nlohmann::json rungs = nlohmann::json::array();
@@ -1379,6 +1402,10 @@ int cmd_list(const ListArgs& a) {
                        {"gmem_untraced", k.gmem_untraced},
                        // where `record` traces it instead of --size (null: at --size)
                        {"trace_shape", k.trace_shape.m > 0 ? nlohmann::json(shape_text(k.trace_shape)) : nlohmann::json()}});
+      // A rung's toggles and the values its variants set ({} for a variant: its own are under "toggles").
+      nlohmann::json offered = nlohmann::json::object();
+      for (const auto& [key, values] : toggles_offered(k.name)) offered[key] = values;
+      rungs.back()["toggle_values"] = offered;
     }
     std::cout << rungs.dump(1) << "\n";
   } else {
@@ -1390,6 +1417,13 @@ int cmd_list(const ListArgs& a) {
                 << "    " << k.title << (k.builds_on.empty() ? "" : " (builds on " + k.builds_on + ")") << "\n"
                 << (k.trace_shape.m > 0 ? "    (`record` traces it at " + shape_text(k.trace_shape) + ", where its step shows)\n" : "")
                 << wrapped(k.adds, 96, "    ") << "\n";
+      std::string offered;
+      for (const auto& [key, values] : toggles_offered(k.name)) {
+        std::string v;
+        for (const std::string& x : values) v += (v.empty() ? "" : ", ") + x;
+        offered += (offered.empty() ? "" : "; ") + key + " " + v;
+      }
+      if (!offered.empty()) std::cout << wrapped("Toggles: " + offered + " (each a variant listed below)", 96, "    ") << "\n";
     }
   }
   std::cout.flush();

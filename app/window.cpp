@@ -99,18 +99,25 @@ ViewPanel& MainWindow::panel(const std::string& name) {
 
 namespace {
 
+constexpr const char* kZoomRefusalEnd = "a larger window zooms further";
+
+// Why one zoom step in from `zoom` is refused in this window; "" where it fits.
+std::string zoom_refusal(float zoom) {
+  const float next = zoom_step(zoom, +1);
+  const ImVec2 d = ImGui::GetIO().DisplaySize;
+  if (next <= zoom || zoom_fits(d.x, d.y, next, kMinWindowWidth, kMinWindowHeight)) return "";
+  char why[200];
+  std::snprintf(why, sizeof why, "%.0f%% would leave this %.0fx%.0f window less room than the workspace needs (%dx%d): %s",
+                next * 100, d.x, d.y, kMinWindowWidth, kMinWindowHeight, kZoomRefusalEnd);
+  return why;
+}
+
 // One zoom step in, where the window keeps at that zoom the room its workspace is laid out for (kMinWindowWidth x
 // kMinWindowHeight, as `shot --zoom` checks): 300% left a 1280x720 window 427x240, a toolbar's checkboxes drawn
 // under a view's words. Else the zoom stays, and the top bar says why and what would let it grow.
 float zoom_in(float zoom, ViewState& st) {
-  const float next = zoom_step(zoom, +1);
-  const ImVec2 d = ImGui::GetIO().DisplaySize;
-  if (next <= zoom || zoom_fits(d.x, d.y, next, kMinWindowWidth, kMinWindowHeight)) return next;
-  char why[200];
-  std::snprintf(why, sizeof why,
-                "%.0f%% would leave this %.0fx%.0f window less room than the workspace needs (%dx%d): a larger "
-                "window zooms further",
-                next * 100, d.x, d.y, kMinWindowWidth, kMinWindowHeight);
+  const std::string why = zoom_refusal(zoom);
+  if (why.empty()) return zoom_step(zoom, +1);
   st.message = why;
   return zoom;
 }
@@ -131,6 +138,12 @@ void MainWindow::HandleKeys(const Frame& f, ViewState& st) {
       last_click_ = c;
     }
   }
+  // A refusal to zoom further goes once it no longer holds: a zoom out, F5 into the other mode's zoom, a larger
+  // window (it had stayed in the top bar at 75%, after two Ctrl -).
+  const std::string end = kZoomRefusalEnd;
+  const std::string& m = st.message;
+  if (m.size() > end.size() && m.compare(m.size() - end.size(), end.size(), end) == 0 && m != zoom_refusal(st.active_zoom()))
+    st.message.clear();
   float zoom = st.active_zoom();
   // An open dropdown has the keys first: Esc closes it (it had restored a maximised view behind it and stayed open),
   // and the arrows and M do not act on the workspace behind it (Down had changed the rung under the bank view's open

@@ -566,8 +566,16 @@ Capture capture_from_json(const json& j, const Reader& r) {
     const json& addr = r.array(x, w, "addr");
     if (addr.size() != 32) r.fail(w + ".addr", "expected 32 entries (one per lane), got " + std::to_string(addr.size()));
     const std::string lanes = w + ".addr";
+    // An offset in shared memory, aligned to its width as the hardware requires: `banks` refuses the same offsets,
+    // and the bank view drew a lane at 999999999 as "conflict-free", a 4-byte word across banks 31 and 0.
     for (size_t lane = 0; lane < 32; ++lane)
-      if (!addr[lane].is_null()) s.addr[lane] = uint32_t(r.as_int(addr[lane], lane_at(lanes, lane), "", 0, UINT32_MAX));
+      if (!addr[lane].is_null()) {
+        const int64_t a = r.as_int(addr[lane], lane_at(lanes, lane), "", 0, int64_t(kMaxSmemBytes) - s.width);
+        if (a % s.width != 0)
+          r.fail(Reader::at(lanes, lane), std::to_string(a) + " is not a multiple of the record's width (" +
+                                              std::to_string(s.width) + " bytes)");
+        s.addr[lane] = uint32_t(a);
+      }
     c.smem.push_back(std::move(s));
   }
   // "gmem" arrived after the first captures: a file without it has no traced global accesses.

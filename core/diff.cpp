@@ -211,4 +211,16 @@ int comment_above(const std::vector<DiffLine>& diff, const std::vector<std::stri
   return top;
 }
 
+int opening(const std::vector<DiffLine>& diff, const std::vector<std::string>& old_lines,
+            const std::vector<std::string>& new_lines) {
+  for (size_t i = 0; i < diff.size(); ++i) {
+    const int n = diff[i].new_line;
+    if (diff[i].kind != DiffLine::Kind::Removed && n >= 0 && size_t(n) < new_lines.size() &&
+        trim(new_lines[size_t(n)]).rfind("// Step:", 0) == 0)
+      return int(i);
+  }
+  if (old_lines.empty()) return -1;  // against nothing every line is new: no change to find
+  return comment_above(diff, old_lines, new_lines, main_change(diff, old_lines, new_lines));
+}
+
 }  // namespace gs

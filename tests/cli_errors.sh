@@ -39,6 +39,9 @@ expect 1 "^gemmscope export: .*/does-not-exist.json: cannot open: No such file o
 # The files a window run ends by writing are checked before it starts (a headless run on a lent GPU had run its
 # whole --exit-after before failing on --last-frame's folder).
 expect 1 "^gemmscope: --last-frame: .*/no/such/dir/x.png: the folder .*/no/such/dir does not exist$" --last-frame "$tmp/no/such/dir/x.png" --headless --exit-after 30
+# What only a headless run writes is refused beside a window (--last-frame was ignored, no file and exit 0).
+expect 2 "^gemmscope: --last-frame is written by a headless run \\(add --headless and --exit-after N\\); a window writes none$" --last-frame "$tmp/w.png" --exit-after 1
+[ ! -e "$tmp/w.png" ] || { echo "FAIL: a refused window wrote w.png"; failures=$((failures + 1)); }
 expect 1 "^gemmscope: --report: .*/no/such/dir/r.json: the folder .*/no/such/dir does not exist$" --report "$tmp/no/such/dir/r.json" --headless --exit-after 30
 expect 2 "^gemmscope shot: --replay: an empty value; give one or leave the option out$" shot --view perf --replay '' -o "$tmp/x.svg"
 expect 2 "unknown view 'nope' \(available: layout, banks, gmem, swizzle, perf, roofline, timeline, code, all\)" shot --view nope -o "$tmp/x.png"

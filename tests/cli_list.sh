@@ -34,6 +34,14 @@ variants = [n for n, r in listed.items() if r["variant_of"]]
 for v in variants:
     if listed[v]["variant_of"] not in listed: sys.exit(f"FAIL: variant {v} of an unlisted rung")
     if not listed[v]["toggles"]: sys.exit(f"FAIL: variant {v} names no toggle")
+    if listed[v]["toggle_values"]: sys.exit(f"FAIL: variant {v} offers toggles of its own")
+    # The rung names each of its variants' settings among its toggles (DESIGN: every rung "with its toggles").
+    offered = listed[listed[v]["variant_of"]]["toggle_values"]
+    for key, value in listed[v]["toggles"].items():
+        if value not in offered.get(key, []): sys.exit(f"FAIL: {v}: its rung's toggle_values {offered} lack {key} {value}")
+if listed["mma_f16/10_multistage"]["toggle_values"].get("stages") != ["2", "3"]:
+    sys.exit(f"FAIL: mma_f16/10 offers stages {listed['mma_f16/10_multistage']['toggle_values']}, not 2 and 3")
+if listed["mma_f16/01_vectorized"]["toggle_values"] != {}: sys.exit("FAIL: mma_f16/01 has no variants, yet offers toggles")
 # Every rung that orders its blocks offers each scheme as a variant [order=S] (the launch-order issue).
 ordering = ["sgemm/10_thread_tile_16x8", "wmma/08_multistage"] + [f"{f}/{r}" for f in ("mma_f16", "mma_tf32")
             for r in ("07_swizzle", "08_ldmatrix", "09_xor_permuted", "10_multistage")]
@@ -63,4 +71,7 @@ PY
 [ "$("$bin" list | grep -c '^[a-z_0-9]*/[0-9][0-9]_')" = "$("$bin" list --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" ] ||
   { echo "FAIL: the plain listing and the JSON disagree on the number of rungs"; exit 1; }
 if "$bin" list >/dev/full 2>/dev/null; then echo "FAIL: writing to a full device exited 0"; exit 1; fi
-echo "ok: plain listing complete; a write to /dev/full fails"
+# The plain listing names a rung's toggles under it.
+"$bin" list | awk '/^mma_f16\/10_multistage  /{p=1; next} /^[a-z]/{p=0} p' | tr '\n' ' ' | grep -q 'Toggles: .*; stages 2, 3;' ||
+  { echo "FAIL: the plain listing does not name mma_f16/10's toggles"; exit 1; }
+echo "ok: plain listing complete with the rungs' toggles; a write to /dev/full fails"

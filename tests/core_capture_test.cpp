@@ -279,6 +279,17 @@ TEST(Capture, RejectsWhatNoViewCanDraw) {
   c.blocks[0].tile_m = 100000;
   EXPECT_EQ(rejection(capture_to_json(c)),
             "bad.json: blocks (sgemm/01_naive, launch 5): tile (100000, 1) lies outside any grid of its 6 block records");
+  // A shared-memory offset past shared memory or not aligned to its width (the bank view drew a lane at 999999999
+  // as "conflict-free"; `banks` refuses the same offset).
+  c = sample_capture();
+  const int w = c.smem[0].width;
+  c.smem[0].addr[0] = 999999999;
+  EXPECT_EQ(rejection(capture_to_json(c)),
+            "bad.json: smem[0].addr[0]: 999999999 is out of range [0, " + std::to_string(233472 - w) + "]");
+  c = sample_capture();
+  c.smem[0].addr[3] = uint32_t(2 * w + 1);
+  EXPECT_EQ(rejection(capture_to_json(c)), "bad.json: smem[0].addr[3]: " + std::to_string(2 * w + 1) +
+                                               " is not a multiple of the record's width (" + std::to_string(w) + " bytes)");
 }
 
 TEST(Capture, RejectsABlockRecordThatEndsBeforeItStarts) {

@@ -73,6 +73,33 @@ TEST(LineDiff, TheMainChangeIsTheLargestRunOfCodeNotTheProbesBookkeeping) {
   EXPECT_EQ(main_change(line_diff(a, a), a, a), -1);
 }
 
+// A rung's file may name its step with a "// Step:" comment, and the code view opens there whatever the diff's
+// largest run of code (mma_f16/12 opened on its kernel's changed signature; mma_f16/01, against nothing, at its
+// includes). Without one: the comment above the main change, and for a rung against nothing the top.
+TEST(LineDiff, TheOpeningIsWhereTheRungNamesItsStep) {
+  std::vector<std::string> a = {"void k(int x) {", "  loop_a();", "}"};
+  std::vector<std::string> b = {"void k(int x, int tiles, int more, int again) {", "  setup();", "  setup2();",
+                                "  // Step: the tile loop", "  for (;;) loop_b();", "}"};
+  std::vector<DiffLine> d = line_diff(a, b);
+  int at = opening(d, a, b);
+  ASSERT_GE(at, 0);
+  EXPECT_EQ(b[size_t(d[size_t(at)].new_line)], "  // Step: the tile loop");
+  // Against nothing: the marker, else the top.
+  d = line_diff({}, b);
+  at = opening(d, {}, b);
+  ASSERT_GE(at, 0);
+  EXPECT_EQ(b[size_t(d[size_t(at)].new_line)], "  // Step: the tile loop");
+  std::vector<std::string> plain = b;
+  plain[3] = "  // the tile loop";
+  EXPECT_EQ(opening(line_diff({}, plain), {}, plain), -1);
+  // No marker: as before, the main change with the comment above it.
+  d = line_diff(a, plain);
+  EXPECT_EQ(opening(d, a, plain), comment_above(d, a, plain, main_change(d, a, plain)));
+  // A marker the rung before had and this one dropped (a removed line) is not this rung's.
+  d = line_diff(b, plain);
+  EXPECT_EQ(opening(d, b, plain), comment_above(d, b, plain, main_change(d, b, plain)));
+}
+
 // The code view opens on the comment right above the main change, where a rung explains it, passing over the one or
 // two lines of the declaration the change opens in; a blank line or three lines of code between, and it opens on
 // the change itself; of a long comment, the last 10 lines.

@@ -2479,6 +2479,43 @@ TEST(CodeView, ALongChangedLineWrapsAndAnUnchangedOneIsCut) {
   EXPECT_EQ(overlapping_text(svg), "");
 }
 
+// A wrapped changed line with room for only some of its rows shows those rather than leaving the rest of the pane
+// empty (mma_f16/08 maximised at 200% drew five rows and a band); it is not counted as shown, so a page down starts
+// on it.
+TEST(CodeView, AWrappedLineAtTheFootShowsWhatFits) {
+  CodeViewInput in;
+  in.kernel = "test/02_new", in.against = "test/01_old";
+  for (int i = 0; i < 60; ++i) in.old_lines.push_back("int a" + std::to_string(i) + ";");
+  in.new_lines = in.old_lines;
+  std::string longest = "// begins";
+  for (int i = 0; i < 40; ++i) longest += " word" + std::to_string(i);
+  longest += " ends";
+  const int at = 30;
+  in.new_lines.insert(in.new_lines.begin() + at, longest);
+  in.diff = line_diff(in.old_lines, in.new_lines);
+  const Theme& t = Theme::Dark();
+  bool partial_seen = false;
+  for (int first = 0; first <= at; ++first) {
+    CodeViewState st;
+    st.first = first;
+    SvgCanvas c(600, 500, t.bg);
+    CodeHover hover;
+    draw_code_view(c, {{0, 0}, {600, 500}}, t, in, st, {-1, -1}, &hover);
+    const std::string svg = c.finish();
+    const std::string text = all_text(svg);
+    const bool begins = text.find("// begins") != std::string::npos, ends = text.find("ends") != std::string::npos;
+    if (begins && !ends) {
+      partial_seen = true;
+      EXPECT_EQ(hover.rows_shown, at - first) << "the cut line counted as shown";
+    }
+    if (!begins) {
+      EXPECT_LT(hover.rows_shown, at - first + 1);
+    }
+    EXPECT_EQ(overlapping_text(svg), "");
+  }
+  EXPECT_TRUE(partial_seen) << "no scroll position showed the long line's first rows without its last";
+}
+
 TEST(CodeView, ChangedLinesAreTintedAndCounted) {
   CodeViewInput in;
   in.kernel = "test/02_new", in.against = "test/01_old";

@@ -110,10 +110,15 @@ void draw_code_view(Canvas& c, Rect r, const Theme& t, const CodeViewInput& in, 
     const std::string& text = del ? in.old_lines[size_t(d.old_line)] : in.new_lines[size_t(d.new_line)];
     const float tx = list.min.x + num_w + ms * 0.5f + ms * 1.2f;
     const int per_line = std::max(8, int((list.max.x - tx) / char_w));
-    const std::vector<std::string> parts = add || del ? wrap_code(detab(text), per_line) : std::vector<std::string>{detab(text)};
+    std::vector<std::string> parts = add || del ? wrap_code(detab(text), per_line) : std::vector<std::string>{detab(text)};
+    // A wrapped changed line with room left for some of its lines shows those (not counted as shown: a page down
+    // starts on it), where it had left the rest of the pane empty (mma_f16/08 at 200%: five rows, then a band).
+    const int room = int((list.max.y + 0.5f - ly) / lh);
+    const bool partial = k > 0 && int(parts.size()) > room;
+    if (partial && room < 1) break;  // the first row always, cut by the clip if need be
+    if (partial) parts.resize(size_t(room));
     const float row_h = lh * float(parts.size());
-    if (k > 0 && ly + row_h > list.max.y + 0.5f) break;  // the first row always, cut by the clip if need be
-    ++shown;
+    if (!partial) ++shown;
     const Rect row{{list.min.x, ly}, {list.max.x, ly + row_h}};
     if (add || del) c.rect_filled(row, add ? add_bg : del_bg);
     if (d.new_line >= 0 && d.new_line == st.selected) c.rect(row.inset(0.5f), t.accent, 2);
@@ -142,6 +147,7 @@ void draw_code_view(Canvas& c, Rect r, const Theme& t, const CodeViewInput& in, 
                t.bad.with_alpha(150), 1);
     }
     ly += row_h;
+    if (partial) break;
   }
   if (hover) hover->rows_shown = std::max(1, shown);
   c.pop_clip();

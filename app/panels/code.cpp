@@ -32,13 +32,12 @@ class CodePanel : public ViewPanel {
     const std::vector<int> rows = code_rows(in_, ctx.st.code);
     if (jump_) {  // scroll so the change to see first sits a few lines from the top: the rung's main change
       // against the rung before (not its probe's site table) from the comment right above it, where the rung
-      // explains it; a toggle variant's first marked line
+      // explains it, or the line where the rung's file names its step ("// Step:"); a toggle variant's first marked
+      // line
       const std::vector<int> starts = change_starts(in_.diff);
-      const int at = !in_.against.empty() ? comment_above(in_.diff, in_.old_lines, in_.new_lines,
-                                                          main_change(in_.diff, in_.old_lines, in_.new_lines))
-                     : !in_.toggle_note.empty() && !starts.empty() ? starts.front()
-                                                                   : -1;
-      ctx.st.code.first = at < 0 ? 0 : row_of(rows, at) - 3;
+      const int at = !in_.toggle_note.empty() ? (starts.empty() ? -1 : starts.front())
+                                              : opening(in_.diff, in_.old_lines, in_.new_lines);
+      ctx.st.code.first = at < 0 ? 0 : std::max(0, row_of(rows, at) - 3);
       jump_ = false;
     }
     ctx.st.code.first = std::clamp(ctx.st.code.first, 0, std::max(0, int(rows.size()) - 1));
@@ -180,6 +179,11 @@ class CodePanel : public ViewPanel {
     if (const KernelInfo* k = find_kernel(kernel)) in_.title = k->title, in_.adds = k->adds;
     in_.new_lines = body(kernel, &in_.new_offset);
     if (!in_.against.empty()) in_.old_lines = body(in_.against, &in_.old_offset);
+    // The rung before's "// Step:" line names its step, not a line this rung took away: left out of the diff (every
+    // rung after a marked one showed it struck through).
+    in_.old_lines.erase(std::remove_if(in_.old_lines.begin(), in_.old_lines.end(),
+                                       [](const std::string& l) { return trim(l).rfind("// Step:", 0) == 0; }),
+                        in_.old_lines.end());
     std::vector<std::string> a, b;
     for (const std::string& l : in_.old_lines) a.push_back(neutral(l, in_.against));
     for (const std::string& l : in_.new_lines) b.push_back(neutral(l, kernel));

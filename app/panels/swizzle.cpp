@@ -228,9 +228,12 @@ class SwizzlePanel : public ViewPanel {
     auto order = orders_.find(kernel);
     if (order == orders_.end()) order = orders_.emplace(kernel, identify_order(*in.launch)).first;
     // "at this size": a rung measured against its row-major variant orders its blocks otherwise on wider C.
-    in.order = order->second == "none"  ? (row_major_measured ? "row-major order at this size" : "row-major order")
-               : order->second.empty() ? (in.launch->empty() ? "" : "its own order")
-                                       : order->second + " order";
+    // cutlass:0 is plain column-major (bands one tile column wide): named so, the scheme after it (sgemm/01's order
+    // read "cutlass:0 order" to a class that knows it as column-major).
+    in.order = order->second == "none"        ? (row_major_measured ? "row-major order at this size" : "row-major order")
+               : order->second == "cutlass:0" ? "column-major order (cutlass:0)"
+               : order->second.empty()        ? (in.launch->empty() ? "" : "its own order")
+                                              : order->second + " order";
     return in;
   }
 

@@ -55,6 +55,7 @@ __global__ void __launch_bounds__(kThreads) kernel(const __grid_constant__ CUten
   const int ktiles = (g.k + kBlockK - 1) / kBlockK;             // the last may overhang K: TMA fills zeros
   GS_PROBE(probe.block_begin(tile_m, tile_n));
 
+  // Step: TMA loads the stages behind mbarriers; wgmma reads them from shared memory.
   // One thread owns the barriers and the copies. Each full barrier expects one arrival (that thread's
   // arrive.expect_tx) plus kStageBytes of TMA traffic per phase.
   if (tid == 0) {

@@ -95,6 +95,7 @@ __global__ void __cluster_dims__(kCluster, 1, 1) __launch_bounds__(kThreads, 1)
         const int m0 = (ct.m * kCluster + rank) * kBlockM, n0 = ct.n * kBlockN;
         for (int kt = 0; kt < ktiles; ++kt, r.next()) {
           GS_PROBE(probe.stage(kWaitEmpty));
+          // Step: a cluster of two; TMA multicast writes each half of B into both CTAs.
           // Complete only when both CTAs' consumers released the stage: this CTA writes into both.
           mbar_wait(empty + 8 * r.stage, r.phase ^ 1);
           GS_PROBE(probe.stage(kIssue));

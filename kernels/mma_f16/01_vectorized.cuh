@@ -55,6 +55,7 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<__half, float> g,
   const int wn0 = (warp % kWarpsN) * kWarpN;
   GS_PROBE(probe.block_begin(blockIdx.y, blockIdx.x));
 
+  // Step: 16-byte copies stage A and B in shared memory; mma.sync m16n8k16 reads them below.
   // This thread's 16-byte chunks of each k-step's tiles, numbered row-major: consecutive threads take
   // consecutive 16 bytes of a row, so a warp reads 8 rows x 64 B of A or 2 rows x 256 B of B (whole
   // sectors) and a quarter-warp stores 128 contiguous bytes, which is conflict-free.

@@ -64,6 +64,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g,
   __half* Bs = As + kStages * kAStageHalves;                // kStages x (BK, BN) tiles of B, row stride 136
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
   const int gid = lane / 4, tig = lane % 4;                 // mma groupID and thread-in-group
+  // Step: the launch order, bands of 2^L tile columns down all tile rows (order_tile).
   // The rung's own order (cutlass:L), a swizzled raster: grid (tiles_m << L, ceil(tiles_n / 2^L)). Launch order runs blockIdx.x fastest, so
   // 2^L consecutive blocks take the 2^L tiles of one row of a band, the next 2^L the row below, and so on.
   const int tiles_m = g.m / kBlockM, tiles_n = g.n / kBlockN;

@@ -269,6 +269,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, float> g,
   float acc[kMI][kNI][4] = {};            // 128 accumulators in registers
   uint32_t af[2][kMI][4], bf[2][kNI][2];  // fragments of two k16 steps: one in use, one loading
 
+  // Step: 4 cp.async stages, three k-tiles in flight while a fourth is computed.
   // Prologue: tiles 0 .. S - 2 in flight, one commit group each (zeros past the last tile, so that
   // group g always holds tile g and the wait below always means the same thing).
   GS_PROBE(probe.stage(kPrologue));

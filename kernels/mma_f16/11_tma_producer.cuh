@@ -96,6 +96,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
   __syncthreads();  // the only block-wide barrier: from here producer and mma warps meet on mbarriers
 
+  // Step: a producer warpgroup refills the stages by TMA; the mma warps below only wait.
   if (warp >= kMmaWarps) {
     gs::hopper::setmaxnreg_dec<kProducerRegs>();
     // Producer: warp 8 walks the k-loop (its probe stamps stay warp-uniform) and its lane 0 issues; warps 9-11

@@ -105,6 +105,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     gs::hopper::setmaxnreg_dec<kProducerRegs>();
     if (warp == kMmaWarps) {  // warps 9-11 only gave their registers away
       Ring r;
+      // Step: persistent CTAs walk tiles t, t + #SMs, ...; the ring runs on between tiles.
       for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
         const gs::hopper::TileIndex tile = gs::hopper::grouped_tile(t, tiles_m, tiles_n, kGroup);
         GS_PROBE(probe.tile(t, tile.m, tile.n));

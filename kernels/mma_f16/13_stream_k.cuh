@@ -54,6 +54,7 @@ inline constexpr int kMinSavedKtiles = 24;
 inline constexpr int kTraceShape[3] = {5120, 1280, 4096};
 inline constexpr int kPartialFloats = kMI * kNI * 4 * 32;  // one mma warp's 64x64 partial sums: 16 KB
 
+// Step: stream-K, the leftover tiles' k-tiles split into equal runs over the SMs.
 // What the host decides for one launch: the first dp_tiles tiles (in grouped order) go to rung 12's kernel, whole;
 // the k-tiles of the other sk_tiles are split into grid equal runs for this one. No split: sk_tiles == 0.
 struct Plan {

@@ -62,6 +62,7 @@ __global__ void __launch_bounds__(kThreads) kernel(GemmArgs<float, float> g, Pro
   // floats live in local memory (a 256-byte stack frame, cached in L1). 04 makes them registers.
   float acc[kTilesM][kTilesN][4] = {};
 
+  // Step: float4 copies stage A and B in shared memory; mma.sync m16n8k8 reads them below.
   for (int kt = 0; kt < g.k / kBK; ++kt) {
     GS_PROBE(probe.iteration(kt));
     GS_PROBE(probe.stage(kLoad));

@@ -129,6 +129,7 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
 
   float acc[kTilesM][kTilesN][4] = {};
 
+  // Step: two stages, slice k+1's cp.async in flight while slice k is computed.
   GS_PROBE(probe.stage(kPrologue));
   load_slice(g, a_src, b_src, smem, as_dst, bs_dst, probe);  // slice 0 -> stage 0
   cp_async_commit();

@@ -26,6 +26,7 @@ namespace gs::mma_tf32_06_warp_64x64 {
 
 using namespace gs::mma_tf32;
 
+// Step: 64 x 64 warp tiles in a 256 x 128 block, operands as raw fp32 bits.
 inline constexpr int kBM = 256, kBN = 128;          // tile of C per block
 inline constexpr int kBK = 32;                      // k-slice of A and B per stage
 inline constexpr int kWarpsM = 4, kWarpsN = 2;      // warp grid over the block tile

@@ -38,6 +38,7 @@ inline constexpr int kBsStride = kBN + 8;
 inline constexpr int kAsFloats = kBM * kAsStride;   // one stage: As (BM, BK+4) then Bs (BK, BN+8)
 inline constexpr int kStageFloats = kAsFloats + kBK * kBsStride;
 inline constexpr int kSmemBytes = kStages * kStageFloats * 4;  // 108544: dynamic, above the 48 KB static limit
+// Step: the launch order, bands of 2^5 tile columns (cutlass:5), applied by order_tile.
 // Swizzle band width 2^5 = 32 tile columns (4096 columns of C). A wave of 132 blocks (one per SM) covers
 // 132 / 2^L tile rows x 2^L columns; per k-slice it reads one 128-byte line from each of 256 x 132 / 2^L rows
 // of A (lines K * 4 bytes apart: scattered over DRAM pages and L2 sets) and 2^L x 512 contiguous bytes of each

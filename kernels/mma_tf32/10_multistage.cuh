@@ -232,6 +232,7 @@ __device__ __forceinline__ void mma_all(float (&acc)[kTilesM][kTilesN][4], const
   }
 }
 
+// Step: 4 cp.async stages, copies spread over three k-steps, unchecked inside C.
 // The pipeline over all slices. kFast: an interior block (copy_fast, no checks); otherwise load_slice, which
 // checks each chunk against the edges of A and B. Instantiated twice, so each loop holds one copy path only.
 template <bool kFast, bool kVec, int S, class Probe>

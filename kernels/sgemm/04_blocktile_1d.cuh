@@ -39,6 +39,7 @@ __global__ void __launch_bounds__(kThreads) kernel(GemmArgs<float, float> g, Pro
   const int m0 = blockIdx.y * kBM, n0 = blockIdx.x * kBN;  // the block's tile of C starts at (m0, n0)
   GS_PROBE(probe.block_begin(blockIdx.y, blockIdx.x));
 
+  // Step: 8 results a thread (TM = 8), so one B value read from shared memory feeds 8 FMAs.
   // Computing role: column tc of the tile, rows tr*8 .. +8. A warp is 32 consecutive columns of one
   // tr, so As[tr*8 + i][kk] is the same word for all lanes (broadcast) and Bs[kk][tc] 32 consecutive.
   const int tc = tid % kBN, tr = tid / kBN;

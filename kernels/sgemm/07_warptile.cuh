@@ -66,6 +66,7 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
   const int m0 = blockIdx.y * kBM, n0 = blockIdx.x * kBN;
   GS_PROBE(probe.block_begin(blockIdx.y, blockIdx.x));
 
+  // Step: a warp tile, 32 x 64 of C a warp, each lane 2 x 2 sub-tiles of 4 x 4.
   // Computing role. Warp (wm, wn) owns block rows wm*32 .. +32, columns wn*64 .. +64; lane (lm, ln)
   // of its 4 x 8 grid owns rows   wm*32 + s*16 + lm*4 + i   (s = 0, 1; i = 0..3)
   //                    columns wn*64 + t*32 + ln*4 + j   (t = 0, 1; j = 0..3).

@@ -90,6 +90,7 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<float, float> g, 
     GS_PROBE(probe.smem(kBsStore, &Bs[st][br][bc], 16, SmemKind::kStore));
   };
 
+  // Step: two stages; tile kt+1's loads are issued before tile kt's FMAs, stored after.
   GS_PROBE(probe.stage(kPrologue));
   load_global(0);
   store_smem(0);

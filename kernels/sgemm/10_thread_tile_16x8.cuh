@@ -21,6 +21,7 @@ namespace gs::sgemm_10_thread_tile_16x8 {
 
 inline constexpr int kBM = 128, kBN = 128, kBK = 8;       // block tile of C, and the k-tile
 inline constexpr int kStages = 4;                         // k-tiles in shared memory: 1 read, up to 3 landing
+// Step: 16 x 8 results a thread, 4 warps of 64 x 64; copies move after k-step 0 below.
 inline constexpr int kWarpsM = 2, kWarpsN = 2;            // 4 warps; warp tile 64 x 64
 inline constexpr int kWM = kBM / kWarpsM, kWN = kBN / kWarpsN;
 inline constexpr int kLanesM = 4, kLanesN = 8;            // lane grid of a warp, as in 07

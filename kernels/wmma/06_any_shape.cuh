@@ -74,6 +74,7 @@ __global__ void __launch_bounds__(kThreads, 2) kernel(GemmArgs<__half, TOut> g, 
   GS_PROBE(probe.block_begin(blockIdx.y, blockIdx.x));
   const int num_kt = (g.k + kBlockK - 1) / kBlockK;  // the last k-tile may be partial: zero-filled
 
+  // Step: any M, N, K: predicated (zero-filling) copies here, a staged epilogue below.
   // 05's chunk order: chunk q = tid + p*256 of As is (row q / 32 * 8 + q % 8, col q / 8 % 4 * 8), so a
   // thread's As chunks share a column, rows 64 apart; of Bs (row q / 16, col q % 16 * 8): rows 16 apart.
   constexpr int kStepA = kThreads / 32 * 8, kStepB = kThreads / (kBlockN / 8);  // rows between a thread's chunks

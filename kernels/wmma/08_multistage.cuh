@@ -141,6 +141,7 @@ __global__ void __launch_bounds__(kThreads, 1) kernel(GemmArgs<__half, TOut> g, 
     for (int j = 0; j < kFragsN; ++j) wmma::fill_fragment(acc[i][j], from_float<TOut>(0.0f));
   }
 
+  // Step: 3 cp.async stages, two k-tiles in flight while a third is computed.
   // Prologue: k-tiles 0 .. kStages-2 in flight. Every slot commits a group, empty past the last
   // k-tile, so "group kt" is always the kt-th commit and wait_group's count stays exact.
   GS_PROBE(probe.iteration(0));

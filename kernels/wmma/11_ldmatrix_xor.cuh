@@ -86,6 +86,7 @@ using FragA = wmma::fragment<wmma::matrix_a, kTile, kTile, kTile, __half, wmma::
 using FragB = wmma::fragment<wmma::matrix_b, kTile, kTile, kTile, __half, wmma::row_major>;
 static_assert(sizeof(FragA().x) == 32 && sizeof(FragB().x) == 32, "16 halves per lane: 8 registers");
 
+// Step: wmma fragments filled by ldmatrix.x4 by hand, from XOR-permuted tiles.
 // Fills a fragment from the four registers of an ldmatrix.x4: registers 0-3 are the m16n8k16 operand (A: the
 // 16x16 tile; B: its two 16x8 halves, columns 0-7 then 8-15), and the traced layout repeats them as 4-7.
 template <class Frag>
