@@ -186,7 +186,7 @@ int main(int argc, char** argv) {
   swizzle->add_option("--scheme", sw.scheme, "none, cutlass:L or triton:G")->capture_default_str();
 
   // --zoom: the window's zoom range; the text of a figure for slides, larger without a larger picture.
-  const char* zoom_help = "Text and figure this many times larger in a picture of the same size, as the window's zoom (0.5-3)";
+  const char* zoom_help = "Text and figure this many times larger in a picture of the same size, as the window's zoom (0.8-3)";
   ExportArgs exp;
   CLI::App* exportc = app.add_subcommand("export", "Write a lecture deck: every rung's views as PNG and SVG, and index.html");
   exportc->footer(
@@ -196,7 +196,7 @@ int main(int argc, char** argv) {
   exportc->add_option("--deck", exp.deck, "Folder to create (it must not exist yet)")->required()->check(a_name);
   exportc->add_option("--replay", exp.replay, "Capture to draw (default: the bundled one)");
   exportc->add_option("--theme", exp.theme, "dark or light")->check(CLI::IsMember({"dark", "light"}))->capture_default_str();
-  exportc->add_option("--zoom", exp.zoom, zoom_help)->check(number_in(0.5, 3, false, "a number from 0.5 to 3"))->capture_default_str();
+  exportc->add_option("--zoom", exp.zoom, zoom_help)->check(number_in(kMinZoom, kMaxZoom, false, "a number from 0.8 to 3"))->capture_default_str();
   exportc->add_option("--formats", exp.formats,
                       "png,svg (each PNG links its SVG), png (slides only; about half the size) or svg (no OpenGL at all)")
       ->check(one_of({"png,svg", "svg,png", "png", "svg"}, "png,svg (or svg,png), png or svg"))
@@ -220,7 +220,7 @@ int main(int argc, char** argv) {
       ->check(number_in(1, 4, false, "a number from 1 to 4"))
       ->capture_default_str();
   shotc->add_option("--size", shot.size, "Window size WxH the picture shows (before --scale)")->capture_default_str();
-  shotc->add_option("--zoom", shot.zoom, zoom_help)->check(number_in(0.5, 3, false, "a number from 0.5 to 3"))->capture_default_str();
+  shotc->add_option("--zoom", shot.zoom, zoom_help)->check(number_in(kMinZoom, kMaxZoom, false, "a number from 0.8 to 3"))->capture_default_str();
   shotc->add_option("--ratio-over-size", shot.ratio_over_size,
                     "FILE[,FILE...] (bench JSONs or captures, one per GPU): each family's top rung as % of cuBLAS over "
                     "size, with --view perf");

@@ -173,7 +173,7 @@ void MainWindow::HandleKeys(const Frame& f, ViewState& st) {
     } else if (k.key == GLFW_KEY_ESCAPE) {
       st.arrangement.maximized.clear();
     } else if (k.key == GLFW_KEY_F5) {
-      st.active_zoom() = std::clamp(zoom, 0.5f, 3.0f);  // a zoom changed in this frame's keys, to the mode it was for
+      st.active_zoom() = std::clamp(zoom, kMinZoom, kMaxZoom);  // a zoom changed in this frame's keys, to the mode it was for
       st.presentation = !st.presentation;
       zoom = st.active_zoom();
     } else if (k.key == GLFW_KEY_F12) {  // the whole workspace, PNG and SVG, into the exports folder
@@ -181,7 +181,7 @@ void MainWindow::HandleKeys(const Frame& f, ViewState& st) {
     }
   }
   if (gui_.ctrl_wheel != 0) zoom = gui_.ctrl_wheel > 0 ? zoom_in(zoom, st) : zoom_step(zoom, -1);  // Ctrl + wheel
-  st.active_zoom() = std::clamp(zoom, 0.5f, 3.0f);
+  st.active_zoom() = std::clamp(zoom, kMinZoom, kMaxZoom);
 }
 
 void MainWindow::DrawTopBar(const Frame& f, ViewState& st) {

@@ -795,7 +795,12 @@ MeasuredFile parse_measured(const std::string& text, const std::string& name) {
     const Capture c = capture_from_json(j, r);
     out.capture = true;
     out.device = c.device.name;
-    out.date = c.recorded_at.substr(0, 10);
+    out.date = recorded_days(c);  // a merged capture's span ("2026-11-26 to 2026-11-28"), as its banner says
+    // Paired where every run timed beside cuBLAS says so (the ratio-over-size picture said "cuBLAS once per size"
+    // of a capture whose runs were all paired).
+    out.cublas_paired = std::any_of(c.runs.begin(), c.runs.end(), [](const RunRecord& x) { return x.cublas_tflops > 0; }) &&
+                        std::all_of(c.runs.begin(), c.runs.end(),
+                                    [](const RunRecord& x) { return x.cublas_tflops <= 0 || x.cublas_paired; });
     for (const RunRecord& run : c.runs)
       out.runs.push_back({run.kernel, run.dtype, run.m, run.n, run.k, run.tflops, run.cublas_tflops,
                           run.cublas_tflops > 0 ? run.tflops / run.cublas_tflops : 0,

@@ -462,6 +462,7 @@ TEST(Settings, NoFileIsAFirstStartAndADamagedOneGivesDefaultsAndANotice) {
        {std::string("{"), std::string("[]"), std::string("{\"schema\": \"something else\"}"),
         std::string("{\"schema\": \"gemmscope-settings/1\", \"zoom\": 1e400}"),
         std::string("{\"schema\": \"gemmscope-settings/1\", \"zoom\": 99}"),
+        std::string("{\"schema\": \"gemmscope-settings/1\", \"presentation_zoom\": 100}"),
         std::string("{\"schema\": \"gemmscope-settings/1\", \"dark\": \"yes\"}"),
         std::string("{\"schema\": \"gemmscope-settings/1\", \"arrangement\": {\"columns\": [[1, 2]]}}"),
         std::string(20000, '[') + std::string(20000, ']'), std::string("\x89PNG\r\n", 6)}) {
@@ -473,6 +474,14 @@ TEST(Settings, NoFileIsAFirstStartAndADamagedOneGivesDefaultsAndANotice) {
     EXPECT_NE(notice.find(path), std::string::npos);
     EXPECT_EQ(settings_json(got), settings_json(defaults)) << bad.substr(0, 40);
   }
+  // A zoom under the 80% floor, from a file written before it, opens at the floor.
+  std::ofstream(path) << "{\"schema\": \"gemmscope-settings/1\", \"zoom\": 0.6, \"presentation_zoom\": 0.5}";
+  ViewState got;
+  notice.clear();
+  EXPECT_TRUE(load_settings(path, &got, &notice));
+  EXPECT_EQ(notice, "");
+  EXPECT_FLOAT_EQ(got.zoom, kMinZoom);
+  EXPECT_FLOAT_EQ(got.presentation_zoom, kMinZoom);
 }
 
 // ---- What the layout view follows ----------------------------------------------------------------
@@ -700,7 +709,8 @@ TEST(Zoom, StepsLandOnRoundZooms) {
   EXPECT_EQ(up, (std::vector<int>{110, 125, 150, 175, 200, 250, 300}));
   EXPECT_FLOAT_EQ(zoom_step(3.0f, +1), 3.0f);
   EXPECT_FLOAT_EQ(zoom_step(1.0f, -1), 0.9f);
-  EXPECT_FLOAT_EQ(zoom_step(0.5f, -1), 0.5f);
+  EXPECT_FLOAT_EQ(zoom_step(0.8f, -1), 0.8f);  // the floor: below it the widgets' text falls under 12 px
+  EXPECT_FLOAT_EQ(zoom_step(0.9f, -1), 0.8f);
   EXPECT_FLOAT_EQ(zoom_step(1.3f, +1), 1.5f);  // a settings file's zoom between steps
   EXPECT_FLOAT_EQ(zoom_step(1.3f, -1), 1.25f);
 }

@@ -147,7 +147,7 @@ expect 2 "--device: expected a CUDA device index .*, got '-1'" --device -1
 expect 2 "--device: expected a CUDA device index .*, got 'abc'" bench --device abc
 expect 2 "--width: expected 2, 4, 8 or 16 \(bytes per lane\), got 'abc'" banks --width abc
 expect 2 "--formats: expected png,svg \(or svg,png\), png or svg, got 'pdf'" export --deck "$tmp/d" --formats pdf
-expect 2 "--zoom: expected a number from 0.5 to 3, got 'x'" shot --view perf --zoom x -o "$tmp/x.svg"
+expect 2 "--zoom: expected a number from 0.8 to 3, got 'x'" shot --view perf --zoom x -o "$tmp/x.svg"
 expect 2 "--size: '4294968896x900' is not WxH" shot --view banks --size 4294968896x900 -o "$tmp/x.svg"
 # Below the smallest window the workspace is laid out for, the picture would be a pile of overlapping widgets.
 expect 2 "--size: '320x240' is not WxH between 640x400 \(the smallest window" shot --view all --size 320x240 -o "$tmp/x.png"

@@ -66,12 +66,14 @@ for label, points in expected.items():
     assert min(got) <= 256 and max(got) >= 8192, (label, sorted(got))
     for size, ratio in points.items():
         assert abs(got[size] - ratio) <= 1e-5 + 1e-5 * ratio, (label, size, got[size], ratio)
-# The subtitle says how each file timed cuBLAS: a bench file that paired it with each run says so; a capture (and
-# a bench file from before pairing) timed it once per size.
+# The subtitle says how each file timed cuBLAS: a bench file that paired it with each run says so, as does a
+# capture whose runs all were (cublas_paired); a bench file from before pairing timed it once per size.
 subtitle = next((t for t in texts if "top rung:" in t), "")
 for path in (bench_path, cap_path):
     d = load_json(path)
-    paired = str(d.get("cublas_timing", "")).startswith("paired")
+    runs = [r for r in d.get("runs", []) if r.get("cublas_tflops", 0) > 0]
+    paired = (str(d.get("cublas_timing", "")).startswith("paired") if "results" in d
+              else bool(runs) and all(r.get("cublas_paired") for r in runs))
     want = "cuBLAS beside each run" if paired else "cuBLAS once per size"
     name = path.rsplit("/", 1)[-1]
     assert f"{name} (" in subtitle and want in subtitle.split(f"{name} (", 1)[1].split(")", 1)[0], (want, subtitle)

@@ -5,7 +5,7 @@
 #    out in 1/1.5 of the picture and is magnified) and its smallest text is 1.45 times the default picture's or more;
 #  - the PNG stays 1600x900, differs from the default PNG, and agrees with its own SVG rendered by rsvg-convert
 #    (the same threshold as gui.export's F12 check), so its text is the SVG's larger text;
-#  - `export --deck --zoom` and `shot --zoom` refuse a zoom outside the window's 0.5-3 in one line, exit 2.
+#  - `export --deck --zoom` and `shot --zoom` refuse a zoom outside the window's 0.8-3 in one line, exit 2.
 # usage: gui_shot_zoom.sh BIN PNG_STATS DIR
 set -euo pipefail
 bin=$1 stats=$2 dir=$3
@@ -51,7 +51,7 @@ done
 
 set +e
 for cmd in "shot --view perf -o $dir/x.png" "export --deck $dir/deck"; do
-  for z in 0.4 3.5 nan; do
+  for z in 0.4 0.75 3.5 nan; do
     # shellcheck disable=SC2086
     "$bin" $cmd --zoom "$z" >/dev/null 2>"$dir/err.txt"
     rc=$?
@@ -60,7 +60,7 @@ for cmd in "shot --view perf -o $dir/x.png" "export --deck $dir/deck"; do
   done
 done
 [ -e "$dir/x.png" ] || [ -e "$dir/deck" ] && fail "a refused --zoom wrote something"
-echo "ok: --zoom outside 0.5-3 refused in one line by shot and export"
+echo "ok: --zoom outside 0.8-3 refused in one line by shot and export"
 # A zoom the size cannot hold: 640x400 at 300% left the workspace 213x133 of room, its panes overlapping. Refused,
 # naming the largest zoom that size holds; that zoom itself is drawn.
 "$bin" shot --view all --size 640x400 --zoom 3 -o "$dir/x.png" >/dev/null 2>"$dir/err.txt"
