@@ -1416,14 +1416,15 @@ int cmd_list(const ListArgs& a) {
                 << " threads" << (k.shape_rule.empty() ? "" : "; " + k.shape_rule) << ")\n"
                 << "    " << k.title << (k.builds_on.empty() ? "" : " (builds on " + k.builds_on + ")") << "\n"
                 << (k.trace_shape.m > 0 ? "    (`record` traces it at " + shape_text(k.trace_shape) + ", where its step shows)\n" : "")
-                << wrapped(k.adds, 96, "    ") << "\n";
+                << wrapped(k.adds, 96, "    ");
       std::string offered;
       for (const auto& [key, values] : toggles_offered(k.name)) {
         std::string v;
         for (const std::string& x : values) v += (v.empty() ? "" : ", ") + x;
         offered += (offered.empty() ? "" : "; ") + key + " " + v;
       }
-      if (!offered.empty()) std::cout << wrapped("Toggles: " + offered + " (each a variant listed below)", 96, "    ") << "\n";
+      if (!offered.empty()) std::cout << wrapped("Toggles: " + offered + " (each a variant listed below)", 96, "    ");
+      std::cout << "\n";
     }
   }
   std::cout.flush();
