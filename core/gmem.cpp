@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <cmath>
 #include <map>
 #include <utility>
 
@@ -90,17 +91,38 @@ std::vector<GmemSite> gmem_sites(const Capture& c, const std::string& kernel) {
           a.site[0] == site.name[0])
         sh.push_back(&a);
     if (g.empty() || g.size() != sh.size()) continue;
-    int64_t pairs = 0;
-    for (size_t i = 0; i < g.size(); ++i) {
-      std::set<std::pair<int64_t, int64_t>> seen;
-      for (size_t l = 0; l < 32; ++l)
-        if (g[i]->offset[l] && sh[i]->addr[l])
-          for (int b = 0; b < g[i]->width; b += 4)
-            seen.insert({(*g[i]->offset[l] + b) / 128, (int64_t(*sh[i]->addr[l]) + b) / 32});
-      pairs += int64_t(seen.size());
-    }
-    site.ncu_per_request = double(pairs) / double(g.size());
+    // Pairs per request of one warp's shared-memory records against warp 0's global ones, request by request.
+    const auto per_request = [&](const std::vector<const SmemAccess*>& dst) {
+      int64_t pairs = 0;
+      for (size_t i = 0; i < g.size(); ++i) {
+        std::set<std::pair<int64_t, int64_t>> seen;
+        for (size_t l = 0; l < 32; ++l)
+          if (g[i]->offset[l] && dst[i]->addr[l])
+            for (int b = 0; b < g[i]->width; b += 4)
+              seen.insert({(*g[i]->offset[l] + b) / 128, (int64_t(*dst[i]->addr[l]) + b) / 32});
+        pairs += int64_t(seen.size());
+      }
+      return double(pairs) / double(g.size());
+    };
+    site.ncu_warp0 = per_request(sh);
     site.ncu_requests = int(g.size());
+    // The other warps of the shared-memory trace (the global trace keeps fewer warps: wmma/08's 0 and 1 there, 0 and
+    // 7 here): each warp's destinations against warp 0's global lines, which every warp's lanes meet alike (the
+    // copies' lane-to-chunk maps are the thread index's, row by row). wmma/08's warp 7 lands its B rows 16 bytes
+    // into a unit where warp 0 starts on one: 20 a request against 16, and the two average Nsight Compute's 18.
+    std::map<int, std::vector<const SmemAccess*>> by_warp;
+    for (const SmemAccess& a : c.smem)
+      if (a.kernel == kernel && a.kind == "cp.async" && a.warp != 0 && a.iteration == 0 && a.site == sh.front()->site)
+        by_warp[a.warp].push_back(&a);
+    double sum = site.ncu_warp0;
+    int warps = 1;
+    for (const auto& [warp, dst] : by_warp) {
+      if (dst.size() != g.size()) continue;
+      const double n = per_request(dst);
+      sum += n, ++warps;
+      if (std::fabs(n - site.ncu_warp0) > 0.005) site.ncu_other_warps.push_back({warp, n});
+    }
+    site.ncu_per_request = sum / warps;
   }
   return sites;
 }

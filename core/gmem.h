@@ -41,9 +41,15 @@ struct GmemSite {
   int64_t requests = 0, sectors = 0, ideal_sectors = 0;  // summed over the accesses
   // cp.async: sectors per request as Nsight Compute counts them, one per distinct (128-byte global line, 32-byte
   // unit of shared memory) pair of an instruction's bytes (README, "Sectors per request"), from the shared-memory
-  // records of the same instructions (warp 0, first k-iteration, in program order); 0 where they do not pair.
+  // records of the same instructions (first k-iteration, in program order; every warp traced there, against warp 0's
+  // global records); 0 where they do not pair.
   double ncu_per_request = 0;
   int ncu_requests = 0;  // the paired instructions it is over
+  // Warp 0's own count (ncu_per_request is the mean over the warps of the shared-memory trace, each destination
+  // record against warp 0's global lines: the global trace keeps fewer warps), and the other warps whose count
+  // differs from it: wmma/08's B, warp 0's 16 and warp 7's 20, 18 over both, what Nsight Compute measured.
+  double ncu_warp0 = 0;
+  std::vector<std::pair<int, double>> ncu_other_warps;
   double sectors_per_request() const { return requests ? double(sectors) / requests : 0; }
   double ideal_per_request() const { return requests ? double(ideal_sectors) / requests : 0; }
 };

@@ -170,6 +170,27 @@ TEST(GmemSites, CpAsyncSitesCountSectorsAsNsightComputeDoes) {
   for (const GmemSite& s : gmem_sites(c, "mma_f16/08_ldmatrix")) {
     if (s.kind == "cp.async") {
       EXPECT_NEAR(s.sectors_per_request(), 16, 0.01) << "the bytes' own sectors stay";
+      EXPECT_TRUE(s.ncu_other_warps.empty()) << s.name << ": every traced warp lands its rows alike";
+    }
+  }
+  // wmma/08's B: warp 0's rows land on whole units (16), warp 7's 16 bytes into one (20), and the warps traced
+  // average 18, what Nsight Compute measured over the kernel; warp 0 alone (16) had been the view's B.
+  bool b_seen = false;
+  for (const GmemSite& s : gmem_sites(c, "wmma/08_multistage")) {
+    if (s.kind != "cp.async" || s.name != "B") continue;
+    b_seen = true;
+    EXPECT_NEAR(s.ncu_warp0, 16, 0.01);
+    ASSERT_EQ(s.ncu_other_warps.size(), 1u);
+    EXPECT_EQ(s.ncu_other_warps[0].first, 7);
+    EXPECT_NEAR(s.ncu_other_warps[0].second, 20, 0.01);
+    EXPECT_NEAR(s.ncu_per_request, 18, 0.01);
+  }
+  EXPECT_TRUE(b_seen);
+  // XOR-permuted rows (wmma/11) put each warp's lanes at other offsets, but neighbours still share a unit: no
+  // warp counts otherwise.
+  for (const GmemSite& s : gmem_sites(c, "wmma/11_ldmatrix_xor")) {
+    if (s.kind == "cp.async") {
+      EXPECT_TRUE(s.ncu_other_warps.empty()) << s.name;
     }
   }
 }

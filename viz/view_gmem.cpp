@@ -9,6 +9,7 @@
 //                one fills 4 sectors of one row.
 //   compare      the same site of another rung (default: the rung before), beside or below
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <string>
@@ -23,9 +24,10 @@ using viz::Span;
 
 int mat_index(char m) { return m == 'B' ? 1 : m == 'C' ? 2 : 0; }
 
+// A whole number as one ("32" beside "4", where "4.0" stood beside "32"), else with its tenths ("16.7").
 std::string fmt_ratio(double v) {
   char b[32];
-  std::snprintf(b, sizeof b, v >= 9.95 ? "%.0f" : "%.1f", v);
+  std::snprintf(b, sizeof b, std::fabs(v - std::round(v)) < 0.05 ? "%.0f" : "%.1f", v);
   return b;
 }
 
@@ -152,8 +154,12 @@ float draw_access_map(Canvas& c, Rect box, const Theme& t, const GmemAccess& a, 
   // Column axis: the first element of every sector that has room for its number.
   float y = box.min.y;
   float last_end = -1e9f;
+  // "col" in the row labels' gutter, left of the first number: written before it ("col 0"), it took the room of the
+  // next sector's number (sgemm/06's C store read "col 0 | 16 | 24", its 8 unlabelled).
+  if (c.text_size("col ", fs * 0.9f, Font::Mono).x <= gx - box.min.x)
+    c.text({gx - fs * 0.3f, y}, "col", t.text_dim, std::max(kMinTextSize, fs * 0.9f), Align::Right, Font::Mono);
   for (int s = 0; s < sectors; ++s) {
-    const std::string lab = (s == 0 ? "col " : "") + std::to_string((s0 + s) * per_sector);
+    const std::string lab = std::to_string((s0 + s) * per_sector);
     const float x = gx + float(s) * sector_w;
     const float w = c.text_size(lab, fs * 0.9f, Font::Mono).x;
     if (x < last_end + fs * 0.5f || x + w > box.max.x) continue;
@@ -408,17 +414,34 @@ void draw_gmem_view(Canvas& c, Rect r, const Theme& t, const GmemViewInput& in, 
       std::string* list = d > 0.005 ? &more_sites : d > -0.005 ? &same_sites : nullptr;
       if (list) *list += (list->empty() ? "" : ", ") + x.name + " " + viz::fmt_num(x.ncu_per_request);
     }
+  // Warp 0 is the warp traced both ways; where another warp's copies land elsewhere in their units, its count is not
+  // the kernel's (wmma/08: warp 0's B 16, warp 7's 20, Nsight Compute's 18 over the kernel).
+  std::string others;
+  for (const GmemSite& x : in.sites)
+    if (x.kind == "cp.async" && x.ncu_per_request > 0 && !x.ncu_other_warps.empty()) {
+      std::string warps;
+      for (size_t k = 0; k < x.ncu_other_warps.size(); ++k)
+        warps += std::string(k ? ", " : "") + "warp " + std::to_string(x.ncu_other_warps[k].first) + "'s " +
+                 viz::fmt_num(x.ncu_other_warps[k].second);
+      others += (others.empty() ? "" : "; ") + x.name + ": warp 0's " + viz::fmt_num(x.ncu_warp0) + ", " + warps +
+                ", " + viz::fmt_num(x.ncu_per_request) + " over the warps traced";
+    }
+  const std::string warp0 = others.empty() ? ""
+                                           : " Counted over the warps the shared-memory trace keeps, each against "
+                                             "warp 0's global lines (the global trace keeps fewer warps), whose copies "
+                                             "land at other places in their units (" +
+                                                 others + ").";
   if (!more_sites.empty())
     note_lines("cp.async, as Nsight Compute counts it: " + more_sites + " sectors per request" +
                    (same_sites.empty() ? "" : " (" + same_sites + " as here)") +
                    ", one per pair of 128-byte global line and 32-byte unit of shared memory the bytes land in, and "
                    "these padded rows start 16 bytes into a unit (over the kernel, what it measured: README, "
-                   "\"Sectors per request\").",
+                   "\"Sectors per request\")." + warp0,
                t.warn);
   else if (!same_sites.empty())
     note_lines("cp.async, as Nsight Compute counts it: as the table does (" + same_sites +
-                   "), each row landing on whole 32-byte units of shared memory.",
-               t.text_dim);
+                   "), each row landing on whole 32-byte units of shared memory." + warp0,
+               warp0.empty() ? t.text_dim : t.warn);
   else if (std::any_of(in.sites.begin(), in.sites.end(), [](const GmemSite& x) { return x.kind == "cp.async"; }))
     note_lines("cp.async: Nsight Compute counts these reads under op_ld, one sector for each pair of 128-byte global "
                "line and 32-byte unit of shared memory the bytes land in, so a padded row that starts 16 bytes into "
