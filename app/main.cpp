@@ -272,11 +272,9 @@ int main(int argc, char** argv) {
     }
     // CLI11's own words for an option given twice ("--view: At Most 1 required but received 2") and for a word it
     // could not place ("The following argument was not expected: foo"), said in the user's terms.
-    if (const auto* twice = dynamic_cast<const CLI::ArgumentMismatch*>(&e);
-        twice && what.find("At Most 1 required") != std::string::npos)
+    if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) && what.find("At Most 1 required") != std::string::npos)
       what = what.substr(0, what.find(':')) + " given more than once; give it once";
-    if (const auto* extra = dynamic_cast<const CLI::ExtrasError*>(&e)) {
-      (void)extra;
+    if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
       const CLI::App* where = &app;
       for (const CLI::App* s : app.get_subcommands()) where = s;
       const std::vector<std::string> left = where->remaining();

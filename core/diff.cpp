@@ -211,12 +211,14 @@ int comment_above(const std::vector<DiffLine>& diff, const std::vector<std::stri
   return top;
 }
 
+bool is_step_line(const std::string& line) { return trim(line).rfind("// Step:", 0) == 0; }
+
 int opening(const std::vector<DiffLine>& diff, const std::vector<std::string>& old_lines,
             const std::vector<std::string>& new_lines) {
   for (size_t i = 0; i < diff.size(); ++i) {
     const int n = diff[i].new_line;
     if (diff[i].kind != DiffLine::Kind::Removed && n >= 0 && size_t(n) < new_lines.size() &&
-        trim(new_lines[size_t(n)]).rfind("// Step:", 0) == 0)
+        is_step_line(new_lines[size_t(n)]))
       return int(i);
   }
   if (old_lines.empty()) return -1;  // against nothing every line is new: no change to find

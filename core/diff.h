@@ -50,6 +50,9 @@ int main_change(const std::vector<DiffLine>& diff, const std::vector<std::string
 int comment_above(const std::vector<DiffLine>& diff, const std::vector<std::string>& old_lines,
                   const std::vector<std::string>& new_lines, int at, int reach = 10);
 
+// Whether `line` is a rung's "// Step: ..." line, where its file names its step.
+bool is_step_line(const std::string& line);
+
 // Where the code view opens on a rung: the line of the new text whose comment starts "// Step:", where the rung's
 // file names its step itself (a diff cannot always tell: mma_f16/12 opened on its kernel's changed signature, its
 // producer's tile loop further down; a first rung, against nothing, opened at its includes); else the comment above

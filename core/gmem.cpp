@@ -1,9 +1,9 @@
 #include "core/gmem.h"
 
 #include <algorithm>
-#include <set>
 #include <cmath>
 #include <map>
+#include <set>
 #include <utility>
 
 namespace gs {

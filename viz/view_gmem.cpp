@@ -414,8 +414,8 @@ void draw_gmem_view(Canvas& c, Rect r, const Theme& t, const GmemViewInput& in, 
       std::string* list = d > 0.005 ? &more_sites : d > -0.005 ? &same_sites : nullptr;
       if (list) *list += (list->empty() ? "" : ", ") + x.name + " " + viz::fmt_num(x.ncu_per_request);
     }
-  // Warp 0 is the warp traced both ways; where another warp's copies land elsewhere in their units, its count is not
-  // the kernel's (wmma/08: warp 0's B 16, warp 7's 20, Nsight Compute's 18 over the kernel).
+  // The counts are means over the warps of the shared-memory trace; where one warp's copies land elsewhere in their
+  // units than warp 0's (the one traced both ways), the note names both (wmma/08's B: warp 0's 16, warp 7's 20, 18).
   std::string others;
   for (const GmemSite& x : in.sites)
     if (x.kind == "cp.async" && x.ncu_per_request > 0 && !x.ncu_other_warps.empty()) {

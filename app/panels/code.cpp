@@ -181,9 +181,7 @@ class CodePanel : public ViewPanel {
     if (!in_.against.empty()) in_.old_lines = body(in_.against, &in_.old_offset);
     // The rung before's "// Step:" line names its step, not a line this rung took away: left out of the diff (every
     // rung after a marked one showed it struck through).
-    in_.old_lines.erase(std::remove_if(in_.old_lines.begin(), in_.old_lines.end(),
-                                       [](const std::string& l) { return trim(l).rfind("// Step:", 0) == 0; }),
-                        in_.old_lines.end());
+    in_.old_lines.erase(std::remove_if(in_.old_lines.begin(), in_.old_lines.end(), is_step_line), in_.old_lines.end());
     std::vector<std::string> a, b;
     for (const std::string& l : in_.old_lines) a.push_back(neutral(l, in_.against));
     for (const std::string& l : in_.new_lines) b.push_back(neutral(l, kernel));
