@@ -82,6 +82,14 @@ bool text_fit(const std::string& s, float width, bool disabled) {
   return cut;
 }
 
+void tooltip(const std::string& s) {
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 35);
+  ImGui::TextUnformatted(s.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
 void text_words(const std::string& s, bool disabled) {
   const ImGuiCanvas measure(nullptr, ImGui::GetFont(), nullptr);
   // A pixel short of the region, so that ImGui's wrap (kept for a word longer than a line) never splits a line

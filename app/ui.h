@@ -41,6 +41,9 @@ bool text_fit(const std::string& s, float width, bool disabled = false);
 // "0.97-0.98" into "0.97-0." and "98"); a word longer than a line still breaks where ImGui breaks it.
 void text_words(const std::string& s, bool disabled = false);
 
+// A tooltip whose text wraps at 35 em: a sentence on one line ran past a 1600 px screen at a projector's zoom.
+void tooltip(const std::string& s);
+
 // `s` as it fits `width` pixels of the current font: whole, or cut (at whole UTF-8 sequences) with "..." after it.
 std::string elide(const std::string& s, float width);
 

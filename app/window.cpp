@@ -544,17 +544,17 @@ void MainWindow::DrawPane(size_t i, Rect pane, const ViewContext& ctx, bool tabb
   }
   ui::note("SVG");
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("write this view as an SVG picture (text stays text); the picture is the pane's, so for a slide "
-                      "maximise the view first (M)");
+    ui::tooltip("write this view as an SVG picture (text stays text); the picture is the pane's, so for a slide "
+                "maximise the view first (M)");
   ImGui::SameLine();
   // PNG: the same figure as the SVG, pane-sized, drawn offscreen without the widgets at the exports row's scale.
   const int png_w = int(std::lround(pane.w())), png_h = int(std::lround(pane.h())), scale = png_scale(st);
   if (ImGui::Button("PNG")) ExportPng(i, png_w, png_h, ctx);
   ui::note("PNG");
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("write this view as a %dx%d PNG (%dx; the scale is in \"exports\" at the top); the picture is "
-                      "the pane's, so for a slide maximise the view first (M)",
-                      png_w * scale, png_h * scale, scale);
+    ui::tooltip("write this view as a " + std::to_string(png_w * scale) + "x" + std::to_string(png_h * scale) +
+                " PNG (" + std::to_string(scale) + "x; the scale is in \"exports\" at the top); the picture is the "
+                "pane's, so for a slide maximise the view first (M)");
   ImGui::SameLine();
   if (maximise_button(!st.arrangement.maximized.empty())) toggle_maximised(st, def.name);
   ui::note("maximise");
