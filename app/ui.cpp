@@ -78,7 +78,7 @@ bool text_fit(const std::string& s, float width, bool disabled) {
   ImGui::RenderTextEllipsis(dl, p, ImVec2(p.x + width, p.y + size.y + ImGui::GetFontSize() * 0.25f), p.x + width,
                             p.x + width, s.c_str(), nullptr, &size);
   if (disabled) ImGui::PopStyleColor();
-  if (cut && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", s.c_str());
+  if (cut && ImGui::IsItemHovered()) tooltip(s);  // wrapped: the top bar's zoom note ran off the screen in one line
   return cut;
 }
 

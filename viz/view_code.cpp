@@ -95,11 +95,25 @@ void draw_code_view(Canvas& c, Rect r, const Theme& t, const CodeViewInput& in, 
                   Font::Mono)
           .x;
   const Rect list{{area.min.x, y}, {area.max.x - strip_w - fs * 0.4f, area.max.y}};
-  const int fit_rows = std::max(1, int(list.h() / lh));
-  const int first = std::clamp(st.first, 0, std::max(0, int(rows.size()) - fit_rows));
+  const float char_w = std::max(1.0f, c.text_size("M", ms, Font::Mono).x);
+  const float tx = list.min.x + num_w + ms * 0.5f + ms * 1.2f;
+  const int per_line = std::max(8, int((list.max.x - tx) / char_w));
   // A changed line too long for the pane wraps (the change is what the view is for; cut, it could hide it); an
   // unchanged one is cut with "...". Monospace: a line holds `per_line` characters.
-  const float char_w = std::max(1.0f, c.text_size("M", ms, Font::Mono).x);
+  const auto parts_of = [&](const DiffLine& d) {
+    const bool changed = d.kind != DiffLine::Kind::Same;
+    const std::string& text = d.kind == DiffLine::Kind::Removed ? in.old_lines[size_t(d.old_line)] : in.new_lines[size_t(d.new_line)];
+    return changed ? wrap_code(detab(text), per_line) : std::vector<std::string>{detab(text)};
+  };
+  // The last screen starts where the rows after it, wrapped, fill the list: counted in rows, a file whose last
+  // screen held wrapped lines could not be scrolled to its last lines (mma_f16/12 at 200% stopped at line 265 of 269).
+  int last_first = int(rows.size());
+  for (float h = 0; last_first > 0;) {
+    h += lh * float(parts_of(in.diff[size_t(rows[size_t(last_first - 1)])]).size());
+    if (h > list.h() + 0.5f) break;
+    --last_first;
+  }
+  const int first = std::clamp(st.first, 0, std::max(0, std::min(last_first, int(rows.size()) - 1)));
   int shown = 0;
   const Color add_bg = viz::mix(t.good, t.bg, 0.78f), del_bg = viz::mix(t.bad, t.bg, 0.8f);
   c.push_clip(list);
@@ -107,10 +121,7 @@ void draw_code_view(Canvas& c, Rect r, const Theme& t, const CodeViewInput& in, 
   for (int k = 0; first + k < int(rows.size()); ++k) {
     const DiffLine& d = in.diff[size_t(rows[size_t(first + k)])];
     const bool add = d.kind == DiffLine::Kind::Added, del = d.kind == DiffLine::Kind::Removed;
-    const std::string& text = del ? in.old_lines[size_t(d.old_line)] : in.new_lines[size_t(d.new_line)];
-    const float tx = list.min.x + num_w + ms * 0.5f + ms * 1.2f;
-    const int per_line = std::max(8, int((list.max.x - tx) / char_w));
-    std::vector<std::string> parts = add || del ? wrap_code(detab(text), per_line) : std::vector<std::string>{detab(text)};
+    std::vector<std::string> parts = parts_of(d);
     // A wrapped changed line with room left for some of its lines shows those (not counted as shown: a page down
     // starts on it), where it had left the rest of the pane empty (mma_f16/08 at 200%: five rows, then a band).
     const int room = int((list.max.y + 0.5f - ly) / lh);

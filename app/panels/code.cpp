@@ -37,7 +37,11 @@ class CodePanel : public ViewPanel {
       const std::vector<int> starts = change_starts(in_.diff);
       const int at = !in_.toggle_note.empty() ? (starts.empty() ? -1 : starts.front())
                                               : opening(in_.diff, in_.old_lines, in_.new_lines);
-      ctx.st.code.first = at < 0 ? 0 : std::max(0, row_of(rows, at) - 3);
+      // Three rows above it for context where the pane shows a dozen or more (its last frame's count), fewer in a
+      // smaller one: a pane of five rows opened mma_f16/01 with its Step line just under the fold (3 before a first
+      // frame has counted them: a picture of its own is that frame).
+      const int above = hover_.rows_shown > 0 ? std::min(3, hover_.rows_shown / 4) : 3;
+      ctx.st.code.first = at < 0 ? 0 : std::max(0, row_of(rows, at) - above);
       jump_ = false;
     }
     ctx.st.code.first = std::clamp(ctx.st.code.first, 0, std::max(0, int(rows.size()) - 1));
