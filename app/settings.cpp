@@ -131,13 +131,16 @@ bool load_settings(const std::string& path, ViewState* st, std::string* notice) 
     ViewState s = *st;  // all or nothing: parse into a copy
     s.kernel = get<std::string>(j, "kernel", s.kernel);
     s.dark = get<bool>(j, "dark", s.dark);
-    s.zoom = get<float>(j, "zoom", s.zoom);
-    if (!(s.zoom >= 0.5f && s.zoom <= 4.0f)) throw std::runtime_error("zoom is outside 0.5-4");
-    s.zoom = std::clamp(s.zoom, kMinZoom, kMaxZoom);  // an older file's 50-75%, from before the 80% floor
+    // A zoom in 0.5-4 (NaN is not), opened within the window's range: an older file's 50-75%, from before the 80%
+    // floor, at 80%.
+    const auto zoom = [&](const char* key, float fallback) {
+      const float z = get<float>(j, key, fallback);
+      if (!(z >= 0.5f && z <= 4.0f)) throw std::runtime_error(std::string(key) + " is outside 0.5-4");
+      return std::clamp(z, kMinZoom, kMaxZoom);
+    };
+    s.zoom = zoom("zoom", s.zoom);
     s.presentation = get<bool>(j, "presentation", s.presentation);
-    s.presentation_zoom = get<float>(j, "presentation_zoom", s.presentation_zoom);
-    if (!(s.presentation_zoom >= 0.5f && s.presentation_zoom <= 4.0f)) throw std::runtime_error("presentation_zoom is outside 0.5-4");
-    s.presentation_zoom = std::clamp(s.presentation_zoom, kMinZoom, kMaxZoom);
+    s.presentation_zoom = zoom("presentation_zoom", s.presentation_zoom);
     s.hint_dismissed = get<bool>(j, "hint_dismissed", s.hint_dismissed);
     s.perf_dtype = get<std::string>(j, "perf_dtype", s.perf_dtype);
     if (j.contains("layout")) {

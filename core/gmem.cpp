@@ -83,13 +83,15 @@ std::vector<GmemSite> gmem_sites(const Capture& c, const std::string& kernel) {
   for (GmemSite& site : sites) {
     if (site.kind != "cp.async" || site.name.empty()) continue;
     std::vector<const GmemAccess*> g;
-    std::vector<const SmemAccess*> sh;
     for (const GmemAccess& a : site.accesses)
       if (a.warp == 0 && a.iteration == 0) g.push_back(&a);
+    // Each warp's shared-memory records of the same copies, in program order (the global trace keeps fewer warps:
+    // wmma/08's 0 and 1 there, 0 and 7 here).
+    std::map<int, std::vector<const SmemAccess*>> by_warp;
     for (const SmemAccess& a : c.smem)
-      if (a.kernel == kernel && a.kind == "cp.async" && a.warp == 0 && a.iteration == 0 && !a.site.empty() &&
-          a.site[0] == site.name[0])
-        sh.push_back(&a);
+      if (a.kernel == kernel && a.kind == "cp.async" && a.iteration == 0 && !a.site.empty() && a.site[0] == site.name[0])
+        by_warp[a.warp].push_back(&a);
+    const std::vector<const SmemAccess*>& sh = by_warp[0];
     if (g.empty() || g.size() != sh.size()) continue;
     // Pairs per request of one warp's shared-memory records against warp 0's global ones, request by request.
     const auto per_request = [&](const std::vector<const SmemAccess*>& dst) {
@@ -106,18 +108,13 @@ std::vector<GmemSite> gmem_sites(const Capture& c, const std::string& kernel) {
     };
     site.ncu_warp0 = per_request(sh);
     site.ncu_requests = int(g.size());
-    // The other warps of the shared-memory trace (the global trace keeps fewer warps: wmma/08's 0 and 1 there, 0 and
-    // 7 here): each warp's destinations against warp 0's global lines, which every warp's lanes meet alike (the
-    // copies' lane-to-chunk maps are the thread index's, row by row). wmma/08's warp 7 lands its B rows 16 bytes
+    // The other warps: each warp's destinations against warp 0's global lines, which every warp's lanes meet alike
+    // (the copies' lane-to-chunk maps are the thread index's, row by row). wmma/08's warp 7 lands its B rows 16 bytes
     // into a unit where warp 0 starts on one: 20 a request against 16, and the two average Nsight Compute's 18.
-    std::map<int, std::vector<const SmemAccess*>> by_warp;
-    for (const SmemAccess& a : c.smem)
-      if (a.kernel == kernel && a.kind == "cp.async" && a.warp != 0 && a.iteration == 0 && a.site == sh.front()->site)
-        by_warp[a.warp].push_back(&a);
     double sum = site.ncu_warp0;
     int warps = 1;
     for (const auto& [warp, dst] : by_warp) {
-      if (dst.size() != g.size()) continue;
+      if (warp == 0 || dst.size() != g.size()) continue;
       const double n = per_request(dst);
       sum += n, ++warps;
       if (std::fabs(n - site.ncu_warp0) > 0.005) site.ncu_other_warps.push_back({warp, n});

@@ -2272,6 +2272,17 @@ TracedLaunch row_major_launch(const std::string& kernel, int tiles_m, int tiles_
   return l;
 }
 
+// Two sides of hopper/04's shape (a 32x16 grid of 128x256 tiles): the rung in its triton:16 order, its variant
+// row-major.
+void hopper04_sides(const TracedLaunch& a, const TracedLaunch& b, SwizzleViewInput* in, SwizzleViewInput* other) {
+  for (SwizzleViewInput* x : {in, other}) {
+    x->launch = x == in ? &a : &b;
+    x->kernel = x == in ? "test/04" : "test/04[order=none]";
+    x->block_m = 128, x->block_n = 256, x->k = 4096, x->elem_bytes = 2, x->tflops = 700;
+    x->order = x == in ? "triton:16 order" : "row-major order";
+  }
+}
+
 // A short pane with two sides (the whole window at 1920x1080: hopper/04 beside its row-major variant, each with two
 // Nsight Compute lines and the footprint): the grids went 50 pixels tall. Now the lines give way first, so that each
 // grid is at least six lines of text tall; where even the bare grids are not, the selected rung's goes alone and a
@@ -2279,11 +2290,9 @@ TracedLaunch row_major_launch(const std::string& kernel, int tiles_m, int tiles_
 TEST(SwizzleView, AShortPaneKeepsItsGridsReadable) {
   const TracedLaunch a = row_major_launch("test/04", 32, 16), b = row_major_launch("test/04[order=none]", 32, 16);
   SwizzleViewInput in, other;
+  hopper04_sides(a, b, &in, &other);
   for (SwizzleViewInput* x : {&in, &other}) {
-    x->launch = x == &in ? &a : &b;
-    x->kernel = x == &in ? "test/04" : "test/04[order=none]";
-    x->block_m = 128, x->block_n = 256, x->k = 4096, x->elem_bytes = 2, x->l2_bytes = 50 << 20, x->tflops = 700;
-    x->order = x == &in ? "triton:16 order" : "row-major order";
+    x->l2_bytes = 50 << 20;
     x->measured = {"L2 hit 82.3%, DRAM read 0.56 GB (Nsight Compute, the timed launch)",
                    "L2 hit 84.4%, DRAM read 1.26 GB (Nsight Compute, the traced launch)"};
   }
@@ -2329,12 +2338,7 @@ TEST(SwizzleView, AShortPaneKeepsItsGridsReadable) {
 TEST(SwizzleView, SideBySideGridsAndTimelinesStartLevel) {
   const TracedLaunch a = row_major_launch("test/04", 32, 16), b = row_major_launch("test/04[order=none]", 32, 16);
   SwizzleViewInput in, other;
-  for (SwizzleViewInput* x : {&in, &other}) {
-    x->launch = x == &in ? &a : &b;
-    x->kernel = x == &in ? "test/04" : "test/04[order=none]";
-    x->block_m = 128, x->block_n = 256, x->k = 4096, x->elem_bytes = 2, x->tflops = 700;
-    x->order = x == &in ? "triton:16 order" : "row-major order";
-  }
+  hopper04_sides(a, b, &in, &other);
   in.measured = {"L2 hit 53.1 \xE2\x86\x92 82.3%, DRAM read 2.66 \xE2\x86\x92 0.56 GB, 931 \xE2\x86\x92 757 us (Nsight Compute, "
                  "4096x16384x4096: row-major \xE2\x86\x92 its own order)",
                  "L2 hit 67.1 \xE2\x86\x92 84.4%, DRAM read 3.07 \xE2\x86\x92 1.26 GB (Nsight Compute, 8192x8192x8192)"};

@@ -244,6 +244,12 @@ float draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& s
   return float(l.tiles_m) * sy;
 }
 
+// Whether CTAs at once on an SM each get a lane of its row in `r` (a lane keeps a pixel), else drawn over one another:
+// the caption says which, before the plot's height is known, assuming the rows fit.
+bool lanes_fit(const TracedLaunch& l, Rect r, float fs) {
+  return l.lanes > 1 && (r.h() - fs * 4) / float(std::max(1, l.sms)) / float(l.lanes) >= 1.0f;
+}
+
 // The per-SM timeline's plot under `n` lines of caption.
 Rect timeline_plot(Canvas& c, Rect r, float fs, size_t n) {
   const float label_w = c.text_size("SM 131", fs).x + fs * 0.5f;
@@ -278,13 +284,11 @@ std::vector<std::string> timeline_caption(Canvas& c, Rect r, const SwizzleViewIn
                               "block's end) differs from the median of repeated timed launches"
                             : ": the probes cost no measurable time here");
   }
-  // CTAs at once on an SM: each its own lane of the SM's row where a lane keeps a pixel, else drawn over one another
-  // (the caption says which). The plot's height is known only below; the lanes' caption assumes the rows fit.
-  const bool lanes_fit = l.lanes > 1 && (r.h() - fs * 4) / float(std::max(1, l.sms)) / float(l.lanes) >= 1.0f;
+  // CTAs at once on an SM: each its own lane of the SM's row, or drawn over one another (lanes_fit).
   const std::string what_ctas = l.persistent() || l.split() ? "CTAs" : "blocks";
   if (l.lanes > 1)
     what += "; up to " + std::to_string(l.lanes) + " " + what_ctas + " ran on one SM at once" +
-            (lanes_fit ? ": its row splits in " + std::to_string(l.lanes) + ", one lane each"
+            (lanes_fit(l, r, fs) ? ": its row splits in " + std::to_string(l.lanes) + ", one lane each"
                        : ", drawn over one another (too many for a lane each at this size)");
   std::vector<std::string> lines = viz::wrap(c, what, fs, r.w());
   if (lines.size() > 1 && timeline_plot(c, r, fs, lines.size()).h() < l.sms * 0.75f)  // the rows before the whole caption
@@ -292,12 +296,12 @@ std::vector<std::string> timeline_caption(Canvas& c, Rect r, const SwizzleViewIn
   return lines;
 }
 
-// `rows`: the plot starts under at least this many lines of caption (two timelines side by side start level).
+// `lines`: its timeline_caption in `r`; `rows`: the plot starts under at least this many lines of caption (two
+// timelines side by side start level).
 void draw_timeline(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput& in, const SwizzleViewState& st,
-                   uint64_t span, uint64_t t_ns, float fs, Vec2 mouse, int which, SwizzleHover* hover, size_t rows = 0) {
+                   uint64_t span, uint64_t t_ns, float fs, Vec2 mouse, int which, SwizzleHover* hover,
+                   const std::vector<std::string>& lines, size_t rows = 0) {
   const TracedLaunch& l = *in.launch;
-  const bool lanes_fit = l.lanes > 1 && (r.h() - fs * 4) / float(std::max(1, l.sms)) / float(l.lanes) >= 1.0f;
-  const std::vector<std::string> lines = timeline_caption(c, r, in, fs);
   Rect plot = timeline_plot(c, r, fs, std::max(lines.size(), rows));
   if (plot.h() < l.sms * 0.75f) plot = timeline_plot(c, r, fs, lines.size());  // level only where that leaves room
   if (plot.h() < l.sms * 0.75f || plot.w() < 40 || span == 0) {  // no room for a row per SM: say so, not the caption
@@ -312,7 +316,7 @@ void draw_timeline(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput& in
     y += fs * 1.25f;
   }
   const float rh = plot.h() / l.sms;
-  const int lanes = lanes_fit && rh / float(l.lanes) >= 1.0f ? l.lanes : 1;
+  const int lanes = lanes_fit(l, r, fs) && rh / float(l.lanes) >= 1.0f ? l.lanes : 1;
   const float lh = rh / float(lanes);
   auto X = [&](uint64_t ns) { return plot.min.x + plot.w() * float(double(ns) / double(span)); };
   c.rect_filled(plot, t.panel);
@@ -494,11 +498,12 @@ void draw_swizzle_view(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput
     if (has_other) {  // each side's timeline under its own grid (left and right where stacked), on one time scale
       const float mid = body.min.x + body.w() * 0.5f;
       const Rect left{{body.min.x, tl.min.y}, {mid - fs, tl.max.y}}, right{{mid + fs, tl.min.y}, {body.max.x, tl.max.y}};
-      const size_t rows = std::max(timeline_caption(c, left, in, fs).size(), timeline_caption(c, right, *other, fs).size());
-      draw_timeline(c, left, t, in, st, span, t_ns, fs, mouse, 0, hover, rows);
-      draw_timeline(c, right, t, *other, st, span, t_ns, fs, mouse, 1, hover, rows);
+      const std::vector<std::string> lines[2] = {timeline_caption(c, left, in, fs), timeline_caption(c, right, *other, fs)};
+      const size_t rows = std::max(lines[0].size(), lines[1].size());
+      draw_timeline(c, left, t, in, st, span, t_ns, fs, mouse, 0, hover, lines[0], rows);
+      draw_timeline(c, right, t, *other, st, span, t_ns, fs, mouse, 1, hover, lines[1], rows);
     } else {
-      draw_timeline(c, tl, t, in, st, span, t_ns, fs, mouse, 0, hover);
+      draw_timeline(c, tl, t, in, st, span, t_ns, fs, mouse, 0, hover, timeline_caption(c, tl, in, fs));
     }
   }
   c.pop_clip();
