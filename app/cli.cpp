@@ -218,6 +218,7 @@ std::string window_report(const MainWindow& w, const Frame& f, const ViewState& 
   for (const TabStrip& t : w.last_layout().tabs)
     tabs.push_back({{"column", t.column}, {"views", t.views}, {"shown", t.shown}, {"rect", box(t.rect)}});
   nlohmann::json j{{"frames", frames}, {"panes", panes}, {"tabs", tabs}, {"maximized", w.last_layout().maximized},
+                   {"columns", st.arrangement.columns},
                    {"hovered", w.hovered_pane()},
                    {"kernel", selected_kernel(st)}, {"zoom", st.effective_zoom()}, {"dark", st.dark},
                    {"ui_font_px", ImGui::GetFontSize()}, {"message", st.message}, {"banner", f.banner},

@@ -52,7 +52,8 @@ int png_scale(const ViewState& st) { return std::clamp(st.export_scale, 1, 4); }
 
 constexpr const char* kHint =
     "Pick a rung on the left (or \xE2\x86\x91/\xE2\x86\x93): every view follows it. Hover any cell for its numbers, "
-    "click a lane to follow it, double-click a view's title to maximise it, Ctrl +/\xE2\x88\x92 to zoom.";
+    "click a lane to follow it, double-click a view's title to maximise it or drag it to move the view, "
+    "Ctrl +/\xE2\x88\x92 to zoom.";
 
 // A small square button with a maximise (two corners) or restore (two squares) mark drawn in it.
 bool maximise_button(bool maximised) {
@@ -170,6 +171,9 @@ void MainWindow::HandleKeys(const Frame& f, ViewState& st) {
     } else if (k.key == GLFW_KEY_M) {  // maximise the view under the pointer, or restore
       if (!st.arrangement.maximized.empty()) st.arrangement.maximized.clear();
       else if (!hovered_pane_.empty()) st.arrangement.maximized = hovered_pane_;
+    } else if (k.key == GLFW_KEY_ESCAPE && drag_moving_) {  // a view being dragged stays where it was
+      drag_view_.clear();
+      drag_moving_ = false;
     } else if (k.key == GLFW_KEY_ESCAPE) {
       st.arrangement.maximized.clear();
     } else if (k.key == GLFW_KEY_F5) {
@@ -196,9 +200,11 @@ void MainWindow::DrawTopBar(const Frame& f, ViewState& st) {
   char pct[16];
   std::snprintf(pct, sizeof pct, "%.0f%%", st.effective_zoom() * 100);
   const bool copy = !st.last_export.empty();  // the last export's path, to the clipboard
+  const bool moved = rearranged(st.arrangement, view_names());  // views dragged elsewhere: the default offered back
   const float right_w = Flow::button_w("exports") + Flow::button_w("-") + Flow::button_w("+") +
                         ImGui::CalcTextSize("000%").x + Flow::checkbox_w("presentation") +
-                        Flow::checkbox_w("light theme") + sp * 7 + (copy ? Flow::button_w("copy path") + sp : 0);
+                        Flow::checkbox_w("light theme") + sp * 7 + (copy ? Flow::button_w("copy path") + sp : 0) +
+                        (moved ? Flow::button_w("default layout") + sp : 0);
   ImGui::SetCursorScreenPos(ImVec2(p.x + 8, p.y + 3));
   std::string banner = f.banner;
   if (f.live_state) {
@@ -234,6 +240,16 @@ void MainWindow::DrawTopBar(const Frame& f, ViewState& st) {
     }
     ui::note("copy path");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("copy %s", st.last_export.c_str());
+    ImGui::SameLine();
+  }
+  if (moved) {
+    if (ImGui::Button("default layout")) {  // which view goes where, and their sizes; the list's width stays
+      const Arrangement d = default_arrangement(view_names());
+      st.arrangement.columns = d.columns, st.arrangement.column_w = d.column_w, st.arrangement.row_h = d.row_h;
+      st.message = "every view back in its first place";
+    }
+    ui::note("default layout");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("put every view back where it was at the first start (views move by dragging their titles)");
     ImGui::SameLine();
   }
   if (exports_open_) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
@@ -474,6 +490,10 @@ void MainWindow::DrawTabs(const TabStrip& strip, ViewState& st) {
     }
     ImGui::PopID();
     ui::note(("tab " + strip.views[i]).c_str());
+    if (ImGui::IsItemActivated()) {  // a press on a tab may start a move of its view (DragView)
+      const ImVec2 press = ImGui::GetIO().MouseClickedPos[ImGuiMouseButton_Left];
+      drag_view_ = strip.views[i], drag_from_ = {press.x, press.y}, drag_moving_ = false;
+    }
     const bool hovered = ImGui::IsItemHovered();
     // A tab is its view's title here: a double-click maximises the view, as on a title (the hint says so).
     if (hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) st.arrangement.maximized = strip.views[i];
@@ -486,7 +506,7 @@ void MainWindow::DrawTabs(const TabStrip& strip, ViewState& st) {
       ImGui::SetTooltip("%s", (shown ? title + ": shown below (double-click to maximise).\nThe window is too small for "
                                        "these views side by side:\na larger window or a smaller zoom (Ctrl -) shows "
                                        "more of them"
-                                     : "show " + title + " here (double-click to maximise)")
+                                     : "show " + title + " here (double-click to maximise, drag to move it)")
                                   .c_str());
     }
     const Color fill = shown ? t.panel : hovered ? t.panel.with_alpha(170) : t.panel.with_alpha(90);
@@ -499,6 +519,64 @@ void MainWindow::DrawTabs(const TabStrip& strip, ViewState& st) {
     dl->AddText(ImVec2(r.min.x + pad, ty), im_color(shown ? t.text : t.text_dim), label.c_str());
     if (shown) ImGui::PopFont();
   }
+}
+
+void MainWindow::DragView(ViewState& st, float gap, const PaneLimits& limits) {
+  if (drag_view_.empty()) return;
+  const ImGuiIO& io = ImGui::GetIO();
+  const Vec2 m{io.MousePos.x, io.MousePos.y};
+  const bool down = io.MouseDown[ImGuiMouseButton_Left];
+  if (!drag_moving_ && down && st.arrangement.maximized.empty() &&
+      std::hypot(m.x - drag_from_.x, m.y - drag_from_.y) > std::max(io.MouseDragThreshold, 4.0f) * 2)
+    drag_moving_ = true;
+  if (!drag_moving_) {  // a click (or a double-click) on the title, not a move
+    if (!down) drag_view_.clear();
+    return;
+  }
+  const DropTarget t = drop_target(layout_, st.arrangement, drag_view_, m);
+  const ViewDef* def = find_view(drag_view_);
+  const std::string title = def ? def->title : drag_view_;
+  const ViewDef* onto = t.valid() ? find_view(t.onto) : nullptr;
+  const std::string onto_title = onto ? onto->title : t.onto;
+  const std::string where = !t.valid() ? "drop it over another view (Esc: leave it)"
+                            : t.among_tabs ? "into the tabs, after " + onto_title
+                            : t.side == DropTarget::kAbove ? "above " + onto_title
+                            : t.side == DropTarget::kBelow ? "below " + onto_title
+                            : t.side == DropTarget::kLeft  ? "in a column left of " + onto_title
+                                                           : "in a column right of " + onto_title;
+  if (down) {
+    const Theme& th = theme_of(st);
+    ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeAll);
+    ImDrawList* dl = ImGui::GetForegroundDrawList();
+    if (t.valid()) {
+      dl->AddRectFilled(ImVec2(t.zone.min.x, t.zone.min.y), ImVec2(t.zone.max.x, t.zone.max.y), im_color(th.accent.with_alpha(60)), 4);
+      dl->AddRect(ImVec2(t.zone.min.x, t.zone.min.y), ImVec2(t.zone.max.x, t.zone.max.y), im_color(th.accent), 4, 0, 2);
+    }
+    // What the drop does, on a backing beside the pointer (kept inside the window).
+    const std::string label = title + ": " + where;
+    const ImVec2 sz = ImGui::CalcTextSize(label.c_str());
+    const float pad = 6, vw = ImGui::GetMainViewport()->Size.x, vh = ImGui::GetMainViewport()->Size.y;
+    const float x = std::clamp(m.x + 18, 0.0f, std::max(0.0f, vw - sz.x - pad * 2));
+    const float y = std::clamp(m.y + 18, 0.0f, std::max(0.0f, vh - sz.y - pad * 2));
+    dl->AddRectFilled(ImVec2(x, y), ImVec2(x + sz.x + pad * 2, y + sz.y + pad * 2), im_color(th.panel), 4);
+    dl->AddRect(ImVec2(x, y), ImVec2(x + sz.x + pad * 2, y + sz.y + pad * 2), im_color(th.accent), 4, 0, 1.5f);
+    dl->AddText(ImVec2(x + pad, y + pad), im_color(th.text), label.c_str());
+    return;
+  }
+  // Released: moved where it was shaded, if anywhere.
+  if (t.valid() && move_view(&st.arrangement, drag_view_, t)) {
+    // Where the window is too small for it to have a pane of its own there, it is a tab (layout_workspace): said,
+    // since the drop shaded a pane's part.
+    const WorkspaceLayout next = layout_workspace(area_, st.arrangement, gap, limits);
+    const bool tab = std::any_of(next.tabs.begin(), next.tabs.end(), [&](const TabStrip& s) {
+      return std::find(s.views.begin(), s.views.end(), drag_view_) != s.views.end();
+    });
+    st.message = "moved " + title + " " + where +
+                 (tab && !t.among_tabs ? ", as a tab: this window is too small for it beside the others" : "") +
+                 " (\"default layout\" puts every view back)";
+  }
+  drag_view_.clear();
+  drag_moving_ = false;
 }
 
 void MainWindow::DrawPane(size_t i, Rect pane, const ViewContext& ctx, bool tabbed) {
@@ -560,10 +638,14 @@ void MainWindow::DrawPane(size_t i, Rect pane, const ViewContext& ctx, bool tabb
   ui::note("maximise");
   // Double-clicking the header's empty part (the title too) maximises and restores.
   const ImVec2 mouse = ImGui::GetIO().MousePos;
-  for (const Vec2& d : double_clicks_) {
-    const Rect header{{pane.min.x, pane.min.y}, {right - icons_w, header_bottom}};
+  const Rect header{{pane.min.x, pane.min.y}, {right - icons_w, header_bottom}};
+  for (const Vec2& d : double_clicks_)
     if (header.contains(d) && !ImGui::IsAnyItemHovered()) toggle_maximised(st, def.name);
-  }
+  // A press there (not on a widget) may start a move of the view: DragView takes it from here.
+  const ImVec2 press = ImGui::GetIO().MouseClickedPos[ImGuiMouseButton_Left];
+  if (ImGui::IsMouseClicked(ImGuiMouseButton_Left) && header.contains({press.x, press.y}) &&
+      !ImGui::IsAnyItemHovered() && st.arrangement.maximized.empty())
+    drag_view_ = def.name, drag_from_ = {press.x, press.y}, drag_moving_ = false;
 
   // The figure: the rest of the pane, drawn at the zoom through a scaled canvas.
   ImGui::SetCursorScreenPos(ImVec2(top.x, header_bottom + style.ItemSpacing.y));
@@ -662,8 +744,9 @@ bool MainWindow::Draw(const Frame& f, ViewState& st) {
                                                 im_color(theme_of(st).accent.with_alpha(160)));
     }
   }
+  DragView(st, gap, limits);
   ImGui::End();
-  bool animating = f.live;
+  bool animating = f.live || drag_moving_;
   for (const auto& p : panels_) animating = animating || p->Animating(ctx);
   return animating;
 }

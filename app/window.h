@@ -53,6 +53,9 @@ class MainWindow {
   // A column's strip of tabs: clicking one shows that view in the column's pane.
   void DrawTabs(const TabStrip& strip, ViewState& st);
   void HandleKeys(const Frame& f, ViewState& st);
+  // A view dragged by its title or tab: while the button is held, where it would go is shaded; released over
+  // another pane, it moves there (workspace's drop_target and move_view). After the panes, each frame.
+  void DragView(ViewState& st, float gap, const PaneLimits& limits);
   ViewPanel& panel(const std::string& name);
 
   Gui& gui_;
@@ -65,6 +68,9 @@ class MainWindow {
   float list_need_ = 0, list_need_font_ = 0;  // kernel_list_need at the font size it was measured in
   int dragging_ = -1;          // the splitter being dragged
   std::string hovered_pane_;   // the pane under the pointer last frame (the maximise key acts on it)
+  std::string drag_view_;      // the view whose title or tab the left button was pressed on ("" when none)
+  Vec2 drag_from_;             // where it was pressed
+  bool drag_moving_ = false;   // the pointer has left the press by more than a nudge: a move, not a click
   static constexpr ClickPress kNoClick{0, 0, 0, -1e9};  // long ago: the next press starts a double-click
   ClickPress last_click_ = kNoClick;  // the last left press, for double-clicks counted from the raw presses
   std::vector<Vec2> double_clicks_;  // this frame's double-clicks (window coordinates)

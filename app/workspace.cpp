@@ -361,4 +361,100 @@ void drag_splitter(Arrangement* a, const Splitter& s, float delta, Rect area, fl
   f[i + 1] = (pair - first) / total;
 }
 
+namespace {
+
+// The arrangement's column and row of `view`; {-1, -1} where no column holds it.
+std::pair<int, int> find_view(const Arrangement& a, const std::string& view) {
+  for (size_t c = 0; c < a.columns.size(); ++c)
+    for (size_t r = 0; r < a.columns[c].size(); ++r)
+      if (a.columns[c][r] == view) return {int(c), int(r)};
+  return {-1, -1};
+}
+
+}  // namespace
+
+DropTarget drop_target(const WorkspaceLayout& l, const Arrangement& a, const std::string& dragged, Vec2 p) {
+  DropTarget t;
+  if (!l.maximized.empty() || find_view(a, dragged).first < 0) return t;
+  // A strip of tabs: among its column's views, after the last (the strip and the pane under it are one column).
+  for (const TabStrip& s : l.tabs)
+    if (s.rect.contains(p)) {
+      if (s.views.empty() || (s.views.size() == 1 && s.views[0] == dragged)) return t;
+      t.onto = s.views.back() == dragged && s.views.size() > 1 ? s.views[s.views.size() - 2] : s.views.back();
+      t.side = DropTarget::kBelow;
+      t.zone = s.rect;
+      t.among_tabs = true;
+      return t;
+    }
+  for (const auto& [name, r] : l.panes) {
+    if (!r.contains(p)) continue;
+    if (name == dragged) return t;  // over itself: nowhere to go
+    const float fx = (p.x - r.min.x) / std::max(r.w(), 1.0f);
+    const float cx = (r.min.x + r.max.x) * 0.5f, cy = (r.min.y + r.max.y) * 0.5f;
+    t.onto = name;
+    if (fx < 0.25f) {
+      t.side = DropTarget::kLeft, t.zone = {r.min, {cx, r.max.y}};
+    } else if (fx > 0.75f) {
+      t.side = DropTarget::kRight, t.zone = {{cx, r.min.y}, r.max};
+    } else if (p.y < cy) {
+      t.side = DropTarget::kAbove, t.zone = {r.min, {r.max.x, cy}};
+    } else {
+      t.side = DropTarget::kBelow, t.zone = {{r.min.x, cy}, r.max};
+    }
+    return t;
+  }
+  return t;
+}
+
+bool move_view(Arrangement* a, const std::string& view, const DropTarget& t) {
+  if (!t.valid() || t.onto == view) return false;
+  const auto [c0, r0] = find_view(*a, view);
+  if (c0 < 0 || find_view(*a, t.onto).first < 0) return false;
+  const Arrangement before = *a;
+  const auto drop_row = [](std::vector<float>* h, size_t r) {
+    if (r < h->size()) h->erase(h->begin() + long(r));
+  };
+  // Out of its column; a column left empty goes, its width to the others (normalised below).
+  a->columns[size_t(c0)].erase(a->columns[size_t(c0)].begin() + r0);
+  if (size_t(c0) < a->row_h.size()) drop_row(&a->row_h[size_t(c0)], size_t(r0));
+  if (a->columns[size_t(c0)].empty()) {
+    a->columns.erase(a->columns.begin() + c0);
+    if (size_t(c0) < a->row_h.size()) a->row_h.erase(a->row_h.begin() + c0);
+    if (size_t(c0) < a->column_w.size()) a->column_w.erase(a->column_w.begin() + c0);
+  }
+  a->row_h.resize(a->columns.size());
+  a->column_w.resize(a->columns.size(), 0);
+  const auto [c1, r1] = find_view(*a, t.onto);
+  if (t.side == DropTarget::kAbove || t.side == DropTarget::kBelow) {
+    auto& col = a->columns[size_t(c1)];
+    auto& h = a->row_h[size_t(c1)];
+    normalise(&h, col.size());
+    const size_t at = size_t(r1) + (t.side == DropTarget::kBelow ? 1 : 0);
+    const float n = float(col.size() + 1);
+    for (float& f : h) f *= (n - 1) / n;  // an even share for the newcomer, the others keeping their proportions
+    col.insert(col.begin() + long(at), view);
+    h.insert(h.begin() + long(at), 1.0f / n);
+  } else {
+    normalise(&a->column_w, a->columns.size());
+    const size_t at = size_t(c1) + (t.side == DropTarget::kRight ? 1 : 0);
+    const float n = float(a->columns.size() + 1);
+    for (float& f : a->column_w) f *= (n - 1) / n;  // an even share for the new column, as for a new row
+    a->columns.insert(a->columns.begin() + long(at), {view});
+    a->row_h.insert(a->row_h.begin() + long(at), {1.0f});
+    a->column_w.insert(a->column_w.begin() + long(at), 1.0f / n);
+  }
+  for (size_t c = 0; c < a->columns.size(); ++c) normalise(&a->row_h[c], a->columns[c].size());
+  normalise(&a->column_w, a->columns.size());
+  if (a->columns == before.columns) {  // (a column of its own dropped beside itself)
+    *a = before;
+    return false;
+  }
+  activate(a, view);  // shown, where its new column is tabs
+  return true;
+}
+
+bool rearranged(const Arrangement& a, const std::vector<std::string>& views) {
+  return a.columns != default_arrangement(views).columns;
+}
+
 }  // namespace gs

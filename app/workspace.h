@@ -74,6 +74,27 @@ std::vector<Rect> place_tabs(const TabStrip& strip, const std::vector<float>& la
 // none does (the widest are then cut).
 int tab_rows(const std::vector<float>& want, float room, float gap, int max_rows = 3);
 
+// Where a view dragged by its title or tab would go, by where the pointer is over another pane: its left or right
+// quarter puts the view in a column of its own on that side of the pane's column; its upper or lower half, in the
+// pane's column above or below that pane's view. Over a strip of tabs, among that column's tabs (last).
+struct DropTarget {
+  enum Side { kNone, kAbove, kBelow, kLeft, kRight };
+  Side side = kNone;
+  std::string onto;  // the view beside which the dragged one goes
+  Rect zone;         // the part of the window the drop takes, for the window to show while dragging
+  bool among_tabs = false;  // over a strip of tabs: after its last
+  bool valid() const { return side != kNone; }
+};
+DropTarget drop_target(const WorkspaceLayout& l, const Arrangement& a, const std::string& dragged, Vec2 pointer);
+
+// Moves `view` where `t` says (a column left empty goes, its width to the others; the new row or column takes an
+// even share of its column or of the width). False where the arrangement would not change.
+bool move_view(Arrangement* a, const std::string& view, const DropTarget& t);
+
+// Whether the user changed which views share a column or their order (not their sizes): the top bar then
+// offers the default arrangement back.
+bool rearranged(const Arrangement& a, const std::vector<std::string>& views);
+
 // Moves a splitter by `delta` pixels along its axis, keeping every pane at least `min_pane` pixels.
 void drag_splitter(Arrangement* a, const Splitter& s, float delta, Rect area, float gap, float min_pane,
                    const PaneLimits& limits = {});

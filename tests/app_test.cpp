@@ -385,6 +385,107 @@ TEST(Workspace, TabsTooWideForOneRowTakeTwoWithEveryLabelWhole) {
   }
 }
 
+// A view dragged by its title: where the pointer is over another pane says where it goes, and the drop moves it
+// there, the other views keeping their order, every share still summing to one.
+TEST(Workspace, DraggingAViewOntoAnotherPaneMovesItThere) {
+  const std::vector<std::string> views = view_names();
+  const Rect area{{8, 48}, {1592, 892}};
+  Arrangement a;
+  reconcile(&a, views);
+  ASSERT_FALSE(rearranged(a, views));
+  const auto pane = [&](const std::string& v) {
+    const WorkspaceLayout l = layout_workspace(area, a, 8);
+    return std::find_if(l.panes.begin(), l.panes.end(), [&](const auto& p) { return p.first == v; })->second;
+  };
+  const auto target = [&](const std::string& dragged, const std::string& over, float fx, float fy) {
+    const Rect r = pane(over);
+    return drop_target(layout_workspace(area, a, 8), a, dragged, {r.min.x + r.w() * fx, r.min.y + r.h() * fy});
+  };
+  const auto column_of = [&](const std::string& v) {
+    for (const auto& col : a.columns)
+      if (std::find(col.begin(), col.end(), v) != col.end()) return col;
+    return std::vector<std::string>{};
+  };
+  const auto shares_sum_to_one = [&] {
+    float w = 0;
+    for (float f : a.column_w) w += f;
+    EXPECT_NEAR(w, 1, 1e-4);
+    for (size_t c = 0; c < a.columns.size(); ++c) {
+      float h = 0;
+      for (float f : a.row_h[c]) h += f;
+      EXPECT_NEAR(h, 1, 1e-4) << c;
+      EXPECT_EQ(a.row_h[c].size(), a.columns[c].size());
+    }
+  };
+  // Over its own pane, or with a view maximised, a drag goes nowhere.
+  EXPECT_FALSE(target("code", "code", 0.5f, 0.5f).valid());
+  // The lower half of the bank view's pane: the code view goes under it, in its column.
+  const DropTarget below = target("code", "banks", 0.5f, 0.8f);
+  ASSERT_EQ(below.side, DropTarget::kBelow);
+  EXPECT_EQ(below.onto, "banks");
+  EXPECT_TRUE(below.zone.contains({pane("banks").min.x + 10, pane("banks").max.y - 10}));
+  const size_t columns = a.columns.size();
+  ASSERT_TRUE(move_view(&a, "code", below));
+  const std::vector<std::string> col = column_of("banks");
+  const auto at = std::find(col.begin(), col.end(), "banks");
+  ASSERT_NE(at + 1, col.end());
+  EXPECT_EQ(*(at + 1), "code");
+  EXPECT_EQ(a.columns.size(), columns);
+  shares_sum_to_one();
+  EXPECT_TRUE(rearranged(a, views));
+  // It is drawn there: under the bank view, in its column.
+  EXPECT_NEAR(pane("code").min.x, pane("banks").min.x, 0.5f);
+  EXPECT_GT(pane("code").min.y, pane("banks").min.y);
+  // The right quarter of the fragment layout's pane: the timeline in a column of its own, right of the layout's.
+  const DropTarget right = target("timeline", "layout", 0.9f, 0.5f);
+  ASSERT_EQ(right.side, DropTarget::kRight);
+  ASSERT_TRUE(move_view(&a, "timeline", right));
+  EXPECT_EQ(column_of("timeline"), std::vector<std::string>{"timeline"});
+  EXPECT_EQ(a.columns.size(), columns + 1);
+  EXPECT_GT(pane("timeline").min.x, pane("layout").max.x);
+  EXPECT_LT(pane("timeline").max.x, pane("perf").min.x);
+  shares_sum_to_one();
+  // Back into a column from one of its own (the upper half of the throughput pane): that column goes.
+  ASSERT_TRUE(move_view(&a, "timeline", target("timeline", "perf", 0.5f, 0.2f)));
+  EXPECT_EQ(a.columns.size(), columns);
+  const std::vector<std::string> perf_col = column_of("perf");
+  EXPECT_EQ(*(std::find(perf_col.begin(), perf_col.end(), "perf") - 1), "timeline");
+  shares_sum_to_one();
+  // A view alone in its column dropped beside that column changes nothing, and says so.
+  ASSERT_TRUE(move_view(&a, "roofline", target("roofline", "layout", 0.1f, 0.5f)));
+  const Arrangement alone = a;
+  EXPECT_FALSE(move_view(&a, "roofline", target("roofline", "layout", 0.1f, 0.5f)));
+  EXPECT_EQ(a.columns, alone.columns);
+  EXPECT_EQ(a.column_w, alone.column_w);
+  // Every view is still there once, and the layout draws every one without overlap.
+  std::multiset<std::string> shown;
+  for (const auto& c : a.columns) shown.insert(c.begin(), c.end());
+  EXPECT_EQ(shown, std::multiset<std::string>(views.begin(), views.end()));
+  const WorkspaceLayout l = layout_workspace(area, a, 8);
+  EXPECT_EQ(l.panes.size(), views.size());
+  for (size_t i = 0; i < l.panes.size(); ++i)
+    for (size_t j = i + 1; j < l.panes.size(); ++j) EXPECT_FALSE(overlap(l.panes[i].second, l.panes[j].second));
+  a.maximized = "perf";
+  EXPECT_FALSE(drop_target(layout_workspace(area, a, 8), a, "code", pane("perf").min).valid());
+  // A strip of tabs (a laptop's window): dropped there, the view joins that column's tabs and is the one shown.
+  a = Arrangement{};
+  reconcile(&a, views);
+  const Rect laptop{{8, 48}, {1358, 760}};
+  const WorkspaceLayout tabbed = layout_workspace(laptop, a, 8, limits_at(15));
+  ASSERT_FALSE(tabbed.tabs.empty());
+  const TabStrip& strip = tabbed.tabs.front();
+  const std::string outsider = *std::find_if(views.begin(), views.end(), [&](const std::string& v) {
+    return std::find(strip.views.begin(), strip.views.end(), v) == strip.views.end();
+  });
+  const DropTarget onto_tabs = drop_target(tabbed, a, outsider, {strip.rect.min.x + 5, strip.rect.min.y + 5});
+  ASSERT_EQ(onto_tabs.side, DropTarget::kBelow);
+  ASSERT_TRUE(move_view(&a, outsider, onto_tabs));
+  const WorkspaceLayout after = layout_workspace(laptop, a, 8, limits_at(15));
+  EXPECT_TRUE(std::any_of(after.tabs.begin(), after.tabs.end(), [&](const TabStrip& t) {
+    return t.shown == outsider && t.views.back() == outsider;
+  })) << outsider;
+}
+
 TEST(Workspace, ReconcileRepairsOldOrDamagedArrangements) {
   Arrangement a;
   a.columns = {{"layout", "gone", "layout"}, {}, {"perf"}};

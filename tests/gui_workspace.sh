@@ -4,6 +4,7 @@
 #     no view text is drawn below 14 px (the window's own audit, --audit --report);
 #  2. double-clicking a view's title maximises it and again restores it; M over a view and Esc do the same;
 #     the down arrow selects the next rung; Ctrl + zooms;
+#  2c. a view dragged by its title moves (Esc leaves it), "default layout" puts the views back;
 #  3. the arrangement, selection and zoom come back on the next start; a damaged settings file gives the
 #     defaults and says so (Ctrl Q quits, saving them).
 # usage: gui_workspace.sh BIN DIR
@@ -78,6 +79,12 @@ wait_for() {
   done
   fail "waited for $1; report: $(cat "$report")"
 }
+# quit_window: Ctrl Q saves and quits. (Once, in a CI run, the window was gone by the time xdotool sent it: the X
+# error is not the test's verdict; the window's exit status and what the next start finds saved are.)
+quit_window() {
+  xdotool key --window "$wid" ctrl+q || echo "note: xdotool could not send Ctrl Q (the window was gone)"
+  wait $app || fail "the window exited with an error (status $?)"
+}
 title() {  # a point on view $1's title bar, right of the title text
   field "$report" "'%d %d' % (r['panes']['$1'][0] + 12, r['panes']['$1'][1] + 14)"
 }
@@ -148,22 +155,23 @@ for want in 1.75 1.5 1.25; do  # back to 125%, which the next start must remembe
   wait_for "abs(r['zoom'] - $want) < 1e-3"
 done
 chosen=$(field "$report" "r['kernel']")
-# Ctrl Q saves and quits. (Once, in a CI run, the window was gone by the time xdotool sent it: the X error is
-# not the test's verdict; the window's exit status and what the next start finds saved are.)
-xdotool key --window "$wid" ctrl+q || echo "note: xdotool could not send Ctrl Q (the window was gone)"
-wait $app || fail "the window exited with an error (status $?)"
+quit_window
 echo "ok: Ctrl Q closed the window"
 app=
 
 # ---- 2b. A laptop's window: columns too short for their views become tabs ----------------------------------
 saved_config=$XDG_CONFIG_HOME  # (section 3 reads what section 2 saved)
-export XDG_CONFIG_HOME=$dir/config-tabs
-report=$dir/tabs.json
-rm -f "$report"
-"$bin" --exit-after 60 --width 1366 --height 768 --audit --report "$report" &
-app=$!
-wait_report "$report"
-wid=$(xdotool search --sync --name '^gemmscope$' | head -1)
+# open_window NAME WxH: a window of its own settings ($dir/config-NAME) and report ($dir/NAME.json), audited
+open_window() {
+  export XDG_CONFIG_HOME=$dir/config-$1
+  report=$dir/$1.json
+  rm -f "$report"
+  "$bin" --exit-after 60 --width "${2%x*}" --height "${2#*x}" --audit --report "$report" &
+  app=$!
+  wait_report "$report"
+  wid=$(xdotool search --sync --name '^gemmscope$' | head -1)
+}
+open_window tabs 1366x768
 # Every view is either a pane or a tab; a strip of tabs hangs over a pane that reaches the bottom.
 [ "$(field "$report" "sorted(set(r['panes']) | {v for t in r['tabs'] for v in t['views']}) == sorted(['kernels', 'layout', 'banks', 'gmem', 'swizzle', 'perf', 'roofline', 'timeline', 'code'])")" = True ] ||
   fail "at 1366x768 some view is neither a pane nor a tab: $(field "$report" "r['panes'], r['tabs']")"
@@ -182,10 +190,7 @@ wait_for "r['maximized'] == 'swizzle'"
 xdotool key --window "$wid" Escape
 wait_for "r['maximized'] == ''"
 echo "ok: double-clicking the Launch order tab maximised it, Esc restored it"
-# Ctrl Q saves and quits. (Once, in a CI run, the window was gone by the time xdotool sent it: the X error is
-# not the test's verdict; the window's exit status and what the next start finds saved are.)
-xdotool key --window "$wid" ctrl+q || echo "note: xdotool could not send Ctrl Q (the window was gone)"
-wait $app || fail "the window exited with an error (status $?)"
+quit_window
 app=
 rm -f "$report"
 "$bin" --frames 4 --width 1366 --height 768 --report "$report"
@@ -195,6 +200,62 @@ rm -f "$report"
 [ "$(field "$report" "len(r['tabs']) == 0 and len(r['panes']) == 9")" = True ] ||
   fail "at 1920x1080 the views are not all stacked side by side again: $(field "$report" "r['tabs']")"
 echo "ok: the next start showed Launch order's tab again; at 1920x1080 every view has its own pane"
+export XDG_CONFIG_HOME=$saved_config
+report=$dir/live.json
+
+# ---- 2c. A view dragged by its title moves there; Esc leaves it; "default layout" puts it back -------------------
+saved_config=$XDG_CONFIG_HOME
+open_window move 1920x1080
+first=$(field "$report" "r['columns']")
+# drag VIEW X Y [esc]: press on the view's title, move in steps to (X, Y) (Esc there), release
+drag() {
+  local x y i
+  read -r x y < <(title "$1")
+  xdotool mousemove --window "$wid" "$x" "$y"
+  sleep 0.3
+  xdotool mousedown 1
+  for i in 1 2 3 4 5; do
+    xdotool mousemove --window "$wid" $((x + ($2 - x) * i / 5)) $((y + ($3 - y) * i / 5))
+    sleep 0.1
+  done
+  sleep 0.3
+  if [ "${4:-}" = esc ]; then
+    xdotool key --window "$wid" Escape
+    sleep 0.3
+  fi
+  xdotool mouseup 1
+}
+# The lower half of the code view's pane: the timeline goes under it, in its column, and is drawn there.
+read -r cx cy < <(field "$report" "'%d %d' % (r['panes']['code'][0] + r['panes']['code'][2] / 2, r['panes']['code'][1] + r['panes']['code'][3] * 0.8)")
+drag timeline "$cx" "$cy"
+below="any(c[c.index('code') + 1:c.index('code') + 2] == ['timeline'] for c in r['columns'] if 'code' in c) and
+       r['panes']['timeline'][1] > r['panes']['code'][1] and abs(r['panes']['timeline'][0] - r['panes']['code'][0]) < 1"
+wait_for "$below"
+wait_for "r['message'].startswith('moved Pipeline timeline below Code')"
+echo "ok: dragging the timeline's title onto the lower half of the code view put it below: $(field "$report" "r['columns']")"
+moved=$(field "$report" "r['columns']")
+# Esc while dragging: the throughput view stays where it was.
+read -r lx ly < <(field "$report" "'%d %d' % (r['panes']['layout'][0] + r['panes']['layout'][2] * 0.9, r['panes']['layout'][1] + r['panes']['layout'][3] / 2)")
+drag perf "$lx" "$ly" esc
+sleep 0.5
+[ "$(field "$report" "r['columns']")" = "$moved" ] || fail "Esc during a drag moved the view: $(field "$report" "r['columns']")"
+echo "ok: Esc during a drag left every view where it was"
+# "default layout" (in the top bar once a view has moved) puts every view back.
+read -r x y < <(field "$report" "next('%d %d' % (w[1] + w[3] / 2, w[2] + w[4] / 2) for w in r['audit']['widgets'] if w[0].startswith('default layout '))")
+xdotool mousemove --window "$wid" "$x" "$y" click 1
+wait_for "r['columns'] == $first"
+[ "$(field "$report" "any(w[0].startswith('default layout ') for w in r['audit']['widgets'])")" = False ] ||
+  fail "the default layout button stayed after the default arrangement came back"
+echo "ok: \"default layout\" put every view back"
+# Moved again, it is there at the next start.
+drag timeline "$cx" "$cy"
+wait_for "$below"
+quit_window
+app=
+rm -f "$report"
+"$bin" --frames 4 --width 1920 --height 1080 --report "$report"
+[ "$(field "$report" "$below")" = True ] || fail "the moved timeline was not remembered: $(field "$report" "r['columns']")"
+echo "ok: the timeline, dragged below the code view, was there at the next start"
 export XDG_CONFIG_HOME=$saved_config
 report=$dir/live.json
 
