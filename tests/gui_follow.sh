@@ -17,7 +17,7 @@ expect() {  # expect VIEW KERNEL TEXT...: the view's SVG for KERNEL has a text e
   done
   echo "ok: $view of $kernel says: $*"
 }
-expect layout sgemm/01_naive "thread 0 (warp 0, lane 0) computes 1 element of C: rows 0, columns 0" \
+expect layout sgemm/01_naive "thread 0 (warp 0, lane 0) computes 1 element of C: row 0, column 0" \
   "straight from global memory"
 expect layout sgemm/05_blocktile_2d "computes 64 elements of C: rows 0:8, columns 0:8" "from shared memory for 64 FMA"
 expect layout sgemm/07_warptile "computes 64 elements of C: rows 0:4, 16:20, columns 0:4, 32:36"

@@ -2075,11 +2075,16 @@ TEST(BanksView, LineMapPutsEachWordInItsLineAndBank) {
 }
 
 // Compare mode: the same site of a second rung beside the selected one (padding: 128 -> 132 bytes).
-TEST(BanksView, CompareDrawsTheOtherRungsSameSiteBeside) {
+// test/01_banks at a 128-byte stride, with the same site padded to 132 as test/02_padded to compare with.
+BanksViewInput compared_banks() {
   BanksViewInput in = banks_view_input(strided_capture(128), "test/01_banks");
-  const Capture padded = strided_capture(132);
-  in.compare_sites = smem_sites(padded, "test/01_banks");
+  in.compare_sites = smem_sites(strided_capture(132), "test/01_banks");
   in.compare_kernel = "test/02_padded";
+  return in;
+}
+
+TEST(BanksView, CompareDrawsTheOtherRungsSameSiteBeside) {
+  const BanksViewInput in = compared_banks();
   BanksViewState st;
   st.compare = true;
   const std::string svg = draw_banks(in, Theme::Light(), st, {-1, -1}, nullptr, 1400, 1800);
@@ -2096,6 +2101,49 @@ TEST(BanksView, CompareDrawsTheOtherRungsSameSiteBeside) {
                           "test/02_padded \xC2\xB7 As load, warp 0: 1 wavefront, 0 conflicts")
                 .size(),
             0u);
+}
+
+// In a short pane (the window's first start), "compare" says what the other rung's same site costs, first, in one
+// line: the tick had changed nothing but the toolbar.
+TEST(BanksView, AShortPaneComparingGivesTheOtherRungsNumbersFirst) {
+  const BanksViewInput in = compared_banks();
+  BanksViewState st;
+  st.compare = true;
+  const std::string svg = draw_banks(in, Theme::Dark(), st, {-1, -1}, nullptr, 853, 300);
+  ASSERT_EQ(parse(svg, nullptr), "");
+  const std::string text = all_text(svg);
+  EXPECT_NE(text.find("02_padded's As load: 1 wavefront, 0 conflicts"), std::string::npos) << text;
+  EXPECT_NE(text.find("each bank's way"), std::string::npos) << text;  // the row of ways still there
+  EXPECT_EQ(overlapping_text(svg), "");
+  EXPECT_EQ(outside(svg, 853, 300), "");
+  st.compare = false;
+  EXPECT_EQ(all_text(draw_banks(in, Theme::Dark(), st, {-1, -1}, nullptr, 853, 300)).find("02_padded"), std::string::npos);
+}
+
+// wmma/08[pad=off] at a first start's 1600x900: six sites leave the row of ways its bare form, 8 on banks 0-7
+// (it had missed by 5 px and the pane showed the table alone).
+TEST(BanksView, AShortPaneUnderATallTableStillShowsTheWays) {
+  const BanksViewInput in = banks_view_input(bundled_capture(), "wmma/08_multistage[pad=off]");
+  ASSERT_EQ(in.sites.size(), 6u);
+  const std::string svg = draw_banks(in, Theme::Dark(), {}, {-1, -1}, nullptr, 434, 252);
+  ASSERT_EQ(parse(svg, nullptr), "");
+  EXPECT_EQ(text_elements(svg, "way").size(), 1u) << all_text(svg);
+  EXPECT_EQ(text_elements(svg, "8").size(), 9u) << all_text(svg);  // banks 0-7 at 8, and bank 8's number
+  EXPECT_EQ(overlapping_text(svg), "");
+  EXPECT_EQ(outside(svg, 434, 252), "");
+}
+
+// sgemm/10's 4-byte cp.async: wavefronts past the ideal with no bank serving two words. The short pane's row of
+// ways (all 1) says why the table counts conflicts.
+TEST(BanksView, AShortPaneSaysACpAsyncsConflictsAreNotTwoWordsOnABank) {
+  const Capture& cap = bundled_capture();
+  const BanksViewInput in = banks_view_input(cap, "sgemm/10_thread_tile_16x8");
+  const std::string svg = draw_banks(in, Theme::Dark(), {}, {-1, -1}, nullptr, 420, 330);
+  ASSERT_EQ(parse(svg, nullptr), "");
+  const std::string text = all_text(svg);
+  ASSERT_NE(text.find("As cp.async (4 B, transposed)"), std::string::npos) << text;
+  EXPECT_NE(text.find("1-way on every bank: cp.async serves 8 lanes a wavefront"), std::string::npos) << text;
+  EXPECT_EQ(overlapping_text(svg), "");
 }
 
 TEST(ImGuiCanvas, DrawsTheBankViewAndLeavesTheClipStackAsItFoundIt) {

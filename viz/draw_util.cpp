@@ -221,6 +221,7 @@ thread_local bool g_maximised = false;  // a MaximisedScope: the window draws a 
 
 PictureScope::PictureScope() : was_(g_picture) { g_picture = true; }
 PictureScope::~PictureScope() { g_picture = was_; }
+bool in_picture() { return g_picture; }
 
 MaximisedScope::MaximisedScope(bool on) : was_(g_maximised) { g_maximised = g_maximised || on; }
 MaximisedScope::~MaximisedScope() { g_maximised = was_; }

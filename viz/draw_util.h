@@ -87,6 +87,9 @@ class MaximisedScope {
   bool was_;
 };
 std::string hint(const std::string& on_screen, const std::string& in_picture);
+// Whether a PictureScope is drawing: a text cut there is lost (no mouse shows it whole), so a view may give it
+// more of its room.
+bool in_picture();
 // The commonest: "maximise this view", in a picture "a larger picture shows it".
 std::string maximise_hint();
 

@@ -452,16 +452,21 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
   // says, and the controls above name the warp and the access. Where the row does not fit either, the caption stays.
   const int rows = rep.wavefronts;
   const float ls = kMinTextSize;  // small labels: row names, banks, lane strip
-  const float head_h = ls * 1.5f, grid_title = ls * 1.5f, way_h = ls * 1.7f;
+  const float head_h = ls * 1.5f, grid_title = ls * 1.5f, way_h = ls * 1.5f;
   const float way_titled = grid_title + head_h + way_h;  // the row of ways: its title, the banks, their ways
-  const float way_row = head_h + way_h;                   // the banks and their ways alone, where the title does not fit
+  // The banks and their ways alone, where the title does not fit, the numbers closer over their cells (wmma/08's
+  // [pad=off], a table of six sites, had missed it by 5 px at 1600x900 and drawn no row at all).
+  const float bare_head_h = ls * 1.3f, way_row = bare_head_h + way_h;
   const std::string caption = banks_caption(site, acc);
   const std::vector<std::string> cap_lines = viz::wrap(c, caption, fs, area.w());
   size_t cap_fit = cap_lines.size();
   // Below the row: its hint, if room. Where not even the bare row fits under the caption cut to nothing (a short
   // pane under a tall site table), the caption keeps a line for the hint that says where the picture is.
-  const float way_room = area.max.y - y - fs * 0.5f - way_titled;
-  const float row_room = area.max.y - y - fs * 0.5f - way_row;
+  // "compare" ticked: a line says where the comparison went (the tick had changed nothing in sight but the toolbar).
+  const bool comparing = st.compare && !in.compare_kernel.empty();
+  const float compare_line = comparing ? ls * 1.4f : 0;
+  const float way_room = area.max.y - y - fs * 0.5f - way_titled - compare_line;
+  const float row_room = area.max.y - y - fs * 0.5f - way_row - compare_line;
   if (area.max.y - y - float(cap_lines.size()) * fs * 1.3f - fs * 1.1f < grid_title + head_h + rows * 8.0f) {
     const float room = way_room >= 0 ? way_room : row_room >= 0 ? row_room : area.max.y - y - fs * 0.5f - ls * 1.2f;
     cap_fit = std::min(cap_lines.size(), size_t(std::max(0.0f, room) / (fs * 1.3f)));
@@ -575,10 +580,34 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
     // Slivers say nothing (rows of 4 px were drawn). Where a row of banks fits, each bank says its way, the most
     // words it serves in one phase: what the grid's rows add up to, 8 on banks 0-7 for an 8-way access. Then one
     // line says where the grid is.
+    // Comparing, the other rung's numbers for the same site come first, the line cut from its end.
+    std::string more_room = "the grid (" + plural(rows, "wavefront row", "wavefront rows") + ") needs more room: " +
+                            viz::maximise_hint();
+    if (comparing) {
+      const int ci = compare_site(in, site);
+      const size_t slash = in.compare_kernel.find('/');
+      const std::string other = slash == std::string::npos ? in.compare_kernel : in.compare_kernel.substr(slash + 1);
+      more_room = ci < 0 ? other + " has no " + site.name + "; " + viz::maximise_hint()
+                         : other + "'s " + in.compare_sites[size_t(ci)].name + ": " +
+                               plural(in.compare_sites[size_t(ci)].wavefronts, "wavefront", "wavefronts") + ", " +
+                               plural(in.compare_sites[size_t(ci)].conflicts, "conflict", "conflicts") +
+                               " \xC2\xB7 both drawn: " + viz::maximise_hint();
+    }
+    // Comparing, that line comes before the row of ways where both do not fit.
+    const bool note_first = comparing && area.max.y - y < way_titled + ls * 1.2f && area.max.y - y >= ls * 1.2f;
+    if (note_first) {
+      c.text({area.min.x, y}, viz::elide(c, more_room, ls, Font::Sans, area.w()), t.text_dim, ls);
+      y += ls * 1.4f;
+    }
     const bool titled = area.max.y - y >= way_titled;
     if (titled || area.max.y - y >= way_row) {
+      // Every bank at 1 with wavefronts past the ideal: cp.async's 8 lanes a wavefront, not a bank serving two words
+      // (sgemm/10's "24 conflicts" had stood over a row of green 1s, the note that says why out of sight).
+      const bool one_way = site.kind == "cp.async" && rep.conflicts > 0 &&
+                           std::all_of(bank_way.begin(), bank_way.end(), [](int w) { return w <= 1; });
       if (titled)
-        c.text({area.min.x, y}, viz::elide(c, "each bank's way: the most words it serves in one phase (1: no conflict)",
+        c.text({area.min.x, y}, viz::elide(c, one_way ? "1-way on every bank: cp.async serves 8 lanes a wavefront"
+                                                       : "each bank's way: the most words it serves in one phase (1: no conflict)",
                                            ls, Font::Sans, area.w()),
                t.text_dim, ls);
       else
@@ -589,10 +618,10 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
       // Bank numbers over their cells: every one where "31" fits a cell, else every 2nd, 4th or 8th.
       int step = 1;
       while (step < 8 && c.text_size("31", ls).x > bw * step - 2) step *= 2;
-      const float hy = y + grid_title, wy = hy + head_h;
+      const float head = titled ? head_h : bare_head_h, hy = y + grid_title, wy = hy + head;
       for (int bank = 0; bank < kSmemBanks; bank += step)
-        c.text({bx + (bank + 0.5f) * bw, hy + (head_h - ls) * 0.5f}, std::to_string(bank), t.text_dim, ls, Align::Center);
-      c.text({bx - ls * 0.4f, hy + (head_h - ls) * 0.5f}, "bank", t.text_dim, ls, Align::Right);
+        c.text({bx + (bank + 0.5f) * bw, hy + (head - ls) * 0.5f}, std::to_string(bank), t.text_dim, ls, Align::Center);
+      c.text({bx - ls * 0.4f, hy + (head - ls) * 0.5f}, "bank", t.text_dim, ls, Align::Right);
       for (int bank = 0; bank < kSmemBanks; ++bank) {
         const Rect cell{{bx + bank * bw + 0.5f, wy}, {bx + (bank + 1) * bw - 0.5f, wy + way_h - 2}};
         const Color fill = bank_way[bank] == 0 ? viz::mix(t.panel, t.bg, 0.5f) : way_fill(bank_way[bank]);
@@ -605,13 +634,8 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
       c.text({bx - ls * 0.4f, wy + (way_h - 2 - ls) * 0.5f}, "way", t.text_dim, ls, Align::Right);
       y = wy + way_h + ls * 0.2f;
     }
-    if (area.max.y - y >= ls * 1.2f)
-      c.text({area.min.x, y}, viz::elide(c, "the grid (" + plural(rows, "wavefront row", "wavefront rows") + ")" +
-                                                (st.compare && !in.compare_kernel.empty()
-                                                     ? " and " + in.compare_kernel + "'s beside it need more room: "
-                                                     : " needs more room: ") +
-                                                viz::maximise_hint(), ls, Font::Sans, area.w()),
-             t.text_dim, ls);
+    if (!note_first && area.max.y - y >= ls * 1.2f)
+      c.text({area.min.x, y}, viz::elide(c, more_room, ls, Font::Sans, area.w()), t.text_dim, ls);
     c.pop_clip();
     return;
   }

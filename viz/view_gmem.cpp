@@ -146,8 +146,15 @@ float draw_access_map(Canvas& c, Rect box, const Theme& t, const GmemAccess& a, 
                                   std::max(fs, box.max.x - gx - note_w) / float(sectors));
   const float axis_h = fs * 1.4f;
   const int nrows = int(rows.size());
+  // The key under the map, in two lines where one would cut it (a zoomed picture's had read "outlined: th...").
+  std::string foot = "box: a 32-byte sector (" + std::to_string(per_sector) +
+                     " elements); cell: one lane's elements; outlined: the sectors this request moves";
+  if (cut) foot += "; further sectors not drawn";
+  const float foot_fs = std::max(kMinTextSize, fs * 0.9f);
+  const std::vector<std::string> foot_lines = viz::wrap_lines(c, foot, foot_fs, box.w(), 2);
+  const float foot_h = fs * 1.5f + float(foot_lines.size() - 1) * foot_fs * 1.3f;
   // As tall as the box allows, up to 1.9 lines; a whole map in thin strips rather than a cut one.
-  const float row_h = std::clamp((box.h() - axis_h - fs * 1.5f) / float(nrows), 2.0f, fs * 1.9f);
+  const float row_h = std::clamp((box.h() - axis_h - foot_h) / float(nrows), 2.0f, fs * 1.9f);
   const float elem_w = sector_w / float(per_sector);
   const bool row_labels_fit = row_h >= fs * 1.05f;
 
@@ -248,12 +255,9 @@ float draw_access_map(Canvas& c, Rect box, const Theme& t, const GmemAccess& a, 
     ++r;
   }
   y += float(nrows) * row_h + fs * 0.3f;
-  std::string foot = "box: a 32-byte sector (" + std::to_string(per_sector) +
-                     " elements); cell: one lane's elements; outlined: the sectors this request moves";
-  if (cut) foot += "; further sectors not drawn";
-  c.text({box.min.x, y}, viz::elide(c, foot, std::max(kMinTextSize, fs * 0.9f), Font::Sans, box.w()), t.text_dim,
-         std::max(kMinTextSize, fs * 0.9f));
-  return y + fs * 1.4f - box.min.y;
+  for (size_t i = 0; i < foot_lines.size(); ++i)
+    c.text({box.min.x, y + float(i) * foot_fs * 1.3f}, foot_lines[i], t.text_dim, foot_fs);
+  return y + fs * 1.4f + float(foot_lines.size() - 1) * foot_fs * 1.3f - box.min.y;
 }
 
 // "A, warp 0, k-iteration 0, request 1 of 8: 32 lanes x 4 B = 128 B asked, 32 sectors moved (1024 B) in 32

@@ -423,7 +423,10 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
                                 {{at.x - rad - 2 - sz.x, at.y + h}, {at.x - rad - 2, at.y + 3 * h}},
                                 {{at.x + rad + 2, at.y - 3 * h}, {at.x + rad + 2 + sz.x, at.y - h}},
                                 {{at.x - rad - 2 - sz.x, at.y - 3 * h}, {at.x - rad - 2, at.y - h}}};
-        if (name == names.back()) box = options[0];  // the last resort of the selected rung
+        // The last resort of the selected rung: right of its dot, or left where the right would run past the plot
+        // (a variant near the right edge had read "10[ord").
+        if (name == names.back())
+          box = options[0].max.x <= ax.right || options[1].min.x < ax.left ? options[0] : options[1];
         for (const Rect& o : options) {
           if (!clashes(o) && within_plot(o) && owned_by(o, at, o.min.y <= at.y && at.y <= o.max.y) &&
               !(spare_dots && (near_dot(o, rad) || (!p.selected && on_ring(o))))) {

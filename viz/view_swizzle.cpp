@@ -107,14 +107,15 @@ float draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& s
     }
   }
   // Nsight Compute's lines whole (their last number is the point) where that leaves the tiles most of the side,
-  // else one line each.
+  // else one line each; in a picture, where a cut line cannot be hovered, up to half the side (a deck at 150% had cut
+  // every one to "...1206 µs (Nsight Co...").
   std::vector<std::vector<std::string>> measured;
   size_t wrapped = 0;
   for (const std::string& m : side.compact ? std::vector<std::string>{} : in.measured) {
     measured.push_back(viz::wrap(c, m, fs, a.w()));
     wrapped += measured.back().size();
   }
-  const bool whole = float(wrapped) * fs * 1.3f <= (a.max.y - y) * 0.25f;
+  const bool whole = float(wrapped) * fs * 1.3f <= (a.max.y - y) * (viz::in_picture() ? 0.5f : 0.25f);
   for (size_t i = 0; i < measured.size(); ++i)
     for (const std::string& line : whole ? measured[i] : std::vector<std::string>{in.measured[i]}) {
       c.text({a.min.x, y}, viz::elide(c, line, fs, Font::Sans, a.w()), t.text_dim, fs);
@@ -275,8 +276,11 @@ std::vector<std::string> timeline_caption(Canvas& c, Rect r, const SwizzleViewIn
     what += "; between them " + time_text(double(l.launch_gap)) + " with no SM at work: the second kernel's launch";
   // Within 5% the two runs differ by no more than repeated timed runs do: no cost to name. A traced run more than 5%
   // shorter says so rather than that the probes cost nothing.
+  std::string brief = "one row per SM";  // the one line a short plot leaves it: its numbers first
   if (in.timed_ms > 0 && l.duration > 0) {
     const double ratio = double(l.duration) / (in.timed_ms * 1e6);
+    brief += ", traced run " + time_text(double(l.duration)) + " (" + viz::fmt_num(ratio) + "x the timed " +
+             time_text(in.timed_ms * 1e6) + "): " + what.substr(std::string("one row per SM, ").size());
     what += "; the traced run took " + time_text(double(l.duration)) + ", " + viz::fmt_num(ratio) + "x the timed run's " +
             time_text(in.timed_ms * 1e6) +
             (ratio > 1.05   ? ": the probes' cost"
@@ -291,8 +295,10 @@ std::vector<std::string> timeline_caption(Canvas& c, Rect r, const SwizzleViewIn
             (lanes_fit(l, r, fs) ? ": its row splits in " + std::to_string(l.lanes) + ", one lane each"
                        : ", drawn over one another (too many for a lane each at this size)");
   std::vector<std::string> lines = viz::wrap(c, what, fs, r.w());
-  if (lines.size() > 1 && timeline_plot(c, r, fs, lines.size()).h() < l.sms * 0.75f)  // the rows before the whole caption
-    lines = {viz::elide(c, what, fs, Font::Sans, r.w())};
+  // The rows before the whole caption; cut to one line, the traced run's time stays (a deck at 200% had lost it).
+  if (lines.size() > 1 && timeline_plot(c, r, fs, lines.size()).h() < l.sms * 0.75f)
+    lines = {in.timed_ms > 0 && l.duration > 0 ? viz::paragraph_line(c, brief, what, true, fs, r.w())
+                                               : viz::elide(c, what, fs, Font::Sans, r.w())};
   return lines;
 }
 
@@ -329,9 +335,14 @@ void draw_timeline(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput& in
     c.rect_filled(bar, block_color(b, l, st.colour, t));
     if (hover && bar.inset(-0.5f).contains(mouse)) hover->side = which, hover->block = int(i);
   }
+  // Each label level with its row, but not above the plot's top, where the caption's last line is ("SM 0" had sat on
+  // it at 200%); a label the first one, so lowered, would touch is left out.
+  float label_end = -1e9f;
   for (int sm = 0; sm < l.sms; sm += std::max(1, int(std::ceil(fs * 1.2f / rh)))) {
-    c.text({plot.min.x - fs * 0.3f, plot.min.y + (sm + 0.5f) * rh - fs * 0.5f}, "SM " + std::to_string(sm), t.text_dim,
-           fs, Align::Right);
+    const float ly = std::max(plot.min.y, plot.min.y + (sm + 0.5f) * rh - fs * 0.5f);
+    if (ly < label_end) continue;
+    c.text({plot.min.x - fs * 0.3f, ly}, "SM " + std::to_string(sm), t.text_dim, fs, Align::Right);
+    label_end = ly + fs * 1.1f;
   }
   // The axis in the captions' unit: ms from 10 ms (sgemm/01's 0 ... 250 ms, not 0 ... 250000 us).
   const bool in_ms = double(span) >= kMsFromNs;

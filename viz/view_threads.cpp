@@ -76,10 +76,12 @@ std::string thread_caption(const ThreadViewInput& in, int t) {
   const std::vector<ThreadCell> cells = thread_cells(in, t);
   std::vector<int> rows, cols;
   for (const ThreadCell& c : cells) rows.push_back(c.row), cols.push_back(c.col);
+  // "row 5" where the thread's elements share one row (sgemm/01's one element had read "rows 0, columns 0")
+  const auto one = [](std::vector<int> v) { return std::all_of(v.begin(), v.end(), [&](int x) { return x == v[0]; }); };
   std::string s = "thread " + std::to_string(t) + " (warp " + std::to_string(t / 32) + ", lane " +
                   std::to_string(t % 32) + ") computes " + std::to_string(cells.size()) +
-                  (cells.size() == 1 ? " element" : " elements") + " of C: rows " + runs(rows) + ", columns " +
-                  runs(cols) + ". Per k-step it reads " + std::to_string(in.reps_m * in.tm) + " of A (column k) and " +
+                  (cells.size() == 1 ? " element" : " elements") + " of C: " + (one(rows) ? "row " : "rows ") +
+                  runs(rows) + ", " + (one(cols) ? "column " : "columns ") + runs(cols) + ". Per k-step it reads " + std::to_string(in.reps_m * in.tm) + " of A (column k) and " +
                   std::to_string(in.reps_n * in.tn) + " of B (row k) " +
                   (in.block_k > 1 ? "from shared memory" : "straight from global memory") + " for " +
                   std::to_string(cells.size()) + " FMA.";
@@ -125,17 +127,28 @@ void draw_thread_view(Canvas& c, Rect r, const Theme& t, const ThreadViewInput& 
   // drawn at least 2 cells wide so a tile read straight from global memory still shows as a strip.
   const int kd = std::max(in.block_k, 1);
   const float label_w = fs * 1.6f;
-  const float gap = fs * 0.5f, legend_h = fs * 1.5f;
+  const float gap = fs * 0.5f;
   const float avail_w = r.max.x - pad - (r.min.x + pad + label_w) - gap;
-  const float avail_h = r.max.y - pad - legend_h - y - gap;
   const float kcells = std::max(float(kd), 2.0f);
-  const float s = std::min(avail_w / (kcells + in.block_n), avail_h / (kcells + in.block_m));
+  const float x0 = r.min.x + pad + label_w;
+  // The legend under C, in two lines where one would cut it (a zoomed picture's had read "...in A and B: wh..."):
+  // the cell size for one line first, then, where the legend wraps beside it, for two (smaller cells only widen
+  // the room C leaves the legend).
+  const std::string legend = "colour: lane of the computing thread \xC2\xB7 outlined: thread " + std::to_string(th) +
+                             " \xC2\xB7 in A and B: what it reads in k-step 0 (solid) and over the k-tile (shaded)";
+  const auto cell_size = [&](float legend_h) {
+    return std::min(avail_w / (kcells + in.block_n), (r.max.y - pad - legend_h - y - gap) / (kcells + in.block_m));
+  };
+  float s = cell_size(fs * 1.5f);
+  const auto legend_lines = [&](float cell) {
+    return viz::wrap_lines(c, legend, fs, r.max.x - pad - (x0 + kcells * cell + gap), 2);
+  };
+  if (s > 0.5f && legend_lines(s).size() > 1) s = cell_size(fs * 1.5f + fs * 1.3f);
   if (s <= 0.5f) {
     c.pop_clip();
     return;
   }
   const float kw = kcells * s, ks = kw / kd;  // k-strip cell width
-  const float x0 = r.min.x + pad + label_w;
   const Rect b_rect{{x0 + kw + gap, y}, {x0 + kw + gap + in.block_n * s, y + kw}};
   const Rect a_rect{{x0, y + kw + gap}, {x0 + kw, y + kw + gap + in.block_m * s}};
   const Rect c_rect{{b_rect.min.x, a_rect.min.y}, {b_rect.max.x, a_rect.max.y}};
@@ -152,7 +165,9 @@ void draw_thread_view(Canvas& c, Rect r, const Theme& t, const ThreadViewInput& 
       if (owner / 32 != hot_warp) fill = viz::mix(fill, t.bg, 0.6f);
       c.rect_filled(cell(row, col), fill);
     }
-  // Warps whose elements form a rectangle get an outline (all of these rungs' warps do).
+  // Warps whose elements form a rectangle get an outline (all of these rungs' warps do) and, where it fits, their
+  // name, drawn last: the highlighted thread's warp is named too (warp 0 had been the one band without a name).
+  std::vector<std::pair<Rect, std::string>> warp_names;
   for (int w = 0; w < warps; ++w) {
     int r0 = in.block_m, r1 = -1, c0 = in.block_n, c1 = -1;
     size_t n = 0;
@@ -165,10 +180,7 @@ void draw_thread_view(Canvas& c, Rect r, const Theme& t, const ThreadViewInput& 
     const Rect box{cell(r0, c0).min, cell(r1, c1).max};
     c.rect(box, w == hot_warp ? t.text : t.bg, w == hot_warp ? 2.0f : 1.0f);
     const std::string name = "warp " + std::to_string(w);
-    if (box.w() > c.text_size(name, fs, Font::SansBold).x + fs && box.h() > fs * 1.6f && w != hot_warp) {
-      const Vec2 mid = box.center();
-      c.text({mid.x, mid.y - fs * 0.5f}, name, t.text, fs, Align::Center, Font::SansBold);
-    }
+    if (box.w() > c.text_size(name, fs, Font::SansBold).x + fs && box.h() > fs * 1.6f) warp_names.push_back({box, name});
   }
   // The highlighted thread: its elements outlined; A's rows and B's columns it reads in k-step 0 filled,
   // the rest of the k-tile it reads over the k-loop shaded.
@@ -187,6 +199,12 @@ void draw_thread_view(Canvas& c, Rect r, const Theme& t, const ThreadViewInput& 
     c.rect_filled({bcol.min, {bcol.max.x, bcol.min.y + ks}}, hc);
   }
   for (const ThreadCell& e : mine) c.rect(cell(e.row, e.col).inset(-1), t.text, 1.5f);
+  for (const auto& [box, name] : warp_names) {  // on a backing: the highlighted warp's cells are at full colour
+    const Vec2 mid = box.center(), sz = c.text_size(name, fs, Font::SansBold);
+    c.rect_filled({{mid.x - sz.x * 0.5f - 3, mid.y - sz.y * 0.5f}, {mid.x + sz.x * 0.5f + 3, mid.y + sz.y * 0.5f}},
+                  t.bg.with_alpha(200), 3);
+    c.text({mid.x, mid.y - fs * 0.5f}, name, t.text, fs, Align::Center, Font::SansBold);
+  }
   c.rect(a_rect, t.grid, 1);
   c.rect(b_rect, t.grid, 1);
   c.rect(c_rect, t.grid, 1);
@@ -194,10 +212,9 @@ void draw_thread_view(Canvas& c, Rect r, const Theme& t, const ThreadViewInput& 
   c.text({b_rect.min.x - fs * 0.3f, b_rect.center().y - fs * 0.5f}, "B", t.text_dim, fs, Align::Right, Font::SansBold);
 
   // Legend under C: what the colours and marks mean.
-  const std::string legend = "colour: lane of the computing thread \xC2\xB7 outlined: thread " + std::to_string(th) +
-                             " \xC2\xB7 in A and B: what it reads in k-step 0 (solid) and over the k-tile (shaded)";
-  c.text({c_rect.min.x, c_rect.max.y + gap * 0.6f},
-         viz::elide(c, legend, fs, Font::Sans, r.max.x - pad - c_rect.min.x), t.text_dim, fs);
+  const std::vector<std::string> legend_at = legend_lines(s);
+  for (size_t i = 0; i < legend_at.size(); ++i)
+    c.text({c_rect.min.x, c_rect.max.y + gap * 0.6f + float(i) * fs * 1.3f}, legend_at[i], t.text_dim, fs);
 
   if (hover && c_rect.contains(mouse)) {
     hover->row = std::min(in.block_m - 1, int((mouse.y - c_rect.min.y) / s));

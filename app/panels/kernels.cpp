@@ -311,7 +311,7 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
     if (ImGui::IsItemHovered() && known) ImGui::SetTooltip("%s", known->tip);
   }
   // What the selected rung adds: its title and explanation, written once in the rung's own file; for a
-  // variant, the rung's and then what the variant changes.
+  // variant, what it changes and then its rung's.
   if (const KernelInfo* info = find_kernel(selected)) {
     const KernelInfo* base = find_kernel(rung);
     ImGui::Separator();
@@ -330,9 +330,16 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
     if (const size_t br = heading.find('['); br != std::string::npos) heading.insert(br, " ");
     ui::text_words(heading);
     ImGui::PopStyleColor();
-    ui::text_words(info->title);
-    if (base && base != info) ui::text_words(base->adds, true);
-    ui::text_words(info->adds, true);
+    // A variant says first what it changes ("2 cp.async stages instead of 4"), then what its rung is: the rung's
+    // text first had said "4 cp.async stages" above the variant of 2, its own line only after scrolling.
+    if (base && base != info) {
+      ui::text_words(info->adds, true);
+      ui::text_words("Its rung, " + base->name + ": " + base->title + ".");
+      ui::text_words(base->adds, true);
+    } else {
+      ui::text_words(info->title);
+      ui::text_words(info->adds, true);
+    }
     ImGui::Text("block tile %dx%d, %d threads", info->block_m, info->block_n, info->threads);
     if (!info->shape_rule.empty()) ImGui::TextDisabled("shapes: %s", info->shape_rule.c_str());
     ImGui::PopTextWrapPos();
@@ -420,14 +427,20 @@ void draw_kernel_list(Canvas& c, Rect r, const ViewContext& ctx) {
     const float w = r.w() - 2 * pad;
     c.text({r.min.x + pad, y}, info->name, t.accent, fs);
     y += lh;
-    for (const std::string& line : viz::wrap(c, info->title, fs, w)) c.text({r.min.x + pad, y}, line, t.text, fs), y += lh;
-    std::string adds = info->adds;
-    if (const KernelInfo* base = find_kernel(rung_of_variant(selected)); base && base != info) adds = base->adds + " " + adds;
-    for (const std::string& line : viz::wrap(c, adds, fs, w)) {
-      if (y + lh > r.max.y) break;
-      c.text({r.min.x + pad, y}, line, t.text_dim, fs);
-      y += lh;
-    }
+    // As in the window: a variant's change first, then its rung. A paragraph the pane's foot cuts ends in "..." on
+    // the last line that fits (an F12 picture's had stopped mid-sentence, "...wait out the 16th; 68").
+    const KernelInfo* base = find_kernel(rung_of_variant(selected));
+    const bool variant = base && base != info;
+    const auto paragraph = [&](const std::string& text, Color ink, bool more_after) {
+      const std::vector<std::string> lines = viz::wrap(c, text, fs, w);
+      for (size_t i = 0; i < lines.size() && y + lh <= r.max.y; ++i, y += lh) {
+        const bool cut = (i + 1 < lines.size() || more_after) && y + 2 * lh > r.max.y;
+        c.text({r.min.x + pad, y}, viz::paragraph_line(c, lines[i], text, cut, fs, w), ink, fs);
+      }
+    };
+    if (variant) paragraph(info->adds, t.text_dim, true);
+    paragraph(variant ? "Its rung, " + base->name + ": " + base->title + "." : info->title, t.text, true);
+    paragraph(variant ? base->adds : info->adds, t.text_dim, false);
   }
   c.pop_clip();
 }

@@ -37,6 +37,7 @@ __global__ void __launch_bounds__(kThreads) kernel(GemmArgs<float, float> g, Pro
   const bool inside = row < g.m && col < g.n;
 
   GS_PROBE(probe.stage(kKLoop));
+  // Step: one thread, one element of C: the dot product of a row of A and a column of B, read from global memory.
   float acc = 0.0f;
   if (inside) {
     const float* a = g.a + static_cast<size_t>(row) * g.k;  // A[row][0..K)

@@ -53,6 +53,7 @@ __global__ void __launch_bounds__(kThreads) kernel(GemmArgs<__half, TOut> g, Pro
     wmma::fragment<wmma::matrix_b, kTile, kTile, kTile, __half, wmma::row_major> b;
     wmma::fragment<wmma::accumulator, kTile, kTile, kTile, TOut> acc;
     wmma::fill_fragment(acc, from_float<TOut>(0.0f));
+    // Step: one warp, one 16x16 tile of C: load_matrix_sync reads A and B from global memory, mma_sync multiplies.
     for (int kk = 0; kk < g.k; kk += kTile) {
       // A[row0 .. +16)[kk .. +16), leading dimension K; B[kk .. +16)[col0 .. +16), leading dimension N.
       // Not traced: wmma hides which lane loads which elements, and how many bytes each of its loads moves.
