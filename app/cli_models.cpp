@@ -12,7 +12,10 @@
 namespace gs {
 
 int cmd_banks(const BanksArgs& a) {
-  const SmemOp op = *parse_smem_op(a.op);  // CLI11 already restricted --op to the known spellings
+  // CLI11 already restricted --op to the known spellings; ".trans" changes where the rows land in registers, not
+  // which shared-memory rows are read, so the banks count it as the plain ldmatrix.
+  const std::string plain = a.op.size() > 6 && a.op.compare(a.op.size() - 6, 6, ".trans") == 0 ? a.op.substr(0, a.op.size() - 6) : a.op;
+  const SmemOp op = *parse_smem_op(plain);
   if (is_ldmatrix(op) && a.width != 16)  // said, not silently replaced by 16
     return fail("banks", "--width " + std::to_string(a.width) + ": an ldmatrix row address supplies 16 bytes (--width 16)",
                 kExitUsage);

@@ -173,8 +173,12 @@ int main(int argc, char** argv) {
       "  seq 0 128 3968 | gemmscope banks --width 4     a 128-byte stride: every lane in bank 0, wavefronts=32");
   banksc->add_option("--width", banks.width, "Bytes per lane: 2 (lds, sts), 4, 8 or 16")->required()
       ->check(one_of({"2", "4", "8", "16"}, "2, 4, 8 or 16 (bytes per lane)"));
-  banksc->add_option("--op", banks.op, "lds (ld.shared), sts (st.shared), ldmatrix.x1, ldmatrix.x2 or ldmatrix.x4")
-      ->check(CLI::IsMember({"lds", "sts", "ldmatrix.x1", "ldmatrix.x2", "ldmatrix.x4"}))->capture_default_str();
+  banksc->add_option("--op", banks.op,
+                     "lds (ld.shared), sts (st.shared), cp.async (its shared-memory writes), ldmatrix.x1, .x2 or .x4 "
+                     "(.trans too: the banks see the same row addresses)")
+      ->check(CLI::IsMember({"lds", "sts", "cp.async", "ldmatrix.x1", "ldmatrix.x2", "ldmatrix.x4", "ldmatrix.x1.trans",
+                             "ldmatrix.x2.trans", "ldmatrix.x4.trans"}))
+      ->capture_default_str();
 
   SwizzleArgs sw;
   CLI::App* swizzle = app.add_subcommand("swizzle", "Print the tile each launched threadblock computes");

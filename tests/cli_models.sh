@@ -39,6 +39,23 @@ if [ -n "$data" ]; then
   done <"$data/bank_probe_u16_h200.tsv"
   [ "$n" -ge 40 ] || { echo "FAIL: only $n 2-byte rows in the measured table"; exit 1; }
   echo "ok: banks --width 2 equals Nsight Compute on all $n measured 2-byte loads and stores"
+  # cp.async through --op cp.async: README's claim, the wavefronts of 38 of the 54 measured rows (the rest, and why,
+  # in bench/NOTES.md; 16-byte .cg conflicts read 0 in Nsight Compute whatever the banks serve).
+  n=0 same=0
+  while IFS=$'\t' read -r c op width w cf _ offs _; do
+    case $c in cp.async*) ;; *) continue ;; esac
+    got=$(echo "$offs" | "$bin" banks --width "$width" --op cp.async)
+    n=$((n + 1))
+    [ "${got%% *}" = "wavefronts=$w" ] && same=$((same + 1))
+  done <"$data/bank_probe_h100.tsv"
+  [ "$n" = 54 ] && [ "$same" = 38 ] || { echo "FAIL: banks --op cp.async: $same of $n measured rows' wavefronts equal"; exit 1; }
+  echo "ok: banks --op cp.async gives Nsight Compute's wavefronts on $same of the $n measured cp.async rows, as README says"
+  # .trans spelled out: the same rows, so the same count.
+  for c in ldmatrix.x2.trans_pitch128; do
+    IFS=$'\t' read -r _ op width w cf _ offs _ <<<"$(awk -F'\t' -v c="$c" '$1 == c' "$data/bank_probe_h100.tsv")"
+    check "wavefronts=$w ideal=$((w - cf)) conflicts=$cf" "$(echo "$offs" | "$bin" banks --width "$width" --op "$op")" \
+      "measured $c as $op"
+  done
 fi
 # An ldmatrix.x1 reads row addresses from lanes 0-7 only: whatever the other lanes hold is ignored, as on the GPU.
 check "wavefronts=1 ideal=1 conflicts=0" "$( (for l in $(seq 0 7); do printf '%d ' $((l * 16)); done; printf '3 %.0s' $(seq 24)) |
