@@ -254,7 +254,9 @@ bool lanes_fit(const TracedLaunch& l, Rect r, float fs) {
 // The per-SM timeline's plot under `n` lines of caption.
 Rect timeline_plot(Canvas& c, Rect r, float fs, size_t n) {
   const float label_w = c.text_size("SM 131", fs).x + fs * 0.5f;
-  return Rect{{r.min.x + label_w, r.min.y + fs * 1.25f * float(n) + fs * 0.2f}, {r.max.x, r.max.y - fs * 1.5f}};
+  // Half a line under the caption: "SM 0", level with the first row, reaches half a line above the plot (at 200% it
+  // had sat on the caption's last line).
+  return Rect{{r.min.x + label_w, r.min.y + fs * 1.25f * float(n) + fs * 0.5f}, {r.max.x, r.max.y - fs * 1.5f}};
 }
 
 // The per-SM timeline's caption as drawn in `r`: wrapped, or one line cut short where the whole would leave the plot
@@ -335,14 +337,9 @@ void draw_timeline(Canvas& c, Rect r, const Theme& t, const SwizzleViewInput& in
     c.rect_filled(bar, block_color(b, l, st.colour, t));
     if (hover && bar.inset(-0.5f).contains(mouse)) hover->side = which, hover->block = int(i);
   }
-  // Each label level with its row, but not above the plot's top, where the caption's last line is ("SM 0" had sat on
-  // it at 200%); a label the first one, so lowered, would touch is left out.
-  float label_end = -1e9f;
   for (int sm = 0; sm < l.sms; sm += std::max(1, int(std::ceil(fs * 1.2f / rh)))) {
-    const float ly = std::max(plot.min.y, plot.min.y + (sm + 0.5f) * rh - fs * 0.5f);
-    if (ly < label_end) continue;
-    c.text({plot.min.x - fs * 0.3f, ly}, "SM " + std::to_string(sm), t.text_dim, fs, Align::Right);
-    label_end = ly + fs * 1.1f;
+    c.text({plot.min.x - fs * 0.3f, plot.min.y + (sm + 0.5f) * rh - fs * 0.5f}, "SM " + std::to_string(sm), t.text_dim,
+           fs, Align::Right);
   }
   // The axis in the captions' unit: ms from 10 ms (sgemm/01's 0 ... 250 ms, not 0 ... 250000 us).
   const bool in_ms = double(span) >= kMsFromNs;
