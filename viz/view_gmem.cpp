@@ -151,7 +151,7 @@ float draw_access_map(Canvas& c, Rect box, const Theme& t, const GmemAccess& a, 
                      " elements); cell: one lane's elements; outlined: the sectors this request moves";
   if (cut) foot += "; further sectors not drawn";
   const float foot_fs = std::max(kMinTextSize, fs * 0.9f);
-  const std::vector<std::string> foot_lines = viz::wrap_lines(c, foot, foot_fs, box.w(), 2);
+  const std::vector<std::string> foot_lines = viz::wrap_lines(c, foot, foot_fs, box.w(), 3);
   const float foot_h = fs * 1.5f + float(foot_lines.size() - 1) * foot_fs * 1.3f;
   // As tall as the box allows, up to 1.9 lines; a whole map in thin strips rather than a cut one.
   const float row_h = std::clamp((box.h() - axis_h - foot_h) / float(nrows), 2.0f, fs * 1.9f);

@@ -199,8 +199,21 @@ Rect draw_block(Canvas& c, Rect r, const Theme& t, const Palette& palette, const
                                      " stamps a warp, " + std::to_string(kCaptureStageRecords) + " a rung"
                                : ""),
                     t.text_dim, Font::Sans});
-  viz::draw_spans(c, r.min, head, fs, r.w());
-  const Rect plot{{r.min.x + label_w, r.min.y + fs * 1.5f}, r.max};
+  // In a picture, where a cut header cannot be hovered whole, one wider than the block takes two lines: the rung's
+  // name and what fits whole beside it, then the rest (a deck at 150% had cut "...; up to 2 blocks shared an SM").
+  float head_h = fs * 1.5f;
+  if (viz::in_picture() && head.size() > 1 && viz::spans_width(c, head, fs) > r.w() && r.h() > fs * 12) {
+    size_t first = 1;
+    while (first < head.size() && viz::spans_width(c, {head.begin(), head.begin() + long(first) + 1}, fs) <= r.w()) ++first;
+    std::vector<viz::Span> rest(head.begin() + long(first), head.end());
+    rest[0].text.erase(0, rest[0].text.find_first_not_of(' '));
+    viz::draw_spans(c, r.min, {head.begin(), head.begin() + long(first)}, fs, r.w());
+    viz::draw_spans(c, {r.min.x, r.min.y + fs * 1.3f}, rest, fs, r.w());
+    head_h = fs * 2.8f;
+  } else {
+    viz::draw_spans(c, r.min, head, fs, r.w());
+  }
+  const Rect plot{{r.min.x + label_w, r.min.y + head_h}, r.max};
   if (nothing_recorded(b)) {
     c.text({r.min.x, plot.min.y}, "no stage spans recorded for this rung in this capture", t.text_dim, fs);
     return plot;
