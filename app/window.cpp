@@ -246,6 +246,7 @@ void MainWindow::DrawTopBar(const Frame& f, ViewState& st) {
     if (ImGui::Button("default layout")) {  // which view goes where, and their sizes; the list's width stays
       const Arrangement d = default_arrangement(view_names());
       st.arrangement.columns = d.columns, st.arrangement.column_w = d.column_w, st.arrangement.row_h = d.row_h;
+      st.arrangement.recent.clear();  // each column of tabs shows its first view again
       st.message = "every view back in its first place";
     }
     ui::note("default layout");
@@ -526,29 +527,36 @@ void MainWindow::DragView(ViewState& st, float gap, const PaneLimits& limits) {
   const ImGuiIO& io = ImGui::GetIO();
   const Vec2 m{io.MousePos.x, io.MousePos.y};
   const bool down = io.MouseDown[ImGuiMouseButton_Left];
-  if (!drag_moving_ && down && st.arrangement.maximized.empty() &&
-      std::hypot(m.x - drag_from_.x, m.y - drag_from_.y) > std::max(io.MouseDragThreshold, 4.0f) * 2)
+  if (!drag_moving_ && down && std::hypot(m.x - drag_from_.x, m.y - drag_from_.y) > std::max(io.MouseDragThreshold, 4.0f) * 2)
     drag_moving_ = true;
   if (!drag_moving_) {  // a click (or a double-click) on the title, not a move
     if (!down) drag_view_.clear();
     return;
   }
-  const DropTarget t = drop_target(layout_, st.arrangement, drag_view_, m);
+  const bool maximised = !st.arrangement.maximized.empty();
+  const DropTarget t = maximised ? DropTarget{} : drop_target(layout_, st.arrangement, drag_view_, m);
   const ViewDef* def = find_view(drag_view_);
   const std::string title = def ? def->title : drag_view_;
   const ViewDef* onto = t.valid() ? find_view(t.onto) : nullptr;
   const std::string onto_title = onto ? onto->title : t.onto;
-  const std::string where = !t.valid() ? "drop it over another view (Esc: leave it)"
-                            : t.among_tabs ? "into the tabs, after " + onto_title
-                            : t.side == DropTarget::kAbove ? "above " + onto_title
-                            : t.side == DropTarget::kBelow ? "below " + onto_title
-                            : t.side == DropTarget::kLeft  ? "in a column left of " + onto_title
-                                                           : "in a column right of " + onto_title;
+  // What the drop would leave in sight, said before it is made: a place the window is too small for turns the view
+  // into a tab, and a new column can fold others into tabs (the label had promised a column and the drop made a tab).
+  const DropOutcome o = t.valid() ? drop_outcome(area_, st.arrangement, drag_view_, t, gap, limits) : DropOutcome{};
+  std::string where = maximised    ? "restore the arrangement first (Esc) to move a view"
+                      : !o.changes ? "drop it over another view (Esc: leave it)"
+                      : t.among_tabs ? "into the tabs, after " + onto_title
+                      : t.side == DropTarget::kAbove ? "above " + onto_title
+                      : t.side == DropTarget::kBelow ? "below " + onto_title
+                      : t.side == DropTarget::kLeft  ? "in a column left of " + onto_title
+                                                     : "in a column right of " + onto_title;
+  if (o.as_tab && !t.among_tabs) where += ", as a tab: too little room for it beside the others";
+  if (o.folded > 0)
+    where += "; " + std::to_string(o.folded) + (o.folded == 1 ? " other view becomes a tab" : " other views become tabs");
   if (down) {
     const Theme& th = theme_of(st);
-    ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeAll);
+    ImGui::SetMouseCursor(maximised ? ImGuiMouseCursor_NotAllowed : ImGuiMouseCursor_ResizeAll);
     ImDrawList* dl = ImGui::GetForegroundDrawList();
-    if (t.valid()) {
+    if (o.changes) {
       dl->AddRectFilled(ImVec2(t.zone.min.x, t.zone.min.y), ImVec2(t.zone.max.x, t.zone.max.y), im_color(th.accent.with_alpha(60)), 4);
       dl->AddRect(ImVec2(t.zone.min.x, t.zone.min.y), ImVec2(t.zone.max.x, t.zone.max.y), im_color(th.accent), 4, 0, 2);
     }
@@ -563,18 +571,9 @@ void MainWindow::DragView(ViewState& st, float gap, const PaneLimits& limits) {
     dl->AddText(ImVec2(x + pad, y + pad), im_color(th.text), label.c_str());
     return;
   }
-  // Released: moved where it was shaded, if anywhere.
-  if (t.valid() && move_view(&st.arrangement, drag_view_, t)) {
-    // Where the window is too small for it to have a pane of its own there, it is a tab (layout_workspace): said,
-    // since the drop shaded a pane's part.
-    const WorkspaceLayout next = layout_workspace(area_, st.arrangement, gap, limits);
-    const bool tab = std::any_of(next.tabs.begin(), next.tabs.end(), [&](const TabStrip& s) {
-      return std::find(s.views.begin(), s.views.end(), drag_view_) != s.views.end();
-    });
-    st.message = "moved " + title + " " + where +
-                 (tab && !t.among_tabs ? ", as a tab: this window is too small for it beside the others" : "") +
-                 " (\"default layout\" puts every view back)";
-  }
+  // Released: moved where it was shaded, if anywhere, and said as the label said it.
+  if (o.changes && move_view(&st.arrangement, drag_view_, t))
+    st.message = "moved " + title + " " + where + " (\"default layout\" puts every view back)";
   drag_view_.clear();
   drag_moving_ = false;
 }
@@ -643,8 +642,7 @@ void MainWindow::DrawPane(size_t i, Rect pane, const ViewContext& ctx, bool tabb
     if (header.contains(d) && !ImGui::IsAnyItemHovered()) toggle_maximised(st, def.name);
   // A press there (not on a widget) may start a move of the view: DragView takes it from here.
   const ImVec2 press = ImGui::GetIO().MouseClickedPos[ImGuiMouseButton_Left];
-  if (ImGui::IsMouseClicked(ImGuiMouseButton_Left) && header.contains({press.x, press.y}) &&
-      !ImGui::IsAnyItemHovered() && st.arrangement.maximized.empty())
+  if (ImGui::IsMouseClicked(ImGuiMouseButton_Left) && header.contains({press.x, press.y}) && !ImGui::IsAnyItemHovered())
     drag_view_ = def.name, drag_from_ = {press.x, press.y}, drag_moving_ = false;
 
   // The figure: the rest of the pane, drawn at the zoom through a scaled canvas.
@@ -654,7 +652,7 @@ void MainWindow::DrawPane(size_t i, Rect pane, const ViewContext& ctx, bool tabb
   const Rect screen{{fp.x, fp.y}, {fp.x + std::max(avail.x, 16.0f), fp.y + std::max(avail.y, 16.0f)}};
   ImGui::InvisibleButton("##figure", ImVec2(screen.w(), screen.h()));
   FigureItem item;
-  item.hovered = ImGui::IsItemHovered();
+  item.hovered = ImGui::IsItemHovered() && !drag_moving_;  // a dragged view's label is not covered by their tooltips
   item.clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
   item.double_clicked = item.hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left);
   ImGuiCanvas canvas(ImGui::GetWindowDrawList(), gui_.sans, gui_.mono, gui_.bold);
@@ -666,7 +664,7 @@ void MainWindow::DrawPane(size_t i, Rect pane, const ViewContext& ctx, bool tabb
     CutTexts::global().take_under_mouse();  // nothing left from a figure drawn elsewhere (an export)
     p.Figure(scaled, item.rect, ctx, item.mouse);
     p.Interact(ctx, item);
-    cut_text_tooltip();
+    if (!drag_moving_) cut_text_tooltip();
   }
   if (ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows)) hovered_pane_ = def.name;
   ImGui::EndChild();
@@ -684,6 +682,8 @@ bool MainWindow::Draw(const Frame& f, ViewState& st) {
   // A new zoom (F5, Ctrl +/-) or window size re-lays the list out: it scrolls its selected rung back into view.
   if (gui_.scale != list_scale_ || vp->Size.x != list_w_ || vp->Size.y != list_h_) {
     list_scale_ = gui_.scale, list_w_ = vp->Size.x, list_h_ = vp->Size.y;
+    // What a drop said about tabs and folded columns held for the layout it was made in (it stayed, false, after F5).
+    if (st.message.rfind("moved ", 0) == 0) st.message.clear();
     kernels_.Reveal();
   }
   const ViewContext ctx{f, st, theme_of(st), &gui_};

@@ -453,6 +453,25 @@ bool move_view(Arrangement* a, const std::string& view, const DropTarget& t) {
   return true;
 }
 
+DropOutcome drop_outcome(Rect area, const Arrangement& a, const std::string& view, const DropTarget& t, float gap,
+                         const PaneLimits& limits) {
+  DropOutcome o;
+  Arrangement after = a;
+  after.maximized.clear();
+  o.changes = move_view(&after, view, t);
+  if (!o.changes) return o;
+  const WorkspaceLayout was = layout_workspace(area, a, gap, limits), will = layout_workspace(area, after, gap, limits);
+  const auto has_pane = [](const WorkspaceLayout& l, const std::string& v) {
+    return std::any_of(l.panes.begin(), l.panes.end(), [&](const auto& p) { return p.first == v; });
+  };
+  o.as_tab = std::any_of(will.tabs.begin(), will.tabs.end(), [&](const TabStrip& s) {
+    return std::find(s.views.begin(), s.views.end(), view) != s.views.end();
+  });
+  for (const auto& [v, r] : was.panes)
+    if (v != view && !has_pane(will, v)) ++o.folded;
+  return o;
+}
+
 bool rearranged(const Arrangement& a, const std::vector<std::string>& views) {
   return a.columns != default_arrangement(views).columns;
 }

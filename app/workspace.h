@@ -91,6 +91,16 @@ DropTarget drop_target(const WorkspaceLayout& l, const Arrangement& a, const std
 // even share of its column or of the width). False where the arrangement would not change.
 bool move_view(Arrangement* a, const std::string& view, const DropTarget& t);
 
+// What a drop would leave in sight, laid out as the window would lay it out: whether the moved view ends up a tab
+// (the window too small for it beside the others), and how many other views that had panes become tabs (columns
+// folding where a new one leaves them too narrow). `changes`: whether the drop moves anything at all.
+struct DropOutcome {
+  bool changes = false, as_tab = false;
+  int folded = 0;
+};
+DropOutcome drop_outcome(Rect area, const Arrangement& a, const std::string& view, const DropTarget& t, float gap,
+                         const PaneLimits& limits = {});
+
 // Whether the user changed which views share a column or their order (not their sizes): the top bar then
 // offers the default arrangement back.
 bool rearranged(const Arrangement& a, const std::vector<std::string>& views);

@@ -486,6 +486,52 @@ TEST(Workspace, DraggingAViewOntoAnotherPaneMovesItThere) {
   })) << outsider;
 }
 
+// Before the drop, what it leaves in sight: a new column in a window too narrow for one more folds others into tabs,
+// and a place too small for the view makes it a tab (the label had promised a column, the drop made a tab).
+TEST(Workspace, ADropSaysBeforehandWhatItFoldsIntoTabs) {
+  const std::vector<std::string> views = view_names();
+  Arrangement a;
+  reconcile(&a, views);
+  const PaneLimits lim = limits_at(15);
+  const Rect window{{8, 48}, {1592, 892}};  // 1600x900: every view a pane
+  const WorkspaceLayout l = layout_workspace(window, a, 8, lim);
+  ASSERT_TRUE(l.tabs.empty());
+  const auto pane = [&](const WorkspaceLayout& w, const std::string& v) {
+    return std::find_if(w.panes.begin(), w.panes.end(), [&](const auto& p) { return p.first == v; })->second;
+  };
+  // Code in a column of its own left of the fragment layout: four columns do not fit, so some fold into tabs.
+  const Rect lay = pane(l, "layout");
+  const DropTarget left = drop_target(l, a, "code", {lay.min.x + 5, lay.center().y});
+  ASSERT_EQ(left.side, DropTarget::kLeft);
+  const DropOutcome o = drop_outcome(window, a, "code", left, 8, lim);
+  EXPECT_TRUE(o.changes);
+  EXPECT_GT(o.folded, 0);
+  Arrangement moved = a;
+  ASSERT_TRUE(move_view(&moved, "code", left));
+  const WorkspaceLayout after = layout_workspace(window, moved, 8, lim);
+  EXPECT_EQ(after.panes.size(), l.panes.size() - size_t(o.folded) - (o.as_tab ? 1 : 0));
+  // The timeline below the code view, in its own column: no change in what is in sight.
+  const Rect code = pane(l, "code");
+  const DropOutcome same = drop_outcome(window, a, "timeline", drop_target(l, a, "timeline", {code.center().x, code.max.y - 5}), 8, lim);
+  EXPECT_TRUE(same.changes);
+  EXPECT_FALSE(same.as_tab);
+  EXPECT_EQ(same.folded, 0);
+  // Onto itself: nothing changes, nothing to say.
+  EXPECT_FALSE(drop_outcome(window, a, "code", DropTarget{}, 8, lim).changes);
+  // A laptop's window: a view dropped under the pane of a column shown as tabs is one more of its tabs.
+  const Rect laptop{{8, 48}, {1358, 760}};
+  const WorkspaceLayout small = layout_workspace(laptop, a, 8, lim);
+  ASSERT_FALSE(small.tabs.empty());
+  const TabStrip& strip = small.tabs.front();
+  const std::string outsider = *std::find_if(views.begin(), views.end(), [&](const std::string& v) {
+    return std::find(strip.views.begin(), strip.views.end(), v) == strip.views.end();
+  });
+  const Rect shown = pane(small, strip.shown);
+  const DropTarget under = drop_target(small, a, outsider, {shown.center().x, shown.max.y - 5});
+  ASSERT_EQ(under.side, DropTarget::kBelow);
+  EXPECT_TRUE(drop_outcome(laptop, a, outsider, under, 8, lim).as_tab) << outsider;
+}
+
 TEST(Workspace, ReconcileRepairsOldOrDamagedArrangements) {
   Arrangement a;
   a.columns = {{"layout", "gone", "layout"}, {}, {"perf"}};
