@@ -242,6 +242,7 @@ std::string window_report(const MainWindow& w, const Frame& f, const ViewState& 
 int cmd_window(const WindowArgs& a) {
   Capture replayed;
   std::string banner, error;
+  std::string picture_banner;  // the banner without why this machine replays a capture (Frame::picture_banner)
   std::unique_ptr<GpuWorker> worker;
   const std::vector<std::string>& drills = a.fake_gpu ? fake_fault_drills() : fault_drill_kinds();
   if (!a.fault_drill.empty() && std::find(drills.begin(), drills.end(), a.fault_drill) == drills.end()) {
@@ -298,6 +299,7 @@ int cmd_window(const WindowArgs& a) {
       return fail("", "--fault-drill: no CUDA device to run it on (" + why + ")", kExitRuntime);
     } else {
       if (!load_capture("", &replayed, &banner, &error)) return fail("", error, kExitRuntime);
+      picture_banner = banner;
       // Where the numbers come from first (a narrow bar or a projector's zoom cuts the end), why last.
       banner = "No CUDA device \xC2\xB7 " + banner + " \xC2\xB7 " + why;
     }
@@ -430,6 +432,7 @@ int cmd_window(const WindowArgs& a) {
     } else {
       f.capture = &replayed;
       f.banner = banner;
+      f.picture_banner = picture_banner;
       f.alert = alert;
     }
     TextAudit::global().reset();

@@ -17,6 +17,9 @@ struct LiveSnapshot;
 struct Frame {
   const Capture* capture = nullptr;
   std::string banner;                        // where the data comes from (live GPU / capture + date)
+  // The same for a picture of the whole window (F12): the data's source without why this machine shows a capture
+  // ("No CUDA device ... no NVIDIA driver is loaded" described the laptop, not the slide). "": the banner.
+  std::string picture_banner;
   std::string alert;                         // a problem shown until dismissed (a capture that did not load), or ""
   bool live = false;
   const LiveSnapshot* live_state = nullptr;  // live mode only

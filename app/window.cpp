@@ -781,7 +781,8 @@ void draw_workspace(Canvas& c, Rect r, const Frame& f, ViewState& st, std::vecto
   // The top bar as the window draws it: where the data comes from.
   const Rect bar{{r.min.x + pad, r.min.y + pad}, {r.max.x - pad, r.min.y + pad + fs * 1.6f}};
   c.rect_filled(bar, (f.live ? t.good : t.warn).with_alpha(55), 4);
-  c.text({bar.min.x + pad, bar.min.y + fs * 0.3f}, viz::elide(c, f.banner, fs, Font::Sans, bar.w() - 2 * pad), t.text, fs);
+  const std::string& banner = f.picture_banner.empty() ? f.banner : f.picture_banner;
+  c.text({bar.min.x + pad, bar.min.y + fs * 0.3f}, viz::elide(c, banner, fs, Font::Sans, bar.w() - 2 * pad), t.text, fs);
   const Rect area{{r.min.x + pad, bar.max.y + pad}, {r.max.x - pad, r.max.y - pad}};
   // The window's limits: its font is 15 px times the zoom, a frame 3 px of padding above and below the text.
   PaneLimits limits = pane_limits(fs, std::round((fs + 6 * z) * 1.2f),
