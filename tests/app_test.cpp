@@ -865,7 +865,8 @@ TEST(Zoom, StepsLandOnRoundZooms) {
 // Every rung name stays whole, as README promises: the list drops what it must, widest first. In the default
 // window (a list 330 px wide at 1600x900) "11_block_128x256_k16" was cut to "11_block_128x256..." beside both
 // columns; the ratio's header shortens to "cuBLAS" there and the TFLOP/s stay. Narrower, the TFLOP/s go too.
-TEST(KernelList, EveryRungNameStaysWhole) {
+// A capture with one run of every rung of this build (123.4 TFLOP/s, 500 for cuBLAS, at 4096^3).
+Capture every_rung_once() {
   Capture c;
   for (const KernelInfo& k : kernel_registry()) {
     if (k.name.find('[') != std::string::npos) continue;
@@ -873,6 +874,31 @@ TEST(KernelList, EveryRungNameStaysWhole) {
     r.kernel = k.name, r.dtype = "f32", r.tflops = 123.4, r.cublas_tflops = 500, r.m = r.n = r.k = 4096;
     c.runs.push_back(r);
   }
+  return c;
+}
+
+// A short list scrolled to a ladder's last rung names that ladder over its first row (the picture of F12 at 200% had
+// shown "13_stream_k" under no family's name).
+TEST(KernelList, AListScrolledPastTheFamilysNamePinsIt) {
+  const Capture c = every_rung_once();
+  Frame f;
+  f.capture = &c;
+  ViewState st;
+  st.kernel = "mma_f16/13_stream_k";
+  ViewContext ctx{f, st, Theme::Dark()};
+  SvgCanvas svg(300, 500, Theme::Dark().bg);  // rows for about ten rungs: mma_f16's name is far above 13
+  draw_kernel_list(svg, {{0, 0}, {300, 500}}, ctx);
+  const std::string doc = svg.finish();
+  const size_t family = doc.find(">mma_f16</text>"), rung = doc.find(">13_stream_k</text>");
+  ASSERT_NE(rung, std::string::npos) << doc;
+  ASSERT_NE(family, std::string::npos) << doc;
+  EXPECT_LT(family, rung);  // drawn above it, first
+  // Scrolled, not drawn from the ladder's start: the first "01_vectorized" is mma_tf32's, under 13.
+  EXPECT_GT(doc.find(">01_vectorized</text>"), rung);
+}
+
+TEST(KernelList, EveryRungNameStaysWhole) {
+  const Capture c = every_rung_once();
   Frame f;
   f.capture = &c;
   struct Case {

@@ -110,7 +110,9 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
   if (ImGui::BeginTable("##kernels", 1 + show_num + cols.ratio, flags, ImVec2(0, list_h))) {
     const int pct_col = show_num ? 2 : 1;
     ImGui::TableSetupScrollFreeze(0, 1);
-    ImGui::TableSetupColumn("Kernel", ImGuiTableColumnFlags_WidthStretch);
+    // Scrolled past its family's name, the header names it: the rows under it said "13_stream_k" under no ladder.
+    const std::string head = scrolled_family_.empty() ? "Kernel" : "Kernel \xC2\xB7 " + scrolled_family_;
+    ImGui::TableSetupColumn(head.c_str(), ImGuiTableColumnFlags_WidthStretch);
     if (show_num) ImGui::TableSetupColumn("TFLOP/s", ImGuiTableColumnFlags_WidthFixed, num_w);
     if (cols.ratio) ImGui::TableSetupColumn(cols.pct, ImGuiTableColumnFlags_WidthFixed, pct_w);
     ImGui::TableHeadersRow();
@@ -120,6 +122,7 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
     // The selected row is revealed at 40% of the list's height, scrolled by whole rows so that no half-cut row
     // sits under the header (a picture's first row read as a sliver of "06_warp_64x64").
     std::vector<float> rows_y;  // each row's top in the list's content, as ImGui places them (not evenly: whole pixels)
+    std::vector<std::string> rows_family;  // each row's family, "" for a family's own row
     float sel_y = -1;
     for (const std::string& name : rung_names(capture)) {
       const KernelInfo* info = find_kernel(name);
@@ -132,6 +135,7 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
         ImGui::TableNextRow();
         ImGui::TableSetColumnIndex(0);
         rows_y.push_back(ImGui::GetCursorPosY());
+        rows_family.push_back("");
         ImGui::TextColored(vec4(ctx.theme.accent), "%s", fam.c_str());
         ui::note("family");
         if (!fam_dtype.empty() && (show_num || cols.ratio)) {
@@ -155,6 +159,7 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
       ImGui::TableSetColumnIndex(0);
       const float row_y = ImGui::GetCursorPosY();  // in the list's content, whatever its scroll
       rows_y.push_back(row_y);
+      rows_family.push_back(fam);
       ImGui::PushID(name.c_str());
       const float name_w = ImGui::GetContentRegionAvail().x;
       if (ImGui::Selectable("##row", is_sel, ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowItemOverlap))
@@ -244,6 +249,13 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
       if (end_known && std::fabs(scroll - ImGui::GetScrollY()) < 0.5f) reveal_ = 0;
       else ImGui::SetScrollY(scroll), --reveal_;
     }
+    // The first row in sight (under the frozen header): a rung's row means its family's name scrolled out.
+    scrolled_family_.clear();
+    for (size_t i = 0; i < rows_y.size(); ++i)
+      if (rows_y[i] - rows_y.front() >= ImGui::GetScrollY() - 0.5f) {
+        scrolled_family_ = ImGui::GetScrollY() > 0.5f ? rows_family[i] : "";
+        break;
+      }
     ImGui::EndTable();
   }
   // The selected rung's variants: one combo per toggle (block order, pipeline stages, ...), each choice with its
@@ -372,9 +384,9 @@ void draw_kernel_list(Canvas& c, Rect r, const ViewContext& ctx) {
   const std::map<std::string, std::string> fam_dtypes = family_dtypes(ctx.f.capture);
   const std::vector<std::string> names = rung_names(ctx.f.capture);
   // Scrolled as the window scrolls to the selected rung (its row 40% down), when it lies past the rows shown.
-  int skip = 0;
+  int skip = 0, sel_fam_row = -1;  // (the row of the selected rung's family name)
   {
-    int row = 0, sel_row = -1, fam_row = 0, sel_fam_row = 0;
+    int row = 0, sel_row = -1, fam_row = 0;
     std::string fam;
     for (const std::string& name : names) {
       if (family_of(name) != fam) fam = family_of(name), fam_row = row++;
@@ -386,6 +398,16 @@ void draw_kernel_list(Canvas& c, Rect r, const ViewContext& ctx) {
       skip = std::min(sel_row - int(visible * 0.4f), row - visible);
       if (sel_row - sel_fam_row < visible) skip = std::min(skip, sel_fam_row);  // its family's name shown too
     }
+  }
+  // Scrolled past its family's name (mma_f16/13 at a projector's zoom): that name pinned over the first row shown, so
+  // the picture still says which ladder the rows are (an F12 picture had shown "13_stream_k" under no family).
+  if (sel_fam_row >= 0 && skip > sel_fam_row) {
+    const std::string sel_family = family_of(rung_of_variant(selected));
+    const auto d = fam_dtypes.find(sel_family);
+    c.text({r.min.x + pad, y}, sel_family, t.accent, fs);
+    if (d != fam_dtypes.end()) c.text({x_num, y}, d->second, t.text_dim, fs, Align::Right);
+    y += lh;
+    ++skip;
   }
   int row = 0;
   std::string family, fam_dtype;

@@ -20,6 +20,9 @@ class KernelListPanel {
  private:
   static constexpr int kRevealFrames = 4;  // frames it may take the rows to settle where a reveal puts them
   int reveal_ = kRevealFrames;
+  // The family of the rows at the list's top when its own name has scrolled out of sight (last frame's), named in the
+  // header ("Kernel · mma_f16"); "" while that name is in sight.
+  std::string scrolled_family_;
   float names_em_ = -1, names_w_ = 0;  // the widest rung name, measured once per font size (not every frame)
 };
 
