@@ -287,6 +287,11 @@ int main(int argc, char** argv) {
         std::string names;
         for (const CLI::App* s : app.get_subcommands({})) names += (names.empty() ? "" : ", ") + s->get_name();
         what = "no command '" + word + "' (the commands: " + names + "; gemmscope alone opens the window)";
+      } else if ((word == "--width" || word == "--height") && (sub == "shot" || sub == "export")) {
+        // The window's size options, tried on a picture (a lecturer's first guess): say the picture's own.
+        what = word + " is the window's; " +
+               (sub == "shot" ? std::string("a picture's size is --size WxH (e.g. --size 1920x1080)")
+                              : std::string("a deck's pictures are 1600x900, and --zoom makes their text larger"));
       } else if (!word.empty()) {
         what = "unexpected argument '" + word + "' (gemmscope " + (sub.empty() ? "" : sub + " ") + "--help lists what it takes)";
       }

@@ -102,6 +102,9 @@ fi
 expect 2 "^gemmscope shot: --view given more than once; give it once$" shot --view banks --view perf -o "$tmp/x.png"
 expect 2 "^gemmscope: no command 'foo' \\(the commands: record, bench, layout, banks, swizzle, export, shot, list; gemmscope alone opens the window\\)$" foo
 expect 2 "^gemmscope shot: unexpected argument 'bar' \\(gemmscope shot --help lists what it takes\\)$" shot --view banks -o "$tmp/x.png" bar
+# The window's size options tried on a picture: the picture's own named.
+expect 2 "^gemmscope shot: --width is the window's; a picture's size is --size WxH \\(e.g. --size 1920x1080\\)$" shot --view banks --width 1600 -o "$tmp/x.png"
+expect 2 "^gemmscope export: --height is the window's; a deck's pictures are 1600x900, and --zoom makes their text larger$" export --deck "$tmp/d" --height 900
 [ ! -e "$tmp/x.png" ] || { echo "FAIL: shot with a stray argument wrote x.png"; failures=$((failures + 1)); }
 
 # Every subcommand has --help, which exits 0 and prints its usage.
