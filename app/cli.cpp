@@ -1258,7 +1258,10 @@ int cmd_export(const ExportArgs& a) {
   // index.html: the rungs in ladder order, each with its explanation, its throughput and ratio to cuBLAS, its
   // pictures (each a link to the picture whole: its SVG where both are written, else the PNG) and a link to the
   // rung before it.
-  std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>gemmscope deck</title>\n"
+  // The page's title names the GPU its numbers were recorded on (a browser's tab or a bookmark read "gemmscope deck").
+  const std::string recorded_on = c.device.name.empty() ? "" : ", " + c.device.name;
+  std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>gemmscope deck" +
+                     xml_escape(recorded_on) + "</title>\n"
                      "<style>body{font-family:'DejaVu Sans',sans-serif;max-width:1700px;margin:2em auto;"
                      "padding:0 1em;background:" +
                      std::string(st.dark ? "#17181c;color:#e6e6e6" : "#ffffff;color:#1a1a1a") +

@@ -42,7 +42,11 @@ class P(HTMLParser):
         if tag == "nav": self.nav = False
     def handle_data(self, data):
         if sections: text[sections[-1]] = text.get(sections[-1], "") + data
-P().feed(open(os.path.join(deck, "index.html")).read())
+page = open(os.path.join(deck, "index.html")).read()
+P().feed(page)
+# the page's title names the GPU the capture was recorded on
+title = page[page.index("<title>") + 7:page.index("</title>")]
+assert title == "gemmscope deck, " + load_json(sys.argv[3])["device"]["name"], f"title: {title}"
 files = [r for r in refs if not r.startswith("#")]
 missing = [r for r in files if not os.path.exists(os.path.join(deck, r))]
 broken = [r for r in refs if r.startswith("#") and r[1:] not in ids]
