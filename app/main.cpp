@@ -151,7 +151,7 @@ int main(int argc, char** argv) {
   CLI::App* layout = app.add_subcommand("layout", "Print or draw a tensor-core fragment layout (--source traced: a CUDA GPU or --replay)");
   layout->footer(
       "Examples:\n"
-      "  gemmscope layout --op mma.m16n8k16.f16 --operand A                  lane,register,row,col as CSV\n"
+      "  gemmscope layout --op mma.m16n8k16.f16 --operand A                  lane,elem,row,col as CSV\n"
       "  gemmscope layout --op mma.m16n8k8.tf32 --operand B -o b.svg\n"
       "  gemmscope layout --op ldmatrix.x4 --operand A --source traced --replay capture.json -o x4.png");
   layout->add_option("--op", lay.op, "Operation: " + mma_op_names())->required();

@@ -246,7 +246,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSM) kernel(GemmArgs<flo
 inline constexpr const char* kVecOffAdds =
     "Variant: the same kernel copying B the way it does when N is not a multiple of 4: 4-byte cp.async, four "
     "times as many copy instructions for the same bytes, and C stored a float at a time. What 16-byte "
-    "(vectorized) copies and stores are worth: on an H200 at 4096^3, 45.8 TFLOP/s, 0.94 of the rung's 48.5.";
+    "(vectorized) copies and stores are worth: on an H200 at 4096^3, 45.7 TFLOP/s, 0.94 of the rung's 48.4 (bench/results/toggles_off_h200.txt).";
 
 // kOrder: a variant's block order (order_code); kOrderDefault is row-major (none). kScalar: the variant
 // [vec=off], the 4-byte path whatever the shape.

@@ -62,7 +62,7 @@ inline constexpr const char* kPadOffAdds =
     "Variant: the same kernel without the 8 halves of padding per row (rung 05's step). A row of As is 128 B "
     "and of Bs 512 B, so the 8 rows each 8x8 ldmatrix of load_matrix_sync reads start at the same bank: 8 "
     "wavefronts where 1 would do, on every fragment load. Measured on an H200 at 4096^3: 108 TFLOP/s (f16.f32), "
-    "0.32 of the rung's 335.";
+    "0.32 of the rung's 336 (bench/results/toggles_off_h200.txt).";
 inline constexpr const char* kVecOffAdds =
     "Variant: the same kernel filling shared memory the way it does when K or N is not a multiple of 8: "
     "every 16-byte chunk by eight guarded 2-byte global loads and a shared store, synchronously, instead of one "
