@@ -320,7 +320,14 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
       ImGui::EndCombo();
     }
     ui::note((title + " variant").c_str());
-    if (ImGui::IsItemHovered() && known) ImGui::SetTooltip("%s", known->tip);
+    // Replaying, a choice shows what was recorded, not a run made now: said, with where (a student had read the
+    // TFLOP/s beside each choice as measured on the laptop).
+    if (ImGui::IsItemHovered() && known)
+      ui::tooltip(std::string(known->tip) +
+                  (ctx.f.live || !capture ? std::string()
+                                          : "\n\nIts TFLOP/s and traces are the capture's, recorded on " +
+                                                (capture->device.name.empty() ? std::string("a GPU") : capture->device.name) +
+                                                "; on a CUDA GPU the window runs the choice live."));
   }
   // What the selected rung adds: its title and explanation, written once in the rung's own file; for a
   // variant, what it changes and then its rung's.
