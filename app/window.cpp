@@ -738,6 +738,10 @@ bool MainWindow::Draw(const Frame& f, ViewState& st) {
       const ImVec2 d = ImGui::GetIO().MouseDelta;
       drag_splitter(&st.arrangement, s, s.vertical() ? d.x : d.y, area_, gap, min_pane, limits);
     }
+    // A gap that cannot move (every pane beside it as narrow as its view allows) says so, rather than ignoring the drag.
+    if (ImGui::IsItemHovered() && !ImGui::IsItemActive() && !splitter_moves(st.arrangement, s, area_, gap, min_pane, limits))
+      ui::tooltip("the views on both sides are as small as they can draw in: a larger window or a smaller zoom "
+                  "(Ctrl -) gives this gap room to move");
     if (ImGui::IsItemHovered() || ImGui::IsItemActive()) {
       ImGui::SetMouseCursor(s.vertical() ? ImGuiMouseCursor_ResizeEW : ImGuiMouseCursor_ResizeNS);
       ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(s.rect.min.x, s.rect.min.y), ImVec2(s.rect.max.x, s.rect.max.y),

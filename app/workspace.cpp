@@ -361,6 +361,24 @@ void drag_splitter(Arrangement* a, const Splitter& s, float delta, Rect area, fl
   f[i + 1] = (pair - first) / total;
 }
 
+bool splitter_moves(const Arrangement& a, const Splitter& s, Rect area, float gap, float min_pane,
+                    const PaneLimits& limits) {
+  const WorkspaceLayout now = layout_workspace(area, a, gap, limits);
+  const auto same = [](const Rect& x, const Rect& y) {
+    return std::fabs(x.min.x - y.min.x) < 0.5f && std::fabs(x.max.x - y.max.x) < 0.5f &&
+           std::fabs(x.min.y - y.min.y) < 0.5f && std::fabs(x.max.y - y.max.y) < 0.5f;
+  };
+  for (const float d : {-8.0f, 8.0f}) {
+    Arrangement b = a;
+    drag_splitter(&b, s, d, area, gap, min_pane, limits);
+    const WorkspaceLayout l = layout_workspace(area, b, gap, limits);
+    if (!same(l.list, now.list) || l.panes.size() != now.panes.size()) return true;
+    for (size_t i = 0; i < l.panes.size(); ++i)
+      if (l.panes[i].first != now.panes[i].first || !same(l.panes[i].second, now.panes[i].second)) return true;
+  }
+  return false;
+}
+
 namespace {
 
 // The arrangement's column and row of `view`; {-1, -1} where no column holds it.

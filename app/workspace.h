@@ -74,6 +74,11 @@ std::vector<Rect> place_tabs(const TabStrip& strip, const std::vector<float>& la
 // none does (the widest are then cut).
 int tab_rows(const std::vector<float>& want, float room, float gap, int max_rows = 3);
 
+// Whether dragging `s` a little either way moves anything drawn: where every pane on both sides is as narrow as its
+// view allows (a laptop's window), the gap does not move, and the window says why.
+bool splitter_moves(const Arrangement& a, const Splitter& s, Rect area, float gap, float min_pane,
+                    const PaneLimits& limits = {});
+
 // Where a view dragged by its title or tab would go, by where the pointer is over another pane: its left or right
 // quarter puts the view in a column of its own on that side of the pane's column; its upper or lower half, in the
 // pane's column above or below that pane's view. Over a strip of tabs, among that column's tabs (last).

@@ -532,6 +532,28 @@ TEST(Workspace, ADropSaysBeforehandWhatItFoldsIntoTabs) {
   EXPECT_TRUE(drop_outcome(laptop, a, outsider, under, 8, lim).as_tab) << outsider;
 }
 
+// A gap between two columns each at its view's narrowest (a laptop's window) cannot move: the window says so on
+// hover; at 1920x1080 the same gap moves.
+TEST(Workspace, AGapBetweenPanesAtTheirNarrowestSaysItCannotMove) {
+  Arrangement a;
+  reconcile(&a, view_names());
+  const PaneLimits lim = limits_at(15);
+  const auto column_gaps = [&](Rect area) {
+    std::vector<Splitter> out;
+    for (const Splitter& s : layout_workspace(area, a, 8, lim).splitters)
+      if (s.column >= 0 && s.row < 0) out.push_back(s);
+    return out;
+  };
+  const Rect hd{{8, 48}, {1912, 1072}};
+  ASSERT_FALSE(column_gaps(hd).empty());
+  for (const Splitter& s : column_gaps(hd)) EXPECT_TRUE(splitter_moves(a, s, hd, 8, 150, lim)) << s.column;
+  // Narrow enough that the three columns stand at their views' narrowest: some gap between them is stuck.
+  bool stuck = false;
+  const Rect laptop{{8, 48}, {1358, 760}};
+  for (const Splitter& s : column_gaps(laptop)) stuck = stuck || !splitter_moves(a, s, laptop, 8, 150, lim);
+  EXPECT_TRUE(stuck);
+}
+
 TEST(Workspace, ReconcileRepairsOldOrDamagedArrangements) {
   Arrangement a;
   a.columns = {{"layout", "gone", "layout"}, {}, {"perf"}};
