@@ -66,7 +66,6 @@ class MainWindow {
   WorkspaceLayout layout_;
   Rect area_;                  // the workspace's area last frame (splitters need it)
   float list_need_ = 0, list_need_font_ = 0;  // kernel_list_need at the font size it was measured in
-  int dragging_ = -1;          // the splitter being dragged
   std::string hovered_pane_;   // the pane under the pointer last frame (the maximise key acts on it)
   std::string drag_view_;      // the view whose title or tab the left button was pressed on ("" when none)
   Vec2 drag_from_;             // where it was pressed

@@ -4,6 +4,8 @@
 
 namespace gs {
 
+std::string name_in_family(const std::string& kernel) { return kernel.substr(kernel.find('/') + 1); }
+
 std::string rung_of_variant(const std::string& kernel) { return kernel.substr(0, kernel.find('[')); }
 
 std::map<std::string, std::string> variant_toggles(const std::string& kernel) {

@@ -7,6 +7,9 @@
 
 namespace gs {
 
+// A kernel's name within its family ("07_swizzle[order=none]" of "mma_f16/07_swizzle[order=none]"): how a view
+// names it where the family is said already; the whole name where there is no family.
+std::string name_in_family(const std::string& kernel);
 // The rung a variant varies ("mma_f16/07_swizzle" of "mma_f16/07_swizzle[order=none]"); a rung itself.
 std::string rung_of_variant(const std::string& kernel);
 // A variant's toggles ({"order": "cutlass:2"} of "mma_f16/07_swizzle[order=cutlass:2]"); none for a rung. Text

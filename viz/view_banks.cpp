@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 
+#include "core/variant.h"
 #include "viz/draw_util.h"
 #include "viz/views.h"
 
@@ -585,8 +586,7 @@ void draw_banks_view(Canvas& c, Rect r, const Theme& t, const BanksViewInput& in
                             viz::maximise_hint();
     if (comparing) {
       const int ci = compare_site(in, site);
-      const size_t slash = in.compare_kernel.find('/');
-      const std::string other = slash == std::string::npos ? in.compare_kernel : in.compare_kernel.substr(slash + 1);
+      const std::string other = name_in_family(in.compare_kernel);
       more_room = ci < 0 ? other + " has no " + site.name + "; " + viz::maximise_hint()
                          : other + "'s " + in.compare_sites[size_t(ci)].name + ": " +
                                plural(in.compare_sites[size_t(ci)].wavefronts, "wavefront", "wavefronts") + ", " +

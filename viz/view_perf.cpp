@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <string>
 
+#include "core/variant.h"
 #include "viz/draw_util.h"
 #include "viz/views.h"
 
@@ -20,7 +21,7 @@ std::string family(const std::string& kernel) { return kernel.substr(0, kernel.f
 // Bars of one family are named by their rung alone (the title names the family); a mixed set in full.
 // A kernel measured in two dtypes (wmma f16.f32 and f16.f16) gets two bars: the label tells them apart.
 std::string bar_label(const PerfBar& b, bool one_family, bool one_dtype) {
-  const std::string k = one_family ? b.kernel.substr(b.kernel.find('/') + 1) : b.kernel;
+  const std::string k = one_family ? name_in_family(b.kernel) : b.kernel;
   return b.dtype.empty() || (one_family && one_dtype) ? k : k + "  " + b.dtype;
 }
 
@@ -30,7 +31,7 @@ std::string fitted_bar_label(const Canvas& c, const PerfBar& b, bool one_family,
                              float max_w) {
   const std::string full = bar_label(b, one_family, one_dtype);
   if (c.text_size(full, size, font).x <= max_w) return full;
-  std::string k = one_family ? b.kernel.substr(b.kernel.find('/') + 1) : b.kernel;
+  std::string k = one_family ? name_in_family(b.kernel) : b.kernel;
   // A variant cut to its rung's name would lose what tells it from its rung ("10_multistage[x..."): its toggles
   // stay and the rung's name gives way to its number ("10[xor=off]").
   const auto short_variant = [&](const std::string& name, float room) {

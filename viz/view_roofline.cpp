@@ -7,6 +7,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/variant.h"
 #include "viz/draw_util.h"
 #include "viz/views.h"
 
@@ -15,8 +16,7 @@ namespace gs {
 // "07" from "mma_f16/07_swizzle": the rung's number, the label a point can afford; a variant keeps its toggle,
 // "10[xor=off]", so that it is not named as its rung's dot beside it is.
 std::string rung_number(const std::string& kernel) {
-  const size_t slash = kernel.find('/');
-  const std::string tail = slash == std::string::npos ? kernel : kernel.substr(slash + 1);
+  const std::string tail = name_in_family(kernel);
   const size_t us = tail.find('_'), open = tail.find('[');
   return (us == std::string::npos ? tail : tail.substr(0, us)) + (open == std::string::npos ? "" : tail.substr(open));
 }
@@ -402,10 +402,7 @@ void draw_roofline_view(Canvas& c, Rect r, const Theme& t, const RooflineViewInp
     const float lsz = p.selected ? fs : ts;
     const Font font = p.selected ? Font::SansBold : Font::Sans;
     std::vector<std::string> names = {numbers[i]};
-    if (p.selected) {
-      const size_t slash = p.kernel.find('/');
-      names = {p.kernel, slash == std::string::npos ? p.kernel : p.kernel.substr(slash + 1), rung_number(p.kernel)};
-    }
+    if (p.selected) names = {p.kernel, name_in_family(p.kernel), rung_number(p.kernel)};
     std::string lab = names.back();
     Rect box;
     bool placed = false;

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <string>
 
+#include "core/variant.h"
 #include "viz/draw_util.h"
 #include "viz/views.h"
 
@@ -83,7 +84,7 @@ float draw_side(Canvas& c, Side& side, const Theme& t, const SwizzleViewState& s
     y += fs * 1.5f;
   } else {
     std::string name = in.kernel;
-    if (c.text_size(name, fs, Font::SansBold).x > a.w() && name.find('/') != std::string::npos) name = name.substr(name.find('/') + 1);
+    if (c.text_size(name, fs, Font::SansBold).x > a.w()) name = name_in_family(name);
     c.text({a.min.x, y}, viz::elide(c, name, fs, Font::SansBold, a.w()), t.text, fs, Align::Left, Font::SansBold);
     y += fs * 1.3f;
     // The speed and the size first (the size, in the warning colour, is what must not be cut), the order after.
@@ -264,25 +265,27 @@ Rect timeline_plot(Canvas& c, Rect r, float fs, size_t n) {
 std::vector<std::string> timeline_caption(Canvas& c, Rect r, const SwizzleViewInput& in, float fs) {
   const TracedLaunch& l = *in.launch;
   // The traced launch runs with the probes' stamps: slower than the timed one, in the same order and waves.
-  std::string what = l.split()
-                         ? "one row per SM, each tile or piece of a tile a bar from its CTA's first load to its last "
-                           "store: the whole tiles first, then the pieces of the split ones"
+  // `bars`: what a bar is, after "one row per SM, " (the short caption puts the traced run's time between them).
+  std::string bars = l.split()
+                         ? "each tile or piece of a tile a bar from its CTA's first load to its last store: the whole "
+                           "tiles first, then the pieces of the split ones"
                      : l.persistent()
-                         ? "one row per SM, each tile a bar from its CTA's first load to its last store: a persistent "
-                           "CTA's tiles follow one another, overlapping where its producer loads the next tile while "
-                           "its consumers store the last"
-                         : "one row per SM, each block a bar from its start to its end";
+                         ? "each tile a bar from its CTA's first load to its last store: a persistent CTA's tiles "
+                           "follow one another, overlapping where its producer loads the next tile while its consumers "
+                           "store the last"
+                         : "each block a bar from its start to its end";
   // Whole tiles and pieces by CTAs of their own (two kernels, mma_f16/13): the time between them, when no SM
   // computes, is the second kernel's launch.
   if (l.launch_gap > 0)
-    what += "; between them " + time_text(double(l.launch_gap)) + " with no SM at work: the second kernel's launch";
+    bars += "; between them " + time_text(double(l.launch_gap)) + " with no SM at work: the second kernel's launch";
+  std::string what = "one row per SM, " + bars;
   // Within 5% the two runs differ by no more than repeated timed runs do: no cost to name. A traced run more than 5%
   // shorter says so rather than that the probes cost nothing.
   std::string brief = "one row per SM";  // the one line a short plot leaves it: its numbers first
   if (in.timed_ms > 0 && l.duration > 0) {
     const double ratio = double(l.duration) / (in.timed_ms * 1e6);
     brief += ", traced run " + time_text(double(l.duration)) + " (" + viz::fmt_num(ratio) + "x the timed " +
-             time_text(in.timed_ms * 1e6) + "): " + what.substr(std::string("one row per SM, ").size());
+             time_text(in.timed_ms * 1e6) + "): " + bars;
     what += "; the traced run took " + time_text(double(l.duration)) + ", " + viz::fmt_num(ratio) + "x the timed run's " +
             time_text(in.timed_ms * 1e6) +
             (ratio > 1.05   ? ": the probes' cost"

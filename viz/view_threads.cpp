@@ -77,11 +77,14 @@ std::string thread_caption(const ThreadViewInput& in, int t) {
   std::vector<int> rows, cols;
   for (const ThreadCell& c : cells) rows.push_back(c.row), cols.push_back(c.col);
   // "row 5" where the thread's elements share one row (sgemm/01's one element had read "rows 0, columns 0")
-  const auto one = [](std::vector<int> v) { return std::all_of(v.begin(), v.end(), [&](int x) { return x == v[0]; }); };
+  const auto one = [](const std::vector<int>& v) {
+    return std::all_of(v.begin(), v.end(), [&](int x) { return x == v[0]; });
+  };
   std::string s = "thread " + std::to_string(t) + " (warp " + std::to_string(t / 32) + ", lane " +
                   std::to_string(t % 32) + ") computes " + std::to_string(cells.size()) +
                   (cells.size() == 1 ? " element" : " elements") + " of C: " + (one(rows) ? "row " : "rows ") +
-                  runs(rows) + ", " + (one(cols) ? "column " : "columns ") + runs(cols) + ". Per k-step it reads " + std::to_string(in.reps_m * in.tm) + " of A (column k) and " +
+                  runs(rows) + ", " + (one(cols) ? "column " : "columns ") + runs(cols) + ". Per k-step it reads " +
+                  std::to_string(in.reps_m * in.tm) + " of A (column k) and " +
                   std::to_string(in.reps_n * in.tn) + " of B (row k) " +
                   (in.block_k > 1 ? "from shared memory" : "straight from global memory") + " for " +
                   std::to_string(cells.size()) + " FMA.";
@@ -180,7 +183,8 @@ void draw_thread_view(Canvas& c, Rect r, const Theme& t, const ThreadViewInput& 
     const Rect box{cell(r0, c0).min, cell(r1, c1).max};
     c.rect(box, w == hot_warp ? t.text : t.bg, w == hot_warp ? 2.0f : 1.0f);
     const std::string name = "warp " + std::to_string(w);
-    if (box.w() > c.text_size(name, fs, Font::SansBold).x + fs && box.h() > fs * 1.6f) warp_names.push_back({box, name});
+    if (box.w() > c.text_size(name, fs, Font::SansBold).x + fs && box.h() > fs * 1.6f)
+      warp_names.push_back({box, name});
   }
   // The highlighted thread: its elements outlined; A's rows and B's columns it reads in k-step 0 filled,
   // the rest of the k-tile it reads over the k-loop shaded.

@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "app/ui.h"
+#include "core/variant.h"
 #include "kernels/gemm.h"
 #include "viz/draw_util.h"
 
@@ -19,13 +20,14 @@ std::string percent(const RunRecord& r) { return viz::fmt_share(r.tflops / r.cub
 
 std::string tflops(const RunRecord& r) { return viz::fmt_tflops(r.tflops); }
 
-std::string rung_of(const std::string& kernel) { return kernel.substr(kernel.find('/') + 1); }
+// What a variant's explanation says after its own change, in the window and in a picture alike.
+std::string its_rung(const KernelInfo& rung) { return "Its rung, " + rung.name + ": " + rung.title + "."; }
 
 // The widest rung name of the registry (variants are picked in combos, not listed), in `text_w`'s units.
 float widest_rung_name(const std::function<float(const std::string&)>& text_w) {
   float name = 0;
   for (const KernelInfo& k : kernel_registry())
-    if (k.name.find('[') == std::string::npos) name = std::max(name, text_w(k.name.substr(k.name.find('/') + 1)));
+    if (k.name.find('[') == std::string::npos) name = std::max(name, text_w(name_in_family(k.name)));
   return name;
 }
 
@@ -169,7 +171,7 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
       const bool row_hovered = ImGui::IsItemHovered() && !row_tipped;
       row_tipped = row_tipped || row_hovered;
       ImGui::SameLine(0, 0);
-      const std::string label = rung_of(shown);
+      const std::string label = name_in_family(shown);
       // A rung measured in another dtype than its family's rows says which after its name, where the name still fits
       // whole beside it (10_warp_128x64 f16.f16); else its numbers take the tag's colour and the tooltip says why.
       float tag_w = other_dtype ? ImGui::CalcTextSize(dtype.c_str()).x + em * 0.4f : 0;
@@ -287,7 +289,7 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
     std::string others;
     for (const auto& [k, v] : current)
       if (k != key) others += (others.empty() ? "" : ", ") + k + "=" + v;
-    const std::string own = "its own (" + (others.empty() ? rung_of(rung) : others) + ")";
+    const std::string own = "its own (" + (others.empty() ? name_in_family(rung) : others) + ")";
     // The closed combo shows what fits its width (ImGui would clip mid-word): "its own (10_multistage)  473 TFLOP/s",
     // else "its own  473 TFLOP/s", else that cut with "...".
     const float preview_w = ui::combo_text_w(ImGui::GetContentRegionAvail().x);
@@ -353,7 +355,7 @@ void KernelListPanel::Draw(const ViewContext& ctx) {
     // text first had said "4 cp.async stages" above the variant of 2, its own line only after scrolling.
     if (base && base != info) {
       ui::text_words(info->adds, true);
-      ui::text_words("Its rung, " + base->name + ": " + base->title + ".");
+      ui::text_words(its_rung(*base));
       ui::text_words(base->adds, true);
     } else {
       ui::text_words(info->title);
@@ -440,10 +442,10 @@ void draw_kernel_list(Canvas& c, Rect r, const ViewContext& ctx) {
     const std::string dtype = headline_dtype(dtypes_of(ctx.f.capture, name), fam_dtype, &other_dtype);
     // Where the name would not fit whole beside the tag, the numbers take the tag's colour instead (as in the window).
     float tag_w = other_dtype ? c.text_size(dtype, fs).x + pad : 0;
-    const bool tag_beside = other_dtype && c.text_size(rung_of(shown), fs).x + tag_w <= name_w;
+    const bool tag_beside = other_dtype && c.text_size(name_in_family(shown), fs).x + tag_w <= name_w;
     if (!tag_beside) tag_w = 0;
     const Color num_ink = other_dtype && !tag_beside ? t.warn : t.text;
-    c.text({r.min.x + pad, y}, viz::elide(c, rung_of(shown), fs, Font::Sans, name_w - tag_w), t.text, fs);
+    c.text({r.min.x + pad, y}, viz::elide(c, name_in_family(shown), fs, Font::Sans, name_w - tag_w), t.text, fs);
     if (tag_beside) c.text({r.min.x + pad + name_w, y}, dtype, t.warn, fs, Align::Right);
     if (const RunRecord* run = dtype.empty() ? nullptr : ladder_run(ctx.f.capture, shown, dtype)) {
       if (show_num) c.text({x_num, y}, tflops(*run), num_ink, fs, Align::Right);
@@ -468,7 +470,7 @@ void draw_kernel_list(Canvas& c, Rect r, const ViewContext& ctx) {
       }
     };
     if (variant) paragraph(info->adds, t.text_dim, true);
-    paragraph(variant ? "Its rung, " + base->name + ": " + base->title + "." : info->title, t.text, true);
+    paragraph(variant ? its_rung(*base) : info->title, t.text, true);
     paragraph(variant ? base->adds : info->adds, t.text_dim, false);
   }
   c.pop_clip();

@@ -12,6 +12,7 @@
 #include "app/gpu_worker.h"
 #include "app/panels/panel.h"
 #include "app/ui.h"
+#include "core/variant.h"
 #include "kernels/gemm.h"
 
 namespace gs {
@@ -37,7 +38,7 @@ std::string device_line(const DeviceState& d) {
 // "10_multistage[stages=2]" of "mma_f16/10_multistage[stages=2] f16.f32 2048^3": what a marker says.
 std::string short_kernel(const std::string& key) {
   const std::string name = key.substr(0, key.find(' '));
-  return name.substr(name.find('/') + 1);
+  return name_in_family(name);
 }
 
 class PerfPanel : public ViewPanel {
@@ -298,7 +299,7 @@ class PerfPanel : public ViewPanel {
       // Replay: TFLOP/s over size for the family in one dtype, each curve measured at 2 sizes or more.
       for (const std::string& name : kernel_names(c)) {
         if (!shown(name)) continue;
-        PerfSeries s{name.substr(name.find('/') + 1), {}, name == selected, name, false};
+        PerfSeries s{name_in_family(name), {}, name == selected, name, false};
         s.dtype = dtype_;
         for (const RunRecord* r : runs_of(*c, name))
           if (r->dtype == dtype_ && r->m == r->n && r->n == r->k) s.points.push_back({float(r->m), float(r->tflops)});
